@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+/** Absolute path of a file in the repository. */
+export const repoPath = (relative: string): string => fileURLToPath(new URL(`../../${relative}`, import.meta.url));
+
+/** The OpenAPI document, parsed (the raw document, not our generated code). */
+export function loadSpec(): OpenApiDocument {
+  return parse(readFileSync(repoPath('spec/openapi.yaml'), 'utf8')) as OpenApiDocument;
+}
+
+/** The HTTP methods an OpenAPI path item can hold. */
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/** Every operation of the spec as `{ method, path, operationId, operation }`. */
+export function specOperations(spec: OpenApiDocument = loadSpec()): SpecOperation[] {
+  const result: SpecOperation[] = [];
+  for (const [path, item] of Object.entries(spec.paths)) {
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (operation) result.push({ method: method.toUpperCase(), path, operationId: operation.operationId, operation });
+    }
+  }
+  return result;
+}
+
+export interface SpecOperation {
+  method: string;
+  path: string;
+  operationId: string;
+  operation: OpenApiOperation;
+}
+
+/** Just enough of the OpenAPI 3.1 shape for the tests that read the raw document. */
+export interface OpenApiDocument {
+  paths: Record<string, Partial<Record<(typeof HTTP_METHODS)[number], OpenApiOperation>> & { parameters?: unknown[] }>;
+  components: {
+    schemas: Record<string, { examples?: unknown[] } & Record<string, unknown>>;
+    parameters: Record<string, { name: string; in: string }>;
+    responses: Record<string, unknown>;
+    securitySchemes: Record<string, unknown>;
+  };
+  security?: Record<string, unknown>[];
+}
+
+export interface OpenApiOperation {
+  operationId: string;
+  tags?: string[];
+  summary?: string;
+  security?: Record<string, unknown>[];
+  parameters?: ({ $ref: string } | { name: string; in: string })[];
+  requestBody?: unknown;
+  responses: Record<string, { $ref?: string; content?: Record<string, { example?: unknown; examples?: unknown }> }>;
+}
