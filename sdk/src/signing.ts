@@ -1,0 +1,225 @@
+/**
+ * HMACSHA256 request signing (contract section 2), shared by the SDK (which signs) and the mock (which
+ * verifies). Web Crypto only, so it runs unchanged in Node 22+ and in browsers.
+ *
+ * ```
+ * Authorization: HMAC-SHA256 <apiKey>:<signature>:<nonce>:<timestamp>
+ * stringToSign = apiKey + METHOD + lowercase(absoluteUrl) + timestamp + nonce + contentHash
+ * contentHash  = base64(SHA-256(raw body bytes)) when the request has a body, else ""
+ * signature    = base64(HMAC-SHA256(key = UTF-8(apiSecret), message = UTF-8(stringToSign)))
+ * ```
+ * @module
+ */
+
+/** The raw bytes of a request body, in any of the forms a fetch `Request` gives them. */
+export type SignableBody = string | Uint8Array | ArrayBuffer | null | undefined;
+
+/** What {@link signRequest} needs. `timestamp` and `nonce` make it deterministic (test vectors). */
+export interface SignRequestInput {
+  /** HTTP method, any case (it is upper-cased). */
+  method: string;
+  /** The absolute URL exactly as sent on the wire (scheme, host, port, path, query; percent-encoded). */
+  url: string;
+  /** The raw body; a body of zero bytes counts as no body. */
+  body?: SignableBody;
+  apiKey: string;
+  apiSecret: string;
+  /** Unix seconds; defaults to now. */
+  timestamp?: number | string;
+  /** 32 lower-case hex characters; defaults to a fresh random nonce. */
+  nonce?: string;
+}
+
+/** The signature of one request. */
+export interface SignedRequest {
+  /** The value of the `Authorization` header. */
+  authorization: string;
+  /** What was signed; useful to compare with the mock's `stringToSign` on a mismatch. */
+  stringToSign: string;
+  timestamp: string;
+  nonce: string;
+}
+
+/** The stable codes of a rejected signature (401 problem+json `code`). */
+export type SignatureErrorCode =
+  | 'AUTH_MISSING'
+  | 'AUTH_MALFORMED'
+  | 'AUTH_UNKNOWN_KEY'
+  | 'AUTH_TIMESTAMP_SKEW'
+  | 'AUTH_NONCE_REUSED'
+  | 'AUTH_SIGNATURE_MISMATCH';
+
+/** How far a request's timestamp may be from the verifier's wall clock. */
+export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+const SCHEME = 'HMAC-SHA256';
+const NONCE_PATTERN = /^[0-9a-f]{32}$/;
+const encoder = new TextEncoder();
+
+/**
+ * Signs a request: returns the `Authorization` header value and what went into it.
+ * Deterministic when `timestamp` and `nonce` are given; otherwise uses the current time and a fresh nonce.
+ */
+export async function signRequest(input: SignRequestInput): Promise<SignedRequest> {
+  const timestamp = String(input.timestamp ?? Math.floor(Date.now() / 1000));
+  const nonce = input.nonce ?? createNonce();
+  const stringToSign = await buildStringToSign({ ...input, timestamp, nonce });
+  const signature = toBase64(await hmac(input.apiSecret, stringToSign));
+  return { authorization: `${SCHEME} ${input.apiKey}:${signature}:${nonce}:${timestamp}`, stringToSign, timestamp, nonce };
+}
+
+/** The string a request's signature covers (contract section 2). */
+export async function buildStringToSign(input: {
+  method: string;
+  url: string;
+  body?: SignableBody;
+  apiKey: string;
+  timestamp: string;
+  nonce: string;
+}): Promise<string> {
+  const contentHash = await hashBody(input.body);
+  return `${input.apiKey}${input.method.toUpperCase()}${input.url.toLowerCase()}${input.timestamp}${input.nonce}${contentHash}`;
+}
+
+/** A fresh nonce: 16 random bytes as 32 lower-case hex characters. */
+export function createNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The parts of an `Authorization` header, or undefined when it is not of the scheme's form. */
+export function parseAuthorization(header: string): { apiKey: string; signature: string; nonce: string; timestamp: string } | undefined {
+  if (!header.startsWith(`${SCHEME} `)) return undefined;
+  const parts = header.slice(SCHEME.length + 1).split(':');
+  if (parts.length !== 4) return undefined;
+  const [apiKey, signature, nonce, timestamp] = parts as [string, string, string, string];
+  if (!apiKey || !signature || !NONCE_PATTERN.test(nonce) || !/^[0-9]{1,12}$/.test(timestamp)) return undefined;
+  return { apiKey, signature, nonce, timestamp };
+}
+
+/** Remembers the nonces seen within the tolerance window, so that a replayed request is refused. */
+export class NonceCache {
+  readonly #seen = new Map<string, number>();
+
+  /** True when this key's nonce was already seen; otherwise records it (until `expiresAt`, Unix seconds). */
+  checkAndRecord(apiKey: string, nonce: string, nowSeconds: number, expiresAt: number): boolean {
+    this.#prune(nowSeconds);
+    const id = `${apiKey}:${nonce}`;
+    if (this.#seen.has(id)) return true;
+    this.#seen.set(id, expiresAt);
+    return false;
+  }
+
+  #prune(nowSeconds: number): void {
+    // Map keeps insertion order, and expiries grow roughly with it: stop at the first live entry.
+    for (const [id, expiresAt] of this.#seen) {
+      if (expiresAt > nowSeconds) break;
+      this.#seen.delete(id);
+    }
+  }
+}
+
+/** What {@link verifySignature} needs: the request as received, and how to find a key's secret. */
+export interface VerifySignatureInput {
+  method: string;
+  /** The absolute URL as received. */
+  url: string;
+  body?: SignableBody;
+  /** The `Authorization` header as received. */
+  authorization: string | null | undefined;
+  /** The secret of an api key, or undefined when the key is unknown. */
+  getSecret: (apiKey: string) => string | undefined;
+  /** The verifier's wall clock in Unix seconds (never a virtual clock); defaults to now. */
+  now?: number;
+  /** Where seen nonces are kept; without it, replays are not detected. */
+  nonces?: NonceCache;
+  /** Seconds a timestamp may be off; defaults to {@link SIGNATURE_TOLERANCE_SECONDS}. */
+  toleranceSeconds?: number;
+}
+
+/** The outcome of {@link verifySignature}. `stringToSign` is what the verifier expected (for mismatches). */
+export type VerifySignatureResult =
+  | { ok: true; apiKey: string; nonce: string; timestamp: number }
+  | { ok: false; code: SignatureErrorCode; detail: string; apiKey?: string; stringToSign?: string };
+
+/**
+ * Verifies a request's signature as a server does (the mock uses it). Checks, in order: header present,
+ * well-formed, known key, timestamp within the tolerance, signature (constant-time), nonce not replayed.
+ * Never throws for a bad header; the result says what is wrong with a stable code.
+ */
+export async function verifySignature(input: VerifySignatureInput): Promise<VerifySignatureResult> {
+  if (!input.authorization) {
+    return { ok: false, code: 'AUTH_MISSING', detail: 'The request has no Authorization header; sign it with HMAC-SHA256.' };
+  }
+  const parts = parseAuthorization(input.authorization);
+  if (!parts) {
+    return {
+      ok: false,
+      code: 'AUTH_MALFORMED',
+      detail: 'The Authorization header must be "HMAC-SHA256 <apiKey>:<signature>:<nonce>:<timestamp>" with a 32-hex-character nonce and a Unix-seconds timestamp.',
+    };
+  }
+  const { apiKey, signature, nonce, timestamp } = parts;
+  const secret = input.getSecret(apiKey);
+  if (secret === undefined) return { ok: false, code: 'AUTH_UNKNOWN_KEY', detail: `Unknown api key "${apiKey}".`, apiKey };
+
+  const now = input.now ?? Math.floor(Date.now() / 1000);
+  const tolerance = input.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS;
+  const skew = Number(timestamp) - now;
+  if (Math.abs(skew) > tolerance) {
+    return {
+      ok: false,
+      code: 'AUTH_TIMESTAMP_SKEW',
+      detail: `The timestamp is ${Math.abs(skew)} s ${skew > 0 ? 'ahead of' : 'behind'} the server's clock; at most ${tolerance} s is allowed.`,
+      apiKey,
+    };
+  }
+
+  const stringToSign = await buildStringToSign({ method: input.method, url: input.url, body: input.body, apiKey, timestamp, nonce });
+  const given = fromBase64(signature);
+  const key = await hmacKey(secret, 'verify');
+  const valid = given !== undefined && (await crypto.subtle.verify('HMAC', key, given, encoder.encode(stringToSign)));
+  if (!valid) {
+    return { ok: false, code: 'AUTH_SIGNATURE_MISMATCH', detail: 'The signature does not match the request.', apiKey, stringToSign };
+  }
+  if (input.nonces?.checkAndRecord(apiKey, nonce, now, Number(timestamp) + tolerance + 1)) {
+    return { ok: false, code: 'AUTH_NONCE_REUSED', detail: 'This nonce was already used; every request needs a fresh one.', apiKey };
+  }
+  return { ok: true, apiKey, nonce, timestamp: Number(timestamp) };
+}
+
+async function hashBody(body: SignableBody): Promise<string> {
+  const bytes = toBytes(body);
+  if (!bytes || bytes.byteLength === 0) return '';
+  return toBase64(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
+}
+
+function toBytes(body: SignableBody): Uint8Array<ArrayBuffer> | undefined {
+  if (body === null || body === undefined) return undefined;
+  if (typeof body === 'string') return encoder.encode(body);
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  return new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer);
+}
+
+function hmacKey(secret: string, usage: 'sign' | 'verify'): Promise<CryptoKey> {
+  return crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [usage]);
+}
+
+async function hmac(secret: string, message: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret, 'sign'), encoder.encode(message)));
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+function fromBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text)) return undefined;
+  try {
+    return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
+}
