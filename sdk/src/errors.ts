@@ -1,0 +1,346 @@
+/**
+ * Typed errors (contract section 4). Every error the SDK throws is a {@link CardIssuingError}; the subclass says
+ * what kind it is, `code` says exactly what happened (a stable upper-snake identifier to branch on).
+ *
+ * No error ever holds the api secret, an `Authorization` header, a signature or card data: not in `message`,
+ * not in `toJSON()`, not in a `cause` (HTTP errors have none; a network error's cause is the raw transport error,
+ * never ky's error, which holds the signed request).
+ * @module
+ */
+import { zProblem } from '../generated/zod.gen';
+import type { Problem } from '../generated/types.gen';
+
+/** One bad field of a request (or, for {@link ResponseValidationError}, of a response). */
+export interface FieldError {
+  /** Where the bad value is, e.g. `body.email` (request) or `items[0].status` (response). */
+  path: string;
+  /** What is wrong with it (never the value itself). */
+  message: string;
+}
+
+/** What a {@link CardIssuingError} is made from. */
+export interface CardIssuingErrorInit {
+  /** The message; defaults to one built from `detail`, `code`, `status` and `requestId`. */
+  message?: string;
+  /** The HTTP status; undefined when no response was received (network, timeout, client-side checks). */
+  status?: number | undefined;
+  code: string;
+  detail?: string | undefined;
+  errors?: readonly FieldError[] | undefined;
+  requestId?: string | undefined;
+  type?: string | undefined;
+  title?: string | undefined;
+  /** The problem+json body as received (validated), with extension members such as `currentStatus`. */
+  problem?: Problem | undefined;
+  cause?: unknown;
+}
+
+/** The plain-object form of an error, as `JSON.stringify` and loggers see it. */
+export interface CardIssuingErrorJSON {
+  name: string;
+  message: string;
+  status: number | undefined;
+  code: string;
+  detail: string;
+  errors: FieldError[];
+  requestId: string | undefined;
+  type: string | undefined;
+  title: string | undefined;
+  [extra: string]: unknown;
+}
+
+/**
+ * The base of every error the SDK throws. Branch on the subclass (`instanceof NotFoundError`) or on `code`.
+ *
+ * @example
+ * ```ts
+ * try { await client.s2s.cards.chargeDraft(cardId); }
+ * catch (error) {
+ *   if (error instanceof BusinessRuleError && error.code === 'INSUFFICIENT_FUNDS') { ... }
+ *   else throw error;
+ * }
+ * ```
+ */
+export class CardIssuingError extends Error {
+  override name = 'CardIssuingError';
+  /** The HTTP status, or undefined when no response was received. */
+  readonly status: number | undefined;
+  /** The stable error code (problem+json `code`, or the SDK's own such as `NETWORK_ERROR`). */
+  readonly code: string;
+  /** What went wrong, for people. */
+  readonly detail: string;
+  /** For validation errors, one entry per bad field; otherwise empty. */
+  readonly errors: readonly FieldError[];
+  /** The request id (`X-Request-Id`); quote it when asking for support. */
+  readonly requestId: string | undefined;
+  /** The problem `type` URI. */
+  readonly type: string | undefined;
+  /** The problem `title`. */
+  readonly title: string | undefined;
+  /** The problem+json body as received (validated with the generated `zProblem`), when there was one. */
+  readonly problem: Problem | undefined;
+
+  constructor(init: CardIssuingErrorInit) {
+    const detail = init.detail ?? init.title ?? init.code;
+    super(init.message ?? formatMessage(detail, init.code, init.status, init.requestId), init.cause === undefined ? undefined : { cause: init.cause });
+    this.status = init.status;
+    this.code = init.code;
+    this.detail = detail;
+    this.errors = Object.freeze([...(init.errors ?? [])]);
+    this.requestId = init.requestId;
+    this.type = init.type;
+    this.title = init.title;
+    this.problem = init.problem;
+  }
+
+  /** The fields that matter, for logs and `JSON.stringify`. */
+  toJSON(): CardIssuingErrorJSON {
+    return {
+      name: this.name,
+      message: this.message,
+      status: this.status,
+      code: this.code,
+      detail: this.detail,
+      errors: [...this.errors],
+      requestId: this.requestId,
+      type: this.type,
+      title: this.title,
+    };
+  }
+}
+
+function formatMessage(detail: string, code: string, status: number | undefined, requestId: string | undefined): string {
+  const facts = [code, status === undefined ? undefined : `HTTP ${status}`, requestId === undefined ? undefined : `request ${requestId}`];
+  return `${detail} (${facts.filter(Boolean).join(', ')})`;
+}
+
+/** 401: the request's signature was missing or refused (`AUTH_*` codes). Check the api key and secret and the clock. */
+export class AuthenticationError extends CardIssuingError {
+  override name = 'AuthenticationError';
+}
+
+/**
+ * 400: the request is malformed or does not match the schema (`VALIDATION_FAILED` with `errors`, `MALFORMED_JSON`,
+ * `PUBLIC_KEY_INVALID`). Also thrown before sending, with `status` undefined, when the SDK's own check of the
+ * arguments against the spec fails (same `code` and `errors` paths as the server's).
+ */
+export class ValidationError extends CardIssuingError {
+  override name = 'ValidationError';
+}
+
+/** 404: the resource does not exist, or belongs to another api key (`NOT_FOUND`, `ROUTE_NOT_FOUND`). */
+export class NotFoundError extends CardIssuingError {
+  override name = 'NotFoundError';
+}
+
+/** 409: the resource is in the wrong state for the operation (`INVALID_TRANSITION`, `DRAFT_NOT_CHARGED`, ...). */
+export class ConflictError extends CardIssuingError {
+  override name = 'ConflictError';
+  /** The resource's current status, when the server says. */
+  readonly currentStatus: string | undefined;
+  /** The operation that was refused, when the server says. */
+  readonly operation: string | undefined;
+
+  constructor(init: CardIssuingErrorInit) {
+    super(init);
+    this.currentStatus = init.problem?.currentStatus;
+    this.operation = init.problem?.operation;
+  }
+
+  override toJSON(): CardIssuingErrorJSON {
+    return { ...super.toJSON(), currentStatus: this.currentStatus, operation: this.operation };
+  }
+}
+
+/** 422: a business rule forbids the operation (`INSUFFICIENT_FUNDS`, `KYC_NOT_PASSED`, `OTP_INVALID`, ...). */
+export class BusinessRuleError extends CardIssuingError {
+  override name = 'BusinessRuleError';
+}
+
+/** 429: too many requests (`RATE_LIMITED`). Thrown once the SDK's own retries are used up. */
+export class RateLimitError extends CardIssuingError {
+  override name = 'RateLimitError';
+  /** Seconds to wait before trying again (`Retry-After`), when the server said. */
+  readonly retryAfter: number | undefined;
+
+  constructor(init: CardIssuingErrorInit & { retryAfter?: number | undefined }) {
+    super(init);
+    this.retryAfter = init.retryAfter;
+  }
+
+  override toJSON(): CardIssuingErrorJSON {
+    return { ...super.toJSON(), retryAfter: this.retryAfter };
+  }
+}
+
+/** 5xx: the server's fault. Thrown once the SDK's retries (for GET, and POST with an idempotency key) are used up. */
+export class ServerError extends CardIssuingError {
+  override name = 'ServerError';
+}
+
+/** No response: the connection failed (DNS, refused, reset, offline). `cause` is the transport's own error. */
+export class NetworkError extends CardIssuingError {
+  override name = 'NetworkError';
+}
+
+/** No response within `timeoutMs` (per attempt). The request may or may not have been processed. */
+export class TimeoutError extends CardIssuingError {
+  override name = 'TimeoutError';
+  /** The timeout that elapsed, in milliseconds. */
+  readonly timeoutMs: number | undefined;
+
+  constructor(init: CardIssuingErrorInit & { timeoutMs?: number | undefined }) {
+    super(init);
+    this.timeoutMs = init.timeoutMs;
+  }
+
+  override toJSON(): CardIssuingErrorJSON {
+    return { ...super.toJSON(), timeoutMs: this.timeoutMs };
+  }
+}
+
+/**
+ * A successful response whose body does not match the spec's schema (code `RESPONSE_VALIDATION_FAILED`).
+ * Names the operation and the path of the first mismatch (`items[0].status`); `errors` lists every mismatch.
+ * Turn response validation off with `validateResponses: false` to accept such bodies as they are.
+ */
+export class ResponseValidationError extends CardIssuingError {
+  override name = 'ResponseValidationError';
+  /** The operation whose response did not match, e.g. `listCards`. */
+  readonly operation: string;
+  /** The path of the first mismatch, e.g. `items[0].status` (empty for the body itself). */
+  readonly path: string;
+
+  constructor(init: Omit<CardIssuingErrorInit, 'code'> & { operation: string; errors: readonly FieldError[] }) {
+    const first = init.errors[0];
+    const path = first?.path ?? '';
+    super({
+      ...init,
+      code: 'RESPONSE_VALIDATION_FAILED',
+      detail:
+        init.detail ??
+        `The response of ${init.operation} does not match the spec at ${path || '(body)'}: ${first?.message ?? 'invalid'}` +
+          (init.errors.length > 1 ? ` (and ${init.errors.length - 1} more)` : ''),
+    });
+    this.operation = init.operation;
+    this.path = path;
+  }
+
+  override toJSON(): CardIssuingErrorJSON {
+    return { ...super.toJSON(), operation: this.operation, path: this.path };
+  }
+}
+
+/** The base of the card-details errors (key pairs, encryption, decryption); never holds key material or card data. */
+export class CardDetailsError extends CardIssuingError {
+  override name = 'CardDetailsError';
+}
+
+/**
+ * A public key that is malformed, not RSA, or shorter than 2048 bits (code `PUBLIC_KEY_INVALID`, the same code
+ * as the server's 400).
+ */
+export class PublicKeyInvalidError extends CardDetailsError {
+  override name = 'PublicKeyInvalidError';
+  constructor(detail: string) {
+    super({ code: 'PUBLIC_KEY_INVALID', detail });
+  }
+}
+
+/** A private key that is malformed, not RSA, or shorter than 2048 bits (code `PRIVATE_KEY_INVALID`). */
+export class PrivateKeyInvalidError extends CardDetailsError {
+  override name = 'PrivateKeyInvalidError';
+  constructor(detail: string) {
+    super({ code: 'PRIVATE_KEY_INVALID', detail });
+  }
+}
+
+/**
+ * The encrypted card details could not be decrypted (code `CARD_DETAILS_DECRYPTION_FAILED`): not a JWE of the
+ * agreed form, encrypted to another key, or tampered with (header, key, IV, ciphertext or tag).
+ */
+export class CardDetailsDecryptionError extends CardDetailsError {
+  override name = 'CardDetailsDecryptionError';
+  constructor(detail: string) {
+    super({ code: 'CARD_DETAILS_DECRYPTION_FAILED', detail });
+  }
+}
+
+/** The decrypted card details are not a valid `CardDetails` (schema or Luhn check; code `CARD_DETAILS_INVALID`). */
+export class CardDetailsInvalidError extends CardDetailsError {
+  override name = 'CardDetailsInvalidError';
+  constructor(detail: string, errors: readonly FieldError[] = []) {
+    super({ code: 'CARD_DETAILS_INVALID', detail, errors });
+  }
+}
+
+/** What {@link errorFromResponse} needs: the status, headers and raw text of a non-2xx response. */
+export interface ErrorResponseInput {
+  status: number;
+  headers: Headers;
+  /** The body as received (problem+json, other JSON, text, or nothing). */
+  body: unknown;
+  /** Texts to blank out of anything the server said (the api secret, the Authorization header), defence in depth. */
+  redact?: readonly string[];
+}
+
+/**
+ * Builds the typed error of a non-2xx response from its problem+json body (validated with the generated
+ * `zProblem`). A body that is not a problem (HTML from a proxy, empty, other JSON) still gives the right class
+ * by status, with a generic code (`HTTP_<status>`).
+ */
+export function errorFromResponse(input: ErrorResponseInput): CardIssuingError {
+  const parsed = zProblem.safeParse(typeof input.body === 'string' ? tryJson(input.body) : input.body);
+  const redact = (text: string | undefined) => (text === undefined ? undefined : redactText(text, input.redact));
+  const problem = parsed.success ? { ...parsed.data, detail: redact(parsed.data.detail), title: redact(parsed.data.title) ?? parsed.data.title } : undefined;
+  const requestId = input.headers.get('x-request-id') ?? problem?.requestId ?? undefined;
+  const init: CardIssuingErrorInit = {
+    status: input.status,
+    code: problem?.code ?? `HTTP_${input.status}`,
+    detail: problem?.detail ?? problem?.title ?? `The server answered ${input.status} without a problem+json body.`,
+    errors: problem?.errors?.map((e) => ({ path: e.path, message: redactText(e.message, input.redact) })),
+    requestId,
+    type: problem?.type,
+    title: problem?.title,
+    problem,
+  };
+  switch (input.status) {
+    case 400:
+      return new ValidationError(init);
+    case 401:
+      return new AuthenticationError(init);
+    case 404:
+      return new NotFoundError(init);
+    case 409:
+      return new ConflictError(init);
+    case 422:
+      return new BusinessRuleError(init);
+    case 429:
+      return new RateLimitError({ ...init, retryAfter: parseRetryAfter(input.headers.get('retry-after')) });
+    default:
+      return input.status >= 500 ? new ServerError(init) : new CardIssuingError(init);
+  }
+}
+
+/** `Retry-After` in seconds: delay-seconds, or an HTTP date turned into seconds from now. */
+export function parseRetryAfter(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+/** Replaces every occurrence of the given texts (secrets) with `[REDACTED]`. */
+export function redactText(text: string, secrets: readonly string[] = []): string {
+  let result = text;
+  for (const secret of secrets) if (secret) result = result.split(secret).join('[REDACTED]');
+  return result;
+}
+
+function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
