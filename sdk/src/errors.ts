@@ -291,14 +291,18 @@ export interface ErrorResponseInput {
  */
 export function errorFromResponse(input: ErrorResponseInput): CardIssuingError {
   const parsed = zProblem.safeParse(typeof input.body === 'string' ? tryJson(input.body) : input.body);
-  const redact = (text: string | undefined) => (text === undefined ? undefined : redactText(text, input.redact));
-  const problem = parsed.success ? { ...parsed.data, detail: redact(parsed.data.detail), title: redact(parsed.data.title) ?? parsed.data.title } : undefined;
+  let problem: Problem | undefined;
+  if (parsed.success) {
+    problem = { ...parsed.data, title: redactText(parsed.data.title, input.redact) };
+    if (parsed.data.detail !== undefined) problem.detail = redactText(parsed.data.detail, input.redact);
+    if (parsed.data.errors !== undefined) problem.errors = parsed.data.errors.map((e) => ({ path: e.path, message: redactText(e.message, input.redact) }));
+  }
   const requestId = input.headers.get('x-request-id') ?? problem?.requestId ?? undefined;
   const init: CardIssuingErrorInit = {
     status: input.status,
     code: problem?.code ?? `HTTP_${input.status}`,
     detail: problem?.detail ?? problem?.title ?? `The server answered ${input.status} without a problem+json body.`,
-    errors: problem?.errors?.map((e) => ({ path: e.path, message: redactText(e.message, input.redact) })),
+    errors: problem?.errors,
     requestId,
     type: problem?.type,
     title: problem?.title,

@@ -1,0 +1,634 @@
+/**
+ * `createCardIssuingClient`: one method per operation, grouped by area and resource, over the GENERATED functions
+ * of `sdk/generated/sdk.gen.ts` and the generated ky client (no second copy of a path or a type).
+ *
+ * What the layer adds, all through ky's own options and hooks:
+ * - signing (contract section 2) in `beforeRequest`, and again in `beforeRetry`: ky 2 runs `beforeRequest` once
+ *   per call and `beforeRetry` before every retry, so every attempt gets a fresh nonce and timestamp;
+ * - retries by ky (`retry` option): network errors, 429, 502, 503, 504; GET always, POST only with an
+ *   `Idempotency-Key`, which the SDK makes once per call (the same on every retry); exponential backoff with
+ *   jitter; `Retry-After` honoured;
+ * - typed errors (ky's `beforeError` hook turns each failure into a {@link CardIssuingError});
+ * - response validation with the generated zod schemas (the generated functions' `responseValidator`).
+ *
+ * Browser-safe: no `node:` import here or below.
+ * @module
+ */
+import { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
+import type { Options as KyOptions, RetryOptions as KyRetryOptions } from 'ky';
+import * as z from 'zod';
+import { createClient, type Client } from '../generated/client';
+import * as api from '../generated/sdk.gen';
+import type {
+  ActivateCardResponse,
+  ApprovalCreate,
+  ApproveAppDepositVerificationResponse,
+  ApproveDepositVerificationResponse,
+  BudgetIncrease,
+  BusinessUserCreate,
+  CardCreate,
+  CardDetails,
+  ChargeDraftResponse,
+  CompleteDraftResponse,
+  ConfirmEmailResponse,
+  CreateAppDepositAddressResponse,
+  CreateApprovalResponse,
+  CreateBusinessUserResponse,
+  CreateCardResponse,
+  CreateDepositAddressResponse,
+  CreateUserResponse,
+  DepositOptions,
+  DepositTypeCode,
+  EmailConfirmation,
+  GetApprovalResponse,
+  GetUserResponse,
+  IncreaseApprovalBudgetResponse,
+  ListAppDepositAddressesResponse,
+  ListAppDepositTypesResponse,
+  ListAppDepositVerificationsResponse,
+  ListBalancesResponse,
+  ListCardConfigsResponse,
+  ListCardsResponse,
+  ListCorporateDepositAddressesResponse,
+  ListDepositAddressesResponse,
+  ListDepositTypesResponse,
+  ListDepositVerificationsResponse,
+  ListTopUpsResponse,
+  ListUserApprovalsResponse,
+  RegistrationData,
+  RequestEmailOtpResponse,
+  SignAppConsentResponse,
+  SignUserConsentResponse,
+  VerificationData,
+} from '../generated/types.gen';
+import { decryptCardDetails, exportPublicKey, type CardKeyPair } from './card-details';
+import {
+  CardIssuingError,
+  NetworkError,
+  ResponseValidationError,
+  TimeoutError,
+  ValidationError,
+  errorFromResponse,
+} from './errors';
+import { signRequest } from './signing';
+
+// ------------------------------------------------------------------------------------------------ options
+
+/** How the SDK retries. ky does the retrying; these are its knobs, in the SDK's words. */
+export interface RetryConfig {
+  /** Retries after the first attempt (default 2). */
+  limit?: number;
+  /** Delay before the first retry; doubles every retry, with jitter (50-100 % of it). Default 500 ms. */
+  initialDelayMs?: number;
+  /** Upper bound of a backoff delay. Default 5000 ms. */
+  maxDelayMs?: number;
+  /** Upper bound of a server's `Retry-After` the SDK waits for. Default 60000 ms. */
+  maxRetryAfterMs?: number;
+}
+
+/** What {@link createCardIssuingClient} takes. */
+export interface CardIssuingClientOptions {
+  /** The service's base URL, e.g. `http://127.0.0.1:4010` for the mock server. */
+  baseUrl: string;
+  /** The api key, sent in every request's `Authorization` header. */
+  apiKey: string;
+  /** The api secret: signs requests; never sent, logged or put into an error. */
+  apiSecret: string;
+  /** Per-attempt timeout in milliseconds (default 30000). A timeout is a {@link TimeoutError} and is not retried. */
+  timeoutMs?: number;
+  /** Retry settings, or `false` for none. Default `{ limit: 2 }`. */
+  retry?: RetryConfig | false;
+  /** Validate every success body against the spec's zod schema (default true). */
+  validateResponses?: boolean;
+  /** A fetch implementation (default `globalThis.fetch`). */
+  fetch?: (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+  /** Observers of requests, responses and retries (logging, metrics). They never see the `Authorization` header. */
+  hooks?: ClientHooks;
+}
+
+/** Per-call options, the last argument of every method. */
+export interface RequestOptions {
+  /** Per-attempt timeout in milliseconds for this call. */
+  timeoutMs?: number;
+  /** Retry settings for this call, or `false` for none. */
+  retry?: RetryConfig | false;
+  /**
+   * The `Idempotency-Key` of a POST. By default the SDK makes one (a random UUID) for every POST while retries
+   * are on, so that a retried POST is never applied twice; pass your own to make a call idempotent across
+   * process restarts, or `false` to send none (the POST is then never retried).
+   */
+  idempotencyKey?: string | false;
+  /** Aborts the call (and any retry wait). The promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** What every request and response event carries. Never the `Authorization` header. */
+export interface RequestEvent {
+  /** The operation, as the spec's `operationId` (e.g. `createCard`). */
+  operation: string;
+  method: string;
+  url: string;
+  /** 1 for the first attempt, 2 for the first retry, ... */
+  attempt: number;
+  idempotencyKey: string | undefined;
+}
+
+/** A response arrived (any status). */
+export interface ResponseEvent extends RequestEvent {
+  status: number;
+  requestId: string | undefined;
+  /** Milliseconds from signing this attempt to its response headers. */
+  elapsedMs: number;
+}
+
+/** An attempt failed and the SDK is about to retry (`attempt` is the number of the coming attempt). */
+export interface RetryEvent extends RequestEvent {
+  error: CardIssuingError;
+}
+
+/** Observers the client calls; an exception thrown by one is ignored, so logging can never break a payment. */
+export interface ClientHooks {
+  /** Before every attempt is sent (after it was signed). */
+  onRequest?: (event: RequestEvent) => void;
+  /** When an attempt's response arrives, whatever its status. */
+  onResponse?: (event: ResponseEvent) => void;
+  /** Before a retry. */
+  onRetry?: (event: RetryEvent) => void;
+}
+
+/** A parsed body with the facts of its response, from {@link ApiPromise.withResponse}. */
+export interface ApiResponse<T> {
+  data: T;
+  status: number;
+  headers: Headers;
+  /** `X-Request-Id`; quote it when asking for support. */
+  requestId: string | undefined;
+}
+
+/**
+ * What every method returns: a promise of the parsed, typed body, with `.withResponse()` for the status, headers
+ * and request id as well. The request is sent at once, whether or not anyone awaits it.
+ */
+export class ApiPromise<T> extends Promise<T> {
+  readonly #response: Promise<ApiResponse<T>>;
+  #data: Promise<T> | undefined;
+
+  /** @internal */
+  constructor(response: Promise<ApiResponse<T>>) {
+    super((resolve) => resolve(undefined as T));
+    this.#response = response;
+  }
+
+  // then/catch/finally derive plain promises, not ApiPromises.
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise;
+  }
+
+  /** The parsed body together with `status`, `headers` and `requestId`. */
+  withResponse(): Promise<ApiResponse<T>> {
+    return this.#response;
+  }
+
+  // The body promise is made on first use, so a caller who only uses withResponse() gets no unhandled rejection.
+  #body(): Promise<T> {
+    return (this.#data ??= this.#response.then((r) => r.data));
+  }
+
+  override then<R1 = T, R2 = never>(
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.#body().then(onfulfilled, onrejected);
+  }
+
+  override catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
+    return this.#body().catch(onrejected);
+  }
+
+  override finally(onfinally?: (() => void) | null): Promise<T> {
+    return this.#body().finally(onfinally);
+  }
+}
+
+/** Options of the card-details methods: the key pair whose public key is sent and whose private key decrypts. */
+export interface CardDetailsRequestOptions extends RequestOptions {
+  keyPair: CardKeyPair;
+}
+
+// ------------------------------------------------------------------------------------------------ the client
+
+/** The Server2Server area (`/s2s`): the application acts for an end user. */
+export interface S2sApi {
+  users: {
+    /** Registers a user (`createUser`); the response lists the registration consents to sign. */
+    create(body: RegistrationData, options?: RequestOptions): ApiPromise<CreateUserResponse>;
+    /** A user's data and the state of registration, e-mail verification and KYC (`getUser`). */
+    get(userId: string, options?: RequestOptions): ApiPromise<GetUserResponse>;
+  };
+  consents: {
+    /** Signs a consent (registration, card or deposit) for a user (`signUserConsent`); naturally idempotent. */
+    sign(userId: string, consentId: string, options?: RequestOptions): ApiPromise<SignUserConsentResponse>;
+  };
+  email: {
+    /** Sends the user a 6-digit one-time code by e-mail (`requestEmailOtp`). */
+    requestOtp(userId: string, options?: RequestOptions): ApiPromise<RequestEmailOtpResponse>;
+    /** Confirms the e-mail with the code the user entered (`confirmEmail`). */
+    confirm(userId: string, body: EmailConfirmation, options?: RequestOptions): ApiPromise<ConfirmEmailResponse>;
+  };
+  cards: {
+    /** The card configs the user can order, with their consents, and the KYC URL (`listCardConfigs`). */
+    listConfigs(userId: string, options?: RequestOptions): ApiPromise<ListCardConfigsResponse>;
+    /** Issues a card (`createCard`): a card (`object: 'card'`), or a draft to pay for (`object: 'draft'`). */
+    create(userId: string, body: CardCreate, options?: RequestOptions): ApiPromise<CreateCardResponse>;
+    /** Charges a draft's price to the user's balance (`chargeDraft`). */
+    chargeDraft(cardId: string, options?: RequestOptions): ApiPromise<ChargeDraftResponse>;
+    /** Turns a charged draft into its card (`completeDraft`). */
+    completeDraft(cardId: string, options?: RequestOptions): ApiPromise<CompleteDraftResponse>;
+    /** Activates a physical card whose order has completed (`activateCard`). */
+    activate(cardId: string, options?: RequestOptions): ApiPromise<ActivateCardResponse>;
+    /** The user's cards (`listCards`). */
+    list(userId: string, options?: RequestOptions): ApiPromise<ListCardsResponse>;
+    /**
+     * The card's PAN, expiry, CVV and cardholder name (`getCardDetails`): sends the key pair's public key,
+     * decrypts the JWE with its private key and validates the result.
+     */
+    getDetails(cardId: string, options: CardDetailsRequestOptions): ApiPromise<CardDetails>;
+  };
+  balances: {
+    /** The user's balances (`listBalances`). */
+    list(userId: string, options?: RequestOptions): ApiPromise<ListBalancesResponse>;
+  };
+  deposits: {
+    /** The crypto assets that credit a balance, with networks and consents (`listDepositTypes`). */
+    listTypes(balanceId: string, options?: RequestOptions): ApiPromise<ListDepositTypesResponse>;
+    /** A balance's deposit addresses of one type (`listDepositAddresses`). */
+    listAddresses(balanceId: string, type: DepositTypeCode, options?: RequestOptions): ApiPromise<ListDepositAddressesResponse>;
+    /** Creates the deposit address of a balance and type; only when none exists (`createDepositAddress`). */
+    createAddress(balanceId: string, type: DepositTypeCode, body: DepositOptions, options?: RequestOptions): ApiPromise<CreateDepositAddressResponse>;
+    /** Incoming deposits with their verification state, optionally of one user (`listDepositVerifications`). */
+    listVerifications(query?: { userId?: string }, options?: RequestOptions): ApiPromise<ListDepositVerificationsResponse>;
+    /** Approves a deposit verification with verification data (`approveDepositVerification`). */
+    approveVerification(id: string, body: VerificationData, options?: RequestOptions): ApiPromise<ApproveDepositVerificationResponse>;
+  };
+}
+
+/** The Wallet App area (`/app`): the deposit flow of a wallet app for its user. */
+export interface AppApi {
+  deposits: {
+    /** The deposit types of every balance of the app user (`listAppDepositTypes`). */
+    listTypes(userUuid: string, options?: RequestOptions): ApiPromise<ListAppDepositTypesResponse>;
+    /** A balance's deposit addresses of one type (`listAppDepositAddresses`). */
+    listAddresses(balanceUuid: string, type: DepositTypeCode, options?: RequestOptions): ApiPromise<ListAppDepositAddressesResponse>;
+    /** Creates the deposit address of a balance and type; only when none exists (`createAppDepositAddress`). */
+    createAddress(balanceUuid: string, type: DepositTypeCode, body: DepositOptions, options?: RequestOptions): ApiPromise<CreateAppDepositAddressResponse>;
+    /** The app user's deposit verifications (`listAppDepositVerifications`). */
+    listVerifications(userUuid: string, options?: RequestOptions): ApiPromise<ListAppDepositVerificationsResponse>;
+    /** Approves a deposit verification (`approveAppDepositVerification`). */
+    approveVerification(id: string, body: VerificationData, options?: RequestOptions): ApiPromise<ApproveAppDepositVerificationResponse>;
+  };
+  consents: {
+    /** Signs a consent for the app user (`signAppConsent`; the user travels as the signed `userUuid` query parameter). */
+    sign(userUuid: string, consentUuid: string, options?: RequestOptions): ApiPromise<SignAppConsentResponse>;
+  };
+}
+
+/** The Business cards area (`/corporates`): approvals allocate corporate budget to cards of business users. */
+export interface CorporatesApi {
+  users: {
+    /** Creates a business user (`createBusinessUser`). */
+    create(body: BusinessUserCreate, options?: RequestOptions): ApiPromise<CreateBusinessUserResponse>;
+  };
+  approvals: {
+    /** Creates an approval, issuing a card with a budget (`createApproval`). */
+    create(corporateUuid: string, body: ApprovalCreate, options?: RequestOptions): ApiPromise<CreateApprovalResponse>;
+    /** One approval instance with its card (`getApproval`). */
+    get(corporateUuid: string, approvalUuid: string, options?: RequestOptions): ApiPromise<GetApprovalResponse>;
+    /** Every approval instance of a business user, reapprovals included (`listUserApprovals`). */
+    listForUser(corporateUuid: string, userUuid: string, options?: RequestOptions): ApiPromise<ListUserApprovalsResponse>;
+    /** The approval's card details, decrypted and validated (`getApprovalCardDetails`); only while DELIVERED. */
+    getDetails(corporateUuid: string, approvalUuid: string, options: CardDetailsRequestOptions): ApiPromise<CardDetails>;
+    /** Raises the budget, creating a reapproval on the same card (`increaseApprovalBudget`). */
+    increaseBudget(corporateUuid: string, approvalUuid: string, body: BudgetIncrease, options?: RequestOptions): ApiPromise<IncreaseApprovalBudgetResponse>;
+  };
+  deposits: {
+    /** The corporate's deposit addresses (`listCorporateDepositAddresses`). */
+    list(corporateUuid: string, options?: RequestOptions): ApiPromise<ListCorporateDepositAddressesResponse>;
+  };
+  topUps: {
+    /** The corporate's top-ups (`listTopUps`). */
+    list(corporateUuid: string, options?: RequestOptions): ApiPromise<ListTopUpsResponse>;
+  };
+}
+
+/** The client: every operation of the spec, grouped by area and resource. */
+export interface CardIssuingClient {
+  s2s: S2sApi;
+  app: AppApi;
+  corporates: CorporatesApi;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_RETRY: Required<RetryConfig> = { limit: 2, initialDelayMs: 500, maxDelayMs: 5_000, maxRetryAfterMs: 60_000 };
+const RETRY_STATUS_CODES = [429, 502, 503, 504];
+
+/** The options every generated function gets from us; typed once so that every call below type-checks against it. */
+interface CommonOptions {
+  client: Client;
+  throwOnError: true;
+  parseAs: 'json';
+  kyOptions: Omit<KyOptions, 'method' | 'prefixUrl'>;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  responseValidator?: undefined;
+}
+
+type Send<T> = (common: CommonOptions) => Promise<{ data: T; response: Response }>;
+
+/**
+ * Creates a client. Signs every request with the api key and secret, retries what is safe to retry, validates
+ * responses against the spec and throws typed errors.
+ *
+ * @example
+ * ```ts
+ * const client = createCardIssuingClient({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'test_key', apiSecret: 'test_secret' });
+ * const user = await client.s2s.users.create({ email: 'ada@example.org', firstName: 'Ada', lastName: 'Lovelace',
+ *   phone: '+447700900123', dateOfBirth: '1990-12-10', country: 'GB' });
+ * const { data, requestId } = await client.s2s.users.get(user.id).withResponse();
+ * ```
+ */
+export function createCardIssuingClient(options: CardIssuingClientOptions): CardIssuingClient {
+  const { apiKey, apiSecret } = options;
+  if (typeof apiKey !== 'string' || apiKey === '') throw new TypeError('createCardIssuingClient: apiKey is required.');
+  if (typeof apiSecret !== 'string' || apiSecret === '') throw new TypeError('createCardIssuingClient: apiSecret is required.');
+  let baseUrl: URL;
+  try {
+    baseUrl = new URL(options.baseUrl);
+  } catch {
+    throw new TypeError('createCardIssuingClient: baseUrl must be an absolute URL such as http://127.0.0.1:4010.');
+  }
+  if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') {
+    throw new TypeError('createCardIssuingClient: baseUrl must be an http or https URL.');
+  }
+
+  const client = createClient({ baseUrl: baseUrl.href.replace(/\/+$/, ''), throwOnError: true, responseStyle: 'fields', parseAs: 'json' });
+  const validateResponses = options.validateResponses ?? true;
+  const hooks = options.hooks ?? {};
+
+  const call = <T>(operation: string, method: 'GET' | 'POST', callOptions: RequestOptions | undefined, send: Send<T>): ApiPromise<T> =>
+    new ApiPromise(run(operation, method, callOptions ?? {}, send));
+
+  async function run<T>(operation: string, method: 'GET' | 'POST', callOptions: RequestOptions, send: Send<T>): Promise<ApiResponse<T>> {
+    const retry = resolveRetry(options.retry, callOptions.retry);
+    const timeoutMs = callOptions.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    // A POST is safe to retry only with an idempotency key: made once here, so every retry carries the same one.
+    const idempotencyKey =
+      method !== 'POST' || callOptions.idempotencyKey === false
+        ? undefined
+        : (callOptions.idempotencyKey ?? (retry.limit > 0 ? globalThis.crypto.randomUUID() : undefined));
+    const state = { attempt: 0, sentAt: 0, authorization: '' };
+    const event = (request: Request): RequestEvent => ({ operation, method, url: request.url, attempt: state.attempt, idempotencyKey });
+    const redact = () => [apiSecret, state.authorization];
+
+    const mapKyError = (error: Error): Error => {
+      if (error instanceof CardIssuingError) return error;
+      if (isHTTPError(error)) {
+        return errorFromResponse({ status: error.response.status, headers: error.response.headers, body: error.data, redact: redact() });
+      }
+      if (isTimeoutError(error)) {
+        return new TimeoutError({ code: 'TIMEOUT', detail: `${operation}: no response within ${timeoutMs} ms.`, timeoutMs });
+      }
+      if (isNetworkError(error)) {
+        // The cause is the transport's error, never ky's (which holds the signed request).
+        const cause = error.cause;
+        const reason = cause instanceof Error ? `: ${cause.message}` : '';
+        return new NetworkError({ code: 'NETWORK_ERROR', detail: `${operation}: could not reach ${baseUrl.origin}${reason}.`, cause });
+      }
+      return error; // an abort keeps the signal's reason, as fetch does
+    };
+
+    const sign = async (request: Request) => {
+      const body = request.body ? new Uint8Array(await request.clone().arrayBuffer()) : undefined;
+      const signed = await signRequest({ method: request.method, url: request.url, body, apiKey, apiSecret });
+      request.headers.set('Authorization', signed.authorization);
+      state.authorization = signed.authorization;
+      state.sentAt = Date.now();
+      notify(hooks.onRequest, event(request));
+    };
+
+    const kyOptions: Omit<KyOptions, 'method' | 'prefixUrl'> = {
+      throwHttpErrors: true,
+      timeout: timeoutMs,
+      retry: kyRetry(retry, idempotencyKey !== undefined),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      hooks: {
+        beforeRequest: [
+          async ({ request }) => {
+            state.attempt = 1;
+            await sign(request);
+          },
+        ],
+        beforeRetry: [
+          async ({ request, error, retryCount }) => {
+            state.attempt = retryCount + 1;
+            const reason = mapKyError(error);
+            if (reason instanceof CardIssuingError) notify(hooks.onRetry, { ...event(request), error: reason });
+            await sign(request); // fresh nonce and timestamp: the server refuses a replayed nonce
+          },
+        ],
+        afterResponse: [
+          ({ request, response }) => {
+            notify(hooks.onResponse, {
+              ...event(request),
+              status: response.status,
+              requestId: response.headers.get('x-request-id') ?? undefined,
+              elapsedMs: Date.now() - state.sentAt,
+            });
+          },
+        ],
+        beforeError: [({ error }) => mapKyError(error)],
+      },
+    };
+
+    const common: CommonOptions = {
+      client,
+      throwOnError: true,
+      parseAs: 'json',
+      kyOptions,
+      ...(idempotencyKey === undefined ? {} : { headers: { 'Idempotency-Key': idempotencyKey } }),
+      ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+      ...(validateResponses ? {} : { responseValidator: undefined }),
+    };
+
+    let result: { data: T; response: Response };
+    try {
+      result = await send(common);
+    } catch (error) {
+      throw toSdkError(error, operation, state.attempt > 0);
+    }
+    return {
+      data: result.data,
+      status: result.response.status,
+      headers: result.response.headers,
+      requestId: result.response.headers.get('x-request-id') ?? undefined,
+    };
+  }
+
+  /** Errors that reach us outside ky: zod (request and response validation) and a body that is not JSON. */
+  function toSdkError(error: unknown, operation: string, sent: boolean): unknown {
+    if (error instanceof CardIssuingError) return error;
+    if (error instanceof z.ZodError) {
+      const errors = error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
+      if (!sent) {
+        // The generated requestValidator checks { body, path, query, headers }: paths read like the server's (body.email).
+        const paths = errors.map((e) => e.path.replace(/\[(\d+)\]/g, '.$1'));
+        return new ValidationError({
+          code: 'VALIDATION_FAILED',
+          detail: `${operation}: the request was not sent, ${errors.length === 1 ? '1 argument is' : `${errors.length} arguments are`} invalid (${paths.join(', ')}).`,
+          errors: errors.map((e, i) => ({ path: paths[i]!, message: e.message })),
+        });
+      }
+      return new ResponseValidationError({ operation, errors });
+    }
+    if (error instanceof SyntaxError && sent) {
+      // Never pass the SyntaxError on: its message quotes the body.
+      return new ResponseValidationError({ operation, errors: [{ path: '', message: 'The response body is not JSON' }] });
+    }
+    return error;
+  }
+
+  const detailsCall = (
+    operation: string,
+    callOptions: CardDetailsRequestOptions,
+    send: (publicKey: string) => Send<{ encryptedDetails: string }>,
+  ): ApiPromise<CardDetails> => {
+    const { keyPair, ...rest } = callOptions;
+    let publicKey: string;
+    try {
+      publicKey = exportPublicKey(keyPair);
+    } catch (error) {
+      return new ApiPromise(Promise.reject(error));
+    }
+    const response = run(operation, 'GET', rest, send(publicKey)).then((r) => ({ ...r, data: decryptCardDetails(r.data.encryptedDetails, keyPair) }));
+    return new ApiPromise(response);
+  };
+
+  return {
+    s2s: {
+      users: {
+        create: (body, o) => call('createUser', 'POST', o, (c) => api.createUser({ ...c, body })),
+        get: (userId, o) => call('getUser', 'GET', o, (c) => api.getUser({ ...c, path: { userId } })),
+      },
+      consents: {
+        sign: (userId, consentId, o) => call('signUserConsent', 'POST', o, (c) => api.signUserConsent({ ...c, path: { userId, consentId } })),
+      },
+      email: {
+        requestOtp: (userId, o) => call('requestEmailOtp', 'POST', o, (c) => api.requestEmailOtp({ ...c, path: { userId } })),
+        confirm: (userId, body, o) => call('confirmEmail', 'POST', o, (c) => api.confirmEmail({ ...c, path: { userId }, body })),
+      },
+      cards: {
+        listConfigs: (userId, o) => call('listCardConfigs', 'GET', o, (c) => api.listCardConfigs({ ...c, path: { userId } })),
+        create: (userId, body, o) => call('createCard', 'POST', o, (c) => api.createCard({ ...c, path: { userId }, body })),
+        chargeDraft: (cardId, o) => call('chargeDraft', 'POST', o, (c) => api.chargeDraft({ ...c, path: { cardId } })),
+        completeDraft: (cardId, o) => call('completeDraft', 'POST', o, (c) => api.completeDraft({ ...c, path: { cardId } })),
+        activate: (cardId, o) => call('activateCard', 'POST', o, (c) => api.activateCard({ ...c, path: { cardId } })),
+        list: (userId, o) => call('listCards', 'GET', o, (c) => api.listCards({ ...c, query: { userId } })),
+        getDetails: (cardId, o) =>
+          detailsCall('getCardDetails', o, (publicKey) => (c) => api.getCardDetails({ ...c, path: { cardId }, query: { publicKey } })),
+      },
+      balances: {
+        list: (userId, o) => call('listBalances', 'GET', o, (c) => api.listBalances({ ...c, query: { userId } })),
+      },
+      deposits: {
+        listTypes: (balanceId, o) => call('listDepositTypes', 'GET', o, (c) => api.listDepositTypes({ ...c, path: { balanceId } })),
+        listAddresses: (balanceId, type, o) =>
+          call('listDepositAddresses', 'GET', o, (c) => api.listDepositAddresses({ ...c, path: { balanceId, type } })),
+        createAddress: (balanceId, type, body, o) =>
+          call('createDepositAddress', 'POST', o, (c) => api.createDepositAddress({ ...c, path: { balanceId, type }, body })),
+        listVerifications: (query, o) =>
+          call('listDepositVerifications', 'GET', o, (c) => api.listDepositVerifications({ ...c, ...(query?.userId ? { query: { userId: query.userId } } : {}) })),
+        approveVerification: (id, body, o) =>
+          call('approveDepositVerification', 'POST', o, (c) => api.approveDepositVerification({ ...c, path: { id }, body })),
+      },
+    },
+    app: {
+      deposits: {
+        listTypes: (userUuid, o) => call('listAppDepositTypes', 'GET', o, (c) => api.listAppDepositTypes({ ...c, query: { userUuid } })),
+        listAddresses: (balanceUuid, type, o) =>
+          call('listAppDepositAddresses', 'GET', o, (c) => api.listAppDepositAddresses({ ...c, path: { balanceUuid, type } })),
+        createAddress: (balanceUuid, type, body, o) =>
+          call('createAppDepositAddress', 'POST', o, (c) => api.createAppDepositAddress({ ...c, path: { balanceUuid, type }, body })),
+        listVerifications: (userUuid, o) =>
+          call('listAppDepositVerifications', 'GET', o, (c) => api.listAppDepositVerifications({ ...c, query: { userUuid } })),
+        approveVerification: (id, body, o) =>
+          call('approveAppDepositVerification', 'POST', o, (c) => api.approveAppDepositVerification({ ...c, path: { id }, body })),
+      },
+      consents: {
+        sign: (userUuid, consentUuid, o) =>
+          call('signAppConsent', 'POST', o, (c) => api.signAppConsent({ ...c, path: { consentUuid }, query: { userUuid } })),
+      },
+    },
+    corporates: {
+      users: {
+        create: (body, o) => call('createBusinessUser', 'POST', o, (c) => api.createBusinessUser({ ...c, body })),
+      },
+      approvals: {
+        create: (corporateUuid, body, o) => call('createApproval', 'POST', o, (c) => api.createApproval({ ...c, path: { corporateUuid }, body })),
+        get: (corporateUuid, approvalUuid, o) =>
+          call('getApproval', 'GET', o, (c) => api.getApproval({ ...c, path: { corporateUuid, approvalUuid } })),
+        listForUser: (corporateUuid, userUuid, o) =>
+          call('listUserApprovals', 'GET', o, (c) => api.listUserApprovals({ ...c, path: { corporateUuid, userUuid } })),
+        getDetails: (corporateUuid, approvalUuid, o) =>
+          detailsCall('getApprovalCardDetails', o, (publicKey) => (c) =>
+            api.getApprovalCardDetails({ ...c, path: { corporateUuid, approvalUuid }, query: { publicKey } }),
+          ),
+        increaseBudget: (corporateUuid, approvalUuid, body, o) =>
+          call('increaseApprovalBudget', 'POST', o, (c) => api.increaseApprovalBudget({ ...c, path: { corporateUuid, approvalUuid }, body })),
+      },
+      deposits: {
+        list: (corporateUuid, o) =>
+          call('listCorporateDepositAddresses', 'GET', o, (c) => api.listCorporateDepositAddresses({ ...c, path: { corporateUuid } })),
+      },
+      topUps: {
+        list: (corporateUuid, o) => call('listTopUps', 'GET', o, (c) => api.listTopUps({ ...c, path: { corporateUuid } })),
+      },
+    },
+  };
+}
+
+/** The client's retry settings merged with a call's; `false` on either level turns retries off. */
+function resolveRetry(clientRetry: RetryConfig | false | undefined, callRetry: RetryConfig | false | undefined): Required<RetryConfig> {
+  if (callRetry === false || (clientRetry === false && callRetry === undefined)) return { ...DEFAULT_RETRY, limit: 0 };
+  return { ...DEFAULT_RETRY, ...(clientRetry || {}), ...(callRetry ?? {}) };
+}
+
+/** The SDK's retry rules as ky's retry options: ky decides, waits and retries. */
+function kyRetry(retry: Required<RetryConfig>, idempotent: boolean): KyRetryOptions {
+  return {
+    limit: retry.limit,
+    // GET always; POST only when it carries an Idempotency-Key.
+    methods: idempotent ? ['get', 'post'] : ['get'],
+    statusCodes: RETRY_STATUS_CODES,
+    afterStatusCodes: RETRY_STATUS_CODES,
+    maxRetryAfter: retry.maxRetryAfterMs,
+    backoffLimit: retry.maxDelayMs,
+    delay: (attempt) => retry.initialDelayMs * 2 ** (attempt - 1),
+    // "Equal jitter": 50-100 % of the backoff, so that clients spread out but never retry at once.
+    jitter: (delay) => delay * (0.5 + Math.random() / 2),
+    // A timed-out request may have been processed; the caller decides.
+    retryOnTimeout: false,
+  };
+}
+
+/** A zod path as a reader writes it: `items[0].status`. */
+function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)), '');
+}
+
+function notify<E>(hook: ((event: E) => void) | undefined, event: E): void {
+  if (!hook) return;
+  try {
+    hook(event);
+  } catch {
+    // An observer must never break a request.
+  }
+}
