@@ -385,7 +385,7 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
       method !== 'POST' || callOptions.idempotencyKey === false
         ? undefined
         : (callOptions.idempotencyKey ?? (retry.limit > 0 ? globalThis.crypto.randomUUID() : undefined));
-    const state = { attempt: 0, sentAt: 0, authorization: '' };
+    const state = { attempt: 0, sentAt: 0, authorization: '', status: undefined as number | undefined, requestId: undefined as string | undefined };
     const event = (request: Request): RequestEvent => ({ operation, method, url: request.url, attempt: state.attempt, idempotencyKey });
     const redact = () => [apiSecret, state.authorization];
 
@@ -437,12 +437,9 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
         ],
         afterResponse: [
           ({ request, response }) => {
-            notify(hooks.onResponse, {
-              ...event(request),
-              status: response.status,
-              requestId: response.headers.get('x-request-id') ?? undefined,
-              elapsedMs: Date.now() - state.sentAt,
-            });
+            state.status = response.status;
+            state.requestId = response.headers.get('x-request-id') ?? undefined;
+            notify(hooks.onResponse, { ...event(request), status: state.status, requestId: state.requestId, elapsedMs: Date.now() - state.sentAt });
           },
         ],
         beforeError: [({ error }) => mapKyError(error)],
@@ -463,7 +460,7 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
     try {
       result = await send(common);
     } catch (error) {
-      throw toSdkError(error, operation, state.attempt > 0);
+      throw toSdkError(error, operation, state.attempt > 0 ? { status: state.status, requestId: state.requestId } : undefined);
     }
     return {
       data: result.data,
@@ -474,7 +471,8 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
   }
 
   /** Errors that reach us outside ky: zod (request and response validation) and a body that is not JSON. */
-  function toSdkError(error: unknown, operation: string, sent: boolean): unknown {
+  function toSdkError(error: unknown, operation: string, response: { status: number | undefined; requestId: string | undefined } | undefined): unknown {
+    const sent = response !== undefined;
     if (error instanceof CardIssuingError) return error;
     if (error instanceof z.ZodError) {
       const errors = error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
@@ -487,11 +485,11 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
           errors: errors.map((e, i) => ({ path: paths[i]!, message: e.message })),
         });
       }
-      return new ResponseValidationError({ operation, errors });
+      return new ResponseValidationError({ operation, errors, ...response });
     }
     if (error instanceof SyntaxError && sent) {
       // Never pass the SyntaxError on: its message quotes the body.
-      return new ResponseValidationError({ operation, errors: [{ path: '', message: 'The response body is not JSON' }] });
+      return new ResponseValidationError({ operation, errors: [{ path: '', message: 'The response body is not JSON' }], ...response });
     }
     return error;
   }

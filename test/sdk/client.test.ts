@@ -1,7 +1,7 @@
 import { HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { encryptCardDetails, generateCardKeyPair } from '../../sdk/src/card-details';
-import { createCardIssuingClient, type ApiPromise, type CardIssuingClient, type RequestEvent } from '../../sdk/src/client';
+import { createCardIssuingClient, type ApiPromise, type CardIssuingClient, type RequestEvent, type ResponseEvent, type RetryEvent } from '../../sdk/src/client';
 import type { CardDetails } from '../../sdk/generated/types.gen';
 import { API_KEY, API_SECRET, problem, signedServer, specExample, specOperationIds, uuid as u } from './support';
 
@@ -137,7 +137,7 @@ describe('every operation through the client', () => {
   });
 
   it('calls the hooks for every attempt, without the Authorization header', async () => {
-    const events: { kind: string; event: RequestEvent & Record<string, unknown> }[] = [];
+    const events: { kind: string; event: RequestEvent & Partial<ResponseEvent & RetryEvent> }[] = [];
     const observed = createCardIssuingClient({
       baseUrl: BASE,
       apiKey: API_KEY,
@@ -154,7 +154,7 @@ describe('every operation through the client', () => {
     expect(events.map((e) => `${e.kind}:${e.event.attempt}`)).toEqual(['request:1', 'response:1', 'retry:2', 'request:2', 'response:2']);
     expect(events.every((e) => e.event.operation === 'getUser' && e.event.method === 'GET')).toBe(true);
     expect(events[1]!.event.status).toBe(503);
-    expect((events[2]!.event.error as Error).name).toBe('ServerError');
+    expect(events[2]!.event.error!.name).toBe('ServerError');
     const serialized = JSON.stringify(events);
     for (const request of api.seen) expect(serialized).not.toContain(request.authorization!);
     expect(serialized).not.toContain(API_SECRET);

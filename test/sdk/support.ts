@@ -24,7 +24,7 @@ export interface SeenRequest {
 }
 
 /** A response the test wants; `undefined` falls through to the spec example. */
-export type Responder = (request: SeenRequest, index: number) => Response | Promise<Response> | undefined;
+export type Responder = (request: SeenRequest, index: number) => Response | undefined | Promise<Response | undefined>;
 
 /** Builds an msw server on `base` that verifies signatures, records requests, and answers with `respond`. */
 export function signedServer(base: string) {
