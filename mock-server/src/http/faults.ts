@@ -1,0 +1,70 @@
+/**
+ * Injected faults: the next `times` requests that match a method and path pattern answer with a status (after
+ * an optional delay), so that an integrator can test retries, timeouts and error handling.
+ * @module
+ */
+import type { FaultRule, Tenant } from '../store';
+import { ProblemError } from '../domain/errors';
+
+/** What `faults.inject` takes. */
+export interface FaultSpec {
+  /** Only this method (any case); default: every method. */
+  method?: string;
+  /** The request path, exact or a pattern: `*` matches anything, `{name}` or `:name` one segment. */
+  path: string;
+  /** The status to answer with (400-599), or 0 for a network error; omitted: only the delay. */
+  status?: number;
+  /** Wait this long first (ms). */
+  delayMs?: number;
+  /** How many matching requests it affects (default 1). */
+  times?: number;
+}
+
+/** Adds a fault to a tenant; refuses a status or count that makes no sense with 400 VALIDATION_FAILED. */
+export function injectFault(tenant: Tenant, spec: FaultSpec): FaultRule {
+  const errors: { path: string; message: string }[] = [];
+  if (typeof spec.path !== 'string' || spec.path.length === 0) errors.push({ path: 'path', message: 'A path or path pattern is required' });
+  if (spec.status !== undefined && !(spec.status === 0 || (Number.isInteger(spec.status) && spec.status >= 400 && spec.status <= 599))) {
+    errors.push({ path: 'status', message: 'A status is 400 to 599, or 0 for a network error' });
+  }
+  if (spec.delayMs !== undefined && !(Number.isFinite(spec.delayMs) && spec.delayMs >= 0 && spec.delayMs <= 600_000)) {
+    errors.push({ path: 'delayMs', message: 'delayMs is 0 to 600000' });
+  }
+  if (spec.times !== undefined && !(Number.isInteger(spec.times) && spec.times >= 1)) errors.push({ path: 'times', message: 'times is a positive integer' });
+  if (spec.status === undefined && spec.delayMs === undefined) errors.push({ path: 'status', message: 'Give a status, a delayMs, or both' });
+  if (errors.length > 0) throw new ProblemError(400, 'VALIDATION_FAILED', 'The fault is invalid.', { errors });
+  const rule: FaultRule = {
+    ...(spec.method !== undefined ? { method: spec.method.toUpperCase() } : {}),
+    path: spec.path.replace(/^[a-z]+:\/\/[^/]+/i, ''),
+    ...(spec.status !== undefined ? { status: spec.status } : {}),
+    ...(spec.delayMs !== undefined ? { delayMs: spec.delayMs } : {}),
+    remaining: spec.times ?? 1,
+  };
+  tenant.faults.push(rule);
+  return rule;
+}
+
+/** The first fault matching the request, used up by one; undefined when none matches. */
+export function takeFault(tenant: Tenant, method: string, pathname: string): FaultRule | undefined {
+  const index = tenant.faults.findIndex((f) => (f.method === undefined || f.method === method.toUpperCase()) && pathPattern(f.path).test(pathname));
+  if (index < 0) return undefined;
+  const fault = tenant.faults[index]!;
+  fault.remaining -= 1;
+  if (fault.remaining <= 0) tenant.faults.splice(index, 1);
+  return fault;
+}
+
+function pathPattern(path: string): RegExp {
+  const source = path
+    .split(/(\*|\{[^}/]+\}|:[A-Za-z_][A-Za-z0-9_]*)/)
+    .map((part) => (part === '*' ? '.*' : /^(\{.+\}|:.+)$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${source}$`);
+}
+
+/** The problem a fault answers with: 429 RATE_LIMITED (Retry-After 1), 5xx INTERNAL_ERROR, else INJECTED_FAULT. */
+export function faultProblem(status: number): ProblemError {
+  if (status === 429) return new ProblemError(429, 'RATE_LIMITED', 'Too many requests (an injected fault); try again in 1 second.', { retryAfter: 1 });
+  if (status >= 500) return new ProblemError(status, 'INTERNAL_ERROR', 'The server failed (an injected fault).');
+  return new ProblemError(status, 'INJECTED_FAULT', 'An injected fault.');
+}

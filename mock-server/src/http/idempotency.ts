@@ -1,0 +1,46 @@
+/**
+ * Idempotency-Key replay, per tenant: the first response to a key is kept (24 hours on the virtual clock) and
+ * replayed with `Idempotent-Replayed: true` for a repeat with the same method, path and body; a repeat with
+ * anything else is 422 IDEMPOTENCY_KEY_REUSED.
+ * @module
+ */
+import { ProblemError } from '../domain/errors';
+import { toResponse } from './problem';
+import type { IdempotencyRecord, TenantState } from '../store';
+
+/** How long a key is kept. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+
+/** What identifies "the same request": method, path with query, and a hash of the raw body. */
+export function fingerprint(method: string, pathAndQuery: string, body: string): string {
+  return `${method.toUpperCase()} ${pathAndQuery} ${hash(body)}`;
+}
+
+/** cyrb53: a fast 53-bit string hash (collisions between two bodies sent with one key are not a concern). */
+function hash(text: string): string {
+  let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
+/** The replayed response for a repeated key, or undefined for a new key; throws for a key reused on another request. */
+export function replay(state: TenantState, key: string, print: string, now: number): Response | undefined {
+  for (const [k, r] of Object.entries(state.idempotency)) if (now - r.storedAt > IDEMPOTENCY_TTL_MS) delete state.idempotency[k];
+  const record = state.idempotency[key];
+  if (!record) return undefined;
+  if (record.fingerprint !== print) {
+    throw new ProblemError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request; use a fresh key for a new request.');
+  }
+  return toResponse(record, { 'idempotent-replayed': 'true' });
+}
+
+/** Keeps the first response of a key (synchronously, in the same turn as the domain call it records). */
+export function remember(state: TenantState, key: string, print: string, response: Omit<IdempotencyRecord, 'fingerprint' | 'storedAt'>, now: number): void {
+  state.idempotency[key] = { fingerprint: print, status: response.status, headers: { ...response.headers }, body: response.body, storedAt: now };
+}

@@ -1,0 +1,79 @@
+/**
+ * `application/problem+json` responses (RFC 9457) as the spec's `Problem` schema has them: type URI, title,
+ * status, detail, code, requestId, instance, and the extras of the code (errors, currentStatus, operation,
+ * stringToSign). Never a secret, never the Authorization header.
+ * @module
+ */
+import type { Problem } from '../../../sdk/generated/types.gen';
+import { ProblemError } from '../domain/errors';
+
+/** Where the problem types are documented (the spec's examples use these URIs). */
+export const PROBLEM_TYPE_BASE = 'https://docs.card-issuing.example/errors/';
+
+const TITLES: Record<string, string> = {
+  VALIDATION_FAILED: 'Invalid request',
+  MALFORMED_JSON: 'Malformed JSON',
+  PUBLIC_KEY_INVALID: 'Invalid public key',
+  AUTH_MISSING: 'Signature missing',
+  AUTH_MALFORMED: 'Malformed Authorization header',
+  AUTH_UNKNOWN_KEY: 'Unknown api key',
+  AUTH_TIMESTAMP_SKEW: 'Timestamp out of range',
+  AUTH_NONCE_REUSED: 'Nonce reused',
+  AUTH_SIGNATURE_MISMATCH: 'Signature mismatch',
+  NOT_FOUND: 'Not found',
+  ROUTE_NOT_FOUND: 'No such route',
+  INVALID_TRANSITION: 'Invalid transition',
+  RATE_LIMITED: 'Too many requests',
+  INTERNAL_ERROR: 'Internal error',
+};
+
+/** The title of a code: from the table, else the code in words ("INSUFFICIENT_FUNDS" → "Insufficient funds"). */
+export function titleOf(code: string): string {
+  const words = code.toLowerCase().replace(/_/g, ' ');
+  return TITLES[code] ?? words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The Problem body of an error for one request. */
+export function problemBody(error: ProblemError, requestId: string, instance: string): Problem {
+  const { retryAfter: _retryAfter, ...extras } = error.extras;
+  return {
+    type: PROBLEM_TYPE_BASE + error.code.toLowerCase().replace(/_/g, '-'),
+    title: titleOf(error.code),
+    status: error.status,
+    detail: error.detail,
+    code: error.code,
+    requestId,
+    instance,
+    ...extras,
+  };
+}
+
+/** A response as data: what the pipeline builds, stores for idempotency, and turns into a `Response`. */
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The problem+json reply of an error, with `X-Request-Id` (and `Retry-After` for 429). */
+export function problemReply(error: ProblemError, requestId: string, instance: string): Reply {
+  const headers: Record<string, string> = { 'content-type': 'application/problem+json', 'x-request-id': requestId };
+  if (error.extras.retryAfter !== undefined) headers['retry-after'] = String(error.extras.retryAfter);
+  return { status: error.status, headers, body: JSON.stringify(problemBody(error, requestId, instance)) };
+}
+
+/** A JSON success reply with `X-Request-Id`. */
+export function jsonReply(body: unknown, status: number, requestId: string): Reply {
+  return { status, headers: { 'content-type': 'application/json', 'x-request-id': requestId }, body: JSON.stringify(body) };
+}
+
+/** The `Response` of a reply. */
+export function toResponse(reply: Reply, extraHeaders: Record<string, string> = {}): Response {
+  return new Response(reply.body, { status: reply.status, headers: { ...reply.headers, ...extraHeaders } });
+}
+
+/** Any thrown value as a ProblemError: ProblemErrors as they are, anything else a 500 INTERNAL_ERROR. */
+export function asProblem(error: unknown): ProblemError {
+  if (error instanceof ProblemError) return error;
+  return new ProblemError(500, 'INTERNAL_ERROR', `The mock failed: ${error instanceof Error ? error.message : String(error)}`);
+}
