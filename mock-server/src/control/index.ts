@@ -1,0 +1,7 @@
+/**
+ * The control API: programmatic (per tenant) and over HTTP under `/__mock/`.
+ * @module
+ */
+export * from './tenant-control';
+export * from './routes';
+export * from './schemas';

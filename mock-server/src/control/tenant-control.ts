@@ -1,0 +1,162 @@
+/**
+ * The programmatic control API of one tenant (contract section 7): the clock, reset, snapshot/restore, the
+ * outbox, KYC, incoming deposits, approval actions, registration, card lock, faults, fixtures. Every call
+ * settles due transitions before and after it acts, and errors are the ProblemErrors the HTTP layer serves.
+ * @module
+ */
+import type { Approval, BusinessUser, Card, Money, User } from '../../../sdk/generated/types.gen';
+import { advanceClock, clockNow, setClock } from '../clock';
+import { ProblemError, business, cards, contextOf, deposits, settle, users, type DomainContext, type IncomingDeposit, type IncomingDepositResult } from '../domain';
+import { injectFault, type FaultSpec } from '../http/faults';
+import type { MockRuntime } from '../http/runtime';
+import { validateParts } from '../http/validation';
+import { cloneState, fixturesOf, snapshotProblem, type Fixtures, type OutboxMessage, type Tenant, type TenantSnapshot } from '../store';
+import { zClockAdvanceBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
+
+/** The control surface of one tenant. */
+export interface TenantControl {
+  /** The tenant's api key. */
+  readonly apiKey: string;
+  /** The tenant's virtual clock; moving it runs the transitions that fall due. */
+  clock: {
+    now(): Date;
+    /** True when the clock stands still (created with `clock: { now }`) rather than ticking with the wall clock. */
+    frozen(): boolean;
+    /** Forward only. */
+    advance(seconds: number): void;
+    /** Forward only; a frozen clock stays frozen at the instant. */
+    set(instant: string | Date): void;
+  };
+  /** Back to the seeded state (same ids), the clock as configured, no faults. */
+  reset(): void;
+  /** A deep copy of the tenant's whole state (JSON-serialisable). */
+  snapshot(): TenantSnapshot;
+  /** Replaces the tenant's state by a snapshot (400 VALIDATION_FAILED when it is not one). */
+  restore(snapshot: TenantSnapshot): void;
+  /** Messages sent to users (OTP codes included), newest last; one user's when `userId` is given. */
+  outbox(userId?: string): OutboxMessage[];
+  /** The KYC provider's result for a Server2Server user. */
+  kyc(userId: string, status: 'PASSED' | 'FAILED'): User;
+  deposits: {
+    /** A crypto deposit arrives at a user's balance (a verification) or a corporate's balance (a top-up). */
+    incoming(deposit: IncomingDeposit): IncomingDepositResult;
+  };
+  approvals: {
+    /** The corporation cancels (from CREATED, ACCEPTED or PREPARED). */
+    cancel(corporateUuid: string, approvalUuid: string): Approval;
+    /** The corporation rejects a CREATED reapproval. */
+    reject(corporateUuid: string, approvalUuid: string): Approval;
+    /** The user requests a change to an ACCEPTED or DELIVERED approval: a new CREATED reapproval. */
+    requestChange(corporateUuid: string, approvalUuid: string, change?: { additionalBudget?: Money }): Approval;
+  };
+  users: {
+    /** A business user finishes registration; their ACCEPTED approvals move on at once. */
+    completeRegistration(userUuid: string): BusinessUser;
+  };
+  cards: {
+    lock(cardId: string): Card;
+    unlock(cardId: string): Card;
+  };
+  faults: {
+    /** The next `times` (default 1) requests matching `method` and `path` fail with `status` and/or wait `delayMs`. */
+    inject(fault: FaultSpec): void;
+    clear(): void;
+  };
+  /** Seeded ids, credentials and current corporate balances. */
+  fixtures(): Fixtures;
+}
+
+/** The control of the tenant `getTenant` returns at each call (so the default follows an import of state). */
+export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): TenantControl {
+  /** Runs a control action: settle, act, settle (the action may make transitions due), tell the listeners. */
+  const act = <T>(fn: (ctx: DomainContext, tenant: Tenant) => T): T => {
+    const tenant = getTenant();
+    const ctx = contextOf(tenant.state);
+    try {
+      settle(ctx);
+      const result = fn(ctx, tenant);
+      settle(contextOf(tenant.state));
+      return result;
+    } finally {
+      runtime.changed();
+    }
+  };
+  /** Runs a read: settle first so it sees due transitions; tell the listeners only if something moved. */
+  const read = <T>(fn: (ctx: DomainContext, tenant: Tenant) => T): T => {
+    const tenant = getTenant();
+    const ctx = contextOf(tenant.state);
+    if (settle(ctx) > 0) runtime.changed();
+    return fn(ctx, tenant);
+  };
+
+  return {
+    get apiKey() {
+      return getTenant().apiKey;
+    },
+    clock: {
+      now: () => new Date(clockNow(getTenant().state.clock)),
+      frozen: () => getTenant().state.clock.frozenAt !== null,
+      advance: (seconds) => act((_ctx, tenant) => {
+        const [body] = validateParts([{ location: 'body', schema: zClockAdvanceBody, value: { seconds } }]) as [{ seconds: number }];
+        advanceClock(tenant.state.clock, body.seconds);
+      }),
+      set: (instant) => act((ctx, tenant) => {
+        const ms = typeof instant === 'string' ? Date.parse(instant) : instant instanceof Date ? instant.getTime() : Number.NaN;
+        if (Number.isNaN(ms)) throw new ProblemError(400, 'VALIDATION_FAILED', 'Not an instant.', { errors: [{ path: 'instant', message: 'Not an RFC 3339 instant' }] });
+        if (ms < ctx.now) {
+          throw new ProblemError(400, 'VALIDATION_FAILED', 'The virtual clock only moves forward.', { errors: [{ path: 'instant', message: `Before the clock's now (${new Date(ctx.now).toISOString()})` }] });
+        }
+        setClock(tenant.state.clock, ms);
+      }),
+    },
+    reset: () => {
+      const tenant = getTenant();
+      tenant.state = runtime.tenants.fresh(tenant.apiKey);
+      tenant.faults = [];
+      runtime.changed();
+    },
+    snapshot: () => read((_ctx, tenant) => cloneState(tenant.state)),
+    restore: (snapshot) => {
+      const problem = snapshotProblem(snapshot);
+      if (problem) throw new ProblemError(400, 'VALIDATION_FAILED', `Not a tenant snapshot: ${problem}.`, { errors: [{ path: 'body', message: problem }] });
+      const tenant = getTenant();
+      tenant.state = { ...cloneState(snapshot), apiKey: tenant.apiKey };
+      runtime.changed();
+    },
+    outbox: (userId) => read((ctx) => ctx.state.outbox.filter((m) => userId === undefined || m.userId === userId).map((m) => ({ ...m }))),
+    kyc: (userId, status) => act((ctx) => {
+      const [body] = validateParts([{ location: 'body', schema: zKycBody, value: { status } }]) as [{ status: 'PASSED' | 'FAILED' }];
+      return users.setKycStatus(ctx, userId, body.status);
+    }),
+    deposits: {
+      incoming: (deposit) => act((ctx) => {
+        const [body] = validateParts([{ location: 'body', schema: zIncomingDepositBody, value: deposit }]) as [IncomingDeposit];
+        return deposits.incomingDeposit(ctx, body);
+      }),
+    },
+    approvals: {
+      cancel: (corporateUuid, approvalUuid) => act((ctx) => business.cancelApproval(ctx, corporateUuid, approvalUuid)),
+      reject: (corporateUuid, approvalUuid) => act((ctx) => business.rejectApproval(ctx, corporateUuid, approvalUuid)),
+      requestChange: (corporateUuid, approvalUuid, change = {}) => act((ctx) => {
+        const [body] = validateParts([{ location: 'body', schema: zRequestChangeBody, value: change }]) as [{ additionalBudget?: Money }];
+        return business.requestChange(ctx, corporateUuid, approvalUuid, body);
+      }),
+    },
+    users: {
+      completeRegistration: (userUuid) => act((ctx) => business.completeRegistration(ctx, userUuid)),
+    },
+    cards: {
+      lock: (cardId) => act((ctx) => cards.setCardLock(ctx, cardId, 'lock')),
+      unlock: (cardId) => act((ctx) => cards.setCardLock(ctx, cardId, 'unlock')),
+    },
+    faults: {
+      inject: (fault) => {
+        injectFault(getTenant(), fault);
+      },
+      clear: () => {
+        getTenant().faults = [];
+      },
+    },
+    fixtures: () => read((ctx, tenant) => fixturesOf(ctx.state, { apiKey: tenant.apiKey, apiSecret: tenant.apiSecret })),
+  };
+}
