@@ -1,4 +1,171 @@
-/** card-issuing-sdk/mock: placeholder until the mock issue lands. */
-export function createMock(): never {
-  throw new Error('card-issuing-sdk/mock: not implemented yet');
+/**
+ * `card-issuing-sdk/mock`: a stateful mock of the card-issuing API as MSW handlers over an in-memory store,
+ * with a virtual clock and the control API of contract section 7. Browser-safe (no `node:` import): the same
+ * handlers serve tests in-process (`setupServer`), the standalone server (`getResponse`) and the service worker.
+ *
+ * Layers: `store/` (records per tenant, seeded fixtures, snapshots) → `machines/` (state tables) → `domain/`
+ * (behaviour) → `http/` (the 32 operations' pipeline) and `control/` (programmatic and `/__mock/` routes).
+ *
+ * @example
+ * ```ts
+ * import { setupServer } from 'msw/node';
+ * import { createMock } from 'card-issuing-sdk/mock';
+ * const mock = createMock({ seed: 42, clock: { now: '2026-11-21T09:00:00Z' }, baseUrl: 'http://mock.test' });
+ * setupServer(...mock.handlers).listen();
+ * mock.clock.advance(3 * 24 * 3600); // a physical card's order completes
+ * ```
+ * @packageDocumentation
+ */
+import type { HttpHandler } from 'msw';
+import { controlHandlers, tenantControl, zApiKey, type TenantControl } from './control';
+import { ProblemError, notFound } from './domain/errors';
+import { apiHandlers } from './http/handlers';
+import { createRuntime } from './http/runtime';
+import { TenantRegistry, cloneState, snapshotProblem, type Credentials, type Tenant, type TenantSnapshot } from './store';
+
+export { ProblemError } from './domain/errors';
+export type { ProblemExtras } from './domain/errors';
+export type { IncomingDeposit, IncomingDepositResult } from './domain';
+export type { FaultSpec } from './http/faults';
+export type { TenantControl } from './control';
+export type { Credentials, Fixtures, OutboxMessage, TenantSnapshot } from './store';
+
+/** Options of {@link createMock}. */
+export interface CreateMockOptions {
+  /** Seed of the fixtures and every generated id, code and PAN (default `'card-issuing'`). */
+  seed?: number | string;
+  /** `{ now }`: the virtual clock starts frozen at this instant. Default: wall clock + offset (it ticks). */
+  clock?: { now?: string | Date };
+  /** One tenant per credentials; the first is the default. Default `[{ apiKey: 'test_key', apiSecret: 'test_secret' }]`. */
+  credentials?: Credentials[];
+  /** Check HMAC signatures (default true). False: no auth; the tenant is the header's api key if known, else the default. */
+  verifySignatures?: boolean;
+  /** Milliseconds added to every API response. */
+  latencyMs?: number;
+  /** The origin (optionally with a path prefix) the handlers match, e.g. `http://127.0.0.1:4010`. Default: any origin. */
+  baseUrl?: string;
+}
+
+/** Every tenant with its credentials: what a state file holds (secrets included). */
+export interface ServerState {
+  version: 1;
+  defaultApiKey: string;
+  tenants: { apiKey: string; apiSecret: string; state: TenantSnapshot }[];
+}
+
+/** The mock: MSW handlers plus the control API of the default tenant and of the whole mock. */
+export interface CardIssuingMock extends TenantControl {
+  /** The 32 operations, the `/__mock/` control routes and 404 problem+json catch-alls, in matching order. */
+  handlers: HttpHandler[];
+  /** The same control surface for another tenant (404 NOT_FOUND ProblemError when the key is unknown). */
+  tenant(apiKey: string): TenantControl;
+  /** A new tenant with its own seeded state; the same credentials again change nothing; a known key with another secret is 409 API_KEY_EXISTS. */
+  addCredentials(credentials: Credentials): TenantControl;
+  /** All tenants and credentials (for `--state-file`). */
+  exportState(): ServerState;
+  /** Replaces all tenants and credentials; throws a 400 VALIDATION_FAILED ProblemError naming what is wrong. */
+  importState(state: ServerState): void;
+  /** Calls `listener` after every state change; returns the function that stops it. */
+  onChange(listener: () => void): () => void;
+}
+
+/** The default credentials of the mock (contract section 1). */
+export const DEFAULT_CREDENTIALS: Credentials = { apiKey: 'test_key', apiSecret: 'test_secret' };
+
+/** Creates a mock. Deterministic for a `seed` (with a frozen clock, byte-for-byte). */
+export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
+  const credentials = (options.credentials ?? [DEFAULT_CREDENTIALS]).map(checkCredentials);
+  const tenants = new TenantRegistry(String(options.seed ?? 'card-issuing'), options.clock?.now, credentials);
+  const listeners = new Set<() => void>();
+  const runtime = createRuntime({
+    tenants, verifySignatures: options.verifySignatures ?? true, latencyMs: options.latencyMs ?? 0, baseUrl: options.baseUrl, listeners,
+  });
+
+  const controlOf = (apiKey: string): TenantControl => {
+    const find = (): Tenant => tenants.get(apiKey) ?? fail(notFound('tenant with api key', apiKey));
+    find();
+    return tenantControl(runtime, find);
+  };
+  const addCredentials = (c: Credentials): { created: boolean; control: TenantControl } => {
+    const checked = checkCredentials(c);
+    const existing = tenants.get(checked.apiKey);
+    if (existing && existing.apiSecret !== checked.apiSecret) {
+      throw new ProblemError(409, 'API_KEY_EXISTS', `The api key ${checked.apiKey} is already a tenant, with another secret.`);
+    }
+    if (!existing) {
+      tenants.add(checked);
+      runtime.changed();
+    }
+    return { created: !existing, control: controlOf(checked.apiKey) };
+  };
+
+  const defaultControl = tenantControl(runtime, () => tenants.default);
+  const handlers = [
+    ...apiHandlers(runtime),
+    ...controlHandlers(runtime, {
+      control: (apiKey) => (apiKey === null ? defaultControl : tenants.get(apiKey) ? controlOf(apiKey) : undefined),
+      addCredentials,
+    }),
+  ];
+
+  return {
+    get apiKey() {
+      return tenants.default.apiKey;
+    },
+    clock: defaultControl.clock, reset: defaultControl.reset, snapshot: defaultControl.snapshot, restore: defaultControl.restore,
+    outbox: defaultControl.outbox, kyc: defaultControl.kyc, deposits: defaultControl.deposits, approvals: defaultControl.approvals,
+    users: defaultControl.users, cards: defaultControl.cards, faults: defaultControl.faults, fixtures: defaultControl.fixtures,
+    handlers,
+    tenant: controlOf,
+    addCredentials: (c: Credentials) => addCredentials(c).control,
+    exportState: (): ServerState => ({
+      version: 1,
+      defaultApiKey: tenants.default.apiKey,
+      tenants: tenants.all().map((t) => ({ apiKey: t.apiKey, apiSecret: t.apiSecret, state: cloneState(t.state) })),
+    }),
+    importState: (state: ServerState): void => {
+      const problem = serverStateProblem(state);
+      if (problem) throw new ProblemError(400, 'VALIDATION_FAILED', `Not a mock server state: ${problem}.`, { errors: [{ path: 'state', message: problem }] });
+      tenants.replaceAll(
+        state.tenants.map((t) => ({ credentials: { apiKey: t.apiKey, apiSecret: t.apiSecret }, state: { ...cloneState(t.state), apiKey: t.apiKey } })),
+        state.defaultApiKey,
+      );
+      runtime.changed();
+    },
+    onChange: (listener: () => void) => {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+  };
+}
+
+/** Why `value` is not a {@link ServerState}, or undefined when it is one. */
+export function serverStateProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return 'a server state is a JSON object';
+  const s = value as Partial<ServerState>;
+  if (s.version !== 1) return 'a server state has "version": 1';
+  if (typeof s.defaultApiKey !== 'string') return 'a server state has "defaultApiKey"';
+  if (!Array.isArray(s.tenants) || s.tenants.length === 0) return 'a server state has "tenants", a non-empty list';
+  const keys = new Set<string>();
+  for (const [i, t] of s.tenants.entries()) {
+    if (typeof t !== 'object' || t === null) return `tenants[${i}] is an object`;
+    if (!zApiKey.safeParse(t.apiKey).success || typeof t.apiSecret !== 'string' || t.apiSecret === '') return `tenants[${i}] has an "apiKey" and an "apiSecret"`;
+    if (keys.has(t.apiKey)) return `tenants[${i}] repeats the api key ${t.apiKey}`;
+    keys.add(t.apiKey);
+    const problem = snapshotProblem(t.state);
+    if (problem) return `tenants[${i}].state: ${problem}`;
+  }
+  if (!keys.has(s.defaultApiKey)) return `"defaultApiKey" names no tenant`;
+  return undefined;
+}
+
+function checkCredentials(c: Credentials): Credentials {
+  if (typeof c !== 'object' || c === null || !zApiKey.safeParse(c.apiKey).success || typeof c.apiSecret !== 'string' || c.apiSecret === '') {
+    throw new ProblemError(400, 'VALIDATION_FAILED', 'Credentials are { apiKey, apiSecret }: an api key of printable ASCII without ":", and a non-empty secret.');
+  }
+  return { apiKey: c.apiKey, apiSecret: c.apiSecret };
+}
+
+function fail(error: Error): never {
+  throw error;
 }

@@ -4,6 +4,7 @@
  * @module
  */
 import type { BalanceList, Card, CardCreate, CardDetails, CardList, CardOrDraft, Draft } from '../../../sdk/generated/types.gen';
+import { luhnCheckDigit } from '../../../sdk/src/card-details';
 import { cardMachine, draftMachine, initialStatus, transition, type CardTrigger } from '../machines';
 import type { CardRecord } from '../store';
 import { nowIso, type DomainContext } from './context';
@@ -24,6 +25,10 @@ export interface NewCard {
   approvalUuid: string | null;
 }
 
+function withLuhnDigit(partial: string): string {
+  return partial + luhnCheckDigit(partial);
+}
+
 /** Makes and stores a card with a Luhn-valid PAN, CVV and expiry (4 years ahead) from the tenant's generator. */
 export function issueCard(ctx: DomainContext, fields: NewCard): CardRecord {
   const now = new Date(ctx.now);
@@ -32,7 +37,7 @@ export function issueCard(ctx: DomainContext, fields: NewCard): CardRecord {
     userId: fields.userId,
     type: fields.type,
     status: fields.status,
-    pan: luhnComplete(`4000${ctx.rng.digits(11)}`),
+    pan: withLuhnDigit(`4000${ctx.rng.digits(11)}`),
     cvv: ctx.rng.digits(3),
     expiryMonth: now.getUTCMonth() + 1,
     expiryYear: Math.min(now.getUTCFullYear() + 4, 2100),
@@ -46,20 +51,6 @@ export function issueCard(ctx: DomainContext, fields: NewCard): CardRecord {
   };
   ctx.state.cards[card.id] = card;
   return card;
-}
-
-/** Appends the Luhn check digit to a digit string. */
-export function luhnComplete(digits: string): string {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 0) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return `${digits}${(10 - (sum % 10)) % 10}`;
 }
 
 /**
