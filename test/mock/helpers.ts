@@ -1,0 +1,110 @@
+/**
+ * Test harness of the mock: a fresh `createMock` per test behind one msw `setupServer`, the generated ky client
+ * signing every request in a ky `beforeRequest` hook, and a raw `send` for requests the typed client would
+ * refuse to make (bad bodies, bad signatures).
+ */
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { createClient, type Client } from '../../sdk/generated/client';
+import type { Problem } from '../../sdk/generated/types.gen';
+import { zProblem } from '../../sdk/generated/zod.gen';
+import { signRequest } from '../../sdk/src/signing';
+import { createMock, type CardIssuingMock, type CreateMockOptions } from '../../mock-server/src/index';
+
+/** The origin the tests' mocks answer on. */
+export const BASE_URL = 'http://mock.test';
+/** The instant the tests' virtual clocks start at (frozen). */
+export const T0 = '2026-11-21T09:00:00.000Z';
+/** Seconds in a day. */
+export const DAY = 24 * 3600;
+
+/** A generated ky client that signs each request with `signRequest` (no retries, errors returned, not thrown). */
+export function signedClient(credentials: { apiKey: string; apiSecret: string }, baseUrl = BASE_URL): Client {
+  return createClient({
+    baseUrl,
+    throwOnError: false,
+    kyOptions: {
+      retry: 0,
+      hooks: {
+        beforeRequest: [
+          async ({ request }) => {
+            const body = request.body ? new Uint8Array(await request.clone().arrayBuffer()) : undefined;
+            const signed = await signRequest({ method: request.method, url: request.url, body, ...credentials });
+            request.headers.set('Authorization', signed.authorization);
+          },
+        ],
+      },
+    },
+  });
+}
+
+/** One msw server per test file; `start()` puts a fresh mock (and a client for its default tenant) behind it. */
+export function mockHarness(defaults: CreateMockOptions = {}) {
+  const server = setupServer();
+  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+  afterAll(() => server.close());
+  const harness = {
+    server,
+    mock: undefined as unknown as CardIssuingMock,
+    client: undefined as unknown as Client,
+    start(options: CreateMockOptions = {}): CardIssuingMock {
+      const mock = createMock({ baseUrl: BASE_URL, clock: { now: T0 }, seed: 'tests', ...defaults, ...options });
+      server.resetHandlers(...mock.handlers);
+      harness.mock = mock;
+      harness.client = signedClient(mock.fixtures().credentials[0]!, options.baseUrl ?? defaults.baseUrl ?? BASE_URL);
+      return mock;
+    },
+  };
+  beforeEach(() => void harness.start());
+  return harness;
+}
+
+/** Sends a raw request, signed unless `sign: false` (then `authorization` is sent as given). */
+export async function send(
+  method: string,
+  path: string,
+  init: { body?: string | object; headers?: Record<string, string>; sign?: boolean; credentials?: { apiKey: string; apiSecret: string }; timestamp?: number; nonce?: string; authorization?: string } = {},
+): Promise<Response> {
+  const url = path.startsWith('http') ? path : `${BASE_URL}${path}`;
+  const body = init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+  const headers: Record<string, string> = { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...init.headers };
+  if (init.sign !== false) {
+    const credentials = init.credentials ?? { apiKey: 'test_key', apiSecret: 'test_secret' };
+    const signed = await signRequest({ method, url, body, ...credentials, ...(init.timestamp !== undefined ? { timestamp: init.timestamp } : {}), ...(init.nonce ? { nonce: init.nonce } : {}) });
+    headers.Authorization = signed.authorization;
+  } else if (init.authorization !== undefined) {
+    headers.Authorization = init.authorization;
+  }
+  return fetch(url, { method, headers, body });
+}
+
+/** Asserts a problem+json response of `status` and `code` that validates against the spec's Problem schema; returns it. */
+export async function expectProblem(response: Response, status: number, code: string): Promise<Problem> {
+  expect(response.headers.get('content-type')).toBe('application/problem+json');
+  expect(response.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{16}$/);
+  const problem = zProblem.parse(await response.json());
+  expect({ status: response.status, code: problem.code }).toEqual({ status, code });
+  expect(problem.status).toBe(status);
+  expect(problem.requestId).toBe(response.headers.get('x-request-id'));
+  return problem;
+}
+
+/**
+ * The problem of a generated-function result (`{ error, response }`), checked as {@link expectProblem} does.
+ * The body was already read by the client, so the error object is validated.
+ */
+export function expectError(result: { error?: unknown; response?: Response }, status: number, code: string): Problem {
+  expect(result.response?.status, JSON.stringify(result.error)).toBe(status);
+  expect(result.response?.headers.get('content-type')).toBe('application/problem+json');
+  const problem = zProblem.parse(result.error);
+  expect(problem.code).toBe(code);
+  return problem;
+}
+
+/** The data of a successful generated-function result (fails the test with the problem otherwise). */
+export function ok<T>(result: { data?: T; error?: unknown; response?: Response }): T {
+  if (result.error !== undefined || result.data === undefined) {
+    throw new Error(`Expected success, got ${result.response?.status}: ${JSON.stringify(result.error)}`);
+  }
+  return result.data;
+}
