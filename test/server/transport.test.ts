@@ -142,7 +142,7 @@ describe('the log', () => {
     expect(mine).toHaveLength(3);
     expect(mine[0]).toMatch(/^\S+Z GET \/echo\/a 200 \d+\.\dms req=req-echo$/);
     expect(mine[1]).toMatch(/^\S+Z GET \/conflict 409 \d+\.\dms INVALID_TRANSITION req=req-409$/);
-    expect(mine[2]).toMatch(/^\S+Z POST \/nowhere 404 \d+\.\dms ROUTE_NOT_FOUND req=[0-9a-f-]{36}$/);
+    expect(mine[2]).toMatch(/^\S+Z POST \/nowhere 404 \d+\.\dms ROUTE_NOT_FOUND req=req_[0-9a-f]{16}$/);
   });
 
   it('shortens long query values (a public key) and never writes a secret-like parameter', async () => {

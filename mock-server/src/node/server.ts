@@ -69,7 +69,8 @@ async function handle(
   const started = performance.now();
   const method = (req.method ?? 'GET').toUpperCase();
   const target = req.url ?? '/';
-  const requestId = crypto.randomUUID();
+  // Same shape as the mock's own request ids, so that a log reads the same for every answer.
+  const requestId = `req_${Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
   const origin = firstHeader(req.headers.origin);
   let response: Response;
   let error: string | undefined;
@@ -78,6 +79,13 @@ async function handle(
   } catch (thrown) {
     error = describeError(thrown, [...(options.secrets?.() ?? []), ...authorizationOf(req)]);
     response = internalError(requestId, pathOf(target));
+  }
+
+  // An injected network fault (`Response.error()`): the client sees the connection drop, as with a real outage.
+  if (response.type === 'error') {
+    res.destroy();
+    options.log?.(formatRequestLog({ method, target, status: 0, durationMs: performance.now() - started, code: 'NETWORK_ERROR' }));
+    return;
   }
 
   let body: Uint8Array;

@@ -1,0 +1,217 @@
+/**
+ * The `card-issuing-mock` command: starts the standalone mock server, or (`init`) copies the service worker
+ * script for the browser mock. Contract section 1.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startMockServer, type MockServer, type StartMockServerOptions } from '../node.js';
+import { copyWorkerScript } from './init.js';
+
+/** What the command prints for --help and after a bad flag. */
+export const USAGE = `Usage:
+  card-issuing-mock [options]           start the mock server
+  card-issuing-mock init <publicDir>    copy msw's mockServiceWorker.js into publicDir (for card-issuing-sdk/mock/browser)
+
+Options:
+  --port <n>           port to listen on (default 4010; 0 picks a free one)
+  --host <address>     address to listen on (default 127.0.0.1)
+  --api-key <key>      api key of the default tenant (default test_key; give --api-secret with it)
+  --api-secret <s>     api secret of the default tenant (default test_secret)
+  --state-file <file>  keep the whole state in this JSON file: loaded at start, saved on every change
+  --latency <ms>       milliseconds added to every API response
+  --no-auth            accept requests without checking their signature
+  --seed <seed>        seed of the fixtures and ids (same seed, same fixtures)
+  -h, --help           show this help
+
+Stop with Ctrl+C (SIGINT) or SIGTERM; with --state-file the state is saved first.`;
+
+/** Where the command writes; tests pass their own. */
+export interface CliIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+const processIo: CliIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+};
+
+/** A wrong command line: the message is for the person who typed it. */
+class UsageError extends Error {}
+
+/**
+ * Runs the command. Resolves an exit code when the command is done (help, init, an error), or `undefined` once
+ * the server listens: the process then lives until SIGINT or SIGTERM, which stop the server and exit 0.
+ */
+export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number | undefined> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    io.err(`card-issuing-mock: ${message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (parsed.kind === 'help') {
+    io.out(`${USAGE}\n`);
+    return 0;
+  }
+  if (parsed.kind === 'init') {
+    try {
+      const target = await copyWorkerScript(parsed.publicDir, import.meta.url);
+      io.out(
+        `Copied the mock service worker to ${target}.\n` +
+          `Start it in the app with startBrowserMock() from 'card-issuing-sdk/mock/browser' ` +
+          `(it loads /mockServiceWorker.js; pass serviceWorker.url if the folder is served elsewhere).\n`,
+      );
+      return 0;
+    } catch (error) {
+      io.err(`card-issuing-mock init: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
+    }
+  }
+
+  let server: MockServer;
+  try {
+    server = await startMockServer({ ...parsed.options, log: (line) => io.out(`${line}\n`) });
+  } catch (error) {
+    // A readable reason, never a stack: the usual causes are a taken port and an unusable state file.
+    io.err(`card-issuing-mock: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  io.out(banner(server, parsed.options));
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      // A second Ctrl+C does not wait; the state file is still whole, as every write is atomic.
+      io.err(`card-issuing-mock: ${signal} again, exiting without waiting\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    io.out(`card-issuing-mock: ${signal}, stopping\n`);
+    server.close().then(
+      () => {
+        io.out(`card-issuing-mock: stopped${parsed.options.stateFile ? `, state saved to ${parsed.options.stateFile}` : ''}\n`);
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        // Exit once the output is flushed and nothing is left to do; a timer the mock still holds does not keep
+        // the process alive beyond a second.
+        process.exitCode = 0;
+        setTimeout(() => process.exit(0), 1000).unref();
+      },
+      (error: unknown) => {
+        io.err(`card-issuing-mock: could not stop cleanly: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return undefined;
+}
+
+type Parsed =
+  | { kind: 'help' }
+  | { kind: 'init'; publicDir: string }
+  | { kind: 'serve'; options: StartMockServerOptions & { stateFile?: string } };
+
+function parse(argv: readonly string[]): Parsed {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'api-key': { type: 'string' },
+      'api-secret': { type: 'string' },
+      'state-file': { type: 'string' },
+      latency: { type: 'string' },
+      'no-auth': { type: 'boolean' },
+      seed: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return { kind: 'help' };
+
+  const [command, ...rest] = positionals;
+  if (command === 'init') {
+    const serveFlags = Object.keys(values);
+    if (serveFlags.length) throw new UsageError(`init takes no options (got --${serveFlags.join(', --')}).`);
+    if (rest.length !== 1) throw new UsageError('init needs exactly one argument: the folder the app serves static files from, e.g. `init public`.');
+    return { kind: 'init', publicDir: rest[0]! };
+  }
+  if (command !== undefined) throw new UsageError(`Unknown command "${command}".`);
+
+  const options: StartMockServerOptions = {};
+  if (values.port !== undefined) options.port = integer('--port', values.port, 0, 65535);
+  if (values.host !== undefined) {
+    if (values.host.trim() === '') throw new UsageError('--host needs an address, e.g. 127.0.0.1 or 0.0.0.0.');
+    options.host = values.host;
+  }
+  if ((values['api-key'] === undefined) !== (values['api-secret'] === undefined)) {
+    throw new UsageError('--api-key and --api-secret go together; give both or neither.');
+  }
+  if (values['api-key'] !== undefined && values['api-secret'] !== undefined) {
+    // The Authorization header separates its parts with ':', so a key with one could never be parsed back.
+    if (!/^[^\s:]+$/.test(values['api-key'])) throw new UsageError('--api-key must be non-empty, without spaces or ":".');
+    if (values['api-secret'] === '') throw new UsageError('--api-secret must not be empty.');
+    options.apiKey = values['api-key'];
+    options.apiSecret = values['api-secret'];
+  }
+  if (values['state-file'] !== undefined) {
+    if (values['state-file'].trim() === '') throw new UsageError('--state-file needs a file name.');
+    options.stateFile = resolve(values['state-file']);
+  }
+  if (values.latency !== undefined) options.latencyMs = integer('--latency', values.latency, 0, 600_000);
+  if (values['no-auth']) options.verifySignatures = false;
+  if (values.seed !== undefined) options.seed = values.seed;
+  return { kind: 'serve', options };
+}
+
+function integer(flag: string, text: string, min: number, max: number): number {
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max} (got "${text}").`);
+  }
+  return Number(text);
+}
+
+/** What the command prints once the server listens: where it is, how to sign, and the seeded ids. */
+function banner(server: MockServer, options: StartMockServerOptions): string {
+  const fixtures = server.mock.fixtures();
+  const lines: string[] = [];
+  lines.push(`card-issuing-mock listening on ${server.url}`, '');
+  lines.push(`  Base URL      ${server.url}`);
+  // Every tenant's credentials (a state file may hold several); the default tenant's first.
+  for (const [i, t] of server.mock.exportState().tenants.entries()) {
+    lines.push(`  ${i === 0 ? 'Credentials' : '           '}   apiKey ${t.apiKey}   apiSecret ${t.apiSecret}`);
+  }
+  lines.push(`  Signatures    ${options.verifySignatures === false ? 'not checked (--no-auth)' : 'checked (HMAC-SHA256)'}`);
+  if (options.stateFile) lines.push(`  State file    ${options.stateFile}`);
+  if (options.latencyMs) lines.push(`  Latency       ${options.latencyMs} ms`);
+  lines.push(`  Control API   ${server.url}/__mock/fixtures, /__mock/reset, /__mock/clock, ... (see the README)`);
+  lines.push('', '  Corporates');
+  for (const c of fixtures.corporates) {
+    lines.push(`    ${c.corporateUuid}  ${c.name}  balanceId ${c.balanceId}  balance ${money(c.balance)}`);
+  }
+  lines.push('', '  Card configs');
+  for (const c of fixtures.cardConfigs) {
+    lines.push(`    ${c.configId}  ${c.name} (${c.type}, ${c.price ? money(c.price) : 'free'})`);
+    lines.push(`      visuals ${c.visualIds.join(', ')}`);
+  }
+  lines.push('', '  Deposit types');
+  for (const d of fixtures.depositTypes) lines.push(`    ${d.type}  ${d.name} (networks ${d.networks.join(', ')})`);
+  lines.push('', 'One line per request follows. Stop with Ctrl+C.', '');
+  return `${lines.join('\n')}\n`;
+}
+
+/** `€1,000.00 (100000)`: amounts travel in minor units; people read major ones. */
+function money({ amount, currency }: { amount: number; currency: string }): string {
+  try {
+    const format = new Intl.NumberFormat('en', { style: 'currency', currency });
+    return `${format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2))} (${amount})`;
+  } catch {
+    return `${amount} ${currency} (minor units)`;
+  }
+}
