@@ -10,22 +10,23 @@
  * authenticated data the ASCII of the base64url protected header. Any JOSE library reads it.
  * @module
  */
-import forge from 'node-forge';
+import type Forge from 'node-forge';
+import { forge } from './forge';
 import { zCardDetails } from '../generated/zod.gen';
 import type { CardDetails } from '../generated/types.gen';
 import { CardDetailsDecryptionError, CardDetailsInvalidError, PrivateKeyInvalidError, PublicKeyInvalidError } from './errors';
 
 /** An RSA key pair for card details: keep `privateKey` where it was made; send only the public key. */
 export interface CardKeyPair {
-  publicKey: forge.pki.rsa.PublicKey;
-  privateKey: forge.pki.rsa.PrivateKey;
+  publicKey: Forge.pki.rsa.PublicKey;
+  privateKey: Forge.pki.rsa.PrivateKey;
 }
 
 /** A public key as {@link encryptCardDetails} and {@link exportPublicKey} take it. */
-export type CardPublicKeyInput = CardKeyPair | forge.pki.rsa.PublicKey | string;
+export type CardPublicKeyInput = CardKeyPair | Forge.pki.rsa.PublicKey | string;
 
 /** A private key as {@link decryptCardDetails} takes it: a key pair, a forge key, or PEM (PKCS#1 or PKCS#8). */
-export type CardPrivateKeyInput = CardKeyPair | forge.pki.rsa.PrivateKey | string;
+export type CardPrivateKeyInput = CardKeyPair | Forge.pki.rsa.PrivateKey | string;
 
 /** The only key sizes the service accepts. */
 export const CARD_KEY_BITS = [2048, 4096] as const;
@@ -56,7 +57,7 @@ export function generateCardKeyPair(options: { bits?: 2048 | 4096 } = {}): CardK
  * The public key as the `publicKey` query parameter carries it: base64url without padding of the DER
  * SubjectPublicKeyInfo. A key that is not RSA or shorter than 2048 bits is refused (`PUBLIC_KEY_INVALID`).
  */
-export function exportPublicKey(keyPairOrPublicKey: CardKeyPair | forge.pki.rsa.PublicKey): string {
+export function exportPublicKey(keyPairOrPublicKey: CardKeyPair | Forge.pki.rsa.PublicKey): string {
   const publicKey = checkPublicKey(isKeyPair(keyPairOrPublicKey) ? keyPairOrPublicKey.publicKey : keyPairOrPublicKey);
   return base64UrlEncode(forge.asn1.toDer(forge.pki.publicKeyToAsn1(publicKey)).getBytes());
 }
@@ -65,11 +66,11 @@ export function exportPublicKey(keyPairOrPublicKey: CardKeyPair | forge.pki.rsa.
  * Reads a `publicKey` query parameter (base64url DER SubjectPublicKeyInfo) into an RSA public key. Throws
  * {@link PublicKeyInvalidError} (`code: 'PUBLIC_KEY_INVALID'`) when it is malformed, not RSA, or too short.
  */
-export function importPublicKey(publicKey: string): forge.pki.rsa.PublicKey {
+export function importPublicKey(publicKey: string): Forge.pki.rsa.PublicKey {
   if (typeof publicKey !== 'string' || !/^[A-Za-z0-9_-]+$/.test(publicKey)) {
     throw new PublicKeyInvalidError('The public key must be base64url (without padding) of a DER SubjectPublicKeyInfo.');
   }
-  let key: forge.pki.PublicKey;
+  let key: Forge.pki.PublicKey;
   try {
     const der = base64UrlDecode(publicKey);
     const asn1 = forge.asn1.fromDer(der, true); // strict, and every byte must parse
@@ -82,7 +83,7 @@ export function importPublicKey(publicKey: string): forge.pki.rsa.PublicKey {
 }
 
 /** Reads a private key given as a key pair, a forge key or PEM (PKCS#1 or PKCS#8), and checks it is RSA and 2048+ bits. */
-export function importPrivateKey(privateKey: CardPrivateKeyInput): forge.pki.rsa.PrivateKey {
+export function importPrivateKey(privateKey: CardPrivateKeyInput): Forge.pki.rsa.PrivateKey {
   let key: unknown = isKeyPair(privateKey) ? privateKey.privateKey : privateKey;
   if (typeof key === 'string') {
     try {
@@ -91,12 +92,12 @@ export function importPrivateKey(privateKey: CardPrivateKeyInput): forge.pki.rsa
       throw new PrivateKeyInvalidError('The private key is not a PEM RSA private key (PKCS#1 or PKCS#8).');
     }
   }
-  if (!isRsaKey(key) || typeof (key as Partial<forge.pki.rsa.PrivateKey>).decrypt !== 'function') {
+  if (!isRsaKey(key) || typeof (key as Partial<Forge.pki.rsa.PrivateKey>).decrypt !== 'function') {
     throw new PrivateKeyInvalidError('The private key must be an RSA private key.');
   }
   const bits = key.n.bitLength();
   if (bits < MIN_RSA_BITS) throw new PrivateKeyInvalidError(`The private key has ${bits} bits; at least ${MIN_RSA_BITS} are required.`);
-  return key as forge.pki.rsa.PrivateKey;
+  return key as Forge.pki.rsa.PrivateKey;
 }
 
 /**
@@ -200,16 +201,16 @@ function luhnSum(digits: string, doubleLast: boolean): number {
   return sum;
 }
 
-function checkPublicKey(key: unknown): forge.pki.rsa.PublicKey {
-  if (!isRsaKey(key) || typeof (key as Partial<forge.pki.rsa.PublicKey>).encrypt !== 'function') {
+function checkPublicKey(key: unknown): Forge.pki.rsa.PublicKey {
+  if (!isRsaKey(key) || typeof (key as Partial<Forge.pki.rsa.PublicKey>).encrypt !== 'function') {
     throw new PublicKeyInvalidError('The public key must be an RSA public key.');
   }
   const bits = key.n.bitLength();
   if (bits < MIN_RSA_BITS) throw new PublicKeyInvalidError(`The public key has ${bits} bits; at least ${MIN_RSA_BITS} are required.`);
-  return key as forge.pki.rsa.PublicKey;
+  return key as Forge.pki.rsa.PublicKey;
 }
 
-function isRsaKey(key: unknown): key is { n: forge.jsbn.BigInteger; e: forge.jsbn.BigInteger } {
+function isRsaKey(key: unknown): key is { n: Forge.jsbn.BigInteger; e: Forge.jsbn.BigInteger } {
   const k = key as { n?: { bitLength?: unknown }; e?: unknown } | null;
   return typeof k === 'object' && k !== null && typeof k.n?.bitLength === 'function' && typeof k.e === 'object';
 }

@@ -1,6 +1,118 @@
 /**
- * card-issuing-sdk: the root entry. Types and zod schemas come from the spec through the generated code.
+ * card-issuing-sdk: the root entry. A signed, typed, retrying client for the card-issuing, deposits and corporate
+ * cards API; its typed errors; request signing; card-detail key pairs; flow helpers; and the spec's types and zod
+ * schemas (generated from `spec/openapi.yaml`). Runs in Node 22+ and in browsers (no Node-only import).
+ *
+ * @example
+ * ```ts
+ * import { createCardIssuingClient, NotFoundError } from 'card-issuing-sdk';
+ * const client = createCardIssuingClient({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'test_key', apiSecret: 'test_secret' });
+ * ```
  * @packageDocumentation
  */
-export * from '../generated/index';
+
+export {
+  ApiPromise,
+  createCardIssuingClient,
+  type ApiResponse,
+  type AppApi,
+  type CardDetailsRequestOptions,
+  type CardIssuingClient,
+  type CardIssuingClientOptions,
+  type ClientHooks,
+  type CorporatesApi,
+  type RequestEvent,
+  type RequestOptions,
+  type ResponseEvent,
+  type RetryConfig,
+  type RetryEvent,
+  type S2sApi,
+} from './client';
+
+export {
+  AuthenticationError,
+  BusinessRuleError,
+  CardDetailsDecryptionError,
+  CardDetailsError,
+  CardDetailsInvalidError,
+  CardIssuingError,
+  ConflictError,
+  FlowError,
+  NetworkError,
+  NotFoundError,
+  PrivateKeyInvalidError,
+  PublicKeyInvalidError,
+  RateLimitError,
+  ResponseValidationError,
+  ServerError,
+  TimeoutError,
+  ValidationError,
+  errorFromResponse,
+  parseRetryAfter,
+  type CardIssuingErrorInit,
+  type CardIssuingErrorJSON,
+  type ErrorResponseInput,
+  type FieldError,
+  type FlowName,
+} from './errors';
+
+export {
+  NonceCache,
+  SIGNATURE_TOLERANCE_SECONDS,
+  buildStringToSign,
+  createNonce,
+  parseAuthorization,
+  signRequest,
+  verifySignature,
+  type SignableBody,
+  type SignatureErrorCode,
+  type SignedRequest,
+  type SignRequestInput,
+  type VerifySignatureInput,
+  type VerifySignatureResult,
+} from './signing';
+
+export {
+  CARD_DETAILS_JWE_HEADER,
+  CARD_KEY_BITS,
+  MIN_RSA_BITS,
+  decryptCardDetails,
+  encryptCardDetails,
+  exportPublicKey,
+  generateCardKeyPair,
+  importPrivateKey,
+  importPublicKey,
+  isLuhnValid,
+  luhnCheckDigit,
+  type CardKeyPair,
+  type CardPrivateKeyInput,
+  type CardPublicKeyInput,
+} from './card-details';
+
+export {
+  approveDeposit,
+  depositAddress,
+  issueCard,
+  registerUser,
+  type AcceptConsents,
+  type ApproveDepositOptions,
+  type ApproveDepositResult,
+  type DepositAddressOptions,
+  type DepositAddressResult,
+  type DepositArea,
+  type FlowOptions,
+  type FlowStep,
+  type FlowStepStatus,
+  type IssueCardOptions,
+  type IssueCardResult,
+  type RegisterUserOptions,
+} from './flows';
+
+/** Every type of the spec (User, Card, Draft, Approval, Problem, ...), generated from `spec/openapi.yaml`. */
+export type * from '../generated/types.gen';
+
+/**
+ * The spec's zod schemas (`schemas.zUser`, `schemas.zCardDetails`, `schemas.zProblem`, ...), generated from
+ * `spec/openapi.yaml`: the same the client validates responses with.
+ */
 export * as schemas from '../generated/zod.gen';

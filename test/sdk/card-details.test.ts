@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
 import { inspect } from 'node:util';
 import forge from 'node-forge';
 import * as jose from 'jose';
@@ -15,6 +17,7 @@ import {
 } from '../../sdk/src/card-details';
 import { CardDetailsDecryptionError, CardDetailsInvalidError, CardIssuingError, PrivateKeyInvalidError, PublicKeyInvalidError } from '../../sdk/src/errors';
 import type { CardDetails } from '../../sdk/generated/types.gen';
+import { repoPath } from '../helpers/spec';
 
 const details: CardDetails = { pan: '4000123412344246', expiryMonth: 11, expiryYear: 2029, cvv: '123', cardholderName: 'ADA LOVELACE' };
 const pair = generateCardKeyPair();
@@ -206,5 +209,37 @@ describe('Luhn', () => {
     expect(isLuhnValid('4111 1111')).toBe(false);
     expect(luhnCheckDigit('400012341234424')).toBe('6');
     for (const partial of ['7992739871', '411111111111111', '0']) expect(isLuhnValid(partial + luhnCheckDigit(partial))).toBe(true);
+  });
+});
+
+describe('in a process that loads only our forge modules', () => {
+  // The tests above import node-forge whole, which would hide a module sdk/src/forge.ts forgot to load.
+  it('generates, exports, encrypts and decrypts (key pair and PEM) with nothing else of forge loaded', () => {
+    const script = `
+      import { generateKeyPairSync } from 'node:crypto';
+      import { decryptCardDetails, encryptCardDetails, exportPublicKey, generateCardKeyPair } from ${JSON.stringify(repoPath('sdk/src/card-details.ts'))};
+      const details = ${JSON.stringify(details)};
+      const pair = generateCardKeyPair();
+      const ours = decryptCardDetails(encryptCardDetails(details, exportPublicKey(pair)), pair);
+      const native = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const spki = native.publicKey.export({ type: 'spki', format: 'der' }).toString('base64url');
+      const results = ['pkcs8', 'pkcs1'].map((type) =>
+        decryptCardDetails(encryptCardDetails(details, spki), native.privateKey.export({ type, format: 'pem' }).toString()));
+      const loaded = Object.keys(require.cache ?? {}).filter((f) => f.includes('node-forge')).map((f) => f.split('/').pop()).sort();
+      console.log(JSON.stringify({ ok: [ours, ...results].every((r) => JSON.stringify(r) === JSON.stringify(details)), loaded }));
+    `;
+    const file = repoPath('test/sdk/.forge-isolation.tmp.mts');
+    writeFileSync(file, script.replace('require.cache ?? {}', "(await import('node:module')).createRequire(import.meta.url).cache"));
+    try {
+      const run = spawnSync('npx', ['tsx', file], { cwd: repoPath('.'), encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
+      const { ok, loaded } = JSON.parse(run.stdout.trim().split('\n').pop()!) as { ok: boolean; loaded: string[] };
+      expect(ok).toBe(true);
+      // Sanity: the whole package (index.js, which loads tls, ssh, ...) was not loaded.
+      expect(loaded).not.toContain('index.js');
+      expect(loaded).not.toContain('tls.js');
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 });
