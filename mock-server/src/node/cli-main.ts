@@ -71,30 +71,14 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     }
   }
 
-  let server: MockServer;
-  try {
-    server = await startMockServer({ ...parsed.options, log: (line) => io.out(`${line}\n`) });
-  } catch (error) {
-    // A readable reason, never a stack: the usual causes are a taken port and an unusable state file.
-    io.err(`card-issuing-mock: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
-  }
-  io.out(banner(server, parsed.options));
-
+  // Signals are handled from before the server starts: a SIGTERM that arrives while it starts, or just after the
+  // banner reached a supervisor, still stops it cleanly.
+  let server: MockServer | undefined;
   let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      // A second Ctrl+C does not wait; the state file is still whole, as every write is atomic.
-      io.err(`card-issuing-mock: ${signal} again, exiting without waiting\n`);
-      process.exit(1);
-    }
-    stopping = true;
-    io.out(`card-issuing-mock: ${signal}, stopping\n`);
-    server.close().then(
+  const shutdown = (running: MockServer) => {
+    running.close().then(
       () => {
         io.out(`card-issuing-mock: stopped${parsed.options.stateFile ? `, state saved to ${parsed.options.stateFile}` : ''}\n`);
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
         // Exit once the output is flushed and nothing is left to do; a timer the mock still holds does not keep
         // the process alive beyond a second.
         process.exitCode = 0;
@@ -106,8 +90,33 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       },
     );
   };
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      // A second Ctrl+C does not wait; the state file is still whole, as every write is atomic.
+      io.err(`card-issuing-mock: ${signal} again, exiting without waiting\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    io.out(`card-issuing-mock: ${signal}, stopping\n`);
+    if (server) shutdown(server);
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+
+  try {
+    server = await startMockServer({ ...parsed.options, log: (line) => io.out(`${line}\n`) });
+  } catch (error) {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    // A readable reason, never a stack: the usual causes are a taken port and an unusable state file.
+    io.err(`card-issuing-mock: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  if (stopping) {
+    shutdown(server);
+    return undefined;
+  }
+  io.out(banner(server, parsed.options));
   return undefined;
 }
 
