@@ -100,12 +100,14 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
   };
 
   const defaultControl = tenantControl(runtime, () => tenants.default);
+  // Control routes first: without a baseUrl the API's catch-all `*/corporates/*` would also match
+  // `/__mock/corporates/...` and answer ROUTE_NOT_FOUND.
   const handlers = [
-    ...apiHandlers(runtime),
     ...controlHandlers(runtime, {
       control: (apiKey) => (apiKey === null ? defaultControl : tenants.get(apiKey) ? controlOf(apiKey) : undefined),
       addCredentials,
     }),
+    ...apiHandlers(runtime),
   ];
 
   return {
