@@ -16,17 +16,34 @@ import { zCardDetails } from '../generated/zod.gen';
 import type { CardDetails } from '../generated/types.gen';
 import { CardDetailsDecryptionError, CardDetailsInvalidError, PrivateKeyInvalidError, PublicKeyInvalidError } from './errors';
 
-/** An RSA key pair for card details: keep `privateKey` where it was made; send only the public key. */
-export interface CardKeyPair {
-  publicKey: Forge.pki.rsa.PublicKey;
-  privateKey: Forge.pki.rsa.PrivateKey;
+/**
+ * An RSA public key as node-forge makes it (`forge.pki.rsa.PublicKey`). Described by the members the SDK uses,
+ * so that the package's types do not need `@types/node-forge`; any forge RSA public key fits.
+ */
+export interface RsaPublicKey {
+  readonly n: { bitLength(): number };
+  readonly e: unknown;
+  encrypt(...args: never[]): string;
 }
 
-/** A public key as {@link encryptCardDetails} and {@link exportPublicKey} take it. */
-export type CardPublicKeyInput = CardKeyPair | Forge.pki.rsa.PublicKey | string;
+/** An RSA private key as node-forge makes it (`forge.pki.rsa.PrivateKey`); any forge RSA private key fits. */
+export interface RsaPrivateKey {
+  readonly n: { bitLength(): number };
+  readonly e: unknown;
+  decrypt(...args: never[]): string;
+}
+
+/** An RSA key pair for card details: keep `privateKey` where it was made; send only the public key. */
+export interface CardKeyPair {
+  publicKey: RsaPublicKey;
+  privateKey: RsaPrivateKey;
+}
+
+/** A public key as {@link encryptCardDetails} takes it: a key pair, a key, or the base64url DER SPKI of the query. */
+export type CardPublicKeyInput = CardKeyPair | RsaPublicKey | string;
 
 /** A private key as {@link decryptCardDetails} takes it: a key pair, a forge key, or PEM (PKCS#1 or PKCS#8). */
-export type CardPrivateKeyInput = CardKeyPair | Forge.pki.rsa.PrivateKey | string;
+export type CardPrivateKeyInput = CardKeyPair | RsaPrivateKey | string;
 
 /** The only key sizes the service accepts. */
 export const CARD_KEY_BITS = [2048, 4096] as const;
@@ -57,7 +74,7 @@ export function generateCardKeyPair(options: { bits?: 2048 | 4096 } = {}): CardK
  * The public key as the `publicKey` query parameter carries it: base64url without padding of the DER
  * SubjectPublicKeyInfo. A key that is not RSA or shorter than 2048 bits is refused (`PUBLIC_KEY_INVALID`).
  */
-export function exportPublicKey(keyPairOrPublicKey: CardKeyPair | Forge.pki.rsa.PublicKey): string {
+export function exportPublicKey(keyPairOrPublicKey: CardKeyPair | RsaPublicKey): string {
   const publicKey = checkPublicKey(isKeyPair(keyPairOrPublicKey) ? keyPairOrPublicKey.publicKey : keyPairOrPublicKey);
   return base64UrlEncode(forge.asn1.toDer(forge.pki.publicKeyToAsn1(publicKey)).getBytes());
 }
@@ -66,7 +83,11 @@ export function exportPublicKey(keyPairOrPublicKey: CardKeyPair | Forge.pki.rsa.
  * Reads a `publicKey` query parameter (base64url DER SubjectPublicKeyInfo) into an RSA public key. Throws
  * {@link PublicKeyInvalidError} (`code: 'PUBLIC_KEY_INVALID'`) when it is malformed, not RSA, or too short.
  */
-export function importPublicKey(publicKey: string): Forge.pki.rsa.PublicKey {
+export function importPublicKey(publicKey: string): RsaPublicKey {
+  return readPublicKey(publicKey);
+}
+
+function readPublicKey(publicKey: string): Forge.pki.rsa.PublicKey {
   if (typeof publicKey !== 'string' || !/^[A-Za-z0-9_-]+$/.test(publicKey)) {
     throw new PublicKeyInvalidError('The public key must be base64url (without padding) of a DER SubjectPublicKeyInfo.');
   }
@@ -83,7 +104,11 @@ export function importPublicKey(publicKey: string): Forge.pki.rsa.PublicKey {
 }
 
 /** Reads a private key given as a key pair, a forge key or PEM (PKCS#1 or PKCS#8), and checks it is RSA and 2048+ bits. */
-export function importPrivateKey(privateKey: CardPrivateKeyInput): Forge.pki.rsa.PrivateKey {
+export function importPrivateKey(privateKey: CardPrivateKeyInput): RsaPrivateKey {
+  return readPrivateKey(privateKey);
+}
+
+function readPrivateKey(privateKey: CardPrivateKeyInput): Forge.pki.rsa.PrivateKey {
   let key: unknown = isKeyPair(privateKey) ? privateKey.privateKey : privateKey;
   if (typeof key === 'string') {
     try {
@@ -108,7 +133,7 @@ export function importPrivateKey(privateKey: CardPrivateKeyInput): Forge.pki.rsa
  */
 export function encryptCardDetails(details: CardDetails, publicKey: CardPublicKeyInput): string {
   const key =
-    typeof publicKey === 'string' ? importPublicKey(publicKey) : checkPublicKey(isKeyPair(publicKey) ? publicKey.publicKey : publicKey);
+    typeof publicKey === 'string' ? readPublicKey(publicKey) : checkPublicKey(isKeyPair(publicKey) ? publicKey.publicKey : publicKey);
   const protectedHeader = base64UrlEncode(forge.util.encodeUtf8(JSON.stringify(CARD_DETAILS_JWE_HEADER)));
   const contentKey = forge.random.getBytesSync(32);
   const iv = forge.random.getBytesSync(12);
@@ -133,7 +158,7 @@ export function encryptCardDetails(details: CardDetails, publicKey: CardPublicKe
  * unusable key. No error holds key material or any part of the plaintext.
  */
 export function decryptCardDetails(encryptedDetails: string, privateKey: CardPrivateKeyInput): CardDetails {
-  const key = importPrivateKey(privateKey);
+  const key = readPrivateKey(privateKey);
   const parts = typeof encryptedDetails === 'string' ? encryptedDetails.split('.') : [];
   if (parts.length !== 5 || parts.some((part, i) => !/^[A-Za-z0-9_-]*$/.test(part) || (part === '' && i !== 1))) {
     throw new CardDetailsDecryptionError('The encrypted card details are not a JWE compact serialization (five base64url parts).');

@@ -20,8 +20,10 @@ import type { CardDetails } from '../../sdk/generated/types.gen';
 import { repoPath } from '../helpers/spec';
 
 const details: CardDetails = { pan: '4000123412344246', expiryMonth: 11, expiryYear: 2029, cvv: '123', cardholderName: 'ADA LOVELACE' };
-const pair = generateCardKeyPair();
-const otherPair = generateCardKeyPair();
+// Our key pairs are node-forge keys; the package types describe them structurally.
+const forgePair = (p: ReturnType<typeof generateCardKeyPair>) => p as forge.pki.rsa.KeyPair;
+const pair = forgePair(generateCardKeyPair());
+const otherPair = forgePair(generateCardKeyPair());
 
 const toPem = (label: string, base64url: string) =>
   `-----BEGIN ${label}-----\n${base64url.replace(/-/g, '+').replace(/_/g, '/').match(/.{1,64}/g)!.join('\n')}\n-----END ${label}-----\n`;
@@ -64,7 +66,7 @@ describe('card key pairs', () => {
     const key = await jose.importSPKI(toPem('PUBLIC KEY', exported), 'RSA-OAEP-256', { extractable: true });
     expect(pemToBase64Url(await jose.exportSPKI(key))).toBe(exported);
     // And it reads back into the same key.
-    expect(importPublicKey(exported).n.equals(pair.publicKey.n)).toBe(true);
+    expect((importPublicKey(exported) as forge.pki.rsa.PublicKey).n.equals(pair.publicKey.n)).toBe(true);
   });
 });
 
