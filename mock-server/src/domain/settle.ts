@@ -10,6 +10,11 @@ import type { ApprovalRecord } from '../store';
 import type { DomainContext } from './context';
 import { findCorporate } from './lookups';
 
+/** The statuses the table lets time or registration move; the others (terminal ones) are skipped cheaply. */
+const SETTLING = new Set(approvalMachine.rows
+  .filter((row) => row.trigger === 'time' || row.trigger === 'registrationCompleted')
+  .flatMap((row) => row.from ?? []));
+
 /** Runs every due transition; returns how many ran (0: nothing changed). */
 export function settle(ctx: DomainContext): number {
   let changes = 0;
@@ -36,6 +41,7 @@ export function settle(ctx: DomainContext): number {
 
 /** Applies the approval's due transition, if any. */
 function step(ctx: DomainContext, a: ApprovalRecord): boolean {
+  if (!SETTLING.has(a.status)) return false;
   const c: ApprovalContext = {
     now: ctx.now, validFrom: Date.parse(a.validFrom), validTo: Date.parse(a.validTo), expiresAt: a.expiresAt === null ? null : Date.parse(a.expiresAt),
   };
