@@ -11,7 +11,7 @@ import type { Approval, ApprovalStatus } from '../../sdk/generated/types.gen';
 import { zProblem } from '../../sdk/generated/zod.gen';
 import { decryptCardDetails, exportPublicKey, generateCardKeyPair, isLuhnValid, type CardKeyPair } from '../../sdk/src/card-details';
 import { makeApproval, makeBusinessUser } from './flows';
-import { DAY, expectError, expectProblem, mockHarness, ok, send } from './helpers';
+import { DAY, expectError, expectProblem, mockHarness, ok, send, responseOf } from './helpers';
 
 const h = mockHarness();
 const corporate = () => h.mock.fixtures().corporates[0]!;
@@ -80,7 +80,7 @@ describe('creation: (none) → ACCEPTED', () => {
       client: h.client, path: { corporateUuid: before.corporateUuid },
       body: { userUuid: user.userUuid, budget: { amount: 50_000, currency: 'EUR' }, validFrom: '2026-11-21T09:00:00Z', validTo: '2026-12-31T23:59:59Z' },
     });
-    expect(response.response.status).toBe(201);
+    expect(responseOf(response).status).toBe(201);
     const approval = ok(response);
     expect(approval).toMatchObject({ status: 'ACCEPTED', previousApprovalUuid: null, replacedByApprovalUuid: null, expiresAt: null });
     expect(approval.card).toMatchObject({ status: 'INACTIVE', type: 'VIRTUAL', userId: user.userUuid, cardholderName: 'GRACE HOPPER', configId: null });
@@ -222,7 +222,7 @@ describe('reapprovals', () => {
     const old = await reach(from);
     const before = corporate();
     const response = await increase(old, 25_000);
-    expect(response.response.status).toBe(201);
+    expect(responseOf(response).status).toBe(201);
     const reapproval = ok(response);
     expect(reapproval).toMatchObject({ status: from, previousApprovalUuid: old.approvalUuid, replacedByApprovalUuid: null, expiresAt: null });
     expect(reapproval.budget).toEqual({ amount: old.budget.amount + 25_000, currency: 'EUR' });
@@ -300,7 +300,7 @@ describe('forbidden transitions are 409 naming the current status and the operat
   const attempt = async (operation: string, a: Approval): Promise<{ status: number; contentType: string | null; body: unknown }> => {
     if (operation === 'increaseApprovalBudget') {
       const result = await increase(a, 100);
-      return { status: result.response.status, contentType: result.response.headers.get('content-type'), body: result.error ?? result.data };
+      return { status: responseOf(result).status, contentType: responseOf(result).headers.get('content-type'), body: result.error ?? result.data };
     }
     const action = { cancelApproval: 'cancel', rejectApproval: 'reject', requestApprovalChange: 'request-change' }[operation] as 'cancel';
     const response = await control(a, action);

@@ -11,7 +11,7 @@ import {
 } from '../../sdk/generated/sdk.gen';
 import type { DepositVerification, TopUp } from '../../sdk/generated/types.gen';
 import { makeUser } from './flows';
-import { expectError, expectProblem, mockHarness, ok, send } from './helpers';
+import { expectError, expectProblem, mockHarness, ok, send, responseOf } from './helpers';
 
 const h = mockHarness();
 const depositConsent = () => h.mock.fixtures().depositTypes[0]!.consentIds[0]!;
@@ -53,7 +53,7 @@ describe('deposit addresses: created only when none exists', () => {
     const { balanceId } = await makeUser(h.client, h.mock, { depositConsents: true });
     expect(ok(await listDepositAddresses({ client: h.client, path: { balanceId, type: 'USDC' } })).items).toEqual([]);
     const created = await createAppDepositAddress({ client: h.client, path: { balanceUuid: balanceId, type: 'USDC' }, body: { network: 'POLYGON', label: 'Main wallet' } });
-    expect(created.response.status).toBe(201);
+    expect(responseOf(created).status).toBe(201);
     const address = ok(created);
     expect(address).toMatchObject({ balanceId, type: 'USDC', network: 'POLYGON', label: 'Main wallet', address: expect.stringMatching(/^0x[0-9a-f]{40}$/) });
     expect(ok(await listDepositAddresses({ client: h.client, path: { balanceId, type: 'USDC' } })).items).toEqual([address]);
@@ -122,7 +122,7 @@ describe('incoming deposits and verifications', () => {
     const first = await approveAppDepositVerification({ client: h.client, path: { id }, body, headers });
     const second = await approveAppDepositVerification({ client: h.client, path: { id }, body, headers });
     expect(ok(second)).toEqual(ok(first));
-    expect(second.response.headers.get('idempotent-replayed')).toBe('true');
+    expect(responseOf(second).headers.get('idempotent-replayed')).toBe('true');
     expect(await available(user.id)).toBe(4_600);
   });
 

@@ -9,7 +9,7 @@ import {
 } from '../../sdk/generated/sdk.gen';
 import { buildStringToSign, signRequest } from '../../sdk/src/signing';
 import { makeApproval, makeBusinessUser, makeUser, registration } from './flows';
-import { BASE_URL, DAY, expectError, expectProblem, mockHarness, ok, send, signedClient } from './helpers';
+import { BASE_URL, DAY, expectError, expectProblem, mockHarness, ok, send, signedClient, responseOf } from './helpers';
 
 const h = mockHarness();
 const userPath = '/s2s/users/3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01';
@@ -18,8 +18,8 @@ describe('signature (contract section 2)', () => {
   it('accepts a request signed by the generated client; every response carries a distinct X-Request-Id', async () => {
     const a = await createUser({ client: h.client, body: registration() });
     const b = await getUser({ client: h.client, path: { userId: ok(a).id } });
-    expect(a.response.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{16}$/);
-    expect(b.response.headers.get('x-request-id')).not.toBe(a.response.headers.get('x-request-id'));
+    expect(responseOf(a).headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{16}$/);
+    expect(responseOf(b).headers.get('x-request-id')).not.toBe(responseOf(a).headers.get('x-request-id'));
   });
 
   it.each([
@@ -122,11 +122,11 @@ describe('Idempotency-Key', () => {
     const headers = { 'Idempotency-Key': 'create-ada' };
     const first = await createUser({ client: h.client, body, headers });
     const second = await createUser({ client: h.client, body, headers });
-    expect(second.response.status).toBe(201);
+    expect(responseOf(second).status).toBe(201);
     expect(ok(second)).toEqual(ok(first));
-    expect(second.response.headers.get('idempotent-replayed')).toBe('true');
-    expect(first.response.headers.get('idempotent-replayed')).toBeNull();
-    expect(second.response.headers.get('x-request-id')).toBe(first.response.headers.get('x-request-id'));
+    expect(responseOf(second).headers.get('idempotent-replayed')).toBe('true');
+    expect(responseOf(first).headers.get('idempotent-replayed')).toBeNull();
+    expect(responseOf(second).headers.get('x-request-id')).toBe(responseOf(first).headers.get('x-request-id'));
     expect(ok(await listBalances({ client: h.client, query: { userId: ok(first).id } })).items).toHaveLength(1);
   });
 
@@ -142,17 +142,17 @@ describe('Idempotency-Key', () => {
     const headers = { 'Idempotency-Key': 'dup' };
     const first = expectError(await createBusinessUser({ client: h.client, body, headers }), 409, 'EMAIL_ALREADY_REGISTERED');
     const replayed = await createBusinessUser({ client: h.client, body, headers });
-    expect(replayed.response.headers.get('idempotent-replayed')).toBe('true');
+    expect(responseOf(replayed).headers.get('idempotent-replayed')).toBe('true');
     expect(expectError(replayed, 409, 'EMAIL_ALREADY_REGISTERED').requestId).toBe(first.requestId);
 
     h.mock.addCredentials({ apiKey: 'second', apiSecret: 'second_secret' });
     const other = signedClient({ apiKey: 'second', apiSecret: 'second_secret' });
-    expect((await createBusinessUser({ client: other, body, headers })).response.status).toBe(201);
+    expect(responseOf(await createBusinessUser({ client: other, body, headers })).status).toBe(201);
 
     h.mock.clock.advance(DAY + 1);
     const expired = await createBusinessUser({ client: h.client, body, headers });
-    expect(expired.response.headers.get('idempotent-replayed')).toBeNull();
-    expect(expired.response.status).toBe(409);
+    expect(responseOf(expired).headers.get('idempotent-replayed')).toBeNull();
+    expect(responseOf(expired).status).toBe(409);
   });
 
   it('a request that failed before it ran (an injected 503) is not remembered: the retry with the same key runs', async () => {
@@ -161,8 +161,8 @@ describe('Idempotency-Key', () => {
     const headers = { 'Idempotency-Key': 'retry-me' };
     expectError(await createUser({ client: h.client, body, headers }), 503, 'INTERNAL_ERROR');
     const retried = await createUser({ client: h.client, body, headers });
-    expect(retried.response.status).toBe(201);
-    expect(retried.response.headers.get('idempotent-replayed')).toBeNull();
+    expect(responseOf(retried).status).toBe(201);
+    expect(responseOf(retried).headers.get('idempotent-replayed')).toBeNull();
   });
 });
 
@@ -226,7 +226,7 @@ describe('faults and latency', () => {
     h.mock.faults.inject({ path: '/s2s/*', status: 429 });
     const limited = await listBalances({ client: h.client, query: { userId: created.id } });
     expectError(limited, 429, 'RATE_LIMITED');
-    expect(limited.response.headers.get('retry-after')).toBe('1');
+    expect(responseOf(limited).headers.get('retry-after')).toBe('1');
   });
 
   it('status 0 is a network error; clear() removes faults; bad fault bodies are 400', async () => {

@@ -12,7 +12,7 @@ import {
 import type { Card, Draft } from '../../sdk/generated/types.gen';
 import { decryptCardDetails, exportPublicKey, generateCardKeyPair, isLuhnValid, type CardKeyPair } from '../../sdk/src/card-details';
 import { fund, makeUser, registration } from './flows';
-import { DAY, expectError, expectProblem, mockHarness, ok, send } from './helpers';
+import { DAY, expectError, expectProblem, mockHarness, ok, send, responseOf } from './helpers';
 
 const h = mockHarness();
 const configs = () => h.mock.fixtures().cardConfigs;
@@ -25,7 +25,7 @@ const issue = (userId: string, config = freeVirtual(), visualId = config.visualI
 describe('registration and consents', () => {
   it('creates a user with unsigned registration consents, no verified e-mail, no KYC and one EUR balance of 0', async () => {
     const response = await createUser({ client: h.client, body: registration({ email: 'ada@example.org' }) });
-    expect(response.response.status).toBe(201);
+    expect(responseOf(response).status).toBe(201);
     const user = ok(response);
     expect(user).toMatchObject({ registrationStatus: 'PENDING_CONSENTS', emailVerified: false, kycStatus: 'NOT_STARTED', email: 'ada@example.org' });
     expect(user.requiredConsents).toHaveLength(2);
@@ -178,7 +178,7 @@ describe('issuing', () => {
   it('a free virtual config gives an ACTIVE card at once, listed with the user\'s cards', async () => {
     const { user } = await makeUser(h.client, h.mock);
     const response = await issue(user.id, freeVirtual(), freeVirtual().visualIds[1]!);
-    expect(response.response.status).toBe(201);
+    expect(responseOf(response).status).toBe(201);
     const card = ok(response) as Card;
     expect(card).toMatchObject({ object: 'card', status: 'ACTIVE', type: 'VIRTUAL', userId: user.id, cardholderName: 'ADA LOVELACE', visualId: freeVirtual().visualIds[1] });
     expect(card.expiryYear).toBe(2030);

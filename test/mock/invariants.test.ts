@@ -1,0 +1,373 @@
+/**
+ * Invariants under a few thousand random operations (seeded, so a failure replays): every response validates
+ * against the spec's schemas (success bodies through the generated response validators, errors as Problem);
+ * no balance below zero; each user balance equals what was credited minus what was charged; nothing is
+ * credited twice; per corporate, funded (seed + top-ups) = available + reserved budgets (spent is 0), and the
+ * reservations are exactly the budgets of the instances in force; idempotent retries replay without running.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import * as sdk from '../../sdk/generated/sdk.gen';
+import type { ApprovalStatus } from '../../sdk/generated/types.gen';
+import { zApproval, zBusinessUser, zCard, zDepositVerification, zProblem, zTopUp, zUser } from '../../sdk/generated/zod.gen';
+import { exportPublicKey, generateCardKeyPair } from '../../sdk/src/card-details';
+import { ProblemError } from '../../mock-server/src/index';
+import { BASE_URL, DAY, mockHarness, signedClient, responseOf } from './helpers';
+
+/** Operations per run. */
+const OPERATIONS = 2500;
+/** Full invariant checks every this many operations (and at the end). */
+const CHECK_EVERY = 250;
+
+const h = mockHarness({ seed: 'invariants' });
+
+/** mulberry32: the test's own seeded generator. */
+function generator(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (n: number) => Math.floor(next() * n),
+    pick: <T>(items: readonly T[]): T | undefined => items[Math.floor(next() * items.length)],
+    chance: (p: number) => next() < p,
+  };
+}
+
+type Result = { data?: unknown; error?: unknown; response?: Response };
+
+describe('invariants under random operations', () => {
+  let publicKey: string;
+  beforeAll(() => {
+    publicKey = exportPublicKey(generateCardKeyPair());
+  });
+
+  it(`hold over ${OPERATIONS} seeded operations`, async () => {
+    const rng = generator(20261121);
+    const mock = h.mock;
+    const client = signedClient(mock.fixtures().credentials[0]!, BASE_URL, mock.handlers);
+    const fixtures = mock.fixtures();
+    const consents = fixtures.consents.map((c) => c.id);
+
+    // The test's own model: what it did and what must follow from it.
+    const users: { id: string; balanceId: string; email: string }[] = [];
+    const drafts: string[] = [];
+    const cards: string[] = [];
+    const verifications = new Map<string, 'PENDING_APPROVAL' | 'CREDITED'>();
+    const ledger = new Map<string, { credited: number; charged: number }>();
+    const businessUsers: string[] = [];
+    const approvals: { corporateUuid: string; approvalUuid: string; cardId: string }[] = [];
+    const changeRequests: typeof approvals = [];
+    const topUps = new Map<string, number>(fixtures.corporates.map((c) => [c.corporateUuid, 0]));
+    const seeded = new Map(fixtures.corporates.map((c) => [c.corporateUuid, c.funded.amount]));
+    const statusesSeen = new Set<ApprovalStatus>();
+    const outcomes = new Map<string, { ok: number; refused: number }>();
+    const replayable: { name: string; call: () => Promise<Result>; first: { status: number; body: unknown }; at: number }[] = [];
+    let replays = 0;
+
+    const credit = (balanceId: string, amount: number) => {
+      const entry = ledger.get(balanceId) ?? { credited: 0, charged: 0 };
+      entry.credited += amount;
+      ledger.set(balanceId, entry);
+    };
+    const tally = (name: string, ok: boolean) => {
+      const t = outcomes.get(name) ?? { ok: 0, refused: 0 };
+      if (ok) t.ok++;
+      else t.refused++;
+      outcomes.set(name, t);
+    };
+
+    /** Checks one API result: a success validated by the generated response validator, or a Problem of an expected status. */
+    const checked = async <T>(name: string, promise: Promise<{ data?: T; error?: unknown; response?: Response }>): Promise<T | undefined> => {
+      const result = await promise;
+      const { status } = responseOf(result);
+      if (status < 300) {
+        expect(result.error, `${name}: a ${status} whose body fails the spec's schema`).toBeUndefined();
+        tally(name, true);
+        return result.data;
+      }
+      expect(responseOf(result).headers.get('content-type'), name).toBe('application/problem+json');
+      const problem = zProblem.parse(result.error);
+      expect([404, 409, 422], `${name}: ${status} ${problem.code} ${problem.detail}`).toContain(status);
+      expect(problem.status).toBe(status);
+      tally(name, false);
+      return undefined;
+    };
+    /** Runs a control action: its result validated with `schema`, or a ProblemError of an expected status. */
+    const controlled = <T>(name: string, schema: z.ZodType<T>, action: () => unknown): T | undefined => {
+      try {
+        const value = schema.parse(action());
+        tally(name, true);
+        return value;
+      } catch (error) {
+        expect(error, name).toBeInstanceOf(ProblemError);
+        expect([404, 409, 422], `${name}: ${(error as ProblemError).message}`).toContain((error as ProblemError).status);
+        tally(name, false);
+        return undefined;
+      }
+    };
+    /** A POST sent with an Idempotency-Key, remembered so that a later step can retry it. */
+    const keyed = async <T>(name: string, call: (headers: { 'Idempotency-Key': string }) => Promise<{ data?: T; error?: unknown; response?: Response }>) => {
+      const headers = { 'Idempotency-Key': `k-${rng.int(1e9)}` };
+      const repeat = () => call(headers) as Promise<Result>;
+      const result = (await repeat()) as Result;
+      if (replayable.length < 50) replayable.push({ name, call: repeat, first: { status: responseOf(result).status, body: result.data ?? result.error }, at: mock.clock.now().getTime() });
+      return checked(name, Promise.resolve(result as { data?: T; error?: unknown; response?: Response }));
+    };
+
+    const steps: [number, () => Promise<void>][] = [
+      [6, async () => {
+        if (users.length >= 40) return;
+        const email = rng.chance(0.05) && users.length > 0 ? rng.pick(users)!.email : `user${rng.int(1e9)}@example.org`;
+        const user = await checked('createUser', sdk.createUser({ client, body: { email, firstName: 'Ran', lastName: 'Dom', phone: '+447700900123', dateOfBirth: '1990-01-01', country: 'GB' } }));
+        if (!user) return;
+        const balances = await checked('listBalances', sdk.listBalances({ client, query: { userId: user.id } }));
+        users.push({ id: user.id, balanceId: balances!.items[0]!.id, email });
+      }],
+      [4, async () => {
+        // Onboarding in one go (each request checked), so that paid cards and deposits are reached often.
+        const user = rng.pick(users);
+        if (!user) return;
+        for (const consentId of consents) await checked('signUserConsent', sdk.signUserConsent({ client, path: { userId: user.id, consentId } }));
+        if ((await checked('requestEmailOtp', sdk.requestEmailOtp({ client, path: { userId: user.id } }))) !== undefined) {
+          await checked('confirmEmail', sdk.confirmEmail({ client, path: { userId: user.id }, body: { code: mock.outbox(user.id).at(-1)!.code! } }));
+        }
+        controlled('kyc', zUser, () => mock.kyc(user.id, 'PASSED'));
+        await checked('createDepositAddress', sdk.createDepositAddress({ client, path: { balanceId: user.balanceId, type: 'USDC' }, body: { network: 'ETHEREUM' } }));
+      }],
+      [10, async () => {
+        const user = rng.pick(users);
+        if (!user) return;
+        if (rng.chance(0.5)) await checked('signUserConsent', sdk.signUserConsent({ client, path: { userId: user.id, consentId: rng.pick(consents)! } }));
+        else await checked('signAppConsent', sdk.signAppConsent({ client, path: { consentUuid: rng.pick(consents)! }, query: { userUuid: user.id } }));
+      }],
+      [5, async () => {
+        const user = rng.pick(users);
+        if (!user) return;
+        await checked('requestEmailOtp', sdk.requestEmailOtp({ client, path: { userId: user.id } }));
+        const code = mock.outbox(user.id).at(-1)?.code ?? '000000';
+        await checked('confirmEmail', sdk.confirmEmail({ client, path: { userId: user.id }, body: { code: rng.chance(0.8) ? code : '999999' } }));
+      }],
+      [3, async () => {
+        const user = rng.pick(users);
+        if (user) controlled('kyc', zUser, () => mock.kyc(user.id, rng.chance(0.85) ? 'PASSED' : 'FAILED'));
+      }],
+      [8, async () => {
+        const user = rng.pick(users);
+        if (!user) return;
+        const config = rng.pick(fixtures.cardConfigs)!;
+        const visualId = rng.chance(0.95) ? rng.pick(config.visualIds)! : fixtures.cardConfigs[0]!.visualIds[0]!;
+        const made = await keyed('createCard', (headers) => sdk.createCard({ client, path: { userId: user.id }, body: { configId: config.configId, visualId }, headers }));
+        if (made?.object === 'draft') drafts.push(made.cardId);
+        if (made?.object === 'card') cards.push(made.id);
+      }],
+      [6, async () => {
+        const cardId = rng.pick(drafts);
+        if (!cardId) return;
+        const draft = await keyed('chargeDraft', (headers) => sdk.chargeDraft({ client, path: { cardId }, headers }));
+        if (draft) {
+          const entry = ledger.get(draft.balanceId) ?? { credited: 0, charged: 0 };
+          entry.charged += draft.price.amount;
+          ledger.set(draft.balanceId, entry);
+        }
+      }],
+      [5, async () => {
+        const cardId = rng.pick(drafts);
+        if (!cardId) return;
+        const card = await checked('completeDraft', sdk.completeDraft({ client, path: { cardId } }));
+        if (card?.object === 'card') cards.push(card.id);
+      }],
+      [3, async () => {
+        const cardId = rng.pick(cards);
+        if (cardId) await checked('activateCard', sdk.activateCard({ client, path: { cardId } }));
+      }],
+      [2, async () => {
+        const cardId = rng.pick(cards);
+        if (!cardId) return;
+        if (rng.chance(0.5)) controlled('lockCard', zCard, () => mock.cards.lock(cardId));
+        else controlled('unlockCard', zCard, () => mock.cards.unlock(cardId));
+      }],
+      [1, async () => {
+        const cardId = rng.pick(cards);
+        if (cardId) await checked('getCardDetails', sdk.getCardDetails({ client, path: { cardId }, query: { publicKey } }));
+      }],
+      [6, async () => {
+        const user = rng.pick(users);
+        if (!user) return;
+        const type = rng.pick(fixtures.depositTypes)!;
+        const network = rng.chance(0.9) ? rng.pick(type.networks)! : 'SOLANA';
+        await checked('createDepositAddress', sdk.createDepositAddress({ client, path: { balanceId: user.balanceId, type: type.type }, body: { network } }));
+      }],
+      [10, async () => {
+        const toCorporate = rng.chance(0.25);
+        const corporate = rng.pick(fixtures.corporates)!;
+        const user = rng.pick(users);
+        const balanceId = toCorporate || !user ? corporate.balanceId : user.balanceId;
+        const type = rng.pick(fixtures.depositTypes)!;
+        const whole = { BTC: rng.int(3), ETH: rng.int(20), USDC: rng.int(20_000) }[type.type] ?? 1;
+        const amount = `${whole}.${String(rng.int(1e8)).padStart(8, '0')}`;
+        const result = controlled('incomingDeposit', z.union([
+          z.object({ kind: z.literal('verification'), verification: zDepositVerification }),
+          z.object({ kind: z.literal('topUp'), topUp: zTopUp }),
+        ]), () => mock.deposits.incoming({ balanceId, type: type.type, amount, requiresVerification: rng.chance(0.5) }));
+        if (result?.kind === 'topUp') topUps.set(result.topUp.corporateUuid, topUps.get(result.topUp.corporateUuid)! + result.topUp.amount.amount);
+        if (result?.kind === 'verification') {
+          verifications.set(result.verification.id, result.verification.status);
+          if (result.verification.status === 'CREDITED') credit(result.verification.balanceId, result.verification.creditedAmount!.amount);
+        }
+      }],
+      [6, async () => {
+        const id = rng.pick([...verifications.keys()]);
+        if (!id) return;
+        const body = { sourceOfFunds: 'SAVINGS' as const, walletType: 'SELF_HOSTED' as const };
+        const wasPending = verifications.get(id) === 'PENDING_APPROVAL';
+        const approved = rng.chance(0.5)
+          ? await keyed('approveDepositVerification', (headers) => sdk.approveDepositVerification({ client, path: { id }, body, headers }))
+          : await keyed('approveAppDepositVerification', (headers) => sdk.approveAppDepositVerification({ client, path: { id }, body, headers }));
+        expect(approved !== undefined, `approval of a ${verifications.get(id)} verification`).toBe(wasPending);
+        if (approved) {
+          verifications.set(id, 'CREDITED');
+          credit(approved.balanceId, approved.creditedAmount!.amount);
+        }
+      }],
+      [4, async () => {
+        if (businessUsers.length >= 25) return;
+        const user = await checked('createBusinessUser', sdk.createBusinessUser({ client, body: { name: 'Biz', lastName: 'User', email: `biz${rng.int(1e9)}@corp.example`, phone: '+12025550143' } }));
+        if (user) businessUsers.push(user.userUuid);
+      }],
+      [3, async () => {
+        const userUuid = rng.pick(businessUsers);
+        if (userUuid) controlled('completeRegistration', zBusinessUser, () => mock.users.completeRegistration(userUuid));
+      }],
+      [10, async () => {
+        const userUuid = rng.pick(businessUsers);
+        if (!userUuid) return;
+        const corporate = rng.pick(fixtures.corporates)!;
+        const now = mock.clock.now().getTime();
+        const validFrom = new Date(now + (rng.int(6) - 1) * DAY * 1000).toISOString();
+        const validTo = new Date(now + (rng.int(20) + (rng.chance(0.05) ? -30 : 1)) * DAY * 1000).toISOString();
+        const amount = rng.chance(0.05) ? 50 : 100 + rng.int(rng.chance(0.1) ? 40_000_000 : 2_000_000);
+        const currency = rng.chance(0.97) ? 'EUR' : 'USD';
+        const approval = await keyed('createApproval', (headers) => sdk.createApproval({
+          client, path: { corporateUuid: corporate.corporateUuid }, headers,
+          body: { userUuid, budget: { amount, currency }, validFrom, validTo },
+        }));
+        if (approval) approvals.push({ corporateUuid: approval.corporateUuid, approvalUuid: approval.approvalUuid, cardId: approval.card.id });
+      }],
+      [6, async () => {
+        const a = rng.pick(approvals);
+        if (!a) return;
+        const amount = 1 + rng.int(rng.chance(0.2) ? 30_000_000 : 500_000);
+        const reapproval = await keyed('increaseApprovalBudget', (headers) => sdk.increaseApprovalBudget({
+          client, path: { corporateUuid: a.corporateUuid, approvalUuid: a.approvalUuid }, body: { additionalBudget: { amount, currency: 'EUR' } }, headers,
+        }));
+        if (reapproval) approvals.push({ corporateUuid: reapproval.corporateUuid, approvalUuid: reapproval.approvalUuid, cardId: reapproval.card.id });
+      }],
+      [6, async () => {
+        const action = rng.pick(['cancel', 'reject', 'requestChange'] as const)!;
+        // Rejection is only possible on a user's change request: aim at those most of the time.
+        const a = action !== 'requestChange' && rng.chance(0.6) ? rng.pick(changeRequests) : rng.pick(approvals);
+        if (!a) return;
+        const result = controlled(action, zApproval, () => (action === 'requestChange'
+          ? mock.approvals.requestChange(a.corporateUuid, a.approvalUuid, { additionalBudget: { amount: rng.int(100_000), currency: 'EUR' } })
+          : mock.approvals[action](a.corporateUuid, a.approvalUuid)));
+        if (result) statusesSeen.add(result.status);
+        if (result && action === 'requestChange') {
+          const created = { corporateUuid: result.corporateUuid, approvalUuid: result.approvalUuid, cardId: result.card.id };
+          approvals.push(created);
+          changeRequests.push(created);
+        }
+      }],
+      [4, async () => {
+        const a = rng.pick(approvals);
+        if (!a) return;
+        const approval = await checked('getApproval', sdk.getApproval({ client, path: { corporateUuid: a.corporateUuid, approvalUuid: a.approvalUuid } }));
+        if (approval) statusesSeen.add(approval.status);
+        if (rng.chance(0.2)) await checked('getApprovalCardDetails', sdk.getApprovalCardDetails({ client, path: { corporateUuid: a.corporateUuid, approvalUuid: a.approvalUuid }, query: { publicKey } }));
+      }],
+      [4, async () => {
+        mock.clock.advance(rng.int(rng.chance(0.3) ? 4 * DAY : 6 * 3600));
+      }],
+      [3, async () => {
+        // Keys are kept 24 hours on the virtual clock: forget older ones (they would run again, as specified).
+        const now = mock.clock.now().getTime();
+        for (let i = replayable.length - 1; i >= 0; i--) if (now - replayable[i]!.at >= DAY * 1000) replayable.splice(i, 1);
+        const entry = rng.pick(replayable);
+        if (!entry) return;
+        const again = await entry.call();
+        expect(responseOf(again).status, `replay of ${entry.name}`).toBe(entry.first.status);
+        expect(responseOf(again).headers.get('idempotent-replayed')).toBe('true');
+        expect(again.data ?? again.error).toEqual(entry.first.body);
+        replays++;
+      }],
+    ];
+    const totalWeight = steps.reduce((sum, [w]) => sum + w, 0);
+    const step = () => {
+      let roll = rng.int(totalWeight);
+      for (const [weight, run] of steps) {
+        if (roll < weight) return run();
+        roll -= weight;
+      }
+      throw new Error('unreachable');
+    };
+
+    const checkCorporates = () => {
+      for (const c of mock.fixtures().corporates) {
+        expect(c.balance.amount, `${c.name} available`).toBeGreaterThanOrEqual(0);
+        expect(c.balance.amount + c.reserved.amount, `${c.name}: funded = available + reserved`).toBe(c.funded.amount);
+        expect(c.funded.amount, `${c.name}: funded = seed + top-ups`).toBe(seeded.get(c.corporateUuid)! + topUps.get(c.corporateUuid)!);
+      }
+    };
+    const checkAll = async () => {
+      checkCorporates();
+      for (const user of users) {
+        const balance = (await checked('listBalances', sdk.listBalances({ client, query: { userId: user.id } })))!.items[0]!;
+        const entry = ledger.get(user.balanceId) ?? { credited: 0, charged: 0 };
+        expect(balance.available, 'no balance below zero').toBeGreaterThanOrEqual(0);
+        expect(balance.available, 'available = credited - charged').toBe(entry.credited - entry.charged);
+      }
+      const all = (await checked('listDepositVerifications', sdk.listDepositVerifications({ client })))!.items;
+      expect(all.map((v) => [v.id, v.status])).toEqual([...verifications.entries()]);
+      const creditedPerBalance = new Map<string, number>();
+      for (const v of all) {
+        expect(v.creditedAmount === null, `${v.id}: credited amount iff CREDITED`).toBe(v.status !== 'CREDITED');
+        if (v.creditedAmount) creditedPerBalance.set(v.balanceId, (creditedPerBalance.get(v.balanceId) ?? 0) + v.creditedAmount.amount);
+      }
+      for (const [balanceId, amount] of creditedPerBalance) expect(amount, 'credited once').toBe(ledger.get(balanceId)!.credited);
+      // Reservations are exactly the budgets of the instances in force (ACCEPTED, PREPARED, DELIVERED).
+      const reserved = new Map<string, number>();
+      for (const corporate of fixtures.corporates) {
+        for (const userUuid of businessUsers) {
+          const list = (await checked('listUserApprovals', sdk.listUserApprovals({ client, path: { corporateUuid: corporate.corporateUuid, userUuid } })))!.items;
+          for (const a of list) {
+            statusesSeen.add(a.status);
+            if (['ACCEPTED', 'PREPARED', 'DELIVERED'].includes(a.status)) reserved.set(a.corporateUuid, (reserved.get(a.corporateUuid) ?? 0) + a.budget.amount);
+          }
+          const inForce = list.filter((a) => ['ACCEPTED', 'PREPARED', 'DELIVERED'].includes(a.status));
+          expect(new Set(inForce.map((a) => a.card.id)).size, 'at most one instance in force per card').toBe(inForce.length);
+        }
+      }
+      for (const c of mock.fixtures().corporates) expect(c.reserved.amount, `${c.name} reserved`).toBe(reserved.get(c.corporateUuid) ?? 0);
+    };
+
+    for (let i = 1; i <= OPERATIONS; i++) {
+      await step();
+      checkCorporates();
+      if (i % CHECK_EVERY === 0) await checkAll();
+    }
+    await checkAll();
+
+    // The run means something only if it went everywhere: every approval status, and both outcomes of the main operations.
+    expect([...statusesSeen].sort()).toEqual(['ACCEPTED', 'CANCELED', 'CREATED', 'DELIVERED', 'EXPIRED', 'FINISHED', 'PREPARED', 'REAPPROVED', 'REJECTED']);
+    for (const name of ['createCard', 'chargeDraft', 'completeDraft', 'createApproval', 'increaseApprovalBudget', 'approveDepositVerification', 'incomingDeposit', 'cancel']) {
+      expect(outcomes.get(name)?.ok, `${name} succeeded at least once`).toBeGreaterThan(0);
+      expect(outcomes.get(name)?.refused, `${name} was refused at least once`).toBeGreaterThan(0);
+    }
+    expect(replays).toBeGreaterThan(10);
+  });
+});
