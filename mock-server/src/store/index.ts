@@ -42,3 +42,4 @@ export function snapshotProblem(value: unknown): string | undefined {
   if (!Array.isArray(s.outbox)) return 'a snapshot has "outbox" as a list';
   return undefined;
 }
+export * from './tenants';
