@@ -189,7 +189,9 @@ describe.each([
     try {
       await openPage(page, site.url);
       // The service worker is registered and the mock started before the button is enabled.
-      await page.locator('body[data-state="ready"]').waitFor({ timeout: 30_000 });
+      await page.locator('body[data-state="ready"], body[data-state="error"]').waitFor({ timeout: 30_000 });
+      const started = await page.locator('body').getAttribute('data-state');
+      expect(started, `${await page.locator('#error').textContent()}\n${consoleLines.join('\n')}`).toBe('ready');
       await page.locator('#run').click();
       await page.locator('body[data-state="done"], body[data-state="error"]').waitFor({ timeout: 60_000 });
       const state = await page.locator('body').getAttribute('data-state');
