@@ -169,6 +169,19 @@ describe('tenants: POST /__mock/credentials and ?apiKey=', () => {
   });
 });
 
+describe('a mock without baseUrl (any origin, as the standalone server and the browser use it)', () => {
+  it('serves the API, and control routes whose paths look like API paths', async () => {
+    const mock = createMock({ clock: { now: T0 } });
+    h.server.resetHandlers(...mock.handlers);
+    const client = signedClient({ apiKey: 'test_key', apiSecret: 'test_secret' }, 'http://any-origin.test:8080');
+    const user = await makeBusinessUser(client, mock);
+    const approval = await makeApproval(client, mock, user.userUuid);
+    const canceled = await send('POST', `http://other.test/__mock/corporates/${approval.corporateUuid}/approvals/${approval.approvalUuid}/cancel`, { sign: false });
+    expect(((await canceled.json()) as { status: string }).status).toBe('CANCELED');
+    await expectProblem(await send('GET', 'http://any-origin.test:8080/corporates/nothing', { sign: false }), 404, 'ROUTE_NOT_FOUND');
+  });
+});
+
 describe('server state, change notifications', () => {
   it('exports every tenant and imports it into another mock', async () => {
     const { user } = await makeUser(h.client, h.mock);
