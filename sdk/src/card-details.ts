@@ -58,8 +58,8 @@ const RSA_OAEP_SHA256 = () => ({ md: forge.md.sha256.create(), mgf1: { md: forge
 
 /**
  * Makes an RSA key pair for card details: 2048 bits by default, 4096 allowed. Uses Node's native key generation
- * when available (node-forge detects it), pure JavaScript in a browser (a 2048-bit key takes about a second there;
- * make one per session, not per request).
+ * when available (node-forge detects it), pure JavaScript in a browser (a 2048-bit key took about 3 s in V8
+ * without Node's crypto; make one per session, not per request).
  */
 export function generateCardKeyPair(options: { bits?: 2048 | 4096 } = {}): CardKeyPair {
   const bits = options.bits ?? 2048;
