@@ -362,7 +362,7 @@ export const createDepositAddress = <ThrowOnError extends boolean = false>(optio
  *
  * The incoming deposits of the application's users, each with its verification state; those `PENDING_APPROVAL`
  * wait for `approveDepositVerification`. Decided: the optional `userId` query parameter narrows the list to
- * one user.
+ * one user (an unknown user has an empty list: a filter, not a lookup).
  *
  */
 export const listDepositVerifications = <ThrowOnError extends boolean = false>(options?: Options<ListDepositVerificationsData, ThrowOnError>): RequestResult<ListDepositVerificationsResponses, ListDepositVerificationsErrors, ThrowOnError> => (options?.client ?? client).get<ListDepositVerificationsResponses, ListDepositVerificationsErrors, ThrowOnError>({
@@ -528,7 +528,8 @@ export const approveAppDepositVerification = <ThrowOnError extends boolean = fal
  * Create a business user
  *
  * Creates a cardholder for corporate cards. The user starts `PENDING` and finishes registration outside this
- * API (in the mock: the control API); approvals can be created before that.
+ * API (in the mock: the control API); approvals can be created before that. An e-mail address already used by
+ * a business user of the same api key is `409 EMAIL_ALREADY_REGISTERED`.
  *
  */
 export const createBusinessUser = <ThrowOnError extends boolean = false>(options: Options<CreateBusinessUserData, ThrowOnError>): RequestResult<CreateBusinessUserResponses, CreateBusinessUserErrors, ThrowOnError> => (options.client ?? client).post<CreateBusinessUserResponses, CreateBusinessUserErrors, ThrowOnError>({
@@ -615,7 +616,8 @@ export const listUserApprovals = <ThrowOnError extends boolean = false>(options:
  * Get the card details of an approval, encrypted to the caller's public key
  *
  * As `getCardDetails`, for the approval's card. Served only while the approval is `DELIVERED`; otherwise
- * `409 APPROVAL_NOT_DELIVERED`.
+ * `409 APPROVAL_NOT_DELIVERED`. A card LOCKED by its corporation serves no details either
+ * (`409 CARD_NOT_ACTIVE`).
  *
  */
 export const getApprovalCardDetails = <ThrowOnError extends boolean = false>(options: Options<GetApprovalCardDetailsData, ThrowOnError>): RequestResult<GetApprovalCardDetailsResponses, GetApprovalCardDetailsErrors, ThrowOnError> => (options.client ?? client).get<GetApprovalCardDetailsResponses, GetApprovalCardDetailsErrors, ThrowOnError>({
@@ -672,7 +674,8 @@ export const listTopUps = <ThrowOnError extends boolean = false>(options: Option
  * The approval it replaces becomes `REAPPROVED`; the new instance takes over its status (`ACCEPTED` or
  * `DELIVERED`). Allowed only on an `ACCEPTED` or `DELIVERED` approval: any other status is
  * `409 INVALID_TRANSITION` naming the current status. Budget rules as for `createApproval` (the new total
- * within bounds, the additional amount within the available balance).
+ * within bounds, the additional amount within the available balance); an increase of zero is
+ * `422 BUDGET_OUT_OF_BOUNDS`.
  *
  */
 export const increaseApprovalBudget = <ThrowOnError extends boolean = false>(options: Options<IncreaseApprovalBudgetData, ThrowOnError>): RequestResult<IncreaseApprovalBudgetResponses, IncreaseApprovalBudgetErrors, ThrowOnError> => (options.client ?? client).post<IncreaseApprovalBudgetResponses, IncreaseApprovalBudgetErrors, ThrowOnError>({

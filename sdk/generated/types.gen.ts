@@ -51,7 +51,8 @@ export type Money = {
  * `KYC_NOT_PASSED`, `CARD_CONSENTS_UNSIGNED`, `DEPOSIT_CONSENTS_UNSIGNED`, `VISUAL_NOT_IN_CONFIG`,
  * `NETWORK_NOT_SUPPORTED`, `OTP_NOT_REQUESTED`, `OTP_INVALID`, `OTP_EXPIRED`, `OTP_TOO_MANY_ATTEMPTS`,
  * `INSUFFICIENT_FUNDS`, `BUDGET_OUT_OF_BOUNDS`, `CURRENCY_MISMATCH`, `VALIDITY_PERIOD_INVALID`,
- * `IDEMPOTENCY_KEY_REUSED`; 429 `RATE_LIMITED`; 500 `INTERNAL_ERROR`. New codes may be added.
+ * `IDEMPOTENCY_KEY_REUSED`; 429 `RATE_LIMITED`; 500 `INTERNAL_ERROR`. The mock answers `INJECTED_FAULT` (with
+ * the injected status) for faults injected through its control API. New codes may be added.
  *
  */
 export type Problem = {
@@ -506,7 +507,8 @@ export type BusinessUser = {
 
 /**
  * The nine approval statuses (interface section 3):
- * `CREATED` only when a user requests changes (a reapproval awaiting the corporation);
+ * `CREATED` only when a user requests changes (a reapproval awaiting the corporation; the instance it would
+ * replace stays in force meanwhile, and since no operation accepts it, it ends CANCELED, REJECTED or EXPIRED);
  * `ACCEPTED` assigned when an approval is initially created;
  * `PREPARED` accepted, card generated at `validFrom`;
  * `DELIVERED` the card is issued and active;
@@ -775,7 +777,8 @@ export type GetUserErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -832,7 +835,8 @@ export type SignUserConsentErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -881,7 +885,8 @@ export type ListCardConfigsErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -934,7 +939,8 @@ export type RequestEmailOtpErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -995,7 +1001,8 @@ export type ConfirmEmailErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -1056,7 +1063,8 @@ export type CreateCardErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -1113,7 +1121,8 @@ export type ChargeDraftErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -1174,7 +1183,8 @@ export type CompleteDraftErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -1182,6 +1192,10 @@ export type CompleteDraftErrors = {
      * The resource is in the wrong state for the operation; `detail` names the current state.
      */
     409: Problem;
+    /**
+     * A business rule forbids the operation (insufficient funds, a prerequisite missing, a bound crossed).
+     */
+    422: Problem;
     /**
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
@@ -1231,7 +1245,8 @@ export type ActivateCardErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -1239,6 +1254,10 @@ export type ActivateCardErrors = {
      * The resource is in the wrong state for the operation; `detail` names the current state.
      */
     409: Problem;
+    /**
+     * A business rule forbids the operation (insufficient funds, a prerequisite missing, a bound crossed).
+     */
+    422: Problem;
     /**
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
@@ -1280,7 +1299,8 @@ export type ListBalancesErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -1325,7 +1345,8 @@ export type ListCardsErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -1378,7 +1399,8 @@ export type GetCardDetailsErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -1427,7 +1449,8 @@ export type ListDepositTypesErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -1476,7 +1499,8 @@ export type ListDepositAddressesErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -1533,7 +1557,8 @@ export type CreateDepositAddressErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -1634,7 +1659,8 @@ export type ApproveDepositVerificationErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -1687,7 +1713,8 @@ export type ListAppDepositTypesErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -1745,7 +1772,8 @@ export type SignAppConsentErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -1798,7 +1826,8 @@ export type ListAppDepositAddressesErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -1855,7 +1884,8 @@ export type CreateAppDepositAddressErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -1908,7 +1938,8 @@ export type ListAppDepositVerificationsErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -1961,7 +1992,8 @@ export type ApproveAppDepositVerificationErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -2073,7 +2105,8 @@ export type CreateApprovalErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -2126,7 +2159,8 @@ export type GetApprovalErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -2175,7 +2209,8 @@ export type ListUserApprovalsErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -2232,7 +2267,8 @@ export type GetApprovalCardDetailsErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -2281,7 +2317,8 @@ export type ListCorporateDepositAddressesErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -2326,7 +2363,8 @@ export type ListTopUpsErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;
@@ -2383,7 +2421,8 @@ export type IncreaseApprovalBudgetErrors = {
      */
     401: Problem;
     /**
-     * A resource named in the path or query does not exist, or belongs to another api key (`NOT_FOUND`).
+     * A resource named in the path, query or body (for example `configId`, `userUuid`) does not exist, or
+     * belongs to another api key (`NOT_FOUND`).
      *
      */
     404: Problem;

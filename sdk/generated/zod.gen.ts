@@ -46,7 +46,8 @@ export const zMoney = z.object({
  * `KYC_NOT_PASSED`, `CARD_CONSENTS_UNSIGNED`, `DEPOSIT_CONSENTS_UNSIGNED`, `VISUAL_NOT_IN_CONFIG`,
  * `NETWORK_NOT_SUPPORTED`, `OTP_NOT_REQUESTED`, `OTP_INVALID`, `OTP_EXPIRED`, `OTP_TOO_MANY_ATTEMPTS`,
  * `INSUFFICIENT_FUNDS`, `BUDGET_OUT_OF_BOUNDS`, `CURRENCY_MISMATCH`, `VALIDITY_PERIOD_INVALID`,
- * `IDEMPOTENCY_KEY_REUSED`; 429 `RATE_LIMITED`; 500 `INTERNAL_ERROR`. New codes may be added.
+ * `IDEMPOTENCY_KEY_REUSED`; 429 `RATE_LIMITED`; 500 `INTERNAL_ERROR`. The mock answers `INJECTED_FAULT` (with
+ * the injected status) for faults injected through its control API. New codes may be added.
  *
  */
 export const zProblem = z.object({
@@ -447,7 +448,8 @@ export const zBusinessUser = z.object({
 
 /**
  * The nine approval statuses (interface section 3):
- * `CREATED` only when a user requests changes (a reapproval awaiting the corporation);
+ * `CREATED` only when a user requests changes (a reapproval awaiting the corporation; the instance it would
+ * replace stays in force meanwhile, and since no operation accepts it, it ends CANCELED, REJECTED or EXPIRED);
  * `ACCEPTED` assigned when an approval is initially created;
  * `PREPARED` accepted, card generated at `validFrom`;
  * `DELIVERED` the card is issued and active;
