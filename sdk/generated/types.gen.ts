@@ -51,7 +51,7 @@ export type Money = {
  * `KYC_NOT_PASSED`, `CARD_CONSENTS_UNSIGNED`, `DEPOSIT_CONSENTS_UNSIGNED`, `VISUAL_NOT_IN_CONFIG`,
  * `NETWORK_NOT_SUPPORTED`, `OTP_NOT_REQUESTED`, `OTP_INVALID`, `OTP_EXPIRED`, `OTP_TOO_MANY_ATTEMPTS`,
  * `INSUFFICIENT_FUNDS`, `BUDGET_OUT_OF_BOUNDS`, `CURRENCY_MISMATCH`, `VALIDITY_PERIOD_INVALID`,
- * `IDEMPOTENCY_KEY_REUSED`; 429 `RATE_LIMITED`; 500 `INTERNAL_ERROR`. The mock answers `INJECTED_FAULT` (with
+ * `IDEMPOTENCY_KEY_REUSED`; 429 `RATE_LIMITED`; 500 `INTERNAL_ERROR`; 503 `SERVICE_UNAVAILABLE`. The mock answers `INJECTED_FAULT` (with
  * the injected status) for faults injected through its control API. New codes may be added.
  *
  */
@@ -740,6 +740,12 @@ export type CreateUserErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type CreateUserError = CreateUserErrors[keyof CreateUserErrors];
@@ -786,6 +792,12 @@ export type GetUserErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type GetUserError = GetUserErrors[keyof GetUserErrors];
@@ -848,6 +860,12 @@ export type SignUserConsentErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type SignUserConsentError = SignUserConsentErrors[keyof SignUserConsentErrors];
@@ -894,6 +912,12 @@ export type ListCardConfigsErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type ListCardConfigsError = ListCardConfigsErrors[keyof ListCardConfigsErrors];
@@ -956,6 +980,12 @@ export type RequestEmailOtpErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type RequestEmailOtpError = RequestEmailOtpErrors[keyof RequestEmailOtpErrors];
@@ -1018,6 +1048,12 @@ export type ConfirmEmailErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type ConfirmEmailError = ConfirmEmailErrors[keyof ConfirmEmailErrors];
@@ -1076,6 +1112,12 @@ export type CreateCardErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type CreateCardError = CreateCardErrors[keyof CreateCardErrors];
@@ -1138,6 +1180,12 @@ export type ChargeDraftErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type ChargeDraftError = ChargeDraftErrors[keyof ChargeDraftErrors];
@@ -1200,6 +1248,12 @@ export type CompleteDraftErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type CompleteDraftError = CompleteDraftErrors[keyof CompleteDraftErrors];
@@ -1262,6 +1316,12 @@ export type ActivateCardErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type ActivateCardError = ActivateCardErrors[keyof ActivateCardErrors];
@@ -1308,6 +1368,12 @@ export type ListBalancesErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type ListBalancesError = ListBalancesErrors[keyof ListBalancesErrors];
@@ -1354,6 +1420,12 @@ export type ListCardsErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type ListCardsError = ListCardsErrors[keyof ListCardsErrors];
@@ -1412,6 +1484,12 @@ export type GetCardDetailsErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type GetCardDetailsError = GetCardDetailsErrors[keyof GetCardDetailsErrors];
@@ -1458,6 +1536,12 @@ export type ListDepositTypesErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type ListDepositTypesError = ListDepositTypesErrors[keyof ListDepositTypesErrors];
@@ -1508,6 +1592,12 @@ export type ListDepositAddressesErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type ListDepositAddressesError = ListDepositAddressesErrors[keyof ListDepositAddressesErrors];
@@ -1574,6 +1664,12 @@ export type CreateDepositAddressErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type CreateDepositAddressError = CreateDepositAddressErrors[keyof CreateDepositAddressErrors];
@@ -1614,6 +1710,12 @@ export type ListDepositVerificationsErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type ListDepositVerificationsError = ListDepositVerificationsErrors[keyof ListDepositVerificationsErrors];
@@ -1676,6 +1778,12 @@ export type ApproveDepositVerificationErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type ApproveDepositVerificationError = ApproveDepositVerificationErrors[keyof ApproveDepositVerificationErrors];
@@ -1722,6 +1830,12 @@ export type ListAppDepositTypesErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type ListAppDepositTypesError = ListAppDepositTypesErrors[keyof ListAppDepositTypesErrors];
@@ -1785,6 +1899,12 @@ export type SignAppConsentErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type SignAppConsentError = SignAppConsentErrors[keyof SignAppConsentErrors];
@@ -1835,6 +1955,12 @@ export type ListAppDepositAddressesErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type ListAppDepositAddressesError = ListAppDepositAddressesErrors[keyof ListAppDepositAddressesErrors];
@@ -1901,6 +2027,12 @@ export type CreateAppDepositAddressErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type CreateAppDepositAddressError = CreateAppDepositAddressErrors[keyof CreateAppDepositAddressErrors];
@@ -1947,6 +2079,12 @@ export type ListAppDepositVerificationsErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type ListAppDepositVerificationsError = ListAppDepositVerificationsErrors[keyof ListAppDepositVerificationsErrors];
@@ -2009,6 +2147,12 @@ export type ApproveAppDepositVerificationErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type ApproveAppDepositVerificationError = ApproveAppDepositVerificationErrors[keyof ApproveAppDepositVerificationErrors];
@@ -2060,6 +2204,12 @@ export type CreateBusinessUserErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type CreateBusinessUserError = CreateBusinessUserErrors[keyof CreateBusinessUserErrors];
@@ -2118,6 +2268,12 @@ export type CreateApprovalErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type CreateApprovalError = CreateApprovalErrors[keyof CreateApprovalErrors];
@@ -2168,6 +2324,12 @@ export type GetApprovalErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type GetApprovalError = GetApprovalErrors[keyof GetApprovalErrors];
@@ -2218,6 +2380,12 @@ export type ListUserApprovalsErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type ListUserApprovalsError = ListUserApprovalsErrors[keyof ListUserApprovalsErrors];
@@ -2280,6 +2448,12 @@ export type GetApprovalCardDetailsErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type GetApprovalCardDetailsError = GetApprovalCardDetailsErrors[keyof GetApprovalCardDetailsErrors];
@@ -2326,6 +2500,12 @@ export type ListCorporateDepositAddressesErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type ListCorporateDepositAddressesError = ListCorporateDepositAddressesErrors[keyof ListCorporateDepositAddressesErrors];
@@ -2372,6 +2552,12 @@ export type ListTopUpsErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type ListTopUpsError = ListTopUpsErrors[keyof ListTopUpsErrors];
@@ -2438,6 +2624,12 @@ export type IncreaseApprovalBudgetErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
+     * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
+     *
+     */
+    '5XX': Problem;
 };
 
 export type IncreaseApprovalBudgetError = IncreaseApprovalBudgetErrors[keyof IncreaseApprovalBudgetErrors];
