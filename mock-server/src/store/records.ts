@@ -5,7 +5,9 @@
  * Collections are objects keyed by id: insertion order is creation order, which gives "oldest first" lists.
  * @module
  */
-import type { ApprovalStatus, CardStatus, CardType, Consent, Money, VerificationData, Visual } from '../../../sdk/generated/types.gen';
+import type {
+  ApprovalStatus, BusinessUser, CardStatus, CardType, Consent, Money, RegistrationData, User, VerificationData, Visual,
+} from '../../../sdk/generated/types.gen';
 import type { ClockState } from '../clock';
 import type { PrngState } from './prng';
 
@@ -50,18 +52,12 @@ export interface OtpRecord {
 }
 
 /** A Server2Server (and Wallet App) user. `registrationStatus` is derived from the signed consents. */
-export interface UserRecord {
+export interface UserRecord extends RegistrationData {
   id: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  phone: string;
-  dateOfBirth: string;
-  country: string;
   /** consentId → when the user signed it. */
   signedConsents: Record<string, string>;
   emailVerified: boolean;
-  kycStatus: 'NOT_STARTED' | 'PASSED' | 'FAILED';
+  kycStatus: User['kycStatus'];
   otp: OtpRecord | null;
   createdAt: string;
 }
@@ -139,16 +135,8 @@ export interface VerificationRecord {
   creditedAt: string | null;
 }
 
-/** A cardholder of corporate cards. */
-export interface BusinessUserRecord {
-  userUuid: string;
-  name: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  registrationStatus: 'PENDING' | 'COMPLETED';
-  createdAt: string;
-}
+/** A cardholder of corporate cards: the API shape is all the mock keeps. */
+export type BusinessUserRecord = BusinessUser;
 
 /**
  * A corporate and its master balance. Invariant: `funded` (seed + top-ups) = `available` + the reservations
