@@ -53,3 +53,21 @@ export interface OpenApiOperation {
   requestBody?: unknown;
   responses: Record<string, { $ref?: string; content?: Record<string, { example?: unknown; examples?: unknown }> }>;
 }
+
+/** The spec's own success example for a request, with its status (so response validation runs on real examples). */
+export function specExample(method: string, pathname: string): { operationId: string; status: number; example: unknown } {
+  const spec = loadSpec();
+  const op = specOperations(spec).find(
+    (o) => o.method === method && new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(pathname),
+  );
+  if (!op) throw new Error(`No operation for ${method} ${pathname}`);
+  const [status, response] = Object.entries(op.operation.responses).find(([s]) => s.startsWith('2'))!;
+  let example = response.content!['application/json']!.example as unknown;
+  // Examples are $refs into schema examples: `#/components/schemas/X/examples/N`.
+  const ref = (example as { $ref?: string }).$ref;
+  if (ref) {
+    const [, , , name, , index] = ref.split('/');
+    example = spec.components.schemas[name!]!.examples![Number(index)];
+  }
+  return { operationId: op.operationId, status: Number(status), example };
+}

@@ -4,7 +4,7 @@
 import { http, HttpResponse, type HttpResponseResolver } from 'msw';
 import { setupServer } from 'msw/node';
 import { NonceCache, parseAuthorization, verifySignature } from '../../sdk/src/signing';
-import { loadSpec, specOperations } from '../helpers/spec';
+import { specExample, specOperations } from '../helpers/spec';
 
 export const API_KEY = 'test_key_sdk';
 /** A secret that must never appear in any error, log line or event. */
@@ -82,22 +82,7 @@ export function problem(status: number, code: string, detail: string, extra: Rec
   );
 }
 
-const spec = loadSpec();
-const operations = specOperations(spec);
-
-/** The spec's own success example for a request, with its status (so response validation runs on real examples). */
-export function specExample(method: string, pathname: string): { operationId: string; status: number; example: unknown } {
-  const op = operations.find((o) => o.method === method && new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(pathname));
-  if (!op) throw new Error(`No operation for ${method} ${pathname}`);
-  const [status, response] = Object.entries(op.operation.responses).find(([s]) => s.startsWith('2'))!;
-  let example = response.content!['application/json']!.example as unknown;
-  const ref = (example as { $ref?: string }).$ref;
-  if (ref) {
-    const [, , , name, , index] = ref.split('/');
-    example = spec.components.schemas[name!]!.examples![Number(index)];
-  }
-  return { operationId: op.operationId, status: Number(status), example };
-}
+export { specExample };
 
 function exampleResponse(request: SeenRequest): Response {
   const { status, example } = specExample(request.method, request.url.pathname);
@@ -105,7 +90,7 @@ function exampleResponse(request: SeenRequest): Response {
 }
 
 /** The operationIds of the spec. */
-export const specOperationIds = operations.map((o) => o.operationId);
+export const specOperationIds = specOperations().map((o) => o.operationId);
 
 /** Builds an id from a number: a valid UUID v4. */
 export const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;

@@ -3,33 +3,20 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../sdk/generated/client';
 import * as api from '../../sdk/generated/sdk.gen';
-import { loadSpec, specOperations } from '../helpers/spec';
+import { specExample, specOperations } from '../helpers/spec';
 
 // Every generated function, called in a type-checked way against a trivial MSW handler that records what
 // reached the wire and answers with the spec's own success example (so response validation runs too).
 const BASE = 'https://wire.test';
-const spec = loadSpec();
-const operations = specOperations(spec);
+const operations = specOperations();
 const seen: { method: string; url: URL; body: string }[] = [];
 
-const exampleFor = (method: string, url: URL) => {
-  const op = operations.find((o) => o.method === method && new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(url.pathname))!;
-  const [status, response] = Object.entries(op.operation.responses).find(([s]) => s.startsWith('2'))!;
-  let example = response.content!['application/json']!.example as unknown;
-  // Examples are $refs into schema examples: `#/components/schemas/X/examples/N`.
-  const ref = (example as { $ref?: string }).$ref;
-  if (ref) {
-    const [, , , name, , index] = ref.split('/');
-    example = spec.components.schemas[name!]!.examples![Number(index)];
-  }
-  return { status: Number(status), example };
-};
 
 const server = setupServer(
   http.all(`${BASE}/*`, async ({ request }) => {
     const url = new URL(request.url);
     seen.push({ method: request.method, url, body: await request.text() });
-    const { status, example } = exampleFor(request.method, url);
+    const { status, example } = specExample(request.method, url.pathname);
     return HttpResponse.json(example as Record<string, unknown>, { status });
   }),
 );
