@@ -19,12 +19,15 @@ export class ControlError extends Error {
   /** The problem's `code` (`NOT_FOUND`, `INVALID_TRANSITION`, ...), or `CONTROL_UNAVAILABLE`. */
   readonly code: string;
   readonly detail: string;
+  /** The problem+json body as received (with `currentStatus` and `operation` for a refused transition). */
+  readonly problem: Record<string, unknown> | undefined;
 
-  constructor(init: { status?: number; code: string; detail: string }) {
+  constructor(init: { status?: number; code: string; detail: string; problem?: Record<string, unknown> }) {
     super(`${init.detail} (${init.code}${init.status === undefined ? '' : `, HTTP ${init.status}`})`);
     this.status = init.status;
     this.code = init.code;
     this.detail = init.detail;
+    this.problem = init.problem;
   }
 }
 
@@ -111,9 +114,10 @@ async function call<T>(options: ControlOptions, method: 'GET' | 'POST', path: st
     parsed = undefined;
   }
   if (!response.ok) {
-    const problem = (parsed ?? {}) as { code?: unknown; detail?: unknown; title?: unknown };
+    const problem = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { code?: unknown; detail?: unknown; title?: unknown };
     throw new ControlError({
       status: response.status,
+      problem,
       code: typeof problem.code === 'string' ? problem.code : `HTTP_${response.status}`,
       detail: `${method} /__mock/${path}: ${typeof problem.detail === 'string' ? problem.detail : typeof problem.title === 'string' ? problem.title : 'refused'}`,
     });
