@@ -147,5 +147,12 @@ describe('Wallet App deposits', () => {
     await expectRefusal(client.app.deposits.listAddresses(UNKNOWN_ID, 'ETH'), { status: 404, code: 'NOT_FOUND' });
     const { user } = await userWithBalance();
     await expectRefusal(client.app.consents.sign(user.id, UNKNOWN_ID), { status: 404, code: 'NOT_FOUND' });
+    await expectRefusal(client.app.deposits.approveVerification(UNKNOWN_ID, { sourceOfFunds: 'SALARY', walletType: 'SELF_HOSTED' }), { status: 404, code: 'NOT_FOUND' });
+  });
+
+  it('a new user has no deposit verifications, in either area', async () => {
+    const { user } = await userWithBalance();
+    expect((await contract.client.s2s.deposits.listVerifications({ userId: user.id })).items).toEqual([]);
+    expect((await contract.client.app.deposits.listVerifications(user.id)).items).toEqual([]);
   });
 });
