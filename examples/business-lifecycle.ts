@@ -16,6 +16,7 @@ const DAY = 24 * 3600;
 const at = (start: number, days: number) => new Date(start + days * DAY * 1000).toISOString();
 const describe = (a: Approval) => `approval ${a.approvalUuid} ${a.status}, budget ${money(a.budget)}, card •••• ${a.card.last4} ${a.card.status}`;
 
+/** The corporate approval lifecycle, from top-up to FINISHED. */
 export const businessLifecycle: Example = {
   name: 'business-lifecycle',
   title: 'a corporate card: DELIVERED, budget increased (old instance REAPPROVED), another canceled, FINISHED after validTo',

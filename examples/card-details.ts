@@ -9,6 +9,7 @@ import { exportPublicKey, generateCardKeyPair, issueCard, registerUser } from 'c
 import { check, newRegistration, type Example } from './support/example';
 import { runStandalone } from './support/run';
 
+/** An active virtual card's details, decrypted with key pairs made for the session. */
 export const cardDetails: Example = {
   name: 'card-details',
   title: 'a virtual card\'s details, decrypted with a fresh key pair',

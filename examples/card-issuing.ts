@@ -15,6 +15,7 @@ import { runStandalone } from './support/run';
 
 const DAY = 24 * 3600;
 
+/** Card issuing through the SDK's `issueCard` flow: a paid physical card, from e-mail code to activation. */
 export const cardIssuing: Example = {
   name: 'card-issuing',
   title: 'a paid physical card: e-mail code, KYC, a draft paid from a crypto top-up, activation after delivery',

@@ -8,6 +8,7 @@ import { registerUser } from 'card-issuing-sdk';
 import { check, newRegistration, type Example } from './support/example';
 import { runStandalone } from './support/run';
 
+/** Registration with consents, through the SDK's `registerUser` flow. */
 export const registration: Example = {
   name: 'registration',
   title: 'a user signs the registration consents the service lists',

@@ -9,6 +9,7 @@ import { approveDeposit, depositAddress, registerUser } from 'card-issuing-sdk';
 import { check, money, newRegistration, type Example } from './support/example';
 import { runStandalone } from './support/run';
 
+/** A Server2Server deposit through `depositAddress` and `approveDeposit`, with a verification. */
 export const s2sDeposit: Example = {
   name: 's2s-deposit',
   title: 'a crypto deposit that needs a verification, approved with verification data, credited once',

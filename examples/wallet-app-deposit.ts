@@ -9,6 +9,7 @@ import { approveDeposit, depositAddress, registerUser } from 'card-issuing-sdk';
 import { check, money, newRegistration, type Example } from './support/example';
 import { runStandalone } from './support/run';
 
+/** The same deposit flow through the Wallet App area (`area: 'app'`). */
 export const walletAppDeposit: Example = {
   name: 'wallet-app-deposit',
   title: 'an ETH deposit through the Wallet App, verified through the app',
