@@ -61,6 +61,9 @@ const encoder = new TextEncoder();
  * Deterministic when `timestamp` and `nonce` are given; otherwise uses the current time and a fresh nonce.
  */
 export async function signRequest(input: SignRequestInput): Promise<SignedRequest> {
+  // Web Crypto would refuse an empty key with a bare DataError; say what is wrong instead.
+  if (!input.apiKey) throw new TypeError('signRequest: apiKey is required.');
+  if (!input.apiSecret) throw new TypeError('signRequest: apiSecret is required.');
   const timestamp = String(input.timestamp ?? Math.floor(Date.now() / 1000));
   const nonce = input.nonce ?? createNonce();
   const stringToSign = await buildStringToSign({ ...input, timestamp, nonce });

@@ -19,6 +19,11 @@ describe('signRequest against the openssl-computed vectors', () => {
     expect(signed.authorization).toBe(expected.authorization);
   });
 
+  it('refuses an empty api key or secret with a clear error', async () => {
+    await expect(signRequest({ method: 'GET', url: 'https://x.test/a', apiKey: 'k', apiSecret: '' })).rejects.toThrow(/apiSecret is required/);
+    await expect(signRequest({ method: 'GET', url: 'https://x.test/a', apiKey: '', apiSecret: 's' })).rejects.toThrow(/apiKey is required/);
+  });
+
   it('makes a fresh 32-hex nonce and the current timestamp when none is given', async () => {
     const a = await signRequest({ method: 'GET', url: 'https://x.test/a', apiKey: 'k', apiSecret: 's' });
     const b = await signRequest({ method: 'GET', url: 'https://x.test/a', apiKey: 'k', apiSecret: 's' });
