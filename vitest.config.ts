@@ -6,6 +6,8 @@ export default defineConfig({
     // The contract suite and the browser test have commands of their own (npm run test:contract, test:browser).
     exclude: ['test/contract/**', 'test/browser/**', 'node_modules/**'],
     testTimeout: 30_000,
+    // npm run bench: speed is measured here, never asserted in a timed test.
+    benchmark: { include: ['bench/**/*.bench.ts'] },
     hookTimeout: 60_000,
   },
 });
