@@ -54,7 +54,7 @@ async function handleOperation(runtime: MockRuntime, operation: Operation, reque
   let response: Response;
   try {
     if (fault?.status !== undefined) throw faultProblem(fault.status);
-    response = await process(runtime, operation, request, params, url, requestId, hinted);
+    response = await processRequest(runtime, operation, request, params, url, requestId, hinted);
   } catch (error) {
     response = toResponse(problemReply(asProblem(error), requestId, url.pathname));
   }
@@ -62,7 +62,7 @@ async function handleOperation(runtime: MockRuntime, operation: Operation, reque
   return response;
 }
 
-async function process(
+async function processRequest(
   runtime: MockRuntime, operation: Operation, request: Request, params: Record<string, unknown>, url: URL, requestId: string, hinted: Tenant,
 ): Promise<Response> {
   const raw = new Uint8Array(await request.arrayBuffer());
