@@ -166,14 +166,14 @@ export function increaseBudget(ctx: DomainContext, corporateUuid: string, approv
   return approvalView(ctx.state, reapproval);
 }
 
-/** Releases what an instance holds of the corporate balance. */
-function release(ctx: DomainContext, approval: ApprovalRecord): void {
+/** Releases what an instance holds of the corporate balance (on CANCELED and FINISHED). */
+export function release(ctx: DomainContext, approval: ApprovalRecord): void {
   findCorporate(ctx, approval.corporateUuid).available += approval.reserved;
   approval.reserved = 0;
 }
 
 /** Closes an approval's card unless another instance that is in force (reserving) still uses it. */
-function closeCardUnlessInUse(ctx: DomainContext, approval: ApprovalRecord): void {
+export function closeCardUnlessInUse(ctx: DomainContext, approval: ApprovalRecord): void {
   const inUse = Object.values(ctx.state.approvals)
     .some((a) => a.cardId === approval.cardId && a.approvalUuid !== approval.approvalUuid && RESERVING_STATUSES.includes(a.status));
   const card = ctx.state.cards[approval.cardId]!;

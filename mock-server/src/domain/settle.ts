@@ -8,7 +8,7 @@ import { iso } from '../clock';
 import { ORDER_COMPLETION_MS, approvalMachine, cardMachine, findTransition, type ApprovalContext } from '../machines';
 import type { ApprovalRecord } from '../store';
 import type { DomainContext } from './context';
-import { findCorporate } from './lookups';
+import { closeCardUnlessInUse, release } from './business';
 
 /** The statuses the table lets time or registration move; the others (terminal ones) are skipped cheaply. */
 const SETTLING = new Set(approvalMachine.rows
@@ -59,12 +59,8 @@ function step(ctx: DomainContext, a: ApprovalRecord): boolean {
     if (next && next.to !== 'unchanged') card.status = next.to;
   }
   if (row.to === 'FINISHED') {
-    findCorporate(ctx, a.corporateUuid).available += a.reserved;
-    a.reserved = 0;
-    if (card && card.status !== 'CLOSED') {
-      const next = findTransition(cardMachine, card.status, 'close');
-      if (next && next.to !== 'unchanged') card.status = next.to;
-    }
+    release(ctx, a);
+    closeCardUnlessInUse(ctx, a);
   }
   return true;
 }
