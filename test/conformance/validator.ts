@@ -6,6 +6,12 @@
  * Schemas are never copied out of the document: the whole document is registered with Ajv under one `$id`, and every
  * validator is compiled from a `$ref` to a JSON pointer inside it, so the document's own `#/components/...` references
  * resolve exactly as they are written.
+ *
+ * Why Ajv and this small matcher rather than a ready-made OpenAPI proxy such as Prism: the demo and the in-process
+ * tests never touch the network (msw intercepts fetch), so a validator that sits on a port would see nothing of
+ * them; and the checks the contract needs beyond schemas (content type per status, `X-Request-Id`, a problem's
+ * `status` equal to the HTTP status, coverage of the 32 operations) are ours to state. Ajv is the JSON Schema
+ * 2020-12 validator most OpenAPI tooling is built on; ajv-formats adds `uuid`, `date-time`, `email` and `uri`.
  * @packageDocumentation
  */
 import { readFileSync } from 'node:fs';
