@@ -385,14 +385,18 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
       method !== 'POST' || callOptions.idempotencyKey === false
         ? undefined
         : (callOptions.idempotencyKey ?? (retry.limit > 0 ? globalThis.crypto.randomUUID() : undefined));
-    const state = { attempt: 0, sentAt: 0, authorization: '', status: undefined as number | undefined, requestId: undefined as string | undefined };
+    const state = {
+      attempt: 0, sentAt: 0, authorization: '', stringToSign: '', status: undefined as number | undefined, requestId: undefined as string | undefined,
+    };
     const event = (request: Request): RequestEvent => ({ operation, method, url: request.url, attempt: state.attempt, idempotencyKey });
     const redact = () => [apiSecret, state.authorization];
 
     const mapKyError = (error: Error): Error => {
       if (error instanceof CardIssuingError) return error;
       if (isHTTPError(error)) {
-        return errorFromResponse({ status: error.response.status, headers: error.response.headers, body: error.data, redact: redact() });
+        return errorFromResponse({
+          status: error.response.status, headers: error.response.headers, body: error.data, redact: redact(), signedString: state.stringToSign,
+        });
       }
       if (isTimeoutError(error)) {
         return new TimeoutError({ code: 'TIMEOUT', detail: `${operation}: no response within ${timeoutMs} ms.`, timeoutMs });
@@ -411,6 +415,7 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
       const signed = await signRequest({ method: request.method, url: request.url, body, apiKey, apiSecret });
       request.headers.set('Authorization', signed.authorization);
       state.authorization = signed.authorization;
+      state.stringToSign = signed.stringToSign;
       state.sentAt = Date.now();
       notify(hooks.onRequest, event(request));
     };

@@ -282,6 +282,8 @@ export interface ErrorResponseInput {
   body: unknown;
   /** Texts to blank out of anything the server said (the api secret, the Authorization header), defence in depth. */
   redact?: readonly string[];
+  /** The string the client signed; compared with the mock's expected `stringToSign` on a signature mismatch. */
+  signedString?: string;
 }
 
 /**
@@ -298,10 +300,12 @@ export function errorFromResponse(input: ErrorResponseInput): CardIssuingError {
     if (parsed.data.errors !== undefined) problem.errors = parsed.data.errors.map((e) => ({ path: e.path, message: redactText(e.message, input.redact) }));
   }
   const requestId = input.headers.get('x-request-id') ?? problem?.requestId ?? undefined;
+  const detail = problem?.detail ?? problem?.title ?? `The server answered ${input.status} without a problem+json body.`;
+  const hint = problem?.code === 'AUTH_SIGNATURE_MISMATCH' ? signatureMismatchHint(input.signedString, problem.stringToSign) : '';
   const init: CardIssuingErrorInit = {
     status: input.status,
     code: problem?.code ?? `HTTP_${input.status}`,
-    detail: problem?.detail ?? problem?.title ?? `The server answered ${input.status} without a problem+json body.`,
+    detail: hint ? `${detail} ${hint}` : detail,
     errors: problem?.errors,
     requestId,
     type: problem?.type,
@@ -324,6 +328,22 @@ export function errorFromResponse(input: ErrorResponseInput): CardIssuingError {
     default:
       return input.status >= 500 ? new ServerError(init) : new CardIssuingError(init);
   }
+}
+
+/**
+ * What a signature mismatch comes from, when the server (the mock, never production) says what it expected to be
+ * signed: the same string means the secret differs; otherwise, where the two strings part. Neither string holds a
+ * secret: api key, method, URL, timestamp, nonce and body hash.
+ */
+export function signatureMismatchHint(signed: string | undefined, expected: string | undefined): string {
+  if (signed === undefined || expected === undefined) return '';
+  if (signed === expected) {
+    return 'The server expected exactly the string that was signed, so the api secret is not the one the server holds for this api key.';
+  }
+  let at = 0;
+  while (at < signed.length && at < expected.length && signed[at] === expected[at]) at++;
+  const window = (text: string) => JSON.stringify(text.slice(Math.max(0, at - 12), at + 24));
+  return `The string signed and the one the server expected differ from character ${at}: signed ${window(signed)}, expected ${window(expected)}.`;
 }
 
 /** `Retry-After` in seconds: delay-seconds, or an HTTP date turned into seconds from now. */
