@@ -25,6 +25,10 @@ const TITLES: Record<string, string> = {
   INVALID_TRANSITION: 'Invalid transition',
   RATE_LIMITED: 'Too many requests',
   INTERNAL_ERROR: 'Internal error',
+  // Answered by the standalone server around the handlers.
+  MALFORMED_REQUEST: 'Malformed request',
+  PAYLOAD_TOO_LARGE: 'Payload too large',
+  CORS_ORIGIN_NOT_ALLOWED: 'Origin not allowed',
 };
 
 /** The title of a code: from the table, else the code in words ("INSUFFICIENT_FUNDS" → "Insufficient funds"). */

@@ -1,4 +1,5 @@
-import type { Problem } from '../../../sdk/generated/types.gen.js';
+import { ProblemError } from '../domain/errors.js';
+import { problemReply, toResponse } from '../http/problem.js';
 
 /** The content type of every error the server answers (RFC 9457). */
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -6,29 +7,10 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 /**
  * A problem+json response for the errors the server itself answers: a route nothing handles, a request it
  * cannot read, an unexpected exception. Errors of the API (signing, validation, state) come from the mock's
- * handlers; this is only for what happens around them.
+ * handlers; this is only for what happens around them, built by the same code so that both read alike.
  */
-export function problemResponse(input: {
-  status: number;
-  code: string;
-  title: string;
-  detail: string;
-  requestId: string;
-  instance?: string;
-}): Response {
-  const body: Problem = {
-    type: 'about:blank',
-    title: input.title,
-    status: input.status,
-    detail: input.detail,
-    code: input.code,
-    requestId: input.requestId,
-    ...(input.instance === undefined ? {} : { instance: input.instance }),
-  };
-  return new Response(JSON.stringify(body), {
-    status: input.status,
-    headers: { 'Content-Type': PROBLEM_CONTENT_TYPE, 'X-Request-Id': input.requestId },
-  });
+export function problemResponse(input: { status: number; code: string; detail: string; requestId: string; instance?: string }): Response {
+  return toResponse(problemReply(new ProblemError(input.status, input.code, input.detail), input.requestId, input.instance ?? ''));
 }
 
 /** The `code` of a problem+json body, or undefined when the body is not one. */

@@ -141,7 +141,6 @@ async function respond(
     return problemResponse({
       status: 400,
       code: 'MALFORMED_REQUEST',
-      title: 'Bad Request',
       detail: 'The request target or Host header does not form a valid URL.',
       requestId,
     });
@@ -156,7 +155,6 @@ async function respond(
     return problemResponse({
       status: 403,
       code: 'CORS_ORIGIN_NOT_ALLOWED',
-      title: 'Forbidden',
       detail: `Origin ${JSON.stringify(origin)} may not call the mock from a browser; only http(s)://localhost, 127.0.0.1 and [::1] origins (any port) may.`,
       requestId,
       instance: url.pathname,
@@ -168,7 +166,6 @@ async function respond(
     return problemResponse({
       status: 413,
       code: 'PAYLOAD_TOO_LARGE',
-      title: 'Payload Too Large',
       detail: `The request body is larger than ${MAX_BODY_BYTES} bytes.`,
       requestId,
       instance: url.pathname,
@@ -180,7 +177,6 @@ async function respond(
     return problemResponse({
       status: 404,
       code: 'ROUTE_NOT_FOUND',
-      title: 'Not Found',
       detail: `No route ${method} ${url.pathname}.`,
       requestId,
       instance: url.pathname,
@@ -231,7 +227,6 @@ function internalError(requestId: string, instance: string): Response {
   return problemResponse({
     status: 500,
     code: 'INTERNAL_ERROR',
-    title: 'Internal Server Error',
     detail: 'The mock failed unexpectedly while handling this request; its log has the details.',
     requestId,
     instance,
