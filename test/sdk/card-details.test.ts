@@ -107,6 +107,15 @@ describe('JOSE interop', () => {
     const publicKey = await jose.importSPKI(toPem('PUBLIC KEY', exportPublicKey(pair)), 'RSA-OAEP');
     const jwe = await new jose.CompactEncrypt(new TextEncoder().encode(JSON.stringify(details))).setProtectedHeader({ alg: 'RSA-OAEP', enc: 'A256GCM' }).encrypt(publicKey);
     expectCode(() => decryptCardDetails(jwe, pair), CardDetailsDecryptionError, 'CARD_DETAILS_DECRYPTION_FAILED');
+    // Refused by the header check, before any key is tried.
+    expect(() => decryptCardDetails(jwe, pair)).toThrow(/JWE header/);
+  });
+
+  it('refuses a JWE with another content encryption (A128GCM) by its header', async () => {
+    const publicKey = await jose.importSPKI(toPem('PUBLIC KEY', exportPublicKey(pair)), 'RSA-OAEP-256');
+    const jwe = await new jose.CompactEncrypt(new TextEncoder().encode(JSON.stringify(details))).setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A128GCM' }).encrypt(publicKey);
+    expect(() => decryptCardDetails(jwe, pair)).toThrow(CardDetailsDecryptionError);
+    expect(() => decryptCardDetails(jwe, pair)).toThrow(/JWE header/);
   });
 });
 

@@ -39,6 +39,27 @@ describe('retries', () => {
     expect(api.seen.every((r) => r.signatureOk)).toBe(true);
   });
 
+  it('waits at most maxRetryAfterMs, whatever Retry-After asks', async () => {
+    failFirst(1, () => problem(503, 'UNAVAILABLE', 'Try again.', {}, { 'retry-after': '5' }));
+    const capped = createCardIssuingClient({ baseUrl: BASE, apiKey: API_KEY, apiSecret: API_SECRET, retry: { ...fast, maxRetryAfterMs: 50 } });
+    await capped.s2s.users.get(u(1));
+    expect(api.seen).toHaveLength(2);
+    // 5 s asked, 50 ms allowed: the bound is far from both, so the machine's speed cannot decide it.
+    expect(api.seen[1]!.at - api.seen[0]!.at).toBeLessThan(2_000);
+  });
+
+  it('backs off exponentially: each wait at least half of initialDelayMs × 2^(retry - 1)', async () => {
+    api.respond(() => problem(503, 'UNAVAILABLE', 'Try again.'));
+    const backoff = createCardIssuingClient({ baseUrl: BASE, apiKey: API_KEY, apiSecret: API_SECRET, retry: { limit: 3, initialDelayMs: 100, maxDelayMs: 10_000 } });
+    await expect(backoff.s2s.users.get(u(1))).rejects.toBeInstanceOf(ServerError);
+    expect(api.seen).toHaveLength(4);
+    const gaps = api.seen.slice(1).map((r, i) => r.at - api.seen[i]!.at);
+    // Lower bounds only (jitter is 50-100 % of the backoff): 50, 100, 200 ms.
+    expect(gaps[0]).toBeGreaterThanOrEqual(45);
+    expect(gaps[1]).toBeGreaterThanOrEqual(95);
+    expect(gaps[2]).toBeGreaterThanOrEqual(195);
+  });
+
   it('makes a new Idempotency-Key per call, not per client', async () => {
     await client.s2s.cards.chargeDraft(u(5));
     await client.s2s.cards.chargeDraft(u(5));

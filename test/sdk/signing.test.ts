@@ -77,10 +77,35 @@ describe('verifySignature', () => {
     expect(await verifySignature({ ...request, authorization: garbage })).toMatchObject({ code: 'AUTH_SIGNATURE_MISMATCH' });
   });
 
-  it('refuses a replayed nonce within the window, per api key', async () => {
+  it('refuses a replayed nonce within the window', async () => {
     const nonces = new NonceCache();
     const authorization = vector!.expected.authorization;
     expect(await verifySignature({ ...request, authorization, nonces })).toMatchObject({ ok: true });
     expect(await verifySignature({ ...request, authorization, nonces })).toMatchObject({ ok: false, code: 'AUTH_NONCE_REUSED' });
+  });
+
+  it('remembers a nonce for the whole window: a replay 299 s later is still refused', async () => {
+    const nonces = new NonceCache();
+    const authorization = vector!.expected.authorization;
+    expect(await verifySignature({ ...request, authorization, nonces, now })).toMatchObject({ ok: true });
+    expect(await verifySignature({ ...request, authorization, nonces, now: now + 299 })).toMatchObject({ code: 'AUTH_NONCE_REUSED' });
+  });
+
+  it('keeps nonces per api key: two keys may use the same nonce', async () => {
+    const nonces = new NonceCache();
+    const secrets: Record<string, string> = { key_a: 'secret_a', key_b: 'secret_b' };
+    const base = { method: 'GET', url: 'https://api.example.test/s2s/cards?userId=1', timestamp: input.timestamp, nonce: input.nonce };
+    for (const apiKey of ['key_a', 'key_b']) {
+      const { authorization } = await signRequest({ ...base, apiKey, apiSecret: secrets[apiKey]! });
+      const result = await verifySignature({ ...base, authorization, getSecret: (key) => secrets[key], now, nonces });
+      expect(result, apiKey).toMatchObject({ ok: true, apiKey });
+    }
+  });
+
+  it('records a nonce only once the signature holds, so a forged request cannot burn a genuine one', async () => {
+    const nonces = new NonceCache();
+    const forged = await signRequest({ ...input, body: input.body, apiSecret: 'not_the_secret' });
+    expect(await verifySignature({ ...request, authorization: forged.authorization, nonces })).toMatchObject({ code: 'AUTH_SIGNATURE_MISMATCH' });
+    expect(await verifySignature({ ...request, authorization: vector!.expected.authorization, nonces })).toMatchObject({ ok: true });
   });
 });
