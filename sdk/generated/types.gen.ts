@@ -447,7 +447,10 @@ export type DepositVerification = {
     status: 'PENDING_APPROVAL' | 'CREDITED';
     verificationRequired: boolean;
     /**
-     * What the balance was credited with; null until credited.
+     * What the balance was credited with; null until credited. `amount` × the type's `exchangeRate.rate`,
+     * in the balance currency's minor units, rounded down (decided: the customer is never credited a fraction
+     * of a cent that did not arrive), computed in exact decimal arithmetic.
+     *
      */
     creditedAmount: Money | null;
     createdAt: Timestamp;
