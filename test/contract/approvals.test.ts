@@ -16,9 +16,16 @@ import { UNKNOWN_ID, expectProblem, expectRefusal, newBusinessUser, useContract,
 const contract = useContract(import.meta.url);
 const DAY = 24 * 3600;
 
-/** What the corporate balance has reserved now (from the mock's fixtures). */
+/**
+ * What the corporate balance has reserved now (from the mock's fixtures), after checking the corporate's ledger:
+ * funded (seed + top-ups) = available + reserved. The reservation is read from the approvals and the available
+ * amount from the balance, so a budget reserved or released on one side only breaks the equation.
+ */
 async function reserved(control: MockControl, corporateUuid: string): Promise<number> {
-  return (await control.fixtures()).corporates.find((c) => c.corporateUuid === corporateUuid)!.reserved.amount;
+  const corporate = (await control.fixtures()).corporates.find((c) => c.corporateUuid === corporateUuid)!;
+  expect(corporate.balance.amount + corporate.reserved.amount, 'the corporate ledger: funded = available + reserved').toBe(corporate.funded.amount);
+  expect(corporate.balance.amount, 'the corporate balance never goes below zero').toBeGreaterThanOrEqual(0);
+  return corporate.reserved.amount;
 }
 
 const get = (c: Contract, corporateUuid: string, approval: Approval) => c.client.corporates.approvals.get(corporateUuid, approval.approvalUuid);

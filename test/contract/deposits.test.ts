@@ -73,12 +73,15 @@ describe('incoming deposits and verifications', () => {
     const control = contract.control(context);
     const { user, balance, type } = await userWithAddress();
     const before = await available(user.id, balance.id);
-    const result = await control.incomingDeposit({ balanceId: balance.id, type: 'USDC', amount: '50' });
+    // A fractional amount, so that rounding shows: the spec rounds the credit down to the minor unit.
+    const result = await control.incomingDeposit({ balanceId: balance.id, type: 'USDC', amount: '50.123456' });
     expect(result.kind).toBe('verification');
     const listed = (await contract.client.s2s.deposits.listVerifications({ userId: user.id })).items;
     expect(listed).toHaveLength(1);
-    const credited = Math.round(50 * Number(type.exchangeRate.rate) * 100);
-    expect(listed[0]).toMatchObject({ status: 'CREDITED', verificationRequired: false, amount: '50', creditedAmount: { amount: credited, currency: balance.currency } });
+    const exact = 50.123456 * Number(type.exchangeRate.rate) * 100;
+    expect(Number.isInteger(exact), 'the test amount must leave a fraction of a minor unit').toBe(false);
+    const credited = Math.floor(exact);
+    expect(listed[0]).toMatchObject({ status: 'CREDITED', verificationRequired: false, amount: '50.123456', creditedAmount: { amount: credited, currency: balance.currency } });
     expect(await available(user.id, balance.id)).toBe(before + credited);
   });
 
