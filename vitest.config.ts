@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Tests import the packages by their public names; tsconfig.json maps them to the sources (one copy of each module).
+  resolve: { tsconfigPaths: true },
   test: {
     include: ['test/**/*.test.ts'],
     // The contract suite and the browser test have commands of their own (npm run test:contract, test:browser).

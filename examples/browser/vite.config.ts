@@ -28,18 +28,11 @@ function mswWorkerScript(): Plugin {
   };
 }
 
-// The page imports the package by its public names; inside this repository they point at the sources, so the
-// example needs no build of the package first. Exact-match patterns keep `card-issuing-sdk/mock/browser` from being
-// caught by the root entry's alias.
+// The page imports the packages by their public names; inside this repository tsconfig.json's paths point them at
+// the sources, so the example needs no build of the packages first.
 export default defineConfig({
   root: here('.'),
-  resolve: {
-    alias: [
-      { find: /^card-issuing-sdk\/mock\/browser$/, replacement: here('../../mock-server/src/browser.ts') },
-      { find: /^card-issuing-sdk\/mock$/, replacement: here('../../mock-server/src/index.ts') },
-      { find: /^card-issuing-sdk$/, replacement: here('../../sdk/src/index.ts') },
-    ],
-  },
+  resolve: { tsconfigPaths: true },
   plugins: [mswWorkerScript()],
   build: { outDir: here('dist'), emptyOutDir: true, target: 'es2023' },
   server: { host: '127.0.0.1' },

@@ -9,7 +9,7 @@
  * @module
  */
 import type { Approval, BusinessUser, Money, User } from 'card-issuing-sdk';
-import type { Fixtures, IncomingDepositResult, OutboxMessage } from 'card-issuing-sdk/mock';
+import type { Fixtures, IncomingDepositResult, OutboxMessage } from 'card-issuing-mock';
 
 /** A control call the mock refused (problem+json), or a server without the control API. */
 export class ControlError extends Error {

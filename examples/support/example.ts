@@ -5,7 +5,7 @@
  * @module
  */
 import type { CardIssuingClient, FlowStep, Money } from 'card-issuing-sdk';
-import type { Fixtures } from 'card-issuing-sdk/mock';
+import type { Fixtures } from 'card-issuing-mock';
 import type { MockControl } from './control';
 
 /** One progress line: which flow, which step, how it ended, and what it produced (ids, statuses). */

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { setupServer } from 'msw/node';
 import { CardIssuingError, FlowError, createCardIssuingClient } from 'card-issuing-sdk';
-import { createMock } from 'card-issuing-sdk/mock';
+import { createMock } from 'card-issuing-mock';
 import { createRecordingFetch, recordMswExchanges, type Recorder } from '../../test/conformance/recorders';
 import { createConformanceChecker, type Finding } from '../../test/conformance/validator';
 import { ControlError, createMockControl, createTenant, freshCredentials, hasControlApi } from './control';

@@ -1,12 +1,12 @@
 /**
- * `card-issuing-sdk/mock/browser`: the mock in the browser's service worker, for front-end apps that call the API
+ * `card-issuing-mock/browser`: the mock in the browser's service worker, for front-end apps that call the API
  * with `fetch` and should get the mock's answers without a server. Same handlers as `createMock()` in tests and as
  * the standalone server.
  *
  * Put msw's worker script where the app serves static files first: `npx card-issuing-mock init public`.
  *
  * ```ts
- * import { startBrowserMock } from 'card-issuing-sdk/mock/browser';
+ * import { startBrowserMock } from 'card-issuing-mock/browser';
  * if (import.meta.env.DEV) await startBrowserMock({ baseUrl: 'https://api.example.test' });
  * ```
  * @module

@@ -1,5 +1,5 @@
 /**
- * `card-issuing-sdk/mock`: a stateful mock of the card-issuing API as MSW handlers over an in-memory store,
+ * `card-issuing-mock`: a stateful mock of the card-issuing API as MSW handlers over an in-memory store,
  * with a virtual clock and the control API of contract section 7. Browser-safe (no `node:` import): the same
  * handlers serve tests in-process (`setupServer`), the standalone server (`getResponse`) and the service worker.
  *
@@ -9,7 +9,7 @@
  * @example
  * ```ts
  * import { setupServer } from 'msw/node';
- * import { createMock } from 'card-issuing-sdk/mock';
+ * import { createMock } from 'card-issuing-mock';
  * const mock = createMock({ seed: 42, clock: { now: '2026-11-21T09:00:00Z' }, baseUrl: 'http://mock.test' });
  * setupServer(...mock.handlers).listen();
  * mock.clock.advance(3 * 24 * 3600); // a physical card's order completes

@@ -1,10 +1,10 @@
 /**
- * `card-issuing-sdk/mock/node`: the mock as a real HTTP server, for front-end dev servers, other languages and
+ * `card-issuing-mock/node`: the mock as a real HTTP server, for front-end dev servers, other languages and
  * CI jobs that talk HTTP. It serves the handlers of {@link createMock} through msw's `getResponse`, so the
  * server, the in-process mock and the service worker share one implementation.
  *
  * ```ts
- * import { startMockServer } from 'card-issuing-sdk/mock/node';
+ * import { startMockServer } from 'card-issuing-mock/node';
  * const server = await startMockServer({ port: 0, stateFile: '.mock-state.json' });
  * // server.url → 'http://127.0.0.1:53127'; server.mock is the control API
  * await server.close();

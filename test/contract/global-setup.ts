@@ -14,7 +14,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startMockServer, type MockServer } from 'card-issuing-sdk/mock/node';
+import { startMockServer, type MockServer } from 'card-issuing-mock/node';
 import { hasControlApi } from '../../examples/support/control';
 import { createConformanceChecker } from '../conformance/validator';
 import { repoPath } from '../helpers/spec';

@@ -28,11 +28,21 @@ function importGraph(entry: string): { files: string[]; bare: string[] } {
   return { files: [...files], bare: [...bare].sort() };
 }
 
-describe('the package', () => {
-  it('is built: every export target exists', () => {
-    const pkg = JSON.parse(readFileSync(repoPath('package.json'), 'utf8'));
+const PACKAGES = ['sdk', 'mock-server'] as const;
+
+describe('the packages', () => {
+  it.each(PACKAGES)('%s is built: every export target exists', (folder) => {
+    const pkg = JSON.parse(readFileSync(repoPath(`${folder}/package.json`), 'utf8'));
     const targets = JSON.stringify(pkg.exports).match(/\.\/dist\/[^"]+/g)!;
-    for (const target of [...targets, pkg.bin['card-issuing-mock']]) expect(existsSync(repoPath(target)), target).toBe(true);
+    for (const target of [...targets, ...Object.values<string>(pkg.bin ?? {})]) expect(existsSync(repoPath(join(folder, target))), target).toBe(true);
+  });
+
+  it('share one version, and the mock depends on exactly that SDK version and never the SDK on msw', () => {
+    const sdk = JSON.parse(readFileSync(repoPath('sdk/package.json'), 'utf8'));
+    const mock = JSON.parse(readFileSync(repoPath('mock-server/package.json'), 'utf8'));
+    expect(mock.version).toBe(sdk.version);
+    expect(mock.dependencies['card-issuing-sdk']).toBe(sdk.version);
+    expect(Object.keys({ ...sdk.dependencies, ...sdk.peerDependencies })).not.toContain('msw');
   });
 
   // ky 2 and msw 3 ship ESM only, so a CommonJS consumer relies on Node 22's require(esm), which TypeScript
@@ -45,18 +55,18 @@ describe('the package', () => {
   });
 
   it('never loads msw from the root entry, and nothing node-only from the root or ./mock entries', () => {
-    const root = importGraph('dist/index.js');
+    const root = importGraph('sdk/dist/index.js');
     expect(root.bare.filter((s) => s === 'msw' || s.startsWith('msw/'))).toEqual([]);
     expect(root.bare.filter((s) => s.startsWith('node:'))).toEqual([]);
-    const mock = importGraph('dist/mock.js');
+    const mock = importGraph('mock-server/dist/index.js');
     expect(mock.bare.filter((s) => s.startsWith('node:') || s === 'msw/node')).toEqual([]);
   });
 
-  it('passes publint and @arethetypeswrong/cli --pack with no problems', () => {
-    const publint = run('npx', ['publint', '--strict']);
+  it.each(PACKAGES)('%s passes publint and @arethetypeswrong/cli --pack with no problems', (folder) => {
+    const publint = run('npx', ['publint', '--strict', folder]);
     expect(publint.status, publint.output).toBe(0);
     expect(publint.output).toMatch(/All good/);
-    const attw = run('npx', ['attw', '--pack', '.', '--profile', 'node16']);
+    const attw = run('npx', ['attw', '--pack', folder, '--profile', 'node16']);
     // Exit 0 under the node16 profile: no problem for node16 (CJS and ESM) or bundler. node10 is ignored on
     // purpose: it cannot see subpath exports, and engines.node >=22 rules it out.
     expect(attw.status, attw.output).toBe(0);

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { signRequest } from '../../sdk/src/signing.js';
 
 /** The built CLI, as `npx card-issuing-mock` runs it (package.json `bin`). */
-export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../mock-server/dist/cli.js', import.meta.url));
 
 /** The built CLI's path; throws a clear message when dist/ was not built (npm test builds before vitest). */
 export function builtCli(): string {

@@ -48,7 +48,7 @@ const groupPan = (pan: string) => pan.replace(/(.{4})(?=.)/g, '$1 ');
 async function main(): Promise<void> {
   // The mock answers requests to this page's own origin from the service worker; the page's assets go through.
   // Loaded with a dynamic import, as an app would, so that the mock is a chunk of its own that a real build can drop.
-  const { startBrowserMock } = await import('card-issuing-sdk/mock/browser');
+  const { startBrowserMock } = await import('card-issuing-mock/browser');
   const { mock } = await startBrowserMock({ quiet: true });
   const client = createCardIssuingClient({ baseUrl: location.origin, apiKey: 'test_key', apiSecret: 'test_secret' });
   const button = $<HTMLButtonElement>('run');

@@ -4,7 +4,7 @@
  * @module
  */
 import * as z from 'zod';
-import { zCryptoAmount, zCryptoNetwork, zDepositTypeCode, zMoney } from '../../../sdk/generated/zod.gen';
+import { zCryptoAmount, zCryptoNetwork, zDepositTypeCode, zMoney } from 'card-issuing-sdk/internal';
 
 /** An api key: printable ASCII without ':' (the Authorization header separates its parts with ':'). */
 export const zApiKey = z.string().min(1).max(128).regex(/^[\x21-\x39\x3B-\x7E]+$/, 'Printable ASCII without ":"');

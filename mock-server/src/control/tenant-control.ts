@@ -4,7 +4,7 @@
  * settles due transitions before and after it acts, and errors are the ProblemErrors the HTTP layer serves.
  * @module
  */
-import type { Approval, BusinessUser, Card, Money, User } from '../../../sdk/generated/types.gen';
+import type { Approval, BusinessUser, Card, Money, User } from 'card-issuing-sdk';
 import { advanceClock, clockNow, setClock } from '../clock';
 import { ProblemError, business, cards, contextOf, deposits, settle, users, type DomainContext, type IncomingDeposit, type IncomingDepositResult } from '../domain';
 import { injectFault, type FaultSpec } from '../http/faults';

@@ -6,7 +6,7 @@
  */
 import type {
   Approval, ApprovalCreate, ApprovalList, BusinessUser, BusinessUserCreate, CardDetails, CorporateDepositAddressList, Money, TopUpList,
-} from '../../../sdk/generated/types.gen';
+} from 'card-issuing-sdk';
 import { iso } from '../clock';
 import {
   REAPPROVAL_TTL_MS, RESERVING_STATUSES, approvalMachine, businessUserMachine, cardMachine, initialStatus, transition,

@@ -3,8 +3,8 @@
  * activation of physical cards, lists, card details (plaintext for encryption), and lock/unlock (control API).
  * @module
  */
-import type { BalanceList, Card, CardCreate, CardDetails, CardList, CardOrDraft, Draft } from '../../../sdk/generated/types.gen';
-import { luhnCheckDigit } from '../../../sdk/src/card-details';
+import type { BalanceList, Card, CardCreate, CardDetails, CardList, CardOrDraft, Draft } from 'card-issuing-sdk';
+import { luhnCheckDigit } from 'card-issuing-sdk';
 import { cardMachine, draftMachine, initialStatus, transition, type CardTrigger } from '../machines';
 import type { CardRecord } from '../store';
 import { nowIso, type DomainContext } from './context';

@@ -7,7 +7,7 @@
 import type {
   DepositAddress, DepositAddressList, DepositOptions, DepositTypeList, DepositVerification, DepositVerificationList, Money, TopUp,
   VerificationData,
-} from '../../../sdk/generated/types.gen';
+} from 'card-issuing-sdk';
 import { initialStatus, transition, verificationMachine } from '../machines';
 import { makeAddress, type BalanceRecord, type VerificationRecord } from '../store';
 import { nowIso, type DomainContext } from './context';

@@ -2,7 +2,7 @@
  * Server2Server users: registration and consents, e-mail OTP, KYC (control API), card configs.
  * @module
  */
-import type { CardConfigList, Consent, EmailOtpChallenge, RegistrationData, User } from '../../../sdk/generated/types.gen';
+import type { CardConfigList, Consent, EmailOtpChallenge, RegistrationData, User } from 'card-issuing-sdk';
 import { iso } from '../clock';
 import { MOCK_CURRENCY, type UserRecord } from '../store';
 import { nowIso, type DomainContext } from './context';

@@ -5,7 +5,7 @@
 import type {
   Approval, Balance, BusinessUser, Card, CardConfig, Consent, CorporateDepositAddress, DepositAddress, DepositType,
   DepositVerification, Draft, TopUp, User,
-} from '../../../sdk/generated/types.gen';
+} from 'card-issuing-sdk';
 import type {
   ApprovalRecord, BalanceRecord, BusinessUserRecord, CardConfigRecord, CardRecord, ConsentRecord, CorporateDepositAddressRecord,
   DepositAddressRecord, DepositTypeRecord, DraftRecord, TenantState, TopUpRecord, UserRecord, VerificationRecord,

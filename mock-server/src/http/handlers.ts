@@ -9,7 +9,7 @@
  * @module
  */
 import { delay, http, type HttpHandler } from 'msw';
-import { verifySignature } from '../../../sdk/src/signing';
+import { verifySignature } from 'card-issuing-sdk';
 import { contextOf } from '../domain/context';
 import { ProblemError } from '../domain/errors';
 import { settle } from '../domain/settle';

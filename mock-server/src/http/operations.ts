@@ -5,9 +5,9 @@
  * @module
  */
 import type * as z from 'zod';
-import * as g from '../../../sdk/generated/zod.gen';
-import type { CardDetails } from '../../../sdk/generated/types.gen';
-import { encryptCardDetails } from '../../../sdk/src/card-details';
+import * as g from 'card-issuing-sdk/internal';
+import type { CardDetails } from 'card-issuing-sdk';
+import { encryptCardDetails } from 'card-issuing-sdk';
 import type { DomainContext } from '../domain/context';
 import { ProblemError } from '../domain/errors';
 import { business, cards, deposits, users } from '../domain';

@@ -4,7 +4,7 @@
  * stringToSign). Never a secret, never the Authorization header.
  * @module
  */
-import type { Problem } from '../../../sdk/generated/types.gen';
+import type { Problem } from 'card-issuing-sdk';
 import { ProblemError } from '../domain/errors';
 
 /** Where the problem types are documented (the spec's examples use these URIs). */

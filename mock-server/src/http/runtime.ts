@@ -3,7 +3,7 @@
  * and the change notification (the standalone server saves its state file on it).
  * @module
  */
-import { NonceCache, parseAuthorization } from '../../../sdk/src/signing';
+import { NonceCache, parseAuthorization } from 'card-issuing-sdk';
 import { Prng, seedState, type Tenant, type TenantRegistry } from '../store';
 
 /** The mock's shared runtime. */

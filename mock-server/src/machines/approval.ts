@@ -3,7 +3,7 @@
  * PREPARED step (an accepted approval waits for `validFrom`) and the decided triggers of the control API.
  * @module
  */
-import type { ApprovalStatus } from '../../../sdk/generated/types.gen';
+import type { ApprovalStatus } from 'card-issuing-sdk';
 import type { Machine } from './machine';
 import { UNCHANGED } from './machine';
 

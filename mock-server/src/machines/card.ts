@@ -4,7 +4,7 @@
  * business cards are INACTIVE until their approval is DELIVERED and CLOSED when it ends.
  * @module
  */
-import type { CardStatus } from '../../../sdk/generated/types.gen';
+import type { CardStatus } from 'card-issuing-sdk';
 import type { Machine } from './machine';
 
 /** What moves a card. */

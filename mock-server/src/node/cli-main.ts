@@ -10,7 +10,7 @@ import { copyWorkerScript } from './init.js';
 /** What the command prints for --help and after a bad flag. */
 export const USAGE = `Usage:
   card-issuing-mock [options]           start the mock server
-  card-issuing-mock init <publicDir>    copy msw's mockServiceWorker.js into publicDir (for card-issuing-sdk/mock/browser)
+  card-issuing-mock init <publicDir>    copy msw's mockServiceWorker.js into publicDir (for card-issuing-mock/browser)
 
 Options:
   --port <n>           port to listen on (default 4010; 0 picks a free one)
@@ -61,7 +61,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       const target = await copyWorkerScript(parsed.publicDir, import.meta.url);
       io.out(
         `Copied the mock service worker to ${target}.\n` +
-          `Start it in the app with startBrowserMock() from 'card-issuing-sdk/mock/browser' ` +
+          `Start it in the app with startBrowserMock() from 'card-issuing-mock/browser' ` +
           `(it loads /mockServiceWorker.js; pass serviceWorker.url if the folder is served elsewhere).\n`,
       );
       return 0;

@@ -3,7 +3,7 @@
  * for (seed, apiKey): the same pair always gives the same ids, and two tenants of one mock get different ids.
  * @module
  */
-import type { Money } from '../../../sdk/generated/types.gen';
+import type { Money } from 'card-issuing-sdk';
 import { clockNow, iso, type ClockState } from '../clock';
 import { Prng, seedState } from './prng';
 import type { CardConfigRecord, ConsentRecord, CorporateRecord, DepositTypeRecord, TenantState } from './records';

@@ -7,7 +7,7 @@
  */
 import type {
   ApprovalStatus, BusinessUser, CardStatus, CardType, Consent, Money, RegistrationData, User, VerificationData, Visual,
-} from '../../../sdk/generated/types.gen';
+} from 'card-issuing-sdk';
 import type { ClockState } from '../clock';
 import type { PrngState } from './prng';
 

@@ -17,7 +17,7 @@ import {
   type CardIssuingClient,
   type Problem,
 } from 'card-issuing-sdk';
-import type { Fixtures } from 'card-issuing-sdk/mock';
+import type { Fixtures } from 'card-issuing-mock';
 import { createMockControl, createTenant, freshCredentials, type MockControl } from '../../../examples/support/control';
 import { createRecordingFetch } from '../../conformance/recorders';
 import { createConformanceChecker } from '../../conformance/validator';

@@ -1,0 +1,24 @@
+import { defineConfig } from 'tsup';
+
+// card-issuing-mock: three library entries (contract section 1), ESM and CJS with declarations, plus the CLI.
+// card-issuing-sdk and msw stay external (dependencies), so one copy of every SDK class exists at run time.
+export default defineConfig([
+  {
+    entry: { index: 'src/index.ts', node: 'src/node.ts', browser: 'src/browser.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+    sourcemap: true,
+    target: 'es2023',
+    platform: 'neutral',
+    external: ['msw', /^card-issuing-sdk/, /^node:/],
+  },
+  {
+    entry: { cli: 'src/cli.ts' },
+    format: ['esm'],
+    target: 'node22',
+    platform: 'node',
+    sourcemap: true,
+    banner: { js: '#!/usr/bin/env node' },
+    external: ['msw', /^card-issuing-sdk/],
+  },
+]);
