@@ -293,11 +293,20 @@ export interface ErrorResponseInput {
  */
 export function errorFromResponse(input: ErrorResponseInput): CardIssuingError {
   const parsed = zProblem.safeParse(typeof input.body === 'string' ? tryJson(input.body) : input.body);
+  return errorFromProblem(input, parsed.success ? parsed.data : undefined);
+}
+
+/**
+ * {@link errorFromResponse} for a body already checked against `zProblem` (undefined when it is not a problem).
+ * The client checks it in a module it loads on the first error response, so that zod stays out of its first load.
+ * @internal
+ */
+export function errorFromProblem(input: ErrorResponseInput, parsedProblem: Problem | undefined): CardIssuingError {
   let problem: Problem | undefined;
-  if (parsed.success) {
-    problem = { ...parsed.data, title: redactText(parsed.data.title, input.redact) };
-    if (parsed.data.detail !== undefined) problem.detail = redactText(parsed.data.detail, input.redact);
-    if (parsed.data.errors !== undefined) problem.errors = parsed.data.errors.map((e) => ({ path: e.path, message: redactText(e.message, input.redact) }));
+  if (parsedProblem) {
+    problem = { ...parsedProblem, title: redactText(parsedProblem.title, input.redact) };
+    if (parsedProblem.detail !== undefined) problem.detail = redactText(parsedProblem.detail, input.redact);
+    if (parsedProblem.errors !== undefined) problem.errors = parsedProblem.errors.map((e) => ({ path: e.path, message: redactText(e.message, input.redact) }));
   }
   const requestId = input.headers.get('x-request-id') ?? problem?.requestId ?? undefined;
   const detail = problem?.detail ?? problem?.title ?? `The server answered ${input.status} without a problem+json body.`;

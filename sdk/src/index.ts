@@ -76,6 +76,7 @@ export {
   CARD_DETAILS_JWE_HEADER,
   CARD_KEY_BITS,
   MIN_RSA_BITS,
+  cardKeyBits,
   decryptCardDetails,
   encryptCardDetails,
   exportPublicKey,
@@ -85,8 +86,13 @@ export {
   isLuhnValid,
   luhnCheckDigit,
   type CardKeyPair,
+  type CardPrivateKey,
   type CardPrivateKeyInput,
+  type CardPublicKey,
   type CardPublicKeyInput,
+  type GenerateCardKeyPairOptions,
+  type RsaPrivateKey,
+  type RsaPublicKey,
 } from './card-details';
 
 export {

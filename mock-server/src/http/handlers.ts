@@ -110,7 +110,9 @@ async function processRequest(
   const settled = settle(ctx);
   let reply: Reply;
   try {
-    reply = jsonReply(operation.run(ctx, { path, query, body: parsedBody }), operation.status, requestId);
+    const result = operation.run(ctx, { path, query, body: parsedBody });
+    // Only the card-details GETs return a promise (encryption); the POSTs stay in this one turn.
+    reply = jsonReply(result instanceof Promise ? await result : result, operation.status, requestId);
   } catch (error) {
     reply = problemReply(asProblem(error), requestId, url.pathname);
   }

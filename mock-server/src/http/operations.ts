@@ -34,7 +34,8 @@ export interface Operation<P = unknown, Q = unknown, B = unknown, R = unknown> {
     body?: z.ZodType<B>;
     response: z.ZodType<R>;
   };
-  run(ctx: DomainContext, input: OperationInput<P, Q, B>): R;
+  /** The domain call; a promise only where the response is post-processed asynchronously (card-detail encryption, a GET). */
+  run(ctx: DomainContext, input: OperationInput<P, Q, B>): R | Promise<R>;
 }
 
 // Inference ties run's parameter and result to the schemas; the table stores operations type-erased.
@@ -42,10 +43,10 @@ function op<P = undefined, Q = undefined, B = undefined, R = unknown>(o: Operati
   return o as unknown as Operation;
 }
 
-/** Encrypts card details to the caller's key; a key that is not usable is 400 PUBLIC_KEY_INVALID. */
-function encrypt(details: CardDetails, publicKey: string): { encryptedDetails: string } {
+/** Encrypts card details to the caller's key (Web Crypto, so async); a key that is not usable is 400 PUBLIC_KEY_INVALID. */
+async function encrypt(details: CardDetails, publicKey: string): Promise<{ encryptedDetails: string }> {
   try {
-    return { encryptedDetails: encryptCardDetails(details, publicKey) };
+    return { encryptedDetails: await encryptCardDetails(details, publicKey) };
   } catch (error) {
     if ((error as { code?: unknown }).code === 'PUBLIC_KEY_INVALID') {
       throw new ProblemError(400, 'PUBLIC_KEY_INVALID', 'publicKey must be the base64url DER SubjectPublicKeyInfo of an RSA key of at least 2048 bits.');
