@@ -7,9 +7,9 @@
 import type { Approval, BusinessUser, Card, Money, User } from 'card-issuing-sdk';
 import { advanceClock, clockNow, setClock } from '../clock';
 import { ProblemError, business, cards, contextOf, deposits, settle, users, type DomainContext, type IncomingDeposit, type IncomingDepositResult } from '../domain';
-import { injectFault, type FaultSpec } from '../http/faults';
-import type { MockRuntime } from '../http/runtime';
-import { validateParts } from '../http/validation';
+import { injectFault, type FaultSpec } from '../pipeline/faults';
+import type { MockRuntime } from '../pipeline/runtime';
+import { validateParts } from '../pipeline/validation';
 import { cloneState, fixturesOf, snapshotProblem, type Fixtures, type OutboxMessage, type Tenant, type TenantSnapshot } from '../store';
 import { zClockAdvanceBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
 

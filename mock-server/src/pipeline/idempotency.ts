@@ -5,7 +5,7 @@
  * @module
  */
 import { ProblemError } from '../domain/errors';
-import { toResponse } from './problem';
+import type { Reply } from './reply';
 import type { IdempotencyRecord, TenantState } from '../store';
 
 /** How long a key is kept. */
@@ -30,17 +30,17 @@ function hash(text: string): string {
 }
 
 /** The replayed response for a repeated key, or undefined for a new key; throws for a key reused on another request. */
-export function replay(state: TenantState, key: string, print: string, now: number): Response | undefined {
+export function replay(state: TenantState, key: string, print: string, now: number): Reply | undefined {
   for (const [k, r] of Object.entries(state.idempotency)) if (now - r.storedAt > IDEMPOTENCY_TTL_MS) delete state.idempotency[k];
   const record = state.idempotency[key];
   if (!record) return undefined;
   if (record.fingerprint !== print) {
     throw new ProblemError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request; use a fresh key for a new request.');
   }
-  return toResponse(record, { 'idempotent-replayed': 'true' });
+  return { status: record.status, headers: { ...record.headers, 'idempotent-replayed': 'true' }, body: record.body };
 }
 
 /** Keeps the first response of a key (synchronously, in the same turn as the domain call it records). */
-export function remember(state: TenantState, key: string, print: string, response: Omit<IdempotencyRecord, 'fingerprint' | 'storedAt'>, now: number): void {
+export function remember(state: TenantState, key: string, print: string, response: Reply, now: number): void {
   state.idempotency[key] = { fingerprint: print, status: response.status, headers: { ...response.headers }, body: response.body, storedAt: now };
 }
