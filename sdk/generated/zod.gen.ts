@@ -5,22 +5,26 @@ import * as z from 'zod/mini';
 /**
  * A UUID v4.
  */
-export const zUuid = /* @__PURE__ */ z.uuid();
+export const zUuid = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
 
 /**
- * An RFC 3339 date-time in UTC.
+ * An RFC 3339 date-time. Responses are always in UTC (`Z`); requests may give any offset (`+02:00`), which the
+ * service reads as the same instant. Narrowed from RFC 3339 (decided, as ISO 8601 has it): `T` and `Z` are
+ * upper case (RFC 3339 section 5.6 also allows `t` and `z`; they are refused with `400 VALIDATION_FAILED`),
+ * seconds are required and a fraction has at most 9 digits.
+ *
  */
-export const zTimestamp = /* @__PURE__ */ z.iso.datetime();
+export const zTimestamp = /* @__PURE__ */ z.iso.datetime({ offset: true }).check(/* @__PURE__ */ z.maxLength(35), /* @__PURE__ */ z.regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$/));
 
 /**
  * An ISO 4217 currency code. The mock's balances and corporates are in EUR.
  */
-export const zCurrencyCode = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[A-Z]{3}$/));
+export const zCurrencyCode = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(3), /* @__PURE__ */ z.regex(/^[A-Z]{3}$/));
 
 /**
  * A crypto amount as a decimal string (no exponent, no sign), so that no precision is lost.
  */
-export const zCryptoAmount = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^(0|[1-9][0-9]{0,17})(\.[0-9]{1,18})?$/));
+export const zCryptoAmount = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(37), /* @__PURE__ */ z.regex(/^(0|[1-9][0-9]{0,17})(\.[0-9]{1,18})?$/));
 
 /**
  * A fiat amount, an integer in minor units (cents for EUR), with its ISO 4217 currency.
@@ -46,25 +50,27 @@ export const zMoney = /* @__PURE__ */ z.object({
  * `KYC_NOT_PASSED`, `CARD_CONSENTS_UNSIGNED`, `DEPOSIT_CONSENTS_UNSIGNED`, `VISUAL_NOT_IN_CONFIG`,
  * `NETWORK_NOT_SUPPORTED`, `OTP_NOT_REQUESTED`, `OTP_INVALID`, `OTP_EXPIRED`, `OTP_TOO_MANY_ATTEMPTS`,
  * `INSUFFICIENT_FUNDS`, `BUDGET_OUT_OF_BOUNDS`, `CURRENCY_MISMATCH`, `VALIDITY_PERIOD_INVALID`,
- * `IDEMPOTENCY_KEY_REUSED`; 429 `RATE_LIMITED`; 500 `INTERNAL_ERROR`; 503 `SERVICE_UNAVAILABLE`. The mock answers `INJECTED_FAULT` (with
+ * `IDEMPOTENCY_KEY_REUSED`; 429 `RATE_LIMITED`; 500 `INTERNAL_ERROR`; 503 `SERVICE_UNAVAILABLE`. Refused before
+ * any effect (`4XX`): 400 `MALFORMED_REQUEST`, 403 `ORIGIN_NOT_ALLOWED`, `HOST_NOT_ALLOWED`, 413
+ * `PAYLOAD_TOO_LARGE`, 414 `URI_TOO_LONG`, 431 `HEADERS_TOO_LARGE`. The mock answers `INJECTED_FAULT` (with
  * the injected status) for faults injected through its control API. New codes may be added.
  *
  */
 export const zProblem = /* @__PURE__ */ z.object({
-    type: /* @__PURE__ */ z.string(),
-    title: /* @__PURE__ */ z.string(),
+    type: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(2048)),
+    title: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(200)),
     status: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(400), /* @__PURE__ */ z.lte(599)),
-    detail: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
-    code: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[A-Z][A-Z0-9_]*$/)),
-    instance: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
-    requestId: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
+    detail: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(2000))),
+    code: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(64), /* @__PURE__ */ z.regex(/^[A-Z][A-Z0-9_]*$/)),
+    instance: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(8192), /* @__PURE__ */ z.regex(/^[\x21-\x7E]*$/))),
+    requestId: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(128), /* @__PURE__ */ z.regex(/^[\x21-\x7E]+$/))),
     errors: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.array(/* @__PURE__ */ z.object({
-        path: /* @__PURE__ */ z.string(),
-        message: /* @__PURE__ */ z.string()
-    }))),
-    currentStatus: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
-    operation: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
-    stringToSign: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string())
+        path: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(512)),
+        message: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(1000))
+    })).check(/* @__PURE__ */ z.maxLength(100))),
+    currentStatus: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(64), /* @__PURE__ */ z.regex(/^[A-Z][A-Z0-9_]*$/))),
+    operation: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(64), /* @__PURE__ */ z.regex(/^[A-Za-z][A-Za-z0-9]*$/))),
+    stringToSign: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(16384)))
 });
 
 /**
@@ -74,11 +80,11 @@ export const zProblem = /* @__PURE__ */ z.object({
  */
 export const zRegistrationData = /* @__PURE__ */ z.object({
     email: /* @__PURE__ */ z.email().check(/* @__PURE__ */ z.maxLength(254)),
-    firstName: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(100)),
-    lastName: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(100)),
-    phone: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^\+[1-9][0-9]{6,14}$/)),
-    dateOfBirth: /* @__PURE__ */ z.iso.date(),
-    country: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[A-Z]{2}$/))
+    firstName: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
+    lastName: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
+    phone: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(16), /* @__PURE__ */ z.regex(/^\+[1-9][0-9]{6,14}$/)),
+    dateOfBirth: /* @__PURE__ */ z.iso.date().check(/* @__PURE__ */ z.maxLength(10)),
+    country: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(2), /* @__PURE__ */ z.regex(/^[A-Z]{2}$/))
 });
 
 /**
@@ -94,9 +100,9 @@ export const zConsent = /* @__PURE__ */ z.object({
         'CARD',
         'DEPOSIT'
     ]),
-    title: /* @__PURE__ */ z.string(),
-    version: /* @__PURE__ */ z.string(),
-    url: /* @__PURE__ */ z.url(),
+    title: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(200), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
+    version: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(32), /* @__PURE__ */ z.regex(/^[A-Za-z0-9._-]+$/)),
+    url: /* @__PURE__ */ z.url().check(/* @__PURE__ */ z.maxLength(2048)),
     signed: /* @__PURE__ */ z.boolean(),
     signedAt: /* @__PURE__ */ z.nullable(zTimestamp)
 });
@@ -109,14 +115,14 @@ export const zConsent = /* @__PURE__ */ z.object({
  */
 export const zUser = /* @__PURE__ */ z.object({
     id: zUuid,
-    email: /* @__PURE__ */ z.email(),
-    firstName: /* @__PURE__ */ z.string(),
-    lastName: /* @__PURE__ */ z.string(),
-    phone: /* @__PURE__ */ z.string(),
-    dateOfBirth: /* @__PURE__ */ z.iso.date(),
-    country: /* @__PURE__ */ z.string(),
+    email: /* @__PURE__ */ z.email().check(/* @__PURE__ */ z.maxLength(254)),
+    firstName: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
+    lastName: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
+    phone: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(16), /* @__PURE__ */ z.regex(/^\+[1-9][0-9]{6,14}$/)),
+    dateOfBirth: /* @__PURE__ */ z.iso.date().check(/* @__PURE__ */ z.maxLength(10)),
+    country: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(2), /* @__PURE__ */ z.regex(/^[A-Z]{2}$/)),
     registrationStatus: /* @__PURE__ */ z.enum(['PENDING_CONSENTS', 'COMPLETED']),
-    requiredConsents: /* @__PURE__ */ z.array(zConsent),
+    requiredConsents: /* @__PURE__ */ z.array(zConsent).check(/* @__PURE__ */ z.maxLength(50)),
     emailVerified: /* @__PURE__ */ z.boolean(),
     kycStatus: /* @__PURE__ */ z.enum([
         'NOT_STARTED',
@@ -130,7 +136,7 @@ export const zUser = /* @__PURE__ */ z.object({
  * A one-time code was sent by e-mail. The code itself is never in a response (in the mock, read the outbox).
  */
 export const zEmailOtpChallenge = /* @__PURE__ */ z.object({
-    sentTo: /* @__PURE__ */ z.string(),
+    sentTo: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(254), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
     expiresAt: zTimestamp,
     attemptsRemaining: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0), /* @__PURE__ */ z.lte(5))
 });
@@ -139,7 +145,7 @@ export const zEmailOtpChallenge = /* @__PURE__ */ z.object({
  * The code the user entered.
  */
 export const zEmailConfirmation = /* @__PURE__ */ z.object({
-    code: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[0-9]{6}$/))
+    code: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(64), /* @__PURE__ */ z.regex(/^[0-9]{6}$/))
 });
 
 /**
@@ -147,8 +153,8 @@ export const zEmailConfirmation = /* @__PURE__ */ z.object({
  */
 export const zVisual = /* @__PURE__ */ z.object({
     id: zUuid,
-    name: /* @__PURE__ */ z.string(),
-    imageUrl: /* @__PURE__ */ z.url()
+    name: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
+    imageUrl: /* @__PURE__ */ z.url().check(/* @__PURE__ */ z.maxLength(2048))
 });
 
 /**
@@ -163,19 +169,19 @@ export const zCardType = /* @__PURE__ */ z.enum(['VIRTUAL', 'PHYSICAL']);
  */
 export const zCardConfig = /* @__PURE__ */ z.object({
     id: zUuid,
-    name: /* @__PURE__ */ z.string(),
+    name: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
     type: zCardType,
     price: /* @__PURE__ */ z.nullable(zMoney),
-    visuals: /* @__PURE__ */ z.array(zVisual).check(/* @__PURE__ */ z.minLength(1)),
-    requiredConsents: /* @__PURE__ */ z.array(zConsent)
+    visuals: /* @__PURE__ */ z.array(zVisual).check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(20)),
+    requiredConsents: /* @__PURE__ */ z.array(zConsent).check(/* @__PURE__ */ z.maxLength(50))
 });
 
 /**
  * The card configs, each with its required card consents, and the KYC URL returned with them.
  */
 export const zCardConfigList = /* @__PURE__ */ z.object({
-    items: /* @__PURE__ */ z.array(zCardConfig),
-    kycUrl: /* @__PURE__ */ z.url(),
+    items: /* @__PURE__ */ z.array(zCardConfig).check(/* @__PURE__ */ z.maxLength(100)),
+    kycUrl: /* @__PURE__ */ z.url().check(/* @__PURE__ */ z.maxLength(2048)),
     kycStatus: /* @__PURE__ */ z.enum([
         'NOT_STARTED',
         'PASSED',
@@ -218,10 +224,10 @@ export const zCard = /* @__PURE__ */ z.object({
     userId: zUuid,
     type: zCardType,
     status: zCardStatus,
-    last4: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[0-9]{4}$/)),
+    last4: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(4), /* @__PURE__ */ z.regex(/^[0-9]{4}$/)),
     expiryMonth: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(12)),
     expiryYear: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(2000), /* @__PURE__ */ z.lte(2100)),
-    cardholderName: /* @__PURE__ */ z.string(),
+    cardholderName: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(201), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
     configId: /* @__PURE__ */ z.nullable(zUuid),
     visualId: /* @__PURE__ */ z.nullable(zUuid),
     createdAt: zTimestamp
@@ -263,7 +269,7 @@ export const zCardOrDraft = /* @__PURE__ */ z.discriminatedUnion('object', [
  * A user's cards.
  */
 export const zCardList = /* @__PURE__ */ z.object({
-    items: /* @__PURE__ */ z.array(zCard)
+    items: /* @__PURE__ */ z.array(zCard).check(/* @__PURE__ */ z.maxLength(100))
 });
 
 /**
@@ -273,7 +279,7 @@ export const zCardList = /* @__PURE__ */ z.object({
  *
  */
 export const zEncryptedCardDetails = /* @__PURE__ */ z.object({
-    encryptedDetails: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/))
+    encryptedDetails: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(8192), /* @__PURE__ */ z.regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/))
 });
 
 /**
@@ -281,11 +287,11 @@ export const zEncryptedCardDetails = /* @__PURE__ */ z.object({
  *
  */
 export const zCardDetails = /* @__PURE__ */ z.object({
-    pan: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[0-9]{12,19}$/)),
+    pan: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(19), /* @__PURE__ */ z.regex(/^[0-9]{12,19}$/)),
     expiryMonth: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(12)),
     expiryYear: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(2000), /* @__PURE__ */ z.lte(2100)),
-    cvv: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[0-9]{3,4}$/)),
-    cardholderName: /* @__PURE__ */ z.string()
+    cvv: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(4), /* @__PURE__ */ z.regex(/^[0-9]{3,4}$/)),
+    cardholderName: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(201), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/))
 });
 
 /**
@@ -297,7 +303,7 @@ export const zBalance = /* @__PURE__ */ z.object({
     id: zUuid,
     userId: zUuid,
     currency: zCurrencyCode,
-    available: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0)),
+    available: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0), /* @__PURE__ */ z.lte(100000000000)),
     updatedAt: zTimestamp
 });
 
@@ -305,18 +311,18 @@ export const zBalance = /* @__PURE__ */ z.object({
  * A user's balances.
  */
 export const zBalanceList = /* @__PURE__ */ z.object({
-    items: /* @__PURE__ */ z.array(zBalance)
+    items: /* @__PURE__ */ z.array(zBalance).check(/* @__PURE__ */ z.maxLength(100))
 });
 
 /**
  * A deposit type, the ticker of the crypto asset (`USDC`, `BTC`, `ETH`, ...).
  */
-export const zDepositTypeCode = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[A-Z0-9]{2,10}$/));
+export const zDepositTypeCode = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(10), /* @__PURE__ */ z.regex(/^[A-Z0-9]{2,10}$/));
 
 /**
  * A blockchain network (`ETHEREUM`, `POLYGON`, `BITCOIN`, ...).
  */
-export const zCryptoNetwork = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[A-Z0-9_]{2,20}$/));
+export const zCryptoNetwork = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(20), /* @__PURE__ */ z.regex(/^[A-Z0-9_]{2,20}$/));
 
 /**
  * A crypto asset that can be deposited to credit a balance (the `{type}` of the deposit paths), with the
@@ -326,22 +332,22 @@ export const zCryptoNetwork = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z
  */
 export const zDepositType = /* @__PURE__ */ z.object({
     type: zDepositTypeCode,
-    name: /* @__PURE__ */ z.string(),
+    name: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
     balanceId: zUuid,
-    networks: /* @__PURE__ */ z.array(zCryptoNetwork).check(/* @__PURE__ */ z.minLength(1)),
+    networks: /* @__PURE__ */ z.array(zCryptoNetwork).check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(20)),
     minimumAmount: zCryptoAmount,
     exchangeRate: /* @__PURE__ */ z.object({
         currency: zCurrencyCode,
         rate: zCryptoAmount
     }),
-    requiredConsents: /* @__PURE__ */ z.array(zConsent)
+    requiredConsents: /* @__PURE__ */ z.array(zConsent).check(/* @__PURE__ */ z.maxLength(50))
 });
 
 /**
  * Deposit types.
  */
 export const zDepositTypeList = /* @__PURE__ */ z.object({
-    items: /* @__PURE__ */ z.array(zDepositType)
+    items: /* @__PURE__ */ z.array(zDepositType).check(/* @__PURE__ */ z.maxLength(100))
 });
 
 /**
@@ -351,7 +357,7 @@ export const zDepositTypeList = /* @__PURE__ */ z.object({
  */
 export const zDepositOptions = /* @__PURE__ */ z.object({
     network: zCryptoNetwork,
-    label: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(64)))
+    label: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(64), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)))
 });
 
 /**
@@ -362,8 +368,8 @@ export const zDepositAddress = /* @__PURE__ */ z.object({
     balanceId: zUuid,
     type: zDepositTypeCode,
     network: zCryptoNetwork,
-    address: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(20), /* @__PURE__ */ z.maxLength(128)),
-    label: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
+    address: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(20), /* @__PURE__ */ z.maxLength(128), /* @__PURE__ */ z.regex(/^[A-Za-z0-9]+$/)),
+    label: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(64), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/))),
     createdAt: zTimestamp
 });
 
@@ -371,7 +377,7 @@ export const zDepositAddress = /* @__PURE__ */ z.object({
  * Deposit addresses.
  */
 export const zDepositAddressList = /* @__PURE__ */ z.object({
-    items: /* @__PURE__ */ z.array(zDepositAddress)
+    items: /* @__PURE__ */ z.array(zDepositAddress).check(/* @__PURE__ */ z.maxLength(100))
 });
 
 /**
@@ -398,7 +404,7 @@ export const zDepositVerification = /* @__PURE__ */ z.object({
  * Deposit verifications, oldest first.
  */
 export const zDepositVerificationList = /* @__PURE__ */ z.object({
-    items: /* @__PURE__ */ z.array(zDepositVerification)
+    items: /* @__PURE__ */ z.array(zDepositVerification).check(/* @__PURE__ */ z.maxLength(100))
 });
 
 /**
@@ -416,18 +422,18 @@ export const zVerificationData = /* @__PURE__ */ z.object({
         'OTHER'
     ]),
     walletType: /* @__PURE__ */ z.enum(['SELF_HOSTED', 'EXCHANGE']),
-    exchangeName: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100))),
-    note: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(500)))
+    exchangeName: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/))),
+    note: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(500), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)))
 });
 
 /**
  * A new business user (the interface's fields). `phone` is E.164.
  */
 export const zBusinessUserCreate = /* @__PURE__ */ z.object({
-    name: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(100)),
-    lastName: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(100)),
+    name: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
+    lastName: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
     email: /* @__PURE__ */ z.email().check(/* @__PURE__ */ z.maxLength(254)),
-    phone: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^\+[1-9][0-9]{6,14}$/))
+    phone: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(16), /* @__PURE__ */ z.regex(/^\+[1-9][0-9]{6,14}$/))
 });
 
 /**
@@ -438,10 +444,10 @@ export const zBusinessUserCreate = /* @__PURE__ */ z.object({
  */
 export const zBusinessUser = /* @__PURE__ */ z.object({
     userUuid: zUuid,
-    name: /* @__PURE__ */ z.string(),
-    lastName: /* @__PURE__ */ z.string(),
-    email: /* @__PURE__ */ z.email(),
-    phone: /* @__PURE__ */ z.string(),
+    name: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
+    lastName: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
+    email: /* @__PURE__ */ z.email().check(/* @__PURE__ */ z.maxLength(254)),
+    phone: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(16), /* @__PURE__ */ z.regex(/^\+[1-9][0-9]{6,14}$/)),
     registrationStatus: /* @__PURE__ */ z.enum(['PENDING', 'COMPLETED']),
     createdAt: zTimestamp
 });
@@ -526,7 +532,7 @@ export const zReapproval = /* @__PURE__ */ z.intersection(zApproval, /* @__PURE_
  * Approval instances, oldest first.
  */
 export const zApprovalList = /* @__PURE__ */ z.object({
-    items: /* @__PURE__ */ z.array(zApproval)
+    items: /* @__PURE__ */ z.array(zApproval).check(/* @__PURE__ */ z.maxLength(100))
 });
 
 /**
@@ -537,7 +543,7 @@ export const zCorporateDepositAddress = /* @__PURE__ */ z.object({
     corporateUuid: zUuid,
     type: zDepositTypeCode,
     network: zCryptoNetwork,
-    address: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(20), /* @__PURE__ */ z.maxLength(128)),
+    address: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(20), /* @__PURE__ */ z.maxLength(128), /* @__PURE__ */ z.regex(/^[A-Za-z0-9]+$/)),
     createdAt: zTimestamp
 });
 
@@ -545,7 +551,7 @@ export const zCorporateDepositAddress = /* @__PURE__ */ z.object({
  * Corporate deposit addresses.
  */
 export const zCorporateDepositAddressList = /* @__PURE__ */ z.object({
-    items: /* @__PURE__ */ z.array(zCorporateDepositAddress)
+    items: /* @__PURE__ */ z.array(zCorporateDepositAddress).check(/* @__PURE__ */ z.maxLength(100))
 });
 
 /**
@@ -567,7 +573,7 @@ export const zTopUp = /* @__PURE__ */ z.object({
  * Top-ups, oldest first.
  */
 export const zTopUpList = /* @__PURE__ */ z.object({
-    items: /* @__PURE__ */ z.array(zTopUp)
+    items: /* @__PURE__ */ z.array(zTopUp).check(/* @__PURE__ */ z.maxLength(100))
 });
 
 /**
@@ -580,47 +586,47 @@ export const zIdempotencyKey = /* @__PURE__ */ z.string().check(/* @__PURE__ */ 
 /**
  * The user's id.
  */
-export const zUserIdPath = /* @__PURE__ */ z.uuid();
+export const zUserIdPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
 
 /**
  * The user's id (in the query, where the signature covers it).
  */
-export const zUserIdQuery = /* @__PURE__ */ z.uuid();
+export const zUserIdQuery = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
 
 /**
  * The app user's id (the Server2Server `userId`), in the query where the signature covers it.
  */
-export const zUserUuidQuery = /* @__PURE__ */ z.uuid();
+export const zUserUuidQuery = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
 
 /**
  * The business user's id.
  */
-export const zUserUuidPath = /* @__PURE__ */ z.uuid();
+export const zUserUuidPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
 
 /**
  * The consent's id.
  */
-export const zConsentIdPath = /* @__PURE__ */ z.uuid();
+export const zConsentIdPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
 
 /**
  * The consent's id (the Server2Server `consentId`).
  */
-export const zConsentUuidPath = /* @__PURE__ */ z.uuid();
+export const zConsentUuidPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
 
 /**
  * The card's id (also the id of its draft while it is one).
  */
-export const zCardIdPath = /* @__PURE__ */ z.uuid();
+export const zCardIdPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
 
 /**
  * The balance's id.
  */
-export const zBalanceIdPath = /* @__PURE__ */ z.uuid();
+export const zBalanceIdPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
 
 /**
  * The balance's id (the Server2Server `balanceId`).
  */
-export const zBalanceUuidPath = /* @__PURE__ */ z.uuid();
+export const zBalanceUuidPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
 
 /**
  * A deposit type's `type`, as listed by the deposit types operation (the asset's ticker).
@@ -630,17 +636,17 @@ export const zDepositTypePath = zDepositTypeCode;
 /**
  * The deposit verification's id.
  */
-export const zVerificationIdPath = /* @__PURE__ */ z.uuid();
+export const zVerificationIdPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
 
 /**
  * The corporate's id.
  */
-export const zCorporateUuidPath = /* @__PURE__ */ z.uuid();
+export const zCorporateUuidPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
 
 /**
  * The approval instance's id.
  */
-export const zApprovalUuidPath = /* @__PURE__ */ z.uuid();
+export const zApprovalUuidPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
 
 /**
  * The caller's RSA public key (2048 or 4096 bits) as base64url without padding of its DER
@@ -662,7 +668,7 @@ export const zCreateUserHeaders = /* @__PURE__ */ z.object({
 export const zCreateUserResponse = zUser;
 
 export const zGetUserPath = /* @__PURE__ */ z.object({
-    userId: /* @__PURE__ */ z.uuid()
+    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -675,8 +681,8 @@ export const zSignUserConsentHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zSignUserConsentPath = /* @__PURE__ */ z.object({
-    userId: /* @__PURE__ */ z.uuid(),
-    consentId: /* @__PURE__ */ z.uuid()
+    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
+    consentId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -685,7 +691,7 @@ export const zSignUserConsentPath = /* @__PURE__ */ z.object({
 export const zSignUserConsentResponse = zConsent;
 
 export const zListCardConfigsPath = /* @__PURE__ */ z.object({
-    userId: /* @__PURE__ */ z.uuid()
+    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -698,7 +704,7 @@ export const zRequestEmailOtpHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zRequestEmailOtpPath = /* @__PURE__ */ z.object({
-    userId: /* @__PURE__ */ z.uuid()
+    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -713,7 +719,7 @@ export const zConfirmEmailHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zConfirmEmailPath = /* @__PURE__ */ z.object({
-    userId: /* @__PURE__ */ z.uuid()
+    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -728,7 +734,7 @@ export const zCreateCardHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zCreateCardPath = /* @__PURE__ */ z.object({
-    userId: /* @__PURE__ */ z.uuid()
+    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -741,7 +747,7 @@ export const zChargeDraftHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zChargeDraftPath = /* @__PURE__ */ z.object({
-    cardId: /* @__PURE__ */ z.uuid()
+    cardId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -754,7 +760,7 @@ export const zCompleteDraftHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zCompleteDraftPath = /* @__PURE__ */ z.object({
-    cardId: /* @__PURE__ */ z.uuid()
+    cardId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -767,7 +773,7 @@ export const zActivateCardHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zActivateCardPath = /* @__PURE__ */ z.object({
-    cardId: /* @__PURE__ */ z.uuid()
+    cardId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -776,7 +782,7 @@ export const zActivateCardPath = /* @__PURE__ */ z.object({
 export const zActivateCardResponse = zCard;
 
 export const zListBalancesQuery = /* @__PURE__ */ z.object({
-    userId: /* @__PURE__ */ z.uuid()
+    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -785,7 +791,7 @@ export const zListBalancesQuery = /* @__PURE__ */ z.object({
 export const zListBalancesResponse = zBalanceList;
 
 export const zListCardsQuery = /* @__PURE__ */ z.object({
-    userId: /* @__PURE__ */ z.uuid()
+    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -794,7 +800,7 @@ export const zListCardsQuery = /* @__PURE__ */ z.object({
 export const zListCardsResponse = zCardList;
 
 export const zGetCardDetailsPath = /* @__PURE__ */ z.object({
-    cardId: /* @__PURE__ */ z.uuid()
+    cardId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 export const zGetCardDetailsQuery = /* @__PURE__ */ z.object({
@@ -807,7 +813,7 @@ export const zGetCardDetailsQuery = /* @__PURE__ */ z.object({
 export const zGetCardDetailsResponse = zEncryptedCardDetails;
 
 export const zListDepositTypesPath = /* @__PURE__ */ z.object({
-    balanceId: /* @__PURE__ */ z.uuid()
+    balanceId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -816,7 +822,7 @@ export const zListDepositTypesPath = /* @__PURE__ */ z.object({
 export const zListDepositTypesResponse = zDepositTypeList;
 
 export const zListDepositAddressesPath = /* @__PURE__ */ z.object({
-    balanceId: /* @__PURE__ */ z.uuid(),
+    balanceId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
     type: zDepositTypeCode
 });
 
@@ -832,7 +838,7 @@ export const zCreateDepositAddressHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zCreateDepositAddressPath = /* @__PURE__ */ z.object({
-    balanceId: /* @__PURE__ */ z.uuid(),
+    balanceId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
     type: zDepositTypeCode
 });
 
@@ -842,7 +848,7 @@ export const zCreateDepositAddressPath = /* @__PURE__ */ z.object({
 export const zCreateDepositAddressResponse = zDepositAddress;
 
 export const zListDepositVerificationsQuery = /* @__PURE__ */ z.object({
-    userId: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.uuid())
+    userId: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)))
 });
 
 /**
@@ -857,7 +863,7 @@ export const zApproveDepositVerificationHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zApproveDepositVerificationPath = /* @__PURE__ */ z.object({
-    id: /* @__PURE__ */ z.uuid()
+    id: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -866,7 +872,7 @@ export const zApproveDepositVerificationPath = /* @__PURE__ */ z.object({
 export const zApproveDepositVerificationResponse = zDepositVerification;
 
 export const zListAppDepositTypesQuery = /* @__PURE__ */ z.object({
-    userUuid: /* @__PURE__ */ z.uuid()
+    userUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -879,11 +885,11 @@ export const zSignAppConsentHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zSignAppConsentPath = /* @__PURE__ */ z.object({
-    consentUuid: /* @__PURE__ */ z.uuid()
+    consentUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 export const zSignAppConsentQuery = /* @__PURE__ */ z.object({
-    userUuid: /* @__PURE__ */ z.uuid()
+    userUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -892,7 +898,7 @@ export const zSignAppConsentQuery = /* @__PURE__ */ z.object({
 export const zSignAppConsentResponse = zConsent;
 
 export const zListAppDepositAddressesPath = /* @__PURE__ */ z.object({
-    balanceUuid: /* @__PURE__ */ z.uuid(),
+    balanceUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
     type: zDepositTypeCode
 });
 
@@ -908,7 +914,7 @@ export const zCreateAppDepositAddressHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zCreateAppDepositAddressPath = /* @__PURE__ */ z.object({
-    balanceUuid: /* @__PURE__ */ z.uuid(),
+    balanceUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
     type: zDepositTypeCode
 });
 
@@ -918,7 +924,7 @@ export const zCreateAppDepositAddressPath = /* @__PURE__ */ z.object({
 export const zCreateAppDepositAddressResponse = zDepositAddress;
 
 export const zListAppDepositVerificationsQuery = /* @__PURE__ */ z.object({
-    userUuid: /* @__PURE__ */ z.uuid()
+    userUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -933,7 +939,7 @@ export const zApproveAppDepositVerificationHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zApproveAppDepositVerificationPath = /* @__PURE__ */ z.object({
-    id: /* @__PURE__ */ z.uuid()
+    id: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -959,7 +965,7 @@ export const zCreateApprovalHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zCreateApprovalPath = /* @__PURE__ */ z.object({
-    corporateUuid: /* @__PURE__ */ z.uuid()
+    corporateUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -968,8 +974,8 @@ export const zCreateApprovalPath = /* @__PURE__ */ z.object({
 export const zCreateApprovalResponse = zApproval;
 
 export const zGetApprovalPath = /* @__PURE__ */ z.object({
-    corporateUuid: /* @__PURE__ */ z.uuid(),
-    approvalUuid: /* @__PURE__ */ z.uuid()
+    corporateUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
+    approvalUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -978,8 +984,8 @@ export const zGetApprovalPath = /* @__PURE__ */ z.object({
 export const zGetApprovalResponse = zApproval;
 
 export const zListUserApprovalsPath = /* @__PURE__ */ z.object({
-    corporateUuid: /* @__PURE__ */ z.uuid(),
-    userUuid: /* @__PURE__ */ z.uuid()
+    corporateUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
+    userUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -988,8 +994,8 @@ export const zListUserApprovalsPath = /* @__PURE__ */ z.object({
 export const zListUserApprovalsResponse = zApprovalList;
 
 export const zGetApprovalCardDetailsPath = /* @__PURE__ */ z.object({
-    corporateUuid: /* @__PURE__ */ z.uuid(),
-    approvalUuid: /* @__PURE__ */ z.uuid()
+    corporateUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
+    approvalUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 export const zGetApprovalCardDetailsQuery = /* @__PURE__ */ z.object({
@@ -1002,7 +1008,7 @@ export const zGetApprovalCardDetailsQuery = /* @__PURE__ */ z.object({
 export const zGetApprovalCardDetailsResponse = zEncryptedCardDetails;
 
 export const zListCorporateDepositAddressesPath = /* @__PURE__ */ z.object({
-    corporateUuid: /* @__PURE__ */ z.uuid()
+    corporateUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -1011,7 +1017,7 @@ export const zListCorporateDepositAddressesPath = /* @__PURE__ */ z.object({
 export const zListCorporateDepositAddressesResponse = zCorporateDepositAddressList;
 
 export const zListTopUpsPath = /* @__PURE__ */ z.object({
-    corporateUuid: /* @__PURE__ */ z.uuid()
+    corporateUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 /**
@@ -1026,8 +1032,8 @@ export const zIncreaseApprovalBudgetHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zIncreaseApprovalBudgetPath = /* @__PURE__ */ z.object({
-    corporateUuid: /* @__PURE__ */ z.uuid(),
-    approvalUuid: /* @__PURE__ */ z.uuid()
+    corporateUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
+    approvalUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
 /**
