@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { createClient, type UserConfig } from '@hey-api/openapi-ts';
@@ -22,6 +22,7 @@ describe('sdk/generated', () => {
     expect(jobs.length).toBeGreaterThan(0);
     for (const job of jobs) {
       const target = join(fresh, job.output.path);
+      mkdirSync(target, { recursive: true });
       await createClient({ ...job, output: { ...job.output, path: target }, logs: { level: 'silent' } } as UserConfig);
       const committed = repoPath(job.output.path);
       expect(files(committed)).toEqual(files(target));
