@@ -30,6 +30,15 @@ export const forge = forgeCore as typeof Forge;
 export type ForgePublicKey = Forge.pki.rsa.PublicKey;
 export type ForgePrivateKey = Forge.pki.rsa.PrivateKey;
 
+/** forge's stepped key generation (documented in its README; not in @types/node-forge). */
+interface KeyPairGenerationState {
+  keys: Forge.pki.rsa.KeyPair | null;
+}
+const steppedRsa = forge.pki.rsa as typeof forge.pki.rsa & {
+  createKeyPairGenerationState(bits: number, e: number): KeyPairGenerationState;
+  stepKeyPairGenerationState(state: KeyPairGenerationState, milliseconds: number): boolean;
+};
+
 const oaep = () => ({ md: forge.md.sha256.create(), mgf1: { md: forge.md.sha256.create() } });
 
 const toBinary = (bytes: Uint8Array): string => {
@@ -40,12 +49,26 @@ const toBinary = (bytes: Uint8Array): string => {
 const toBytes = (binary: string): Uint8Array => Uint8Array.from(binary, (c) => c.charCodeAt(0));
 
 /**
- * An RSA key pair in pure JavaScript, made in steps that yield to the event loop (forge's callback form), so a
- * page or an app stays responsive while it runs (about a second for 2048 bits).
+ * An RSA key pair: natively under Node, else in pure JavaScript, made in steps of at most 50 ms with the event loop free in between (forge's
+ * stepKeyPairGenerationState), so a page or an app stays responsive while it runs (about a second for 2048 bits).
+ * Not forge's callback form: that one starts Web Workers from a script URL (`forge/prime.worker.js`) a bundle does
+ * not have.
  */
 export function generateKeyPair(bits: number): Promise<Forge.pki.rsa.KeyPair> {
+  // Under Node (jsdom runs there), forge's one-call form hands the work to Node's native key generation.
+  const flags = forge as unknown as { util: { isNodejs?: unknown }; options?: { usePureJavaScript?: boolean } };
+  if (flags.util.isNodejs && !flags.options?.usePureJavaScript) return Promise.resolve(forge.pki.rsa.generateKeyPair({ bits, e: 0x10001 }));
+  const state = steppedRsa.createKeyPairGenerationState(bits, 0x10001);
   return new Promise((resolve, reject) => {
-    forge.pki.rsa.generateKeyPair({ bits, e: 0x10001 }, (error, pair) => (error ? reject(error) : resolve(pair)));
+    const step = () => {
+      try {
+        if (steppedRsa.stepKeyPairGenerationState(state, 50)) resolve(state.keys!);
+        else setTimeout(step, 0);
+      } catch (error) {
+        reject(error);
+      }
+    };
+    step();
   });
 }
 
