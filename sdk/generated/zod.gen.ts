@@ -31,23 +31,80 @@ export const zMoney = z.object({
 });
 
 /**
+ * The closed set of problem codes of this version (decided): a stable upper-snake identifier per condition,
+ * each with the one HTTP status it comes with (`x-enumDescriptions`). Codes marked "the mock" are answered only
+ * by the mock's control API or its standalone server, never by the service.
+ *
+ */
+export const zProblemCode = z.enum([
+    'VALIDATION_FAILED',
+    'MALFORMED_JSON',
+    'PUBLIC_KEY_INVALID',
+    'CURSOR_INVALID',
+    'MALFORMED_REQUEST',
+    'AUTH_MISSING',
+    'AUTH_MALFORMED',
+    'AUTH_UNKNOWN_KEY',
+    'AUTH_TIMESTAMP_SKEW',
+    'AUTH_NONCE_REUSED',
+    'AUTH_SIGNATURE_MISMATCH',
+    'CORS_ORIGIN_NOT_ALLOWED',
+    'NOT_FOUND',
+    'ROUTE_NOT_FOUND',
+    'INVALID_TRANSITION',
+    'EMAIL_ALREADY_REGISTERED',
+    'EMAIL_ALREADY_VERIFIED',
+    'CARD_NOT_A_DRAFT',
+    'DRAFT_NOT_CHARGED',
+    'DRAFT_ALREADY_CHARGED',
+    'DRAFT_ALREADY_COMPLETED',
+    'CARD_ORDER_NOT_COMPLETED',
+    'CARD_NOT_ACTIVATABLE',
+    'CARD_NOT_ACTIVE',
+    'APPROVAL_NOT_DELIVERED',
+    'DEPOSIT_ADDRESS_EXISTS',
+    'VERIFICATION_NOT_PENDING',
+    'CHANGE_ALREADY_PENDING',
+    'DEPOSIT_ADDRESS_MISSING',
+    'API_KEY_EXISTS',
+    'PAYLOAD_TOO_LARGE',
+    'REGISTRATION_INCOMPLETE',
+    'EMAIL_UNVERIFIED',
+    'KYC_NOT_PASSED',
+    'CARD_CONSENTS_UNSIGNED',
+    'DEPOSIT_CONSENTS_UNSIGNED',
+    'VISUAL_NOT_IN_CONFIG',
+    'NETWORK_NOT_SUPPORTED',
+    'OTP_NOT_REQUESTED',
+    'OTP_INVALID',
+    'OTP_EXPIRED',
+    'OTP_TOO_MANY_ATTEMPTS',
+    'INSUFFICIENT_FUNDS',
+    'BUDGET_OUT_OF_BOUNDS',
+    'CURRENCY_MISMATCH',
+    'VALIDITY_PERIOD_INVALID',
+    'IDEMPOTENCY_KEY_REUSED',
+    'AMOUNT_BELOW_MINIMUM',
+    'AMOUNT_TOO_LARGE',
+    'RATE_LIMITED',
+    'INTERNAL_ERROR',
+    'SERVICE_UNAVAILABLE',
+    'INJECTED_FAULT'
+]);
+
+/**
+ * An opaque cursor of one list of one api key (see the `cursor` query parameter).
+ */
+export const zPageCursor = z.string().min(1).max(512).regex(/^[A-Za-z0-9_.-]+$/);
+
+/**
  * An error, as `application/problem+json` (RFC 9457). `code` is a stable upper-snake identifier to branch on;
  * `title` and `detail` are for people and may change. Status use (contract section 4): 400 malformed or invalid
  * request, 401 signing, 404 unknown resource (also one of another api key), 409 wrong state for the operation,
  * 422 business rule, 429 too many requests (with `Retry-After`), 5xx the server's fault (safe to retry only for
  * GET or with an `Idempotency-Key`).
  *
- * Codes: 400 `VALIDATION_FAILED`, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`; 401 `AUTH_MISSING`, `AUTH_MALFORMED`,
- * `AUTH_UNKNOWN_KEY`, `AUTH_TIMESTAMP_SKEW`, `AUTH_NONCE_REUSED`, `AUTH_SIGNATURE_MISMATCH`; 404 `NOT_FOUND`,
- * `ROUTE_NOT_FOUND`; 409 `INVALID_TRANSITION`, `EMAIL_ALREADY_REGISTERED`, `EMAIL_ALREADY_VERIFIED`,
- * `CARD_NOT_A_DRAFT`, `DRAFT_NOT_CHARGED`, `DRAFT_ALREADY_CHARGED`, `DRAFT_ALREADY_COMPLETED`,
- * `CARD_ORDER_NOT_COMPLETED`, `CARD_NOT_ACTIVATABLE`, `CARD_NOT_ACTIVE`, `APPROVAL_NOT_DELIVERED`,
- * `DEPOSIT_ADDRESS_EXISTS`, `VERIFICATION_NOT_PENDING`; 422 `REGISTRATION_INCOMPLETE`, `EMAIL_UNVERIFIED`,
- * `KYC_NOT_PASSED`, `CARD_CONSENTS_UNSIGNED`, `DEPOSIT_CONSENTS_UNSIGNED`, `VISUAL_NOT_IN_CONFIG`,
- * `NETWORK_NOT_SUPPORTED`, `OTP_NOT_REQUESTED`, `OTP_INVALID`, `OTP_EXPIRED`, `OTP_TOO_MANY_ATTEMPTS`,
- * `INSUFFICIENT_FUNDS`, `BUDGET_OUT_OF_BOUNDS`, `CURRENCY_MISMATCH`, `VALIDITY_PERIOD_INVALID`,
- * `IDEMPOTENCY_KEY_REUSED`; 429 `RATE_LIMITED`; 500 `INTERNAL_ERROR`; 503 `SERVICE_UNAVAILABLE`. The mock answers `INJECTED_FAULT` (with
- * the injected status) for faults injected through its control API. New codes may be added.
+ * Codes: the closed enum `ProblemCode`, each with its status.
  *
  */
 export const zProblem = z.object({
@@ -55,7 +112,7 @@ export const zProblem = z.object({
     title: z.string(),
     status: z.int().gte(400).lte(599),
     detail: z.string().optional(),
-    code: z.string().regex(/^[A-Z][A-Z0-9_]*$/),
+    code: zProblemCode,
     instance: z.string().optional(),
     requestId: z.string().optional(),
     errors: z.array(z.object({
@@ -180,7 +237,9 @@ export const zCardConfigList = z.object({
         'NOT_STARTED',
         'PASSED',
         'FAILED'
-    ])
+    ]),
+    hasMore: z.boolean(),
+    nextCursor: zPageCursor.nullable()
 });
 
 /**
@@ -211,6 +270,13 @@ export const zCardCreate = z.object({
  * A payment card. `object` is `card` (it tells a card from a draft). `configId` and `visualId` are null for a
  * business card, which has no config. The PAN and CVV are never here: see the details operations.
  *
+ * Generation (decided, interface section 3: "the card is generated at the approval's validFrom"): a
+ * Server2Server card is generated when it is issued. A business card exists from its approval's creation (id,
+ * type, status `INACTIVE`, cardholder name) and is generated (number, expiry, CVV) when the approval becomes
+ * DELIVERED: at `validFrom`, or when the user completes registration if that is later. Until then `last4`,
+ * `expiryMonth`, `expiryYear` and `generatedAt` are null; a card whose approval ended before that is CLOSED
+ * and never generated.
+ *
  */
 export const zCard = z.object({
     object: z.literal('card'),
@@ -218,13 +284,14 @@ export const zCard = z.object({
     userId: zUuid,
     type: zCardType,
     status: zCardStatus,
-    last4: z.string().regex(/^[0-9]{4}$/),
-    expiryMonth: z.int().gte(1).lte(12),
-    expiryYear: z.int().gte(2000).lte(2100),
+    last4: z.string().regex(/^[0-9]{4}$/).nullable(),
+    expiryMonth: z.int().gte(1).lte(12).nullable(),
+    expiryYear: z.int().gte(2000).lte(2100).nullable(),
     cardholderName: z.string(),
     configId: zUuid.nullable(),
     visualId: zUuid.nullable(),
-    createdAt: zTimestamp
+    createdAt: zTimestamp,
+    generatedAt: zTimestamp.nullable()
 });
 
 /**
@@ -263,7 +330,9 @@ export const zCardOrDraft = z.discriminatedUnion('object', [
  * A user's cards.
  */
 export const zCardList = z.object({
-    items: z.array(zCard)
+    items: z.array(zCard),
+    hasMore: z.boolean(),
+    nextCursor: zPageCursor.nullable()
 });
 
 /**
@@ -305,7 +374,9 @@ export const zBalance = z.object({
  * A user's balances.
  */
 export const zBalanceList = z.object({
-    items: z.array(zBalance)
+    items: z.array(zBalance),
+    hasMore: z.boolean(),
+    nextCursor: zPageCursor.nullable()
 });
 
 /**
@@ -341,7 +412,9 @@ export const zDepositType = z.object({
  * Deposit types.
  */
 export const zDepositTypeList = z.object({
-    items: z.array(zDepositType)
+    items: z.array(zDepositType),
+    hasMore: z.boolean(),
+    nextCursor: zPageCursor.nullable()
 });
 
 /**
@@ -371,7 +444,9 @@ export const zDepositAddress = z.object({
  * Deposit addresses.
  */
 export const zDepositAddressList = z.object({
-    items: z.array(zDepositAddress)
+    items: z.array(zDepositAddress),
+    hasMore: z.boolean(),
+    nextCursor: zPageCursor.nullable()
 });
 
 /**
@@ -398,7 +473,9 @@ export const zDepositVerification = z.object({
  * Deposit verifications, oldest first.
  */
 export const zDepositVerificationList = z.object({
-    items: z.array(zDepositVerification)
+    items: z.array(zDepositVerification),
+    hasMore: z.boolean(),
+    nextCursor: zPageCursor.nullable()
 });
 
 /**
@@ -447,19 +524,27 @@ export const zBusinessUser = z.object({
 });
 
 /**
- * The nine approval statuses (interface section 3):
- * `CREATED` only when a user requests changes (a reapproval awaiting the corporation; the instance it would
- * replace stays in force meanwhile, and since no operation accepts it, it ends CANCELED, REJECTED or EXPIRED);
- * `ACCEPTED` assigned when an approval is initially created;
- * `PREPARED` accepted, card generated at `validFrom`;
- * `DELIVERED` the card is issued and active;
- * `FINISHED` was DELIVERED and `validTo` has passed;
- * `REAPPROVED` a reapproval replaced it (from ACCEPTED or DELIVERED);
- * `CANCELED` canceled by the corporation from CREATED, ACCEPTED or PREPARED;
- * `REJECTED` a CREATED reapproval rejected by the corporation;
- * `EXPIRED` a CREATED reapproval neither accepted nor rejected before `expiresAt`.
- * Budgets are reserved while ACCEPTED, PREPARED or DELIVERED and released on CANCELED and FINISHED; a
- * REAPPROVED instance hands its reservation to its reapproval.
+ * The nine approval statuses (interface section 3) and what entering each does (decided):
+ * `CREATED` a change the user requested (a reapproval awaiting the corporation; in the mock, the control API):
+ * nothing is reserved and the instance it would replace stays in force; at most one is pending per approval.
+ * The corporation accepts it (it takes over the replaced instance's status, card, reservation and spending, plus
+ * the additional budget, and the replaced instance becomes REAPPROVED), rejects it (REJECTED) or cancels it
+ * (CANCELED); unanswered at `expiresAt` it is EXPIRED; and it ends CANCELED when the instance it changes ends or
+ * is replaced.
+ * `ACCEPTED` assigned when an approval is initially created: the budget is reserved; the card exists, not yet
+ * generated.
+ * `PREPARED` the user completed registration before `validFrom`: the card is generated at `validFrom`.
+ * `DELIVERED` the card is generated (number, expiry, CVV) and ACTIVE: card transactions can occur.
+ * `FINISHED` was DELIVERED and `validTo` has passed: what is left of the budget is released, the card CLOSED.
+ * `REAPPROVED` a reapproval replaced it (from ACCEPTED or DELIVERED): its reservation and spending move to it.
+ * `CANCELED` canceled by the corporation from CREATED, ACCEPTED or PREPARED (budget released, card CLOSED), or
+ * a CREATED change whose approval ended first.
+ * `REJECTED` a CREATED reapproval rejected by the corporation.
+ * `EXPIRED` time ran out before the party awaited acted: a CREATED reapproval neither accepted nor rejected by
+ * `expiresAt`; or (decided) an approval still ACCEPTED at `validTo`, because its user never completed
+ * registration: its budget is released and its card CLOSED without ever being generated. `statusReason` tells
+ * the two apart.
+ * Live statuses are CREATED, ACCEPTED, PREPARED and DELIVERED; the others are final.
  *
  */
 export const zApprovalStatus = z.enum([
@@ -473,6 +558,43 @@ export const zApprovalStatus = z.enum([
     'FINISHED',
     'REAPPROVED'
 ]);
+
+/**
+ * Why an approval instance left the live statuses (decided, as Stripe's `cancellation_reason` and Marqeta's
+ * `reason_code` say why a card or authorization ended): null while the instance is live.
+ * `REPLACED` REAPPROVED: a reapproval (increase-budget, or an accepted change) took over.
+ * `VALIDITY_ENDED` FINISHED: `validTo` passed while DELIVERED.
+ * `CANCELED_BY_CORPORATION` CANCELED by the corporation.
+ * `CHANGED_APPROVAL_ENDED` CANCELED: a change request whose approval ended or was replaced before the
+ * corporation decided.
+ * `REJECTED_BY_CORPORATION` REJECTED by the corporation.
+ * `CHANGE_NOT_DECIDED` EXPIRED: a change request neither accepted nor rejected before `expiresAt`.
+ * `NOT_DELIVERED_BY_VALID_TO` EXPIRED: the approval was still ACCEPTED at `validTo` (the user never completed
+ * registration), so its card was never generated. EXPIRED rather than CANCELED, because in the interface
+ * document CANCELED is always the corporation's act, and EXPIRED is time running out before the party awaited
+ * acted.
+ *
+ */
+export const zApprovalStatusReason = z.enum([
+    'REPLACED',
+    'VALIDITY_ENDED',
+    'CANCELED_BY_CORPORATION',
+    'CHANGED_APPROVAL_ENDED',
+    'REJECTED_BY_CORPORATION',
+    'CHANGE_NOT_DECIDED',
+    'NOT_DELIVERED_BY_VALID_TO'
+]);
+
+/**
+ * What a reapproval changes in the instance it replaces (interface section 1: "any change to an approval
+ * (budget change, PIN update) creates a new approval instance"): the budget added (0 for none) and whether the
+ * card's PIN is updated (the PIN itself is never shown).
+ *
+ */
+export const zApprovalChange = z.object({
+    additionalBudget: zMoney,
+    pinUpdate: z.boolean()
+});
 
 /**
  * A budget for a new card of a business user, over a validity period.
@@ -494,7 +616,15 @@ export const zBudgetIncrease = z.object({
 /**
  * An approval instance: a budget from the corporate balance on one card of one user. `previousApprovalUuid`
  * is the instance it replaced (null for an original approval); `replacedByApprovalUuid` the reapproval that
- * replaced it. `expiresAt` is set only on a CREATED reapproval. The card is the same across all instances.
+ * replaced it. `expiresAt` is set only on a CREATED reapproval. The card is the same across all instances; it
+ * exists from the approval's creation but is generated (number, expiry, CVV) only when the approval becomes
+ * DELIVERED: until then `card.last4`, `card.expiryMonth`, `card.expiryYear` and `card.generatedAt` are null.
+ *
+ * Spending (decided): `spent` is what approved card transactions took under this instance and the ones it
+ * replaced (a reapproval carries it over); `remaining` is what can still be spent under it: `budget` − `spent`
+ * while ACCEPTED, PREPARED or DELIVERED (exactly what it holds reserved from the corporate balance), 0 otherwise
+ * (a CREATED change reserves nothing until accepted). Per corporate: funded = available + reserved + spent, so
+ * FINISHED and CANCELED release only what is left.
  *
  */
 export const zApproval = z.object({
@@ -502,11 +632,15 @@ export const zApproval = z.object({
     corporateUuid: zUuid,
     userUuid: zUuid,
     status: zApprovalStatus,
+    statusReason: zApprovalStatusReason.nullable(),
     budget: zMoney,
+    spent: zMoney,
+    remaining: zMoney,
     validFrom: zTimestamp,
     validTo: zTimestamp,
     previousApprovalUuid: zUuid.nullable(),
     replacedByApprovalUuid: zUuid.nullable(),
+    change: zApprovalChange.nullable(),
     expiresAt: zTimestamp.nullable(),
     card: zCard,
     createdAt: zTimestamp,
@@ -526,7 +660,9 @@ export const zReapproval = zApproval.and(z.object({
  * Approval instances, oldest first.
  */
 export const zApprovalList = z.object({
-    items: z.array(zApproval)
+    items: z.array(zApproval),
+    hasMore: z.boolean(),
+    nextCursor: zPageCursor.nullable()
 });
 
 /**
@@ -545,7 +681,9 @@ export const zCorporateDepositAddress = z.object({
  * Corporate deposit addresses.
  */
 export const zCorporateDepositAddressList = z.object({
-    items: z.array(zCorporateDepositAddress)
+    items: z.array(zCorporateDepositAddress),
+    hasMore: z.boolean(),
+    nextCursor: zPageCursor.nullable()
 });
 
 /**
@@ -567,7 +705,9 @@ export const zTopUp = z.object({
  * Top-ups, oldest first.
  */
 export const zTopUpList = z.object({
-    items: z.array(zTopUp)
+    items: z.array(zTopUp),
+    hasMore: z.boolean(),
+    nextCursor: zPageCursor.nullable()
 });
 
 /**
@@ -650,6 +790,21 @@ export const zApprovalUuidPath = z.uuid();
  */
 export const zPublicKeyQuery = z.string().min(64).max(2048).regex(/^[A-Za-z0-9_-]+$/);
 
+/**
+ * How many items the page holds at most: 1 to 100, default 20 (decided, as Stripe's `limit`). A page may hold
+ * fewer only when it is the last one.
+ *
+ */
+export const zLimit = z.int().gte(1).lte(100).default(20);
+
+/**
+ * Where the page starts: the `nextCursor` of the previous page of the same list (the same operation with the
+ * same path and query parameters) under the same api key. Omitted: the first page. Anything else is
+ * `400 CURSOR_INVALID`.
+ *
+ */
+export const zCursor = zPageCursor;
+
 export const zCreateUserBody = zRegistrationData;
 
 export const zCreateUserHeaders = z.object({
@@ -686,6 +841,11 @@ export const zSignUserConsentResponse = zConsent;
 
 export const zListCardConfigsPath = z.object({
     userId: z.uuid()
+});
+
+export const zListCardConfigsQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
 });
 
 /**
@@ -776,7 +936,9 @@ export const zActivateCardPath = z.object({
 export const zActivateCardResponse = zCard;
 
 export const zListBalancesQuery = z.object({
-    userId: z.uuid()
+    userId: z.uuid(),
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
 });
 
 /**
@@ -785,7 +947,9 @@ export const zListBalancesQuery = z.object({
 export const zListBalancesResponse = zBalanceList;
 
 export const zListCardsQuery = z.object({
-    userId: z.uuid()
+    userId: z.uuid(),
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
 });
 
 /**
@@ -810,6 +974,11 @@ export const zListDepositTypesPath = z.object({
     balanceId: z.uuid()
 });
 
+export const zListDepositTypesQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
+});
+
 /**
  * The deposit types.
  */
@@ -818,6 +987,11 @@ export const zListDepositTypesResponse = zDepositTypeList;
 export const zListDepositAddressesPath = z.object({
     balanceId: z.uuid(),
     type: zDepositTypeCode
+});
+
+export const zListDepositAddressesQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
 });
 
 /**
@@ -842,7 +1016,9 @@ export const zCreateDepositAddressPath = z.object({
 export const zCreateDepositAddressResponse = zDepositAddress;
 
 export const zListDepositVerificationsQuery = z.object({
-    userId: z.uuid().optional()
+    userId: z.uuid().optional(),
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
 });
 
 /**
@@ -866,7 +1042,9 @@ export const zApproveDepositVerificationPath = z.object({
 export const zApproveDepositVerificationResponse = zDepositVerification;
 
 export const zListAppDepositTypesQuery = z.object({
-    userUuid: z.uuid()
+    userUuid: z.uuid(),
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
 });
 
 /**
@@ -896,6 +1074,11 @@ export const zListAppDepositAddressesPath = z.object({
     type: zDepositTypeCode
 });
 
+export const zListAppDepositAddressesQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
+});
+
 /**
  * The deposit addresses.
  */
@@ -918,7 +1101,9 @@ export const zCreateAppDepositAddressPath = z.object({
 export const zCreateAppDepositAddressResponse = zDepositAddress;
 
 export const zListAppDepositVerificationsQuery = z.object({
-    userUuid: z.uuid()
+    userUuid: z.uuid(),
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
 });
 
 /**
@@ -982,6 +1167,11 @@ export const zListUserApprovalsPath = z.object({
     userUuid: z.uuid()
 });
 
+export const zListUserApprovalsQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
+});
+
 /**
  * The approvals.
  */
@@ -1005,6 +1195,11 @@ export const zListCorporateDepositAddressesPath = z.object({
     corporateUuid: z.uuid()
 });
 
+export const zListCorporateDepositAddressesQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
+});
+
 /**
  * The deposit addresses.
  */
@@ -1012,6 +1207,11 @@ export const zListCorporateDepositAddressesResponse = zCorporateDepositAddressLi
 
 export const zListTopUpsPath = z.object({
     corporateUuid: z.uuid()
+});
+
+export const zListTopUpsQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
 });
 
 /**
