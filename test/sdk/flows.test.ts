@@ -87,6 +87,7 @@ const makeCard = (): Card => ({
   type: state.config.type,
   status: state.config.type === 'VIRTUAL' ? 'ACTIVE' : 'ORDERED',
   last4: '4246',
+  generatedAt: '2026-11-21T09:35:00Z',
   expiryMonth: 11,
   expiryYear: 2029,
   cardholderName: 'ADA LOVELACE',

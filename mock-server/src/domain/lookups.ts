@@ -24,9 +24,15 @@ export function balancesOf(ctx: DomainContext, userId: string): BalanceRecord[] 
   return Object.values(ctx.state.balances).filter((b) => b.userId === userId);
 }
 
-/** A card (not a draft that is not completed yet). */
+/** A card (not a draft that is not completed yet), of either area: for the control API. */
 export function findCard(ctx: DomainContext, cardId: string): CardRecord {
   return ctx.state.cards[cardId] ?? throwNotFound('card', cardId);
+}
+
+/** A Server2Server card: a business card (issued with an approval) does not exist in `/s2s` (areas are scoped). */
+export function findS2sCard(ctx: DomainContext, cardId: string): CardRecord {
+  const card = ctx.state.cards[cardId];
+  return card && card.corporateUuid === null ? card : throwNotFound('card', cardId);
 }
 
 /** A deposit type offered for a balance. */
@@ -55,6 +61,12 @@ export function findApproval(ctx: DomainContext, corporateUuid: string, approval
   const approval = ctx.state.approvals[approvalUuid];
   if (!approval || approval.corporateUuid !== corporateUuid) return throwNotFound('approval', approvalUuid);
   return approval;
+}
+
+/** The CREATED change request pending on an approval instance, if any (at most one). */
+export function pendingChangeOf(ctx: DomainContext, approvalUuid: string): ApprovalRecord | undefined {
+  for (const a of Object.values(ctx.state.approvals)) if (a.status === 'CREATED' && a.previousApprovalUuid === approvalUuid) return a;
+  return undefined;
 }
 
 function throwNotFound(what: string, id: string): never {

@@ -1,21 +1,16 @@
 /**
  * Time-driven and registration-driven transitions, evaluated lazily: the mock calls {@link settle} before
  * every request and after every move of the clock or control action, so the state is always as if each
- * transition had run at its instant.
+ * transition had run at its instant. The instants come from the approval table's rows (`due`), the effects
+ * from the lifecycle module: this file only orders them in time.
  * @module
  */
-import { iso } from '../clock';
-import { ORDER_COMPLETION_MS, approvalMachine, cardMachine, findTransition, type ApprovalContext } from '../machines';
+import { ORDER_COMPLETION_MS, cardMachine, findTransition } from '../machines';
 import type { ApprovalRecord } from '../store';
 import type { DomainContext } from './context';
-import { closeCardUnlessInUse, release } from './business';
+import { SETTLING_STATUSES, apply, dueTransition, type ApprovalRow } from './lifecycle';
 
-/** The statuses the table lets time or registration move; the others (terminal ones) are skipped cheaply. */
-const SETTLING = new Set(approvalMachine.rows
-  .filter((row) => row.trigger === 'time' || row.trigger === 'registrationCompleted')
-  .flatMap((row) => row.from ?? []));
-
-/** Runs every due transition; returns how many ran (0: nothing changed). */
+/** Runs every due transition, earliest first; returns how many ran (0: nothing changed). */
 export function settle(ctx: DomainContext): number {
   let changes = 0;
   for (const card of Object.values(ctx.state.cards)) {
@@ -26,41 +21,17 @@ export function settle(ctx: DomainContext): number {
       changes++;
     }
   }
-  // An approval can move several times in one settle (ACCEPTED → DELIVERED → FINISHED): loop until still.
-  for (let moved = true; moved;) {
-    moved = false;
+  // One transition at a time, the earliest due first: a transition may end another instance (a pending change
+  // whose approval finished) or make one due, so the next is chosen again after each.
+  for (;;) {
+    let next: { approval: ApprovalRecord; row: ApprovalRow; at: number } | undefined;
     for (const approval of Object.values(ctx.state.approvals)) {
-      if (step(ctx, approval)) {
-        moved = true;
-        changes++;
-      }
+      if (!SETTLING_STATUSES.has(approval.status)) continue;
+      const due = dueTransition(ctx, approval);
+      if (due && due.at <= ctx.now && (next === undefined || due.at < next.at)) next = { approval, ...due };
     }
+    if (!next) return changes;
+    apply(ctx, next.approval, next.row, { at: next.at });
+    changes++;
   }
-  return changes;
-}
-
-/** Applies the approval's due transition, if any. */
-function step(ctx: DomainContext, a: ApprovalRecord): boolean {
-  if (!SETTLING.has(a.status)) return false;
-  const c: ApprovalContext = {
-    now: ctx.now, validFrom: Date.parse(a.validFrom), validTo: Date.parse(a.validTo), expiresAt: a.expiresAt === null ? null : Date.parse(a.expiresAt),
-  };
-  const registered = a.status === 'ACCEPTED' && ctx.state.businessUsers[a.userUuid]?.registrationStatus === 'COMPLETED';
-  const row = registered ? findTransition(approvalMachine, a.status, 'registrationCompleted', c) : findTransition(approvalMachine, a.status, 'time', c);
-  if (!row || row.to === 'unchanged') return false;
-  // The instant the transition was due: validFrom, validTo or expiresAt for time rows, now for registration.
-  const due = row.trigger === 'registrationCompleted' ? ctx.now
-    : row.to === 'DELIVERED' ? c.validFrom : row.to === 'FINISHED' ? c.validTo : (c.expiresAt ?? ctx.now);
-  a.status = row.to;
-  a.updatedAt = iso(Math.max(Date.parse(a.updatedAt), due));
-  const card = ctx.state.cards[a.cardId];
-  if (row.to === 'DELIVERED' && card?.status === 'INACTIVE') {
-    const next = findTransition(cardMachine, card.status, 'approvalDelivered');
-    if (next && next.to !== 'unchanged') card.status = next.to;
-  }
-  if (row.to === 'FINISHED') {
-    release(ctx, a);
-    closeCardUnlessInUse(ctx, a);
-  }
-  return true;
 }

@@ -19,7 +19,7 @@ import { fingerprint, remember, replay } from './idempotency';
 import { operations, type Operation } from './operations';
 import { asProblem, jsonReply, problemReply, toResponse, type Reply } from './problem';
 import { routePattern, tenantOfHeader, type MockRuntime } from './runtime';
-import { strict, validateParts } from './validation';
+import { NO_QUERY, queryValues, strict, validateParts } from './validation';
 
 /** The handlers of every operation, then the catch-alls of the three areas. */
 export function apiHandlers(runtime: MockRuntime): HttpHandler[] {
@@ -91,9 +91,11 @@ async function processRequest(
   }
 
   const idempotencyKey = request.headers.get('idempotency-key') ?? undefined;
+  // Unknown query parameters are refused as unknown body fields are (the spec's conventions).
+  const querySchema = operation.schemas.query ? strict(operation.schemas.query) : NO_QUERY;
   const [path, query, , parsedBody] = validateParts([
     { location: 'path', schema: operation.schemas.path, value: params },
-    { location: 'query', schema: operation.schemas.query, value: Object.fromEntries(url.searchParams) },
+    { location: 'query', schema: querySchema, value: queryValues(querySchema, url.searchParams) },
     { location: 'headers', schema: operation.schemas.headers, value: { 'Idempotency-Key': idempotencyKey } },
     { location: 'body', schema: operation.schemas.body && strict(operation.schemas.body), value: body },
   ]);

@@ -74,8 +74,8 @@ export const operations: readonly Operation[] = [
   }),
   op({
     operationId: 'listCardConfigs', method: 'GET', path: '/s2s/users/{userId}/cards/configs', status: 200,
-    schemas: { path: g.zListCardConfigsPath, response: g.zListCardConfigsResponse },
-    run: (ctx, { path }) => users.listCardConfigs(ctx, path.userId),
+    schemas: { path: g.zListCardConfigsPath, query: g.zListCardConfigsQuery, response: g.zListCardConfigsResponse },
+    run: (ctx, { path, query }) => users.listCardConfigs(ctx, path.userId, query),
   }),
   op({
     operationId: 'requestEmailOtp', method: 'POST', path: '/s2s/users/{userId}/email/otp', status: 200,
@@ -110,12 +110,12 @@ export const operations: readonly Operation[] = [
   op({
     operationId: 'listBalances', method: 'GET', path: '/s2s/balances', status: 200,
     schemas: { query: g.zListBalancesQuery, response: g.zListBalancesResponse },
-    run: (ctx, { query }) => cards.listBalances(ctx, query.userId),
+    run: (ctx, { query }) => cards.listBalances(ctx, query.userId, query),
   }),
   op({
     operationId: 'listCards', method: 'GET', path: '/s2s/cards', status: 200,
     schemas: { query: g.zListCardsQuery, response: g.zListCardsResponse },
-    run: (ctx, { query }) => cards.listCards(ctx, query.userId),
+    run: (ctx, { query }) => cards.listCards(ctx, query.userId, query),
   }),
   op({
     operationId: 'getCardDetails', method: 'GET', path: '/s2s/cards/{cardId}/details', status: 200,
@@ -124,13 +124,13 @@ export const operations: readonly Operation[] = [
   }),
   op({
     operationId: 'listDepositTypes', method: 'GET', path: '/s2s/deposits/{balanceId}/types', status: 200,
-    schemas: { path: g.zListDepositTypesPath, response: g.zListDepositTypesResponse },
-    run: (ctx, { path }) => deposits.listDepositTypes(ctx, path.balanceId),
+    schemas: { path: g.zListDepositTypesPath, query: g.zListDepositTypesQuery, response: g.zListDepositTypesResponse },
+    run: (ctx, { path, query }) => deposits.listDepositTypes(ctx, path.balanceId, query),
   }),
   op({
     operationId: 'listDepositVerifications', method: 'GET', path: '/s2s/deposits/verifications', status: 200,
     schemas: { query: g.zListDepositVerificationsQuery, response: g.zListDepositVerificationsResponse },
-    run: (ctx, { query }) => deposits.listVerifications(ctx, query.userId),
+    run: (ctx, { query }) => deposits.listVerifications(ctx, query.userId, query),
   }),
   op({
     operationId: 'approveDepositVerification', method: 'POST', path: '/s2s/deposits/verifications/{id}/approval', status: 200,
@@ -142,8 +142,8 @@ export const operations: readonly Operation[] = [
   }),
   op({
     operationId: 'listDepositAddresses', method: 'GET', path: '/s2s/deposits/{balanceId}/{type}', status: 200,
-    schemas: { path: g.zListDepositAddressesPath, response: g.zListDepositAddressesResponse },
-    run: (ctx, { path }) => deposits.listDepositAddresses(ctx, path.balanceId, path.type),
+    schemas: { path: g.zListDepositAddressesPath, query: g.zListDepositAddressesQuery, response: g.zListDepositAddressesResponse },
+    run: (ctx, { path, query }) => deposits.listDepositAddresses(ctx, path.balanceId, path.type, query),
   }),
   op({
     operationId: 'createDepositAddress', method: 'POST', path: '/s2s/deposits/{balanceId}/{type}', status: 201,
@@ -157,7 +157,7 @@ export const operations: readonly Operation[] = [
   op({
     operationId: 'listAppDepositTypes', method: 'GET', path: '/app/deposits/types', status: 200,
     schemas: { query: g.zListAppDepositTypesQuery, response: g.zListAppDepositTypesResponse },
-    run: (ctx, { query }) => deposits.listAppDepositTypes(ctx, query.userUuid),
+    run: (ctx, { query }) => deposits.listAppDepositTypes(ctx, query.userUuid, query),
   }),
   op({
     operationId: 'signAppConsent', method: 'POST', path: '/app/deposits/consents/{consentUuid}/sign', status: 200,
@@ -167,7 +167,7 @@ export const operations: readonly Operation[] = [
   op({
     operationId: 'listAppDepositVerifications', method: 'GET', path: '/app/deposits/verifications', status: 200,
     schemas: { query: g.zListAppDepositVerificationsQuery, response: g.zListAppDepositVerificationsResponse },
-    run: (ctx, { query }) => deposits.listAppVerifications(ctx, query.userUuid),
+    run: (ctx, { query }) => deposits.listAppVerifications(ctx, query.userUuid, query),
   }),
   op({
     operationId: 'approveAppDepositVerification', method: 'POST', path: '/app/deposits/verifications/{id}/approval', status: 200,
@@ -179,8 +179,8 @@ export const operations: readonly Operation[] = [
   }),
   op({
     operationId: 'listAppDepositAddresses', method: 'GET', path: '/app/deposits/{balanceUuid}/{type}', status: 200,
-    schemas: { path: g.zListAppDepositAddressesPath, response: g.zListAppDepositAddressesResponse },
-    run: (ctx, { path }) => deposits.listDepositAddresses(ctx, path.balanceUuid, path.type),
+    schemas: { path: g.zListAppDepositAddressesPath, query: g.zListAppDepositAddressesQuery, response: g.zListAppDepositAddressesResponse },
+    run: (ctx, { path, query }) => deposits.listDepositAddresses(ctx, path.balanceUuid, path.type, query, 'listAppDepositAddresses'),
   }),
   op({
     operationId: 'createAppDepositAddress', method: 'POST', path: '/app/deposits/{balanceUuid}/{type}', status: 201,
@@ -221,17 +221,17 @@ export const operations: readonly Operation[] = [
   }),
   op({
     operationId: 'listUserApprovals', method: 'GET', path: '/corporates/{corporateUuid}/users/{userUuid}/approvals', status: 200,
-    schemas: { path: g.zListUserApprovalsPath, response: g.zListUserApprovalsResponse },
-    run: (ctx, { path }) => business.listUserApprovals(ctx, path.corporateUuid, path.userUuid),
+    schemas: { path: g.zListUserApprovalsPath, query: g.zListUserApprovalsQuery, response: g.zListUserApprovalsResponse },
+    run: (ctx, { path, query }) => business.listUserApprovals(ctx, path.corporateUuid, path.userUuid, query),
   }),
   op({
     operationId: 'listCorporateDepositAddresses', method: 'GET', path: '/corporates/{corporateUuid}/deposits', status: 200,
-    schemas: { path: g.zListCorporateDepositAddressesPath, response: g.zListCorporateDepositAddressesResponse },
-    run: (ctx, { path }) => business.listCorporateDepositAddresses(ctx, path.corporateUuid),
+    schemas: { path: g.zListCorporateDepositAddressesPath, query: g.zListCorporateDepositAddressesQuery, response: g.zListCorporateDepositAddressesResponse },
+    run: (ctx, { path, query }) => business.listCorporateDepositAddresses(ctx, path.corporateUuid, query),
   }),
   op({
     operationId: 'listTopUps', method: 'GET', path: '/corporates/{corporateUuid}/top-ups', status: 200,
-    schemas: { path: g.zListTopUpsPath, response: g.zListTopUpsResponse },
-    run: (ctx, { path }) => business.listTopUps(ctx, path.corporateUuid),
+    schemas: { path: g.zListTopUpsPath, query: g.zListTopUpsQuery, response: g.zListTopUpsResponse },
+    run: (ctx, { path, query }) => business.listTopUps(ctx, path.corporateUuid, query),
   }),
 ];

@@ -1,3 +1,4 @@
+import type { ProblemCode } from 'card-issuing-sdk';
 import { ProblemError } from '../domain/errors.js';
 import { problemReply, toResponse } from '../http/problem.js';
 
@@ -9,7 +10,7 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
  * cannot read, an unexpected exception. Errors of the API (signing, validation, state) come from the mock's
  * handlers; this is only for what happens around them, built by the same code so that both read alike.
  */
-export function problemResponse(input: { status: number; code: string; detail: string; requestId: string; instance?: string }): Response {
+export function problemResponse(input: { status: number; code: ProblemCode; detail: string; requestId: string; instance?: string }): Response {
   return toResponse(problemReply(new ProblemError(input.status, input.code, input.detail), input.requestId, input.instance ?? ''));
 }
 
