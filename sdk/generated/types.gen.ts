@@ -10,7 +10,11 @@ export type ClientOptions = {
 export type Uuid = string;
 
 /**
- * An RFC 3339 date-time in UTC.
+ * An RFC 3339 date-time. Responses are always in UTC (`Z`); requests may give any offset (`+02:00`), which the
+ * service reads as the same instant. Narrowed from RFC 3339 (decided, as ISO 8601 has it): `T` and `Z` are
+ * upper case (RFC 3339 section 5.6 also allows `t` and `z`; they are refused with `400 VALIDATION_FAILED`),
+ * seconds are required and a fraction has at most 9 digits.
+ *
  */
 export type Timestamp = string;
 
@@ -41,7 +45,7 @@ export type Money = {
  * by the mock's control API or its standalone server, never by the service.
  *
  */
-export type ProblemCode = 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'PUBLIC_KEY_INVALID' | 'CURSOR_INVALID' | 'MALFORMED_REQUEST' | 'AUTH_MISSING' | 'AUTH_MALFORMED' | 'AUTH_UNKNOWN_KEY' | 'AUTH_TIMESTAMP_SKEW' | 'AUTH_NONCE_REUSED' | 'AUTH_SIGNATURE_MISMATCH' | 'CORS_ORIGIN_NOT_ALLOWED' | 'NOT_FOUND' | 'ROUTE_NOT_FOUND' | 'INVALID_TRANSITION' | 'EMAIL_ALREADY_REGISTERED' | 'EMAIL_ALREADY_VERIFIED' | 'CARD_NOT_A_DRAFT' | 'DRAFT_NOT_CHARGED' | 'DRAFT_ALREADY_CHARGED' | 'DRAFT_ALREADY_COMPLETED' | 'CARD_ORDER_NOT_COMPLETED' | 'CARD_NOT_ACTIVATABLE' | 'CARD_NOT_ACTIVE' | 'APPROVAL_NOT_DELIVERED' | 'DEPOSIT_ADDRESS_EXISTS' | 'VERIFICATION_NOT_PENDING' | 'CHANGE_ALREADY_PENDING' | 'DEPOSIT_ADDRESS_MISSING' | 'API_KEY_EXISTS' | 'PAYLOAD_TOO_LARGE' | 'REGISTRATION_INCOMPLETE' | 'EMAIL_UNVERIFIED' | 'KYC_NOT_PASSED' | 'CARD_CONSENTS_UNSIGNED' | 'DEPOSIT_CONSENTS_UNSIGNED' | 'VISUAL_NOT_IN_CONFIG' | 'NETWORK_NOT_SUPPORTED' | 'OTP_NOT_REQUESTED' | 'OTP_INVALID' | 'OTP_EXPIRED' | 'OTP_TOO_MANY_ATTEMPTS' | 'INSUFFICIENT_FUNDS' | 'BUDGET_OUT_OF_BOUNDS' | 'CURRENCY_MISMATCH' | 'VALIDITY_PERIOD_INVALID' | 'IDEMPOTENCY_KEY_REUSED' | 'AMOUNT_BELOW_MINIMUM' | 'AMOUNT_TOO_LARGE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE' | 'INJECTED_FAULT';
+export type ProblemCode = 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'PUBLIC_KEY_INVALID' | 'CURSOR_INVALID' | 'MALFORMED_REQUEST' | 'AUTH_MISSING' | 'AUTH_MALFORMED' | 'AUTH_UNKNOWN_KEY' | 'AUTH_TIMESTAMP_SKEW' | 'AUTH_NONCE_REUSED' | 'AUTH_SIGNATURE_MISMATCH' | 'CORS_ORIGIN_NOT_ALLOWED' | 'ORIGIN_NOT_ALLOWED' | 'HOST_NOT_ALLOWED' | 'URI_TOO_LONG' | 'HEADERS_TOO_LARGE' | 'NOT_FOUND' | 'ROUTE_NOT_FOUND' | 'INVALID_TRANSITION' | 'EMAIL_ALREADY_REGISTERED' | 'EMAIL_ALREADY_VERIFIED' | 'CARD_NOT_A_DRAFT' | 'DRAFT_NOT_CHARGED' | 'DRAFT_ALREADY_CHARGED' | 'DRAFT_ALREADY_COMPLETED' | 'CARD_ORDER_NOT_COMPLETED' | 'CARD_NOT_ACTIVATABLE' | 'CARD_NOT_ACTIVE' | 'APPROVAL_NOT_DELIVERED' | 'DEPOSIT_ADDRESS_EXISTS' | 'VERIFICATION_NOT_PENDING' | 'CHANGE_ALREADY_PENDING' | 'DEPOSIT_ADDRESS_MISSING' | 'API_KEY_EXISTS' | 'PAYLOAD_TOO_LARGE' | 'REGISTRATION_INCOMPLETE' | 'EMAIL_UNVERIFIED' | 'KYC_NOT_PASSED' | 'CARD_CONSENTS_UNSIGNED' | 'DEPOSIT_CONSENTS_UNSIGNED' | 'VISUAL_NOT_IN_CONFIG' | 'NETWORK_NOT_SUPPORTED' | 'OTP_NOT_REQUESTED' | 'OTP_INVALID' | 'OTP_EXPIRED' | 'OTP_TOO_MANY_ATTEMPTS' | 'INSUFFICIENT_FUNDS' | 'BUDGET_OUT_OF_BOUNDS' | 'CURRENCY_MISMATCH' | 'VALIDITY_PERIOD_INVALID' | 'IDEMPOTENCY_KEY_REUSED' | 'AMOUNT_BELOW_MINIMUM' | 'AMOUNT_TOO_LARGE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE' | 'INJECTED_FAULT';
 
 /**
  * An opaque cursor of one list of one api key (see the `cursor` query parameter).
@@ -385,7 +389,7 @@ export type Balance = {
     userId: Uuid;
     currency: CurrencyCode;
     /**
-     * Minor units.
+     * Minor units (at most the `Money` bound).
      */
     available: number;
     updatedAt: Timestamp;
@@ -906,6 +910,14 @@ export type CreateUserErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -957,6 +969,14 @@ export type GetUserErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -1026,6 +1046,14 @@ export type SignUserConsentErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -1091,6 +1119,14 @@ export type ListCardConfigsErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -1160,6 +1196,14 @@ export type RequestEmailOtpErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -1228,6 +1272,14 @@ export type ConfirmEmailErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -1291,6 +1343,14 @@ export type CreateCardErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -1360,6 +1420,14 @@ export type ChargeDraftErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -1427,6 +1495,14 @@ export type CompleteDraftErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -1496,6 +1572,14 @@ export type ActivateCardErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -1560,6 +1644,14 @@ export type ListBalancesErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -1626,6 +1718,14 @@ export type ListCardsErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -1689,6 +1789,14 @@ export type GetCardDetailsErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -1755,6 +1863,14 @@ export type ListDepositTypesErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -1825,6 +1941,14 @@ export type ListDepositAddressesErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -1898,6 +2022,14 @@ export type CreateDepositAddressErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -1956,6 +2088,14 @@ export type ListDepositVerificationsErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -2025,6 +2165,14 @@ export type ApproveDepositVerificationErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -2089,6 +2237,14 @@ export type ListAppDepositTypesErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -2159,6 +2315,14 @@ export type SignAppConsentErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -2228,6 +2392,14 @@ export type ListAppDepositAddressesErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -2301,6 +2473,14 @@ export type CreateAppDepositAddressErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -2365,6 +2545,14 @@ export type ListAppDepositVerificationsErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -2434,6 +2622,14 @@ export type ApproveAppDepositVerificationErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -2490,6 +2686,14 @@ export type CreateBusinessUserErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -2555,6 +2759,14 @@ export type CreateApprovalErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -2610,6 +2822,14 @@ export type GetApprovalErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -2681,6 +2901,14 @@ export type ListUserApprovalsErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -2749,6 +2977,14 @@ export type GetApprovalCardDetailsErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -2815,6 +3051,14 @@ export type ListCorporateDepositAddressesErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -2880,6 +3124,14 @@ export type ListTopUpsErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -2952,6 +3204,14 @@ export type IncreaseApprovalBudgetErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.

@@ -5,22 +5,26 @@ import * as z from 'zod';
 /**
  * A UUID v4.
  */
-export const zUuid = z.uuid();
+export const zUuid = z.uuid().max(36);
 
 /**
- * An RFC 3339 date-time in UTC.
+ * An RFC 3339 date-time. Responses are always in UTC (`Z`); requests may give any offset (`+02:00`), which the
+ * service reads as the same instant. Narrowed from RFC 3339 (decided, as ISO 8601 has it): `T` and `Z` are
+ * upper case (RFC 3339 section 5.6 also allows `t` and `z`; they are refused with `400 VALIDATION_FAILED`),
+ * seconds are required and a fraction has at most 9 digits.
+ *
  */
-export const zTimestamp = z.iso.datetime();
+export const zTimestamp = z.iso.datetime({ offset: true }).max(35).regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$/);
 
 /**
  * An ISO 4217 currency code. The mock's balances and corporates are in EUR.
  */
-export const zCurrencyCode = z.string().regex(/^[A-Z]{3}$/);
+export const zCurrencyCode = z.string().max(3).regex(/^[A-Z]{3}$/);
 
 /**
  * A crypto amount as a decimal string (no exponent, no sign), so that no precision is lost.
  */
-export const zCryptoAmount = z.string().regex(/^(0|[1-9][0-9]{0,17})(\.[0-9]{1,18})?$/);
+export const zCryptoAmount = z.string().max(37).regex(/^(0|[1-9][0-9]{0,17})(\.[0-9]{1,18})?$/);
 
 /**
  * A fiat amount, an integer in minor units (cents for EUR), with its ISO 4217 currency.
@@ -49,6 +53,10 @@ export const zProblemCode = z.enum([
     'AUTH_NONCE_REUSED',
     'AUTH_SIGNATURE_MISMATCH',
     'CORS_ORIGIN_NOT_ALLOWED',
+    'ORIGIN_NOT_ALLOWED',
+    'HOST_NOT_ALLOWED',
+    'URI_TOO_LONG',
+    'HEADERS_TOO_LARGE',
     'NOT_FOUND',
     'ROUTE_NOT_FOUND',
     'INVALID_TRANSITION',
@@ -108,20 +116,20 @@ export const zPageCursor = z.string().min(1).max(512).regex(/^[A-Za-z0-9_.-]+$/)
  *
  */
 export const zProblem = z.object({
-    type: z.string(),
-    title: z.string(),
+    type: z.string().max(2048),
+    title: z.string().max(200),
     status: z.int().gte(400).lte(599),
-    detail: z.string().optional(),
+    detail: z.string().max(2000).optional(),
     code: zProblemCode,
-    instance: z.string().optional(),
-    requestId: z.string().optional(),
+    instance: z.string().max(8192).regex(/^[\x21-\x7E]*$/).optional(),
+    requestId: z.string().max(128).regex(/^[\x21-\x7E]+$/).optional(),
     errors: z.array(z.object({
-        path: z.string(),
-        message: z.string()
-    })).optional(),
-    currentStatus: z.string().optional(),
-    operation: z.string().optional(),
-    stringToSign: z.string().optional()
+        path: z.string().max(512),
+        message: z.string().max(1000)
+    })).max(100).optional(),
+    currentStatus: z.string().max(64).regex(/^[A-Z][A-Z0-9_]*$/).optional(),
+    operation: z.string().max(64).regex(/^[A-Za-z][A-Za-z0-9]*$/).optional(),
+    stringToSign: z.string().max(16384).optional()
 });
 
 /**
@@ -131,11 +139,11 @@ export const zProblem = z.object({
  */
 export const zRegistrationData = z.object({
     email: z.email().max(254),
-    firstName: z.string().min(1).max(100),
-    lastName: z.string().min(1).max(100),
-    phone: z.string().regex(/^\+[1-9][0-9]{6,14}$/),
-    dateOfBirth: z.iso.date(),
-    country: z.string().regex(/^[A-Z]{2}$/)
+    firstName: z.string().min(1).max(100).regex(/^[^\x00-\x1F\x7F]*$/),
+    lastName: z.string().min(1).max(100).regex(/^[^\x00-\x1F\x7F]*$/),
+    phone: z.string().max(16).regex(/^\+[1-9][0-9]{6,14}$/),
+    dateOfBirth: z.iso.date().max(10),
+    country: z.string().max(2).regex(/^[A-Z]{2}$/)
 });
 
 /**
@@ -151,9 +159,9 @@ export const zConsent = z.object({
         'CARD',
         'DEPOSIT'
     ]),
-    title: z.string(),
-    version: z.string(),
-    url: z.url(),
+    title: z.string().max(200).regex(/^[^\x00-\x1F\x7F]*$/),
+    version: z.string().max(32).regex(/^[A-Za-z0-9._-]+$/),
+    url: z.url().max(2048),
     signed: z.boolean(),
     signedAt: zTimestamp.nullable()
 });
@@ -166,14 +174,14 @@ export const zConsent = z.object({
  */
 export const zUser = z.object({
     id: zUuid,
-    email: z.email(),
-    firstName: z.string(),
-    lastName: z.string(),
-    phone: z.string(),
-    dateOfBirth: z.iso.date(),
-    country: z.string(),
+    email: z.email().max(254),
+    firstName: z.string().max(100).regex(/^[^\x00-\x1F\x7F]*$/),
+    lastName: z.string().max(100).regex(/^[^\x00-\x1F\x7F]*$/),
+    phone: z.string().max(16).regex(/^\+[1-9][0-9]{6,14}$/),
+    dateOfBirth: z.iso.date().max(10),
+    country: z.string().max(2).regex(/^[A-Z]{2}$/),
     registrationStatus: z.enum(['PENDING_CONSENTS', 'COMPLETED']),
-    requiredConsents: z.array(zConsent),
+    requiredConsents: z.array(zConsent).max(50),
     emailVerified: z.boolean(),
     kycStatus: z.enum([
         'NOT_STARTED',
@@ -187,7 +195,7 @@ export const zUser = z.object({
  * A one-time code was sent by e-mail. The code itself is never in a response (in the mock, read the outbox).
  */
 export const zEmailOtpChallenge = z.object({
-    sentTo: z.string(),
+    sentTo: z.string().max(254).regex(/^[^\x00-\x1F\x7F]*$/),
     expiresAt: zTimestamp,
     attemptsRemaining: z.int().gte(0).lte(5)
 });
@@ -196,7 +204,7 @@ export const zEmailOtpChallenge = z.object({
  * The code the user entered.
  */
 export const zEmailConfirmation = z.object({
-    code: z.string().regex(/^[0-9]{6}$/)
+    code: z.string().max(64).regex(/^[0-9]{6}$/)
 });
 
 /**
@@ -204,8 +212,8 @@ export const zEmailConfirmation = z.object({
  */
 export const zVisual = z.object({
     id: zUuid,
-    name: z.string(),
-    imageUrl: z.url()
+    name: z.string().max(100).regex(/^[^\x00-\x1F\x7F]*$/),
+    imageUrl: z.url().max(2048)
 });
 
 /**
@@ -220,19 +228,19 @@ export const zCardType = z.enum(['VIRTUAL', 'PHYSICAL']);
  */
 export const zCardConfig = z.object({
     id: zUuid,
-    name: z.string(),
+    name: z.string().max(100).regex(/^[^\x00-\x1F\x7F]*$/),
     type: zCardType,
     price: zMoney.nullable(),
-    visuals: z.array(zVisual).min(1),
-    requiredConsents: z.array(zConsent)
+    visuals: z.array(zVisual).min(1).max(20),
+    requiredConsents: z.array(zConsent).max(50)
 });
 
 /**
  * The card configs, each with its required card consents, and the KYC URL returned with them.
  */
 export const zCardConfigList = z.object({
-    items: z.array(zCardConfig),
-    kycUrl: z.url(),
+    items: z.array(zCardConfig).max(100),
+    kycUrl: z.url().max(2048),
     kycStatus: z.enum([
         'NOT_STARTED',
         'PASSED',
@@ -284,10 +292,10 @@ export const zCard = z.object({
     userId: zUuid,
     type: zCardType,
     status: zCardStatus,
-    last4: z.string().regex(/^[0-9]{4}$/).nullable(),
+    last4: z.string().max(4).regex(/^[0-9]{4}$/).nullable(),
     expiryMonth: z.int().gte(1).lte(12).nullable(),
     expiryYear: z.int().gte(2000).lte(2100).nullable(),
-    cardholderName: z.string(),
+    cardholderName: z.string().max(201).regex(/^[^\x00-\x1F\x7F]*$/),
     configId: zUuid.nullable(),
     visualId: zUuid.nullable(),
     createdAt: zTimestamp,
@@ -330,7 +338,7 @@ export const zCardOrDraft = z.discriminatedUnion('object', [
  * A user's cards.
  */
 export const zCardList = z.object({
-    items: z.array(zCard),
+    items: z.array(zCard).max(100),
     hasMore: z.boolean(),
     nextCursor: zPageCursor.nullable()
 });
@@ -342,7 +350,7 @@ export const zCardList = z.object({
  *
  */
 export const zEncryptedCardDetails = z.object({
-    encryptedDetails: z.string().regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)
+    encryptedDetails: z.string().max(8192).regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)
 });
 
 /**
@@ -350,11 +358,11 @@ export const zEncryptedCardDetails = z.object({
  *
  */
 export const zCardDetails = z.object({
-    pan: z.string().regex(/^[0-9]{12,19}$/),
+    pan: z.string().max(19).regex(/^[0-9]{12,19}$/),
     expiryMonth: z.int().gte(1).lte(12),
     expiryYear: z.int().gte(2000).lte(2100),
-    cvv: z.string().regex(/^[0-9]{3,4}$/),
-    cardholderName: z.string()
+    cvv: z.string().max(4).regex(/^[0-9]{3,4}$/),
+    cardholderName: z.string().max(201).regex(/^[^\x00-\x1F\x7F]*$/)
 });
 
 /**
@@ -366,7 +374,7 @@ export const zBalance = z.object({
     id: zUuid,
     userId: zUuid,
     currency: zCurrencyCode,
-    available: z.int().gte(0),
+    available: z.int().gte(0).lte(100000000000),
     updatedAt: zTimestamp
 });
 
@@ -374,7 +382,7 @@ export const zBalance = z.object({
  * A user's balances.
  */
 export const zBalanceList = z.object({
-    items: z.array(zBalance),
+    items: z.array(zBalance).max(100),
     hasMore: z.boolean(),
     nextCursor: zPageCursor.nullable()
 });
@@ -382,12 +390,12 @@ export const zBalanceList = z.object({
 /**
  * A deposit type, the ticker of the crypto asset (`USDC`, `BTC`, `ETH`, ...).
  */
-export const zDepositTypeCode = z.string().regex(/^[A-Z0-9]{2,10}$/);
+export const zDepositTypeCode = z.string().max(10).regex(/^[A-Z0-9]{2,10}$/);
 
 /**
  * A blockchain network (`ETHEREUM`, `POLYGON`, `BITCOIN`, ...).
  */
-export const zCryptoNetwork = z.string().regex(/^[A-Z0-9_]{2,20}$/);
+export const zCryptoNetwork = z.string().max(20).regex(/^[A-Z0-9_]{2,20}$/);
 
 /**
  * A crypto asset that can be deposited to credit a balance (the `{type}` of the deposit paths), with the
@@ -397,22 +405,22 @@ export const zCryptoNetwork = z.string().regex(/^[A-Z0-9_]{2,20}$/);
  */
 export const zDepositType = z.object({
     type: zDepositTypeCode,
-    name: z.string(),
+    name: z.string().max(100).regex(/^[^\x00-\x1F\x7F]*$/),
     balanceId: zUuid,
-    networks: z.array(zCryptoNetwork).min(1),
+    networks: z.array(zCryptoNetwork).min(1).max(20),
     minimumAmount: zCryptoAmount,
     exchangeRate: z.object({
         currency: zCurrencyCode,
         rate: zCryptoAmount
     }),
-    requiredConsents: z.array(zConsent)
+    requiredConsents: z.array(zConsent).max(50)
 });
 
 /**
  * Deposit types.
  */
 export const zDepositTypeList = z.object({
-    items: z.array(zDepositType),
+    items: z.array(zDepositType).max(100),
     hasMore: z.boolean(),
     nextCursor: zPageCursor.nullable()
 });
@@ -424,7 +432,7 @@ export const zDepositTypeList = z.object({
  */
 export const zDepositOptions = z.object({
     network: zCryptoNetwork,
-    label: z.string().max(64).optional()
+    label: z.string().max(64).regex(/^[^\x00-\x1F\x7F]*$/).optional()
 });
 
 /**
@@ -435,8 +443,8 @@ export const zDepositAddress = z.object({
     balanceId: zUuid,
     type: zDepositTypeCode,
     network: zCryptoNetwork,
-    address: z.string().min(20).max(128),
-    label: z.string().nullable(),
+    address: z.string().min(20).max(128).regex(/^[A-Za-z0-9]+$/),
+    label: z.string().max(64).regex(/^[^\x00-\x1F\x7F]*$/).nullable(),
     createdAt: zTimestamp
 });
 
@@ -444,7 +452,7 @@ export const zDepositAddress = z.object({
  * Deposit addresses.
  */
 export const zDepositAddressList = z.object({
-    items: z.array(zDepositAddress),
+    items: z.array(zDepositAddress).max(100),
     hasMore: z.boolean(),
     nextCursor: zPageCursor.nullable()
 });
@@ -473,7 +481,7 @@ export const zDepositVerification = z.object({
  * Deposit verifications, oldest first.
  */
 export const zDepositVerificationList = z.object({
-    items: z.array(zDepositVerification),
+    items: z.array(zDepositVerification).max(100),
     hasMore: z.boolean(),
     nextCursor: zPageCursor.nullable()
 });
@@ -493,18 +501,18 @@ export const zVerificationData = z.object({
         'OTHER'
     ]),
     walletType: z.enum(['SELF_HOSTED', 'EXCHANGE']),
-    exchangeName: z.string().max(100).optional(),
-    note: z.string().max(500).optional()
+    exchangeName: z.string().max(100).regex(/^[^\x00-\x1F\x7F]*$/).optional(),
+    note: z.string().max(500).regex(/^[^\x00-\x1F\x7F]*$/).optional()
 });
 
 /**
  * A new business user (the interface's fields). `phone` is E.164.
  */
 export const zBusinessUserCreate = z.object({
-    name: z.string().min(1).max(100),
-    lastName: z.string().min(1).max(100),
+    name: z.string().min(1).max(100).regex(/^[^\x00-\x1F\x7F]*$/),
+    lastName: z.string().min(1).max(100).regex(/^[^\x00-\x1F\x7F]*$/),
     email: z.email().max(254),
-    phone: z.string().regex(/^\+[1-9][0-9]{6,14}$/)
+    phone: z.string().max(16).regex(/^\+[1-9][0-9]{6,14}$/)
 });
 
 /**
@@ -515,10 +523,10 @@ export const zBusinessUserCreate = z.object({
  */
 export const zBusinessUser = z.object({
     userUuid: zUuid,
-    name: z.string(),
-    lastName: z.string(),
-    email: z.email(),
-    phone: z.string(),
+    name: z.string().max(100).regex(/^[^\x00-\x1F\x7F]*$/),
+    lastName: z.string().max(100).regex(/^[^\x00-\x1F\x7F]*$/),
+    email: z.email().max(254),
+    phone: z.string().max(16).regex(/^\+[1-9][0-9]{6,14}$/),
     registrationStatus: z.enum(['PENDING', 'COMPLETED']),
     createdAt: zTimestamp
 });
@@ -660,7 +668,7 @@ export const zReapproval = zApproval.and(z.object({
  * Approval instances, oldest first.
  */
 export const zApprovalList = z.object({
-    items: z.array(zApproval),
+    items: z.array(zApproval).max(100),
     hasMore: z.boolean(),
     nextCursor: zPageCursor.nullable()
 });
@@ -673,7 +681,7 @@ export const zCorporateDepositAddress = z.object({
     corporateUuid: zUuid,
     type: zDepositTypeCode,
     network: zCryptoNetwork,
-    address: z.string().min(20).max(128),
+    address: z.string().min(20).max(128).regex(/^[A-Za-z0-9]+$/),
     createdAt: zTimestamp
 });
 
@@ -681,7 +689,7 @@ export const zCorporateDepositAddress = z.object({
  * Corporate deposit addresses.
  */
 export const zCorporateDepositAddressList = z.object({
-    items: z.array(zCorporateDepositAddress),
+    items: z.array(zCorporateDepositAddress).max(100),
     hasMore: z.boolean(),
     nextCursor: zPageCursor.nullable()
 });
@@ -705,7 +713,7 @@ export const zTopUp = z.object({
  * Top-ups, oldest first.
  */
 export const zTopUpList = z.object({
-    items: z.array(zTopUp),
+    items: z.array(zTopUp).max(100),
     hasMore: z.boolean(),
     nextCursor: zPageCursor.nullable()
 });
@@ -720,47 +728,47 @@ export const zIdempotencyKey = z.string().min(1).max(255).regex(/^[\x21-\x7E]+$/
 /**
  * The user's id.
  */
-export const zUserIdPath = z.uuid();
+export const zUserIdPath = z.uuid().max(36);
 
 /**
  * The user's id (in the query, where the signature covers it).
  */
-export const zUserIdQuery = z.uuid();
+export const zUserIdQuery = z.uuid().max(36);
 
 /**
  * The app user's id (the Server2Server `userId`), in the query where the signature covers it.
  */
-export const zUserUuidQuery = z.uuid();
+export const zUserUuidQuery = z.uuid().max(36);
 
 /**
  * The business user's id.
  */
-export const zUserUuidPath = z.uuid();
+export const zUserUuidPath = z.uuid().max(36);
 
 /**
  * The consent's id.
  */
-export const zConsentIdPath = z.uuid();
+export const zConsentIdPath = z.uuid().max(36);
 
 /**
  * The consent's id (the Server2Server `consentId`).
  */
-export const zConsentUuidPath = z.uuid();
+export const zConsentUuidPath = z.uuid().max(36);
 
 /**
  * The card's id (also the id of its draft while it is one).
  */
-export const zCardIdPath = z.uuid();
+export const zCardIdPath = z.uuid().max(36);
 
 /**
  * The balance's id.
  */
-export const zBalanceIdPath = z.uuid();
+export const zBalanceIdPath = z.uuid().max(36);
 
 /**
  * The balance's id (the Server2Server `balanceId`).
  */
-export const zBalanceUuidPath = z.uuid();
+export const zBalanceUuidPath = z.uuid().max(36);
 
 /**
  * A deposit type's `type`, as listed by the deposit types operation (the asset's ticker).
@@ -770,17 +778,17 @@ export const zDepositTypePath = zDepositTypeCode;
 /**
  * The deposit verification's id.
  */
-export const zVerificationIdPath = z.uuid();
+export const zVerificationIdPath = z.uuid().max(36);
 
 /**
  * The corporate's id.
  */
-export const zCorporateUuidPath = z.uuid();
+export const zCorporateUuidPath = z.uuid().max(36);
 
 /**
  * The approval instance's id.
  */
-export const zApprovalUuidPath = z.uuid();
+export const zApprovalUuidPath = z.uuid().max(36);
 
 /**
  * The caller's RSA public key (2048 or 4096 bits) as base64url without padding of its DER
@@ -817,7 +825,7 @@ export const zCreateUserHeaders = z.object({
 export const zCreateUserResponse = zUser;
 
 export const zGetUserPath = z.object({
-    userId: z.uuid()
+    userId: z.uuid().max(36)
 });
 
 /**
@@ -830,8 +838,8 @@ export const zSignUserConsentHeaders = z.object({
 });
 
 export const zSignUserConsentPath = z.object({
-    userId: z.uuid(),
-    consentId: z.uuid()
+    userId: z.uuid().max(36),
+    consentId: z.uuid().max(36)
 });
 
 /**
@@ -840,7 +848,7 @@ export const zSignUserConsentPath = z.object({
 export const zSignUserConsentResponse = zConsent;
 
 export const zListCardConfigsPath = z.object({
-    userId: z.uuid()
+    userId: z.uuid().max(36)
 });
 
 export const zListCardConfigsQuery = z.object({
@@ -858,7 +866,7 @@ export const zRequestEmailOtpHeaders = z.object({
 });
 
 export const zRequestEmailOtpPath = z.object({
-    userId: z.uuid()
+    userId: z.uuid().max(36)
 });
 
 /**
@@ -873,7 +881,7 @@ export const zConfirmEmailHeaders = z.object({
 });
 
 export const zConfirmEmailPath = z.object({
-    userId: z.uuid()
+    userId: z.uuid().max(36)
 });
 
 /**
@@ -888,7 +896,7 @@ export const zCreateCardHeaders = z.object({
 });
 
 export const zCreateCardPath = z.object({
-    userId: z.uuid()
+    userId: z.uuid().max(36)
 });
 
 /**
@@ -901,7 +909,7 @@ export const zChargeDraftHeaders = z.object({
 });
 
 export const zChargeDraftPath = z.object({
-    cardId: z.uuid()
+    cardId: z.uuid().max(36)
 });
 
 /**
@@ -914,7 +922,7 @@ export const zCompleteDraftHeaders = z.object({
 });
 
 export const zCompleteDraftPath = z.object({
-    cardId: z.uuid()
+    cardId: z.uuid().max(36)
 });
 
 /**
@@ -927,7 +935,7 @@ export const zActivateCardHeaders = z.object({
 });
 
 export const zActivateCardPath = z.object({
-    cardId: z.uuid()
+    cardId: z.uuid().max(36)
 });
 
 /**
@@ -936,7 +944,7 @@ export const zActivateCardPath = z.object({
 export const zActivateCardResponse = zCard;
 
 export const zListBalancesQuery = z.object({
-    userId: z.uuid(),
+    userId: z.uuid().max(36),
     limit: z.int().gte(1).lte(100).optional().default(20),
     cursor: zPageCursor.optional()
 });
@@ -947,7 +955,7 @@ export const zListBalancesQuery = z.object({
 export const zListBalancesResponse = zBalanceList;
 
 export const zListCardsQuery = z.object({
-    userId: z.uuid(),
+    userId: z.uuid().max(36),
     limit: z.int().gte(1).lte(100).optional().default(20),
     cursor: zPageCursor.optional()
 });
@@ -958,7 +966,7 @@ export const zListCardsQuery = z.object({
 export const zListCardsResponse = zCardList;
 
 export const zGetCardDetailsPath = z.object({
-    cardId: z.uuid()
+    cardId: z.uuid().max(36)
 });
 
 export const zGetCardDetailsQuery = z.object({
@@ -971,7 +979,7 @@ export const zGetCardDetailsQuery = z.object({
 export const zGetCardDetailsResponse = zEncryptedCardDetails;
 
 export const zListDepositTypesPath = z.object({
-    balanceId: z.uuid()
+    balanceId: z.uuid().max(36)
 });
 
 export const zListDepositTypesQuery = z.object({
@@ -985,7 +993,7 @@ export const zListDepositTypesQuery = z.object({
 export const zListDepositTypesResponse = zDepositTypeList;
 
 export const zListDepositAddressesPath = z.object({
-    balanceId: z.uuid(),
+    balanceId: z.uuid().max(36),
     type: zDepositTypeCode
 });
 
@@ -1006,7 +1014,7 @@ export const zCreateDepositAddressHeaders = z.object({
 });
 
 export const zCreateDepositAddressPath = z.object({
-    balanceId: z.uuid(),
+    balanceId: z.uuid().max(36),
     type: zDepositTypeCode
 });
 
@@ -1016,7 +1024,7 @@ export const zCreateDepositAddressPath = z.object({
 export const zCreateDepositAddressResponse = zDepositAddress;
 
 export const zListDepositVerificationsQuery = z.object({
-    userId: z.uuid().optional(),
+    userId: z.uuid().max(36).optional(),
     limit: z.int().gte(1).lte(100).optional().default(20),
     cursor: zPageCursor.optional()
 });
@@ -1033,7 +1041,7 @@ export const zApproveDepositVerificationHeaders = z.object({
 });
 
 export const zApproveDepositVerificationPath = z.object({
-    id: z.uuid()
+    id: z.uuid().max(36)
 });
 
 /**
@@ -1042,7 +1050,7 @@ export const zApproveDepositVerificationPath = z.object({
 export const zApproveDepositVerificationResponse = zDepositVerification;
 
 export const zListAppDepositTypesQuery = z.object({
-    userUuid: z.uuid(),
+    userUuid: z.uuid().max(36),
     limit: z.int().gte(1).lte(100).optional().default(20),
     cursor: zPageCursor.optional()
 });
@@ -1057,11 +1065,11 @@ export const zSignAppConsentHeaders = z.object({
 });
 
 export const zSignAppConsentPath = z.object({
-    consentUuid: z.uuid()
+    consentUuid: z.uuid().max(36)
 });
 
 export const zSignAppConsentQuery = z.object({
-    userUuid: z.uuid()
+    userUuid: z.uuid().max(36)
 });
 
 /**
@@ -1070,7 +1078,7 @@ export const zSignAppConsentQuery = z.object({
 export const zSignAppConsentResponse = zConsent;
 
 export const zListAppDepositAddressesPath = z.object({
-    balanceUuid: z.uuid(),
+    balanceUuid: z.uuid().max(36),
     type: zDepositTypeCode
 });
 
@@ -1091,7 +1099,7 @@ export const zCreateAppDepositAddressHeaders = z.object({
 });
 
 export const zCreateAppDepositAddressPath = z.object({
-    balanceUuid: z.uuid(),
+    balanceUuid: z.uuid().max(36),
     type: zDepositTypeCode
 });
 
@@ -1101,7 +1109,7 @@ export const zCreateAppDepositAddressPath = z.object({
 export const zCreateAppDepositAddressResponse = zDepositAddress;
 
 export const zListAppDepositVerificationsQuery = z.object({
-    userUuid: z.uuid(),
+    userUuid: z.uuid().max(36),
     limit: z.int().gte(1).lte(100).optional().default(20),
     cursor: zPageCursor.optional()
 });
@@ -1118,7 +1126,7 @@ export const zApproveAppDepositVerificationHeaders = z.object({
 });
 
 export const zApproveAppDepositVerificationPath = z.object({
-    id: z.uuid()
+    id: z.uuid().max(36)
 });
 
 /**
@@ -1144,7 +1152,7 @@ export const zCreateApprovalHeaders = z.object({
 });
 
 export const zCreateApprovalPath = z.object({
-    corporateUuid: z.uuid()
+    corporateUuid: z.uuid().max(36)
 });
 
 /**
@@ -1153,8 +1161,8 @@ export const zCreateApprovalPath = z.object({
 export const zCreateApprovalResponse = zApproval;
 
 export const zGetApprovalPath = z.object({
-    corporateUuid: z.uuid(),
-    approvalUuid: z.uuid()
+    corporateUuid: z.uuid().max(36),
+    approvalUuid: z.uuid().max(36)
 });
 
 /**
@@ -1163,8 +1171,8 @@ export const zGetApprovalPath = z.object({
 export const zGetApprovalResponse = zApproval;
 
 export const zListUserApprovalsPath = z.object({
-    corporateUuid: z.uuid(),
-    userUuid: z.uuid()
+    corporateUuid: z.uuid().max(36),
+    userUuid: z.uuid().max(36)
 });
 
 export const zListUserApprovalsQuery = z.object({
@@ -1178,8 +1186,8 @@ export const zListUserApprovalsQuery = z.object({
 export const zListUserApprovalsResponse = zApprovalList;
 
 export const zGetApprovalCardDetailsPath = z.object({
-    corporateUuid: z.uuid(),
-    approvalUuid: z.uuid()
+    corporateUuid: z.uuid().max(36),
+    approvalUuid: z.uuid().max(36)
 });
 
 export const zGetApprovalCardDetailsQuery = z.object({
@@ -1192,7 +1200,7 @@ export const zGetApprovalCardDetailsQuery = z.object({
 export const zGetApprovalCardDetailsResponse = zEncryptedCardDetails;
 
 export const zListCorporateDepositAddressesPath = z.object({
-    corporateUuid: z.uuid()
+    corporateUuid: z.uuid().max(36)
 });
 
 export const zListCorporateDepositAddressesQuery = z.object({
@@ -1206,7 +1214,7 @@ export const zListCorporateDepositAddressesQuery = z.object({
 export const zListCorporateDepositAddressesResponse = zCorporateDepositAddressList;
 
 export const zListTopUpsPath = z.object({
-    corporateUuid: z.uuid()
+    corporateUuid: z.uuid().max(36)
 });
 
 export const zListTopUpsQuery = z.object({
@@ -1226,8 +1234,8 @@ export const zIncreaseApprovalBudgetHeaders = z.object({
 });
 
 export const zIncreaseApprovalBudgetPath = z.object({
-    corporateUuid: z.uuid(),
-    approvalUuid: z.uuid()
+    corporateUuid: z.uuid().max(36),
+    approvalUuid: z.uuid().max(36)
 });
 
 /**
