@@ -56,19 +56,24 @@ export interface ApplyOptions {
   successor?: ApprovalRecord;
 }
 
+/** Parsed instants of a record's fixed dates: settling reads them before every request, parsing them once is enough. */
+const instants = new WeakMap<ApprovalRecord, { validFrom: number; validTo: number; createdAt: number; expiresAtText: string | null; expiresAt: number | null }>();
+
 /** The facts the approval table's conditions and due instants read. */
 export function factsOf(ctx: DomainContext, a: ApprovalRecord): ApprovalFacts {
-  const user = ctx.state.businessUsers[a.userUuid];
-  const created = Date.parse(a.createdAt);
-  const registered = user?.registrationStatus === 'COMPLETED' ? Math.max(Date.parse(user.registeredAt ?? a.createdAt), created) : null;
+  let known = instants.get(a);
+  if (!known || known.expiresAtText !== a.expiresAt) {
+    known = {
+      validFrom: Date.parse(a.validFrom), validTo: Date.parse(a.validTo), createdAt: Date.parse(a.createdAt),
+      expiresAtText: a.expiresAt, expiresAt: a.expiresAt === null ? null : Date.parse(a.expiresAt),
+    };
+    instants.set(a, known);
+  }
+  // Registration moves only ACCEPTED instances; a change request reads the status of the instance it changes.
+  const user = a.status === 'ACCEPTED' ? ctx.state.businessUsers[a.userUuid] : undefined;
+  const registered = user?.registrationStatus === 'COMPLETED' ? Math.max(Date.parse(user.registeredAt ?? a.createdAt), known.createdAt) : null;
   const changed = a.status === 'CREATED' && a.previousApprovalUuid !== null ? ctx.state.approvals[a.previousApprovalUuid] : undefined;
-  return {
-    validFrom: Date.parse(a.validFrom),
-    validTo: Date.parse(a.validTo),
-    expiresAt: a.expiresAt === null ? null : Date.parse(a.expiresAt),
-    registeredAt: registered,
-    changedStatus: changed?.status ?? null,
-  };
+  return { validFrom: known.validFrom, validTo: known.validTo, expiresAt: known.expiresAt, registeredAt: registered, changedStatus: changed?.status ?? null };
 }
 
 /**
@@ -83,21 +88,28 @@ export function allowed(ctx: DomainContext, a: ApprovalRecord, trigger: Approval
   throw new Error(`unreachable: ${operation} from ${a.status}`);
 }
 
+/** The rows time or registration moves, per status they leave. */
+const DUE_ROWS: ReadonlyMap<ApprovalStatus, readonly ApprovalRow[]> = (() => {
+  const rows = new Map<ApprovalStatus, ApprovalRow[]>();
+  for (const row of approvalMachine.rows) if (row.due) for (const from of row.from ?? []) rows.set(from, [...(rows.get(from) ?? []), row]);
+  return rows;
+})();
+
 /** The earliest row of the approval's status that falls due (time or registration), with its instant. */
 export function dueTransition(ctx: DomainContext, a: ApprovalRecord): { row: ApprovalRow; at: number } | undefined {
+  const rows = DUE_ROWS.get(a.status);
+  if (!rows) return undefined;
+  const facts = factsOf(ctx, a);
   let best: { row: ApprovalRow; at: number } | undefined;
-  let facts: ApprovalFacts | undefined;
-  for (const row of approvalMachine.rows) {
-    if (!row.due || row.from === null || !row.from.includes(a.status)) continue;
-    facts ??= factsOf(ctx, a);
-    const at = row.due(facts);
+  for (const row of rows) {
+    const at = row.due!(facts);
     if (at !== null && (best === undefined || at < best.at)) best = { row, at };
   }
   return best;
 }
 
 /** The statuses some row moves by its due instant; the others are skipped cheaply by settling code. */
-export const SETTLING_STATUSES: ReadonlySet<ApprovalStatus> = new Set(approvalMachine.rows.filter((r) => r.due).flatMap((r) => r.from ?? []));
+export const SETTLING_STATUSES: ReadonlySet<ApprovalStatus> = new Set(DUE_ROWS.keys());
 
 /** Takes a row: the approval enters its status (the row's reason recorded) and the status's effects run. */
 export function apply(ctx: DomainContext, a: ApprovalRecord, row: ApprovalRow, options: ApplyOptions = {}): void {
