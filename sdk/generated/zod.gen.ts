@@ -97,6 +97,7 @@ export const zProblemCode = z.enum([
     'RATE_LIMITED',
     'INTERNAL_ERROR',
     'SERVICE_UNAVAILABLE',
+    'STATE_NOT_SAVED',
     'INJECTED_FAULT'
 ]);
 

@@ -11,9 +11,10 @@ import {
 } from '../domain';
 import type { ChangeRequest } from '../domain/business';
 import type { Purchase } from '../domain/authorizations';
-import { injectFault, type FaultSpec } from '../http/faults';
-import type { MockRuntime } from '../http/runtime';
-import { validateParts } from '../http/validation';
+import { indexOf, outboxOf } from '../domain/lookups';
+import { injectFault, type FaultSpec } from '../pipeline/faults';
+import type { MockRuntime } from '../pipeline/runtime';
+import { validateParts } from '../pipeline/validation';
 import {
   cloneState, fixturesOf, snapshotProblem, type AuthorizationRecord, type Fixtures, type OutboxMessage, type Tenant, type TenantSnapshot,
 } from '../store';
@@ -143,7 +144,7 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
       tenant.state = { ...cloneState(snapshot), apiKey: tenant.apiKey };
       runtime.changed();
     },
-    outbox: (userId) => read((ctx) => ctx.state.outbox.filter((m) => userId === undefined || m.userId === userId).map((m) => ({ ...m }))),
+    outbox: (userId) => read((ctx) => (userId === undefined ? ctx.state.outbox : outboxOf(ctx.state, userId)).map((m) => ({ ...m }))),
     kyc: (userId, status) => act((ctx) => {
       const [body] = validateParts([{ location: 'body', schema: zKycBody, value: { status } }]) as [{ status: 'PASSED' | 'FAILED' }];
       return users.setKycStatus(ctx, userId, body.status);
@@ -182,6 +183,6 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
         getTenant().faults = [];
       },
     },
-    fixtures: () => read((ctx, tenant) => fixturesOf(ctx.state, { apiKey: tenant.apiKey, apiSecret: tenant.apiSecret })),
+    fixtures: () => read((ctx, tenant) => fixturesOf(ctx.state, { apiKey: tenant.apiKey, apiSecret: tenant.apiSecret }, indexOf(ctx.state))),
   };
 }

@@ -14,7 +14,10 @@ import { nowIso, type DomainContext } from './context';
 import { ProblemError, conflict, unprocessable } from './errors';
 import { detailsOf, issueCard } from './cards';
 import { allowed, apply, begin, checkFunds } from './lifecycle';
-import { findApproval, findBusinessUser, findCorporate, pendingChangeOf } from './lookups';
+import {
+  approvalsOf, businessUserByEmail, corporateDepositAddressesOf, findApproval, findBusinessUser, findCorporate, pendingChangeOf,
+  registrationCompleted, topUpsOf,
+} from './lookups';
 import { paginate, type PageQuery } from './pagination';
 import { approvalView, businessUserView, corporateDepositAddressView, topUpView } from './views';
 
@@ -25,8 +28,7 @@ export const BUDGET_MAX = 100_000_000;
 
 /** Creates a business user, PENDING until registration completes (control API). */
 export function createBusinessUser(ctx: DomainContext, body: BusinessUserCreate): BusinessUser {
-  const email = body.email.toLowerCase();
-  if (Object.values(ctx.state.businessUsers).some((u) => u.email.toLowerCase() === email)) {
+  if (businessUserByEmail(ctx, body.email)) {
     throw new ProblemError(409, 'EMAIL_ALREADY_REGISTERED', `A business user with the e-mail ${body.email} already exists.`);
   }
   const user: BusinessUserRecord = {
@@ -45,6 +47,7 @@ export function completeRegistration(ctx: DomainContext, userUuid: string): Busi
   const user = findBusinessUser(ctx, userUuid);
   user.registrationStatus = transition(businessUserMachine, user.registrationStatus, 'completeRegistration');
   user.registeredAt = nowIso(ctx);
+  registrationCompleted(ctx, userUuid);
   return businessUserView(user);
 }
 
@@ -100,8 +103,7 @@ export function getApproval(ctx: DomainContext, corporateUuid: string, approvalU
 export function listUserApprovals(ctx: DomainContext, corporateUuid: string, userUuid: string, query: PageQuery = {}): ApprovalList {
   findCorporate(ctx, corporateUuid);
   findBusinessUser(ctx, userUuid);
-  const approvals = Object.values(ctx.state.approvals).filter((a) => a.corporateUuid === corporateUuid && a.userUuid === userUuid);
-  return paginate(ctx, `listUserApprovals/${corporateUuid}/${userUuid}`, approvals, (a) => a.approvalUuid, query, (a) => approvalView(ctx.state, a));
+  return paginate(ctx, `listUserApprovals/${corporateUuid}/${userUuid}`, approvalsOf(ctx, corporateUuid, userUuid), (a) => a.approvalUuid, query, (a) => approvalView(ctx.state, a));
 }
 
 /** The plaintext details of an approval's card: only while the approval is DELIVERED and the card ACTIVE. */
@@ -121,15 +123,13 @@ export function approvalCardDetails(ctx: DomainContext, corporateUuid: string, a
 /** The corporate's deposit addresses, oldest first, one page. */
 export function listCorporateDepositAddresses(ctx: DomainContext, corporateUuid: string, query: PageQuery = {}): CorporateDepositAddressList {
   findCorporate(ctx, corporateUuid);
-  const addresses = Object.values(ctx.state.corporateDepositAddresses).filter((a) => a.corporateUuid === corporateUuid);
-  return paginate(ctx, `listCorporateDepositAddresses/${corporateUuid}`, addresses, (a) => a.id, query, corporateDepositAddressView);
+  return paginate(ctx, `listCorporateDepositAddresses/${corporateUuid}`, corporateDepositAddressesOf(ctx, corporateUuid), (a) => a.id, query, corporateDepositAddressView);
 }
 
 /** The corporate's top-ups, oldest first, one page. */
 export function listTopUps(ctx: DomainContext, corporateUuid: string, query: PageQuery = {}): TopUpList {
   findCorporate(ctx, corporateUuid);
-  const topUps = Object.values(ctx.state.topUps).filter((t) => t.corporateUuid === corporateUuid);
-  return paginate(ctx, `listTopUps/${corporateUuid}`, topUps, (t) => t.id, query, topUpView);
+  return paginate(ctx, `listTopUps/${corporateUuid}`, topUpsOf(ctx, corporateUuid), (t) => t.id, query, topUpView);
 }
 
 /** A new instance that will replace `old` on the same card (its status and reservation come from the lifecycle). */
@@ -195,7 +195,7 @@ export function requestChange(ctx: DomainContext, corporateUuid: string, approva
   const current = findApproval(ctx, corporateUuid, approvalUuid);
   const operation = 'requestApprovalChange';
   allowed(ctx, current, 'requestChange', operation);
-  const pending = pendingChangeOf(ctx, current.approvalUuid);
+  const pending = pendingChangeOf(ctx, current);
   if (pending) {
     throw conflict('CHANGE_ALREADY_PENDING', `Approval ${current.approvalUuid} already has a pending change (${pending.approvalUuid}); accept, reject or cancel it first.`, pending.status, operation);
   }

@@ -11,7 +11,7 @@ import { cardMachine, draftMachine, initialStatus, transition, type CardTrigger 
 import type { CardRecord } from '../store';
 import { emit, nowIso, type DomainContext } from './context';
 import { conflict, notFound, unprocessable } from './errors';
-import { balancesOf, findBalance, findCard, findS2sCard, findUser } from './lookups';
+import { balancesOf, cardsOf, findBalance, findCard, findS2sCard, findUser } from './lookups';
 import { paginate, type PageQuery } from './pagination';
 import { balanceView, cardView, draftView, registrationStatus } from './views';
 
@@ -177,7 +177,7 @@ export function listBalances(ctx: DomainContext, userId: string, query: PageQuer
 /** A Server2Server user's cards, oldest first, one page; drafts are not cards, business users not `/s2s` users. */
 export function listCards(ctx: DomainContext, userId: string, query: PageQuery = {}): CardList {
   findUser(ctx, userId);
-  const cards = Object.values(ctx.state.cards).filter((c) => c.userId === userId && c.corporateUuid === null);
+  const cards = cardsOf(ctx, userId).filter((c) => c.corporateUuid === null);
   return paginate(ctx, `listCards/${userId}`, cards, (c) => c.id, query, cardView);
 }
 

@@ -7,6 +7,7 @@
 import { clockNow, iso } from '../clock';
 import { Prng, type TenantState } from '../store';
 import type { DomainEvent, DomainObserver } from './events';
+import { indexOf } from './lookups';
 
 /** One tenant's state at one instant. */
 export interface DomainContext {
@@ -20,6 +21,8 @@ export interface DomainContext {
 
 /** A context for `state` at its clock's current instant, optionally observed. */
 export function contextOf(state: TenantState, observer?: DomainObserver): DomainContext {
+  // Build the indexes before any domain code touches the state, so that every record stored from here is filed.
+  indexOf(state);
   return { state, now: clockNow(state.clock), rng: new Prng(state.rng), observer };
 }
 

@@ -1,8 +1,8 @@
 /**
  * The approval lifecycle in one place: which row of the approval table applies (operations by trigger, time and
- * registration by the rows' due instants), and what entering each status does. Every status change of an
- * approval goes through {@link apply} or {@link begin}, so the effects below, and the observer's
- * `approval.status` event, happen exactly once per change, whoever caused it.
+ * registration by the rows' due instants, which `due.ts` keeps in the due-time queue), and what entering each status
+ * does. Every status change of an approval goes through {@link apply} or {@link begin}, so the effects below, the
+ * queue's schedule and the observer's `approval.status` event happen exactly once per change, whoever caused it.
  *
  * What entering a status does (decided; the reservation is always budget − spent while the instance reserves):
  *
@@ -21,17 +21,15 @@
  */
 import type { ApprovalStatus } from 'card-issuing-sdk';
 import { iso } from '../clock';
-import {
-  LIVE_STATUSES, approvalMachine, cardMachine, findTransition, transition, type ApprovalFacts, type ApprovalTrigger, type Row,
-} from '../machines';
+import { LIVE_STATUSES, approvalMachine, cardMachine, findTransition, transition, type ApprovalTrigger } from '../machines';
 import type { ApprovalRecord, CorporateRecord } from '../store';
 import { emit, type DomainContext } from './context';
 import { generateCard } from './cards';
+import { approvalFacts, scheduleApproval, type ApprovalRow } from './due';
 import { unprocessable } from './errors';
-import { findCorporate, pendingChangeOf } from './lookups';
+import { findCorporate, indexOf, pendingChangeOf } from './lookups';
 
-/** A row of the approval table. */
-export type ApprovalRow = Row<ApprovalStatus, ApprovalTrigger, ApprovalFacts, NonNullable<ApprovalRecord['statusReason']>>;
+export type { ApprovalRow } from './due';
 
 type Effect = 'reserve' | 'generateCard' | 'activateCard' | 'handOver' | 'release' | 'closeCard' | 'endPendingChange';
 
@@ -56,60 +54,17 @@ export interface ApplyOptions {
   successor?: ApprovalRecord;
 }
 
-/** Parsed instants of a record's fixed dates: settling reads them before every request, parsing them once is enough. */
-const instants = new WeakMap<ApprovalRecord, { validFrom: number; validTo: number; createdAt: number; expiresAtText: string | null; expiresAt: number | null }>();
-
-/** The facts the approval table's conditions and due instants read. */
-export function factsOf(ctx: DomainContext, a: ApprovalRecord): ApprovalFacts {
-  let known = instants.get(a);
-  if (!known || known.expiresAtText !== a.expiresAt) {
-    known = {
-      validFrom: Date.parse(a.validFrom), validTo: Date.parse(a.validTo), createdAt: Date.parse(a.createdAt),
-      expiresAtText: a.expiresAt, expiresAt: a.expiresAt === null ? null : Date.parse(a.expiresAt),
-    };
-    instants.set(a, known);
-  }
-  // Registration moves only ACCEPTED instances; a change request reads the status of the instance it changes.
-  const user = a.status === 'ACCEPTED' ? ctx.state.businessUsers[a.userUuid] : undefined;
-  const registered = user?.registrationStatus === 'COMPLETED' ? Math.max(Date.parse(user.registeredAt ?? a.createdAt), known.createdAt) : null;
-  const changed = a.status === 'CREATED' && a.previousApprovalUuid !== null ? ctx.state.approvals[a.previousApprovalUuid] : undefined;
-  return { validFrom: known.validFrom, validTo: known.validTo, expiresAt: known.expiresAt, registeredAt: registered, changedStatus: changed?.status ?? null };
-}
-
 /**
  * The row `trigger` takes from the approval's status, or a 409 (`INVALID_TRANSITION` naming the status and
  * `operation`) when the table has none. Nothing changes: check every rule first, then {@link apply}.
  */
 export function allowed(ctx: DomainContext, a: ApprovalRecord, trigger: ApprovalTrigger, operation: string): ApprovalRow {
-  const facts = factsOf(ctx, a);
+  const facts = approvalFacts(ctx.state, a);
   const row = findTransition(approvalMachine, a.status, trigger, facts);
   if (row) return row;
   transition(approvalMachine, a.status, trigger, { operation, ctx: facts });
   throw new Error(`unreachable: ${operation} from ${a.status}`);
 }
-
-/** The rows time or registration moves, per status they leave. */
-const DUE_ROWS: ReadonlyMap<ApprovalStatus, readonly ApprovalRow[]> = (() => {
-  const rows = new Map<ApprovalStatus, ApprovalRow[]>();
-  for (const row of approvalMachine.rows) if (row.due) for (const from of row.from ?? []) rows.set(from, [...(rows.get(from) ?? []), row]);
-  return rows;
-})();
-
-/** The earliest row of the approval's status that falls due (time or registration), with its instant. */
-export function dueTransition(ctx: DomainContext, a: ApprovalRecord): { row: ApprovalRow; at: number } | undefined {
-  const rows = DUE_ROWS.get(a.status);
-  if (!rows) return undefined;
-  const facts = factsOf(ctx, a);
-  let best: { row: ApprovalRow; at: number } | undefined;
-  for (const row of rows) {
-    const at = row.due!(facts);
-    if (at !== null && (best === undefined || at < best.at)) best = { row, at };
-  }
-  return best;
-}
-
-/** The statuses some row moves by its due instant; the others are skipped cheaply by settling code. */
-export const SETTLING_STATUSES: ReadonlySet<ApprovalStatus> = new Set(DUE_ROWS.keys());
 
 /** Takes a row: the approval enters its status (the row's reason recorded) and the status's effects run. */
 export function apply(ctx: DomainContext, a: ApprovalRecord, row: ApprovalRow, options: ApplyOptions = {}): void {
@@ -149,6 +104,8 @@ function enter(
   if (to !== 'CREATED') a.expiresAt = null;
   a.updatedAt = iso(Math.max(Date.parse(a.updatedAt), at));
   for (const effect of ENTERING[to]) run(ctx, a, effect, at, options);
+  // The new status has its own due rows (or none): the due-time queue follows.
+  scheduleApproval(indexOf(ctx.state), ctx.state, a);
   emit(ctx, { type: 'approval.status', at: iso(at), corporateUuid: a.corporateUuid, approvalUuid: a.approvalUuid, cardId: a.cardId, from, to, reason: a.statusReason });
 }
 
@@ -189,7 +146,7 @@ function run(ctx: DomainContext, a: ApprovalRecord, effect: Effect, at: number, 
       if (card.approvalUuid === a.approvalUuid && card.status !== 'CLOSED') card.status = transition(cardMachine, card.status, 'close');
       return;
     case 'endPendingChange': {
-      const pending = pendingChangeOf(ctx, a.approvalUuid);
+      const pending = pendingChangeOf(ctx, a);
       if (pending && pending !== options.successor) {
         apply(ctx, pending, allowed(ctx, pending, 'changedApprovalEnded', 'changedApprovalEnded'), { at });
       }
