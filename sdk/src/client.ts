@@ -70,7 +70,7 @@ import {
   ValidationError,
   errorFromResponse,
 } from './errors';
-import { signRequest } from './signing';
+import { createSigner } from './signing';
 
 // ------------------------------------------------------------------------------------------------ options
 
@@ -94,6 +94,12 @@ export interface CardIssuingClientOptions {
   apiKey: string;
   /** The api secret: signs requests; never sent, logged or put into an error. */
   apiSecret: string;
+  /**
+   * Sign the body too: `+ base64(SHA-256(body))` after the five published parts (contract section 2). Off by
+   * default, as the service publishes the scheme; turn it on only for a server that requires it (the mock with
+   * `bodyHash` / `--sign-body`).
+   */
+  bodyHash?: boolean;
   /** Per-attempt timeout in milliseconds (default 30000). A timeout is a {@link TimeoutError} and is not retried. */
   timeoutMs?: number;
   /** Retry settings, or `false` for none. Default `{ limit: 2 }`. */
@@ -370,6 +376,8 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
     throw new TypeError('createCardIssuingClient: baseUrl must be an http or https URL.');
   }
 
+  // The HMAC key is imported once per client, not once per request.
+  const signer = createSigner({ apiKey, apiSecret, bodyHash: options.bodyHash ?? false });
   const client = createClient({ baseUrl: baseUrl.href.replace(/\/+$/, ''), throwOnError: true, responseStyle: 'fields', parseAs: 'json' });
   const validateResponses = options.validateResponses ?? true;
   const hooks = options.hooks ?? {};
@@ -411,8 +419,9 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
     };
 
     const sign = async (request: Request) => {
-      const body = request.body ? new Uint8Array(await request.clone().arrayBuffer()) : undefined;
-      const signed = await signRequest({ method: request.method, url: request.url, body, apiKey, apiSecret });
+      // The five published parts never include the body: read it only when the body hash is on.
+      const body = signer.bodyHash && request.body ? new Uint8Array(await request.clone().arrayBuffer()) : undefined;
+      const signed = await signer.sign({ method: request.method, url: request.url, body });
       request.headers.set('Authorization', signed.authorization);
       state.authorization = signed.authorization;
       state.stringToSign = signed.stringToSign;

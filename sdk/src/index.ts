@@ -61,6 +61,7 @@ export {
   SIGNATURE_TOLERANCE_SECONDS,
   buildStringToSign,
   createNonce,
+  createSigner,
   parseAuthorization,
   signRequest,
   verifySignature,
@@ -68,6 +69,8 @@ export {
   type SignatureErrorCode,
   type SignedRequest,
   type SignRequestInput,
+  type Signer,
+  type SignerOptions,
   type VerifySignatureInput,
   type VerifySignatureResult,
 } from './signing';
