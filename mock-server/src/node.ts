@@ -37,6 +37,8 @@ export interface StartMockServerOptions {
   latencyMs?: number;
   /** Check request signatures (default true); false accepts unsigned requests. */
   verifySignatures?: boolean;
+  /** Require the body hash in signatures (CLI `--sign-body`); default false, the five published parts. */
+  bodyHash?: boolean;
   /** Seed of the fixtures and generated ids (default as {@link createMock}). */
   seed?: number | string;
   /** Receives one line per request, and the server's own notices (a failed save). Silent without it. */
@@ -69,6 +71,7 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
       ? {}
       : { credentials: [{ apiKey: options.apiKey, apiSecret: options.apiSecret }] }),
     ...(options.verifySignatures === undefined ? {} : { verifySignatures: options.verifySignatures }),
+    ...(options.bodyHash === undefined ? {} : { bodyHash: options.bodyHash }),
     ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
   });
   const log = options.log;

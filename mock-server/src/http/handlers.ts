@@ -71,7 +71,7 @@ async function processRequest(
   if (runtime.verifySignatures) {
     const result = await verifySignature({
       method: request.method, url: request.url, body: raw, authorization: request.headers.get('authorization'),
-      getSecret: (apiKey) => runtime.tenants.secretOf(apiKey), nonces: runtime.nonces,
+      getSecret: (apiKey) => runtime.tenants.secretOf(apiKey), nonces: runtime.nonces, bodyHash: runtime.bodyHash,
     });
     if (!result.ok) {
       throw new ProblemError(401, result.code, result.detail,

@@ -10,6 +10,8 @@ import { Prng, seedState, type Tenant, type TenantRegistry } from '../store';
 export interface MockRuntime {
   readonly tenants: TenantRegistry;
   readonly verifySignatures: boolean;
+  /** Require the body hash in signatures (the opt-in profile; `--sign-body`). */
+  readonly bodyHash: boolean;
   readonly latencyMs: number;
   /** The origin (and optional path prefix) handlers match; undefined: any origin. */
   readonly baseUrl: string | undefined;
@@ -22,12 +24,13 @@ export interface MockRuntime {
 
 /** Creates the runtime of one mock. */
 export function createRuntime(options: {
-  tenants: TenantRegistry; verifySignatures: boolean; latencyMs: number; baseUrl: string | undefined; listeners: Set<() => void>;
+  tenants: TenantRegistry; verifySignatures: boolean; bodyHash?: boolean; latencyMs: number; baseUrl: string | undefined; listeners: Set<() => void>;
 }): MockRuntime {
   const ids = new Prng(seedState(`${options.tenants.seed}\u0000request-ids`));
   return {
     tenants: options.tenants,
     verifySignatures: options.verifySignatures,
+    bodyHash: options.bodyHash ?? false,
     latencyMs: options.latencyMs,
     baseUrl: options.baseUrl?.replace(/\/+$/, ''),
     nonces: new NonceCache(),

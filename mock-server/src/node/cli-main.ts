@@ -20,6 +20,7 @@ Options:
   --state-file <file>  keep the whole state in this JSON file: loaded at start, saved on every change
   --latency <ms>       milliseconds added to every API response
   --no-auth            accept requests without checking their signature
+  --sign-body          require the body hash in signatures (+ base64(SHA-256(body)); off: the five published parts)
   --seed <seed>        seed of the fixtures and ids (same seed, same fixtures)
   -h, --help           show this help
 
@@ -138,6 +139,7 @@ function parse(argv: readonly string[]): Parsed {
       'state-file': { type: 'string' },
       latency: { type: 'string' },
       'no-auth': { type: 'boolean' },
+      'sign-body': { type: 'boolean' },
       seed: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -175,6 +177,7 @@ function parse(argv: readonly string[]): Parsed {
   }
   if (values.latency !== undefined) options.latencyMs = integer('--latency', values.latency, 0, 600_000);
   if (values['no-auth']) options.verifySignatures = false;
+  if (values['sign-body']) options.bodyHash = true;
   if (values.seed !== undefined) options.seed = values.seed;
   return { kind: 'serve', options };
 }
@@ -196,7 +199,7 @@ function banner(server: MockServer, options: StartMockServerOptions): string {
   for (const [i, t] of server.mock.exportState().tenants.entries()) {
     lines.push(`  ${i === 0 ? 'Credentials' : '           '}   apiKey ${t.apiKey}   apiSecret ${t.apiSecret}`);
   }
-  lines.push(`  Signatures    ${options.verifySignatures === false ? 'not checked (--no-auth)' : 'checked (HMAC-SHA256)'}`);
+  lines.push(`  Signatures    ${options.verifySignatures === false ? 'not checked (--no-auth)' : `checked (HMAC-SHA256, ${options.bodyHash ? 'body hash required: --sign-body' : 'the five published parts'})`}`);
   if (options.stateFile) lines.push(`  State file    ${options.stateFile}`);
   if (options.latencyMs) lines.push(`  Latency       ${options.latencyMs} ms`);
   lines.push(`  Control API   ${server.url}/__mock/fixtures, /__mock/reset, /__mock/clock, ... (see the README)`);
