@@ -43,6 +43,7 @@ export {
   PrivateKeyInvalidError,
   PublicKeyInvalidError,
   RateLimitError,
+  ResponseTooLargeError,
   ResponseValidationError,
   ServerError,
   TimeoutError,
