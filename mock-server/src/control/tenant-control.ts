@@ -10,7 +10,7 @@ import { ProblemError, business, cards, contextOf, deposits, settle, users, type
 import { injectFault, type FaultSpec } from '../http/faults';
 import type { MockRuntime } from '../http/runtime';
 import { validateParts } from '../http/validation';
-import { cloneState, fixturesOf, snapshotProblem, type Fixtures, type OutboxMessage, type Tenant, type TenantSnapshot } from '../store';
+import { cloneState, fixturesOf, snapshotErrors, type Fixtures, type OutboxMessage, type Tenant, type TenantSnapshot } from '../store';
 import { zClockAdvanceBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
 
 /** The control surface of one tenant. */
@@ -117,8 +117,13 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
     },
     snapshot: () => read((_ctx, tenant) => cloneState(tenant.state)),
     restore: (snapshot) => {
-      const problem = snapshotProblem(snapshot);
-      if (problem) throw new ProblemError(400, 'VALIDATION_FAILED', `Not a tenant snapshot: ${problem}.`, { errors: [{ path: 'body', message: problem }] });
+      // Checked whole before anything changes: a bad snapshot is refused naming each bad path, the state kept.
+      const errors = snapshotErrors(snapshot);
+      if (errors.length > 0) {
+        throw new ProblemError(400, 'VALIDATION_FAILED', `Not a tenant snapshot: ${errors[0]!.path} ${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.`, {
+          errors: errors.map((e) => ({ path: `body.${e.path}`, message: e.message })),
+        });
+      }
       const tenant = getTenant();
       tenant.state = { ...cloneState(snapshot), apiKey: tenant.apiKey };
       runtime.changed();
