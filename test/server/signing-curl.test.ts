@@ -65,9 +65,10 @@ describe('a request signed with openssl (the five published parts) and sent with
     const dotted = await curl('GET', `${server.url}/s2s/./users/${user.body.id}`);
     expect(dotted.status).toBe(200);
     expect(dotted.body.id).toBe(user.body.id);
-    // Past the signature (a 401 otherwise), the quote is an unknown query parameter: 400 naming it.
-    const quoted = await curl('GET', `${server.url}/s2s/users/${user.body.id}?note='x'`);
-    expect(quoted.body.code).toBe('VALIDATION_FAILED');
+    // Past the signature (a 401 otherwise), the quoted value is no user id: 400 naming it.
+    const quoted = await curl('GET', `${server.url}/s2s/balances?userId='x'`);
+    expect(quoted.status).toBe(400);
+    expect(quoted.body.errors.map((e: { path: string }) => e.path)).toEqual(['query.userId']);
   });
 
   it('a signature over the body hash as well is a mismatch: the server signs five parts', async () => {

@@ -1,11 +1,12 @@
 /**
- * `application/problem+json` responses (RFC 9457) as the spec's `Problem` schema has them: type URI, title,
- * status, detail, code, requestId, instance, and the extras of the code (errors, currentStatus, operation,
+ * Replies as data, and `application/problem+json` (RFC 9457) as the spec's `Problem` schema has it: type URI,
+ * title, status, detail, code, requestId, instance, and the extras of the code (errors, currentStatus, operation,
  * stringToSign). Never a secret, never the Authorization header.
  * @module
  */
 import type { Problem } from 'card-issuing-sdk';
 import { ProblemError } from '../domain/errors';
+import { boundProblem } from './limits';
 
 /** Where the problem types are documented (the spec's examples use these URIs). */
 export const PROBLEM_TYPE_BASE = 'https://docs.card-issuing.example/errors/';
@@ -25,10 +26,14 @@ const TITLES: Record<string, string> = {
   INVALID_TRANSITION: 'Invalid transition',
   RATE_LIMITED: 'Too many requests',
   INTERNAL_ERROR: 'Internal error',
-  // Answered by the standalone server around the handlers.
+  // Answered by the standalone server around the pipeline.
   MALFORMED_REQUEST: 'Malformed request',
   PAYLOAD_TOO_LARGE: 'Payload too large',
-  CORS_ORIGIN_NOT_ALLOWED: 'Origin not allowed',
+  ORIGIN_NOT_ALLOWED: 'Origin not allowed',
+  HOST_NOT_ALLOWED: 'Host not allowed',
+  URI_TOO_LONG: 'URI too long',
+  HEADERS_TOO_LARGE: 'Headers too large',
+  STATE_NOT_SAVED: 'State not saved',
 };
 
 /** The title of a code: from the table, else the code in words ("INSUFFICIENT_FUNDS" → "Insufficient funds"). */
@@ -40,7 +45,8 @@ export function titleOf(code: string): string {
 /** The Problem body of an error for one request. */
 export function problemBody(error: ProblemError, requestId: string, instance: string): Problem {
   const { retryAfter: _retryAfter, ...extras } = error.extras;
-  return {
+  // Cut to the spec's bounds: a problem may name an unknown field or a path as long as the request allowed.
+  return boundProblem({
     type: PROBLEM_TYPE_BASE + error.code.toLowerCase().replace(/_/g, '-'),
     title: titleOf(error.code),
     status: error.status,
@@ -49,12 +55,13 @@ export function problemBody(error: ProblemError, requestId: string, instance: st
     requestId,
     instance,
     ...extras,
-  };
+  });
 }
 
-/** A response as data: what the pipeline builds, stores for idempotency, and turns into a `Response`. */
+/** A response as data: what the pipeline builds, stores for idempotency, and an adapter sends. */
 export interface Reply {
   status: number;
+  /** Lower-case names. */
   headers: Record<string, string>;
   body: string;
 }
@@ -62,7 +69,11 @@ export interface Reply {
 /** The problem+json reply of an error, with `X-Request-Id` (and `Retry-After` for 429). */
 export function problemReply(error: ProblemError, requestId: string, instance: string): Reply {
   const headers: Record<string, string> = { 'content-type': 'application/problem+json', 'x-request-id': requestId };
-  if (error.extras.retryAfter !== undefined) headers['retry-after'] = String(error.extras.retryAfter);
+  if (error.extras.retryAfter !== undefined) {
+    headers['retry-after'] = String(error.extras.retryAfter);
+    // The spec's RateLimit header (IETF draft): nothing left in this window, which resets after Retry-After.
+    headers.ratelimit = `"default";r=0;t=${error.extras.retryAfter}`;
+  }
   return { status: error.status, headers, body: JSON.stringify(problemBody(error, requestId, instance)) };
 }
 
@@ -71,9 +82,20 @@ export function jsonReply(body: unknown, status: number, requestId: string): Rep
   return { status, headers: { 'content-type': 'application/json', 'x-request-id': requestId }, body: JSON.stringify(body) };
 }
 
-/** The `Response` of a reply. */
+/** The fetch `Response` of a reply (the msw adapter's answer). */
 export function toResponse(reply: Reply, extraHeaders: Record<string, string> = {}): Response {
   return new Response(reply.body, { status: reply.status, headers: { ...reply.headers, ...extraHeaders } });
+}
+
+/** The problem code of a reply, when it is a problem (for logs and observers). */
+export function replyCode(reply: Reply): string | undefined {
+  if (reply.status < 400 || !reply.headers['content-type']?.includes('problem+json')) return undefined;
+  try {
+    const code = (JSON.parse(reply.body) as { code?: unknown }).code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Any thrown value as a ProblemError: ProblemErrors as they are, anything else a 500 INTERNAL_ERROR. */
