@@ -48,6 +48,7 @@ export {
   TimeoutError,
   ValidationError,
   errorFromResponse,
+  isCardIssuingError,
   parseRetryAfter,
   type CardIssuingErrorInit,
   type CardIssuingErrorJSON,
