@@ -24,6 +24,7 @@ import { createRuntime } from './http/runtime';
 import { TenantRegistry, cloneState, snapshotProblem, type Credentials, type Tenant, type TenantSnapshot } from './store';
 
 export { ProblemError } from './domain/errors';
+export { createMockFetch, interceptFetch, type FetchFunction } from './runners/fetch';
 export type { ProblemExtras } from './domain/errors';
 export type { IncomingDeposit, IncomingDepositResult } from './domain';
 export type { FaultSpec } from './http/faults';
