@@ -5,6 +5,7 @@
  */
 import { clockNow, iso } from '../clock';
 import { Prng, type TenantState } from '../store';
+import { indexOf } from './lookups';
 
 /** One tenant's state at one instant. */
 export interface DomainContext {
@@ -16,6 +17,8 @@ export interface DomainContext {
 
 /** A context for `state` at its clock's current instant. */
 export function contextOf(state: TenantState): DomainContext {
+  // Build the indexes before any domain code touches the state, so that every record stored from here is filed.
+  indexOf(state);
   return { state, now: clockNow(state.clock), rng: new Prng(state.rng) };
 }
 
