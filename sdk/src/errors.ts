@@ -87,7 +87,33 @@ export interface CardIssuingErrorJSON {
 }
 
 /**
- * The base of every error the SDK throws. Branch on the subclass (`instanceof NotFoundError`) or on `code`.
+ * The brand every {@link CardIssuingError} carries on its prototype chain. `Symbol.for` makes it the same symbol in
+ * every copy of the SDK and every realm (ESM and CommonJS builds loaded side by side, a vm context, an iframe), where
+ * the classes themselves differ and `instanceof` says false.
+ */
+const CARD_ISSUING_ERROR = Symbol.for('card-issuing-sdk.CardIssuingError');
+
+/**
+ * True when `value` is an error of this SDK, from any copy of it: the ESM or the CommonJS build, another realm, or
+ * another installed version. Unlike `instanceof`, which is true only for the very class it names, it reads a brand
+ * (`Symbol.for('card-issuing-sdk.CardIssuingError')`), as ky's type guards do. Branch on `code` afterwards.
+ *
+ * @example
+ * ```ts
+ * try { await client.s2s.users.get(userId); }
+ * catch (error) {
+ *   if (isCardIssuingError(error) && error.code === 'NOT_FOUND') return undefined;
+ *   throw error;
+ * }
+ * ```
+ */
+export function isCardIssuingError(value: unknown): value is CardIssuingError {
+  return typeof value === 'object' && value !== null && (value as { [CARD_ISSUING_ERROR]?: unknown })[CARD_ISSUING_ERROR] === true;
+}
+
+/**
+ * The base of every error the SDK throws. Branch on the subclass (`instanceof NotFoundError`) or on `code`; where
+ * the SDK may be loaded twice (ESM and CommonJS in one process), use {@link isCardIssuingError} for the base.
  *
  * @example
  * ```ts
@@ -148,6 +174,8 @@ export class CardIssuingError extends Error {
     };
   }
 }
+// On the prototype, not the instance: every subclass inherits it, and neither toJSON() nor a spread copies it.
+Object.defineProperty(CardIssuingError.prototype, CARD_ISSUING_ERROR, { value: true });
 
 function formatMessage(detail: string, code: string, status: number | undefined, requestId: string | undefined): string {
   const facts = [code, status === undefined ? undefined : `HTTP ${status}`, requestId === undefined ? undefined : `request ${requestId}`];
