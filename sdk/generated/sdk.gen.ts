@@ -66,8 +66,9 @@ export const signUserConsent = <ThrowOnError extends boolean = false>(options: O
 /**
  * List card configs with their required consents and the KYC URL
  *
- * The card products the user can order, each with its visuals, price (null when free) and required card
- * consents (with the user's signature state), together with the URL where the user passes KYC.
+ * The card products the user can order, in the catalogue's order, each with its visuals, price (null when free)
+ * and required card consents (with the user's signature state), together with the URL where the user passes
+ * KYC (on every page).
  *
  */
 export const listCardConfigs = <ThrowOnError extends boolean = false>(options: Options<ListCardConfigsData, ThrowOnError>): RequestResult<ListCardConfigsResponses, ListCardConfigsErrors, ThrowOnError> => options.client.get<ListCardConfigsResponses, ListCardConfigsErrors, ThrowOnError>({
@@ -182,7 +183,7 @@ export const activateCard = <ThrowOnError extends boolean = false>(options: Opti
 /**
  * List a user's balances
  *
- * The user's balances. `userId` is a query parameter (contract section 5: signed, not a header).
+ * The user's balances, oldest first. `userId` is a query parameter (contract section 5: signed, not a header).
  */
 export const listBalances = <ThrowOnError extends boolean = false>(options: Options<ListBalancesData, ThrowOnError>): RequestResult<ListBalancesResponses, ListBalancesErrors, ThrowOnError> => options.client.get<ListBalancesResponses, ListBalancesErrors, ThrowOnError>({
     requestValidator: async (data) => await (await import('./zod.gen')).zListBalancesData.parseAsync(data),
@@ -194,8 +195,9 @@ export const listBalances = <ThrowOnError extends boolean = false>(options: Opti
 /**
  * List a user's cards
  *
- * The user's cards, newest last. Drafts that are not completed are not cards and are not listed. `userId` is a
- * query parameter.
+ * The Server2Server user's cards, oldest first (by issue, then id). Drafts that are not completed are not cards
+ * and are not listed. `userId` is a query parameter; a business user's `userUuid` is not a Server2Server user
+ * (`404 NOT_FOUND`), and business cards are never listed here.
  *
  */
 export const listCards = <ThrowOnError extends boolean = false>(options: Options<ListCardsData, ThrowOnError>): RequestResult<ListCardsResponses, ListCardsErrors, ThrowOnError> => options.client.get<ListCardsResponses, ListCardsErrors, ThrowOnError>({
@@ -211,7 +213,8 @@ export const listCards = <ThrowOnError extends boolean = false>(options: Options
  * The card's PAN, expiry, CVV and cardholder name as a JWE encrypted to the RSA public key given in the
  * `publicKey` query parameter (contract section 3; in the query so that the signature covers it). Served only
  * for an `ACTIVE` card; otherwise `409 CARD_NOT_ACTIVE`. A key that is not an RSA key of at least 2048 bits is
- * `400 PUBLIC_KEY_INVALID`.
+ * `400 PUBLIC_KEY_INVALID`. A business card (one issued with an approval) is `404 NOT_FOUND` here: its details
+ * are served by `getApprovalCardDetails`.
  *
  */
 export const getCardDetails = <ThrowOnError extends boolean = false>(options: Options<GetCardDetailsData, ThrowOnError>): RequestResult<GetCardDetailsResponses, GetCardDetailsErrors, ThrowOnError> => options.client.get<GetCardDetailsResponses, GetCardDetailsErrors, ThrowOnError>({
@@ -224,7 +227,7 @@ export const getCardDetails = <ThrowOnError extends boolean = false>(options: Op
 /**
  * List the deposit types of a balance
  *
- * The crypto assets that can be deposited to credit this balance, each with its networks and consents.
+ * The crypto assets that can be deposited to credit this balance, each with its networks and consents, in the catalogue's order.
  */
 export const listDepositTypes = <ThrowOnError extends boolean = false>(options: Options<ListDepositTypesData, ThrowOnError>): RequestResult<ListDepositTypesResponses, ListDepositTypesErrors, ThrowOnError> => options.client.get<ListDepositTypesResponses, ListDepositTypesErrors, ThrowOnError>({
     requestValidator: async (data) => await (await import('./zod.gen')).zListDepositTypesData.parseAsync(data),
@@ -236,7 +239,7 @@ export const listDepositTypes = <ThrowOnError extends boolean = false>(options: 
 /**
  * List the deposit addresses of a balance and type
  *
- * The addresses to which the user can send this type of asset to credit the balance; empty when none exists yet.
+ * The addresses to which the user can send this type of asset to credit the balance, oldest first; empty when none exists yet.
  */
 export const listDepositAddresses = <ThrowOnError extends boolean = false>(options: Options<ListDepositAddressesData, ThrowOnError>): RequestResult<ListDepositAddressesResponses, ListDepositAddressesErrors, ThrowOnError> => options.client.get<ListDepositAddressesResponses, ListDepositAddressesErrors, ThrowOnError>({
     requestValidator: async (data) => await (await import('./zod.gen')).zListDepositAddressesData.parseAsync(data),
@@ -267,8 +270,8 @@ export const createDepositAddress = <ThrowOnError extends boolean = false>(optio
 /**
  * List deposit verifications
  *
- * The incoming deposits of the application's users, each with its verification state; those `PENDING_APPROVAL`
- * wait for `approveDepositVerification`. Decided: the optional `userId` query parameter narrows the list to
+ * The incoming deposits of the application's users, oldest first, each with its verification state; those
+ * `PENDING_APPROVAL` wait for `approveDepositVerification`. Decided: the optional `userId` query parameter narrows the list to
  * one user (an unknown user has an empty list: a filter, not a lookup).
  *
  */
@@ -301,8 +304,8 @@ export const approveDepositVerification = <ThrowOnError extends boolean = false>
 /**
  * List the deposit types of an app user
  *
- * The deposit types of every balance of the user, each naming its `balanceId` (the `balanceUuid` of the
- * Wallet App paths). Decided: the app user is named by the `userUuid` query parameter, which the signature
+ * The deposit types of every balance of the user (balances oldest first, each balance's types in the
+ * catalogue's order), each naming its `balanceId` (the `balanceUuid` of the Wallet App paths). Decided: the app user is named by the `userUuid` query parameter, which the signature
  * covers.
  *
  */
@@ -360,7 +363,7 @@ export const createAppDepositAddress = <ThrowOnError extends boolean = false>(op
 /**
  * List an app user's deposit verifications
  *
- * The Wallet App twin of `listDepositVerifications`, for the user named by `userUuid` (decided).
+ * The Wallet App twin of `listDepositVerifications`, for the user named by `userUuid` (decided), oldest first.
  */
 export const listAppDepositVerifications = <ThrowOnError extends boolean = false>(options: Options<ListAppDepositVerificationsData, ThrowOnError>): RequestResult<ListAppDepositVerificationsResponses, ListAppDepositVerificationsErrors, ThrowOnError> => options.client.get<ListAppDepositVerificationsResponses, ListAppDepositVerificationsErrors, ThrowOnError>({
     requestValidator: async (data) => await (await import('./zod.gen')).zListAppDepositVerificationsData.parseAsync(data),
@@ -410,8 +413,11 @@ export const createBusinessUser = <ThrowOnError extends boolean = false>(options
  * Create an approval, issuing a card with a budget
  *
  * Allocates `budget` from the corporate balance to a new card of the user for `validFrom`..`validTo`. The
- * approval starts `ACCEPTED` and is returned with its card (card `INACTIVE` until the approval is DELIVERED).
- * The budget is reserved from the corporate balance at once. Rules (decided): the budget is 1.00 to
+ * approval starts `ACCEPTED` and is returned with its card: the card exists (id, type, status `INACTIVE`,
+ * cardholder name) but is not generated yet, so `last4`, `expiryMonth`, `expiryYear` and `generatedAt` are null;
+ * it is generated, and ACTIVE, when the approval becomes DELIVERED. The budget is reserved from the corporate
+ * balance at once. An approval still ACCEPTED at `validTo` (the user never completed registration) ends
+ * `EXPIRED` (`statusReason: NOT_DELIVERED_BY_VALID_TO`), its budget released and its card CLOSED. Rules (decided): the budget is 1.00 to
  * 1,000,000.00 in the corporate's currency (`422 BUDGET_OUT_OF_BOUNDS`, `422 CURRENCY_MISMATCH`), within the
  * available corporate balance (`422 INSUFFICIENT_FUNDS`); `validTo` is after `validFrom` and in the future
  * (`422 VALIDITY_PERIOD_INVALID`). The path holds the segment `corporates` twice, as the interface document
@@ -444,7 +450,9 @@ export const getApproval = <ThrowOnError extends boolean = false>(options: Optio
 /**
  * List a business user's approvals
  *
- * Every approval instance of the user under this corporate, reapprovals included, oldest first.
+ * Every approval instance of the user under this corporate, reapprovals and change requests included, oldest
+ * first (by creation, then id). A Server2Server `userId` is not a business user (`404 NOT_FOUND`).
+ *
  */
 export const listUserApprovals = <ThrowOnError extends boolean = false>(options: Options<ListUserApprovalsData, ThrowOnError>): RequestResult<ListUserApprovalsResponses, ListUserApprovalsErrors, ThrowOnError> => options.client.get<ListUserApprovalsResponses, ListUserApprovalsErrors, ThrowOnError>({
     requestValidator: async (data) => await (await import('./zod.gen')).zListUserApprovalsData.parseAsync(data),
@@ -471,7 +479,7 @@ export const getApprovalCardDetails = <ThrowOnError extends boolean = false>(opt
 /**
  * List the corporate's deposit addresses
  *
- * The addresses to which crypto can be sent to top up the corporate balance.
+ * The addresses to which crypto can be sent to top up the corporate balance, oldest first.
  */
 export const listCorporateDepositAddresses = <ThrowOnError extends boolean = false>(options: Options<ListCorporateDepositAddressesData, ThrowOnError>): RequestResult<ListCorporateDepositAddressesResponses, ListCorporateDepositAddressesErrors, ThrowOnError> => options.client.get<ListCorporateDepositAddressesResponses, ListCorporateDepositAddressesErrors, ThrowOnError>({
     requestValidator: async (data) => await (await import('./zod.gen')).zListCorporateDepositAddressesData.parseAsync(data),
@@ -498,7 +506,8 @@ export const listTopUps = <ThrowOnError extends boolean = false>(options: Option
  * Creates a new approval instance (a reapproval) on the same card, with the budget raised by
  * `additionalBudget` and the same validity period; the additional amount is reserved from the corporate balance.
  * The approval it replaces becomes `REAPPROVED`; the new instance takes over its status (`ACCEPTED` or
- * `DELIVERED`). Allowed only on an `ACCEPTED` or `DELIVERED` approval: any other status is
+ * `DELIVERED`), its reservation and what was spent on the card (`spent`), and `change` says what it changed. A
+ * change request pending on the replaced instance ends `CANCELED` (`CHANGED_APPROVAL_ENDED`). Allowed only on an `ACCEPTED` or `DELIVERED` approval: any other status is
  * `409 INVALID_TRANSITION` naming the current status. Budget rules as for `createApproval` (the new total
  * within bounds, the additional amount within the available balance); an increase of zero is
  * `422 BUDGET_OUT_OF_BOUNDS`.

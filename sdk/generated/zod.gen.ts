@@ -35,25 +35,85 @@ export const zMoney = /* @__PURE__ */ z.object({
 });
 
 /**
+ * The closed set of problem codes of this version (decided): a stable upper-snake identifier per condition,
+ * each with the one HTTP status it comes with (`x-enumDescriptions`). Codes marked "the mock" are answered only
+ * by the mock's control API or its standalone server, never by the service.
+ *
+ */
+export const zProblemCode = /* @__PURE__ */ z.enum([
+    'VALIDATION_FAILED',
+    'MALFORMED_JSON',
+    'PUBLIC_KEY_INVALID',
+    'CURSOR_INVALID',
+    'MALFORMED_REQUEST',
+    'AUTH_MISSING',
+    'AUTH_MALFORMED',
+    'AUTH_UNKNOWN_KEY',
+    'AUTH_TIMESTAMP_SKEW',
+    'AUTH_NONCE_REUSED',
+    'AUTH_SIGNATURE_MISMATCH',
+    'CORS_ORIGIN_NOT_ALLOWED',
+    'ORIGIN_NOT_ALLOWED',
+    'HOST_NOT_ALLOWED',
+    'URI_TOO_LONG',
+    'HEADERS_TOO_LARGE',
+    'NOT_FOUND',
+    'ROUTE_NOT_FOUND',
+    'INVALID_TRANSITION',
+    'EMAIL_ALREADY_REGISTERED',
+    'EMAIL_ALREADY_VERIFIED',
+    'CARD_NOT_A_DRAFT',
+    'DRAFT_NOT_CHARGED',
+    'DRAFT_ALREADY_CHARGED',
+    'DRAFT_ALREADY_COMPLETED',
+    'CARD_ORDER_NOT_COMPLETED',
+    'CARD_NOT_ACTIVATABLE',
+    'CARD_NOT_ACTIVE',
+    'APPROVAL_NOT_DELIVERED',
+    'DEPOSIT_ADDRESS_EXISTS',
+    'VERIFICATION_NOT_PENDING',
+    'CHANGE_ALREADY_PENDING',
+    'DEPOSIT_ADDRESS_MISSING',
+    'API_KEY_EXISTS',
+    'PAYLOAD_TOO_LARGE',
+    'REGISTRATION_INCOMPLETE',
+    'EMAIL_UNVERIFIED',
+    'KYC_NOT_PASSED',
+    'CARD_CONSENTS_UNSIGNED',
+    'DEPOSIT_CONSENTS_UNSIGNED',
+    'VISUAL_NOT_IN_CONFIG',
+    'NETWORK_NOT_SUPPORTED',
+    'OTP_NOT_REQUESTED',
+    'OTP_INVALID',
+    'OTP_EXPIRED',
+    'OTP_TOO_MANY_ATTEMPTS',
+    'INSUFFICIENT_FUNDS',
+    'BUDGET_OUT_OF_BOUNDS',
+    'CURRENCY_MISMATCH',
+    'VALIDITY_PERIOD_INVALID',
+    'IDEMPOTENCY_KEY_REUSED',
+    'AMOUNT_BELOW_MINIMUM',
+    'AMOUNT_TOO_LARGE',
+    'RATE_LIMITED',
+    'INTERNAL_ERROR',
+    'SERVICE_UNAVAILABLE',
+    'STATE_NOT_SAVED',
+    'INJECTED_FAULT'
+]);
+
+/**
+ * An opaque cursor of one list of one api key (see the `cursor` query parameter).
+ */
+export const zPageCursor = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(512), /* @__PURE__ */ z.regex(/^[A-Za-z0-9_.-]+$/));
+
+/**
  * An error, as `application/problem+json` (RFC 9457). `code` is a stable upper-snake identifier to branch on;
  * `title` and `detail` are for people and may change. Status use (contract section 4): 400 malformed or invalid
  * request, 401 signing, 404 unknown resource (also one of another api key), 409 wrong state for the operation,
  * 422 business rule, 429 too many requests (with `Retry-After`), 5xx the server's fault (safe to retry only for
  * GET or with an `Idempotency-Key`).
  *
- * Codes: 400 `VALIDATION_FAILED`, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`; 401 `AUTH_MISSING`, `AUTH_MALFORMED`,
- * `AUTH_UNKNOWN_KEY`, `AUTH_TIMESTAMP_SKEW`, `AUTH_NONCE_REUSED`, `AUTH_SIGNATURE_MISMATCH`; 404 `NOT_FOUND`,
- * `ROUTE_NOT_FOUND`; 409 `INVALID_TRANSITION`, `EMAIL_ALREADY_REGISTERED`, `EMAIL_ALREADY_VERIFIED`,
- * `CARD_NOT_A_DRAFT`, `DRAFT_NOT_CHARGED`, `DRAFT_ALREADY_CHARGED`, `DRAFT_ALREADY_COMPLETED`,
- * `CARD_ORDER_NOT_COMPLETED`, `CARD_NOT_ACTIVATABLE`, `CARD_NOT_ACTIVE`, `APPROVAL_NOT_DELIVERED`,
- * `DEPOSIT_ADDRESS_EXISTS`, `VERIFICATION_NOT_PENDING`; 422 `REGISTRATION_INCOMPLETE`, `EMAIL_UNVERIFIED`,
- * `KYC_NOT_PASSED`, `CARD_CONSENTS_UNSIGNED`, `DEPOSIT_CONSENTS_UNSIGNED`, `VISUAL_NOT_IN_CONFIG`,
- * `NETWORK_NOT_SUPPORTED`, `OTP_NOT_REQUESTED`, `OTP_INVALID`, `OTP_EXPIRED`, `OTP_TOO_MANY_ATTEMPTS`,
- * `INSUFFICIENT_FUNDS`, `BUDGET_OUT_OF_BOUNDS`, `CURRENCY_MISMATCH`, `VALIDITY_PERIOD_INVALID`,
- * `IDEMPOTENCY_KEY_REUSED`; 429 `RATE_LIMITED`; 500 `INTERNAL_ERROR`; 503 `SERVICE_UNAVAILABLE`. Refused before
- * any effect (`4XX`): 400 `MALFORMED_REQUEST`, 403 `ORIGIN_NOT_ALLOWED`, `HOST_NOT_ALLOWED`, 413
- * `PAYLOAD_TOO_LARGE`, 414 `URI_TOO_LONG`, 431 `HEADERS_TOO_LARGE`. The mock answers `INJECTED_FAULT` (with
- * the injected status) for faults injected through its control API. New codes may be added.
+ * Codes: the closed enum `ProblemCode`, each with its status.
  *
  */
 export const zProblem = /* @__PURE__ */ z.object({
@@ -61,7 +121,7 @@ export const zProblem = /* @__PURE__ */ z.object({
     title: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(200)),
     status: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(400), /* @__PURE__ */ z.lte(599)),
     detail: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(2000))),
-    code: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(64), /* @__PURE__ */ z.regex(/^[A-Z][A-Z0-9_]*$/)),
+    code: zProblemCode,
     instance: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(8192), /* @__PURE__ */ z.regex(/^[\x21-\x7E]*$/))),
     requestId: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(128), /* @__PURE__ */ z.regex(/^[\x21-\x7E]+$/))),
     errors: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.array(/* @__PURE__ */ z.object({
@@ -186,7 +246,9 @@ export const zCardConfigList = /* @__PURE__ */ z.object({
         'NOT_STARTED',
         'PASSED',
         'FAILED'
-    ])
+    ]),
+    hasMore: /* @__PURE__ */ z.boolean(),
+    nextCursor: /* @__PURE__ */ z.nullable(zPageCursor)
 });
 
 /**
@@ -217,6 +279,13 @@ export const zCardCreate = /* @__PURE__ */ z.object({
  * A payment card. `object` is `card` (it tells a card from a draft). `configId` and `visualId` are null for a
  * business card, which has no config. The PAN and CVV are never here: see the details operations.
  *
+ * Generation (decided, interface section 3: "the card is generated at the approval's validFrom"): a
+ * Server2Server card is generated when it is issued. A business card exists from its approval's creation (id,
+ * type, status `INACTIVE`, cardholder name) and is generated (number, expiry, CVV) when the approval becomes
+ * DELIVERED: at `validFrom`, or when the user completes registration if that is later. Until then `last4`,
+ * `expiryMonth`, `expiryYear` and `generatedAt` are null; a card whose approval ended before that is CLOSED
+ * and never generated.
+ *
  */
 export const zCard = /* @__PURE__ */ z.object({
     object: /* @__PURE__ */ z.literal('card'),
@@ -224,13 +293,14 @@ export const zCard = /* @__PURE__ */ z.object({
     userId: zUuid,
     type: zCardType,
     status: zCardStatus,
-    last4: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(4), /* @__PURE__ */ z.regex(/^[0-9]{4}$/)),
-    expiryMonth: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(12)),
-    expiryYear: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(2000), /* @__PURE__ */ z.lte(2100)),
+    last4: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(4), /* @__PURE__ */ z.regex(/^[0-9]{4}$/))),
+    expiryMonth: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(12))),
+    expiryYear: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(2000), /* @__PURE__ */ z.lte(2100))),
     cardholderName: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(201), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
     configId: /* @__PURE__ */ z.nullable(zUuid),
     visualId: /* @__PURE__ */ z.nullable(zUuid),
-    createdAt: zTimestamp
+    createdAt: zTimestamp,
+    generatedAt: /* @__PURE__ */ z.nullable(zTimestamp)
 });
 
 /**
@@ -269,7 +339,9 @@ export const zCardOrDraft = /* @__PURE__ */ z.discriminatedUnion('object', [
  * A user's cards.
  */
 export const zCardList = /* @__PURE__ */ z.object({
-    items: /* @__PURE__ */ z.array(zCard).check(/* @__PURE__ */ z.maxLength(100))
+    items: /* @__PURE__ */ z.array(zCard).check(/* @__PURE__ */ z.maxLength(100)),
+    hasMore: /* @__PURE__ */ z.boolean(),
+    nextCursor: /* @__PURE__ */ z.nullable(zPageCursor)
 });
 
 /**
@@ -311,7 +383,9 @@ export const zBalance = /* @__PURE__ */ z.object({
  * A user's balances.
  */
 export const zBalanceList = /* @__PURE__ */ z.object({
-    items: /* @__PURE__ */ z.array(zBalance).check(/* @__PURE__ */ z.maxLength(100))
+    items: /* @__PURE__ */ z.array(zBalance).check(/* @__PURE__ */ z.maxLength(100)),
+    hasMore: /* @__PURE__ */ z.boolean(),
+    nextCursor: /* @__PURE__ */ z.nullable(zPageCursor)
 });
 
 /**
@@ -347,7 +421,9 @@ export const zDepositType = /* @__PURE__ */ z.object({
  * Deposit types.
  */
 export const zDepositTypeList = /* @__PURE__ */ z.object({
-    items: /* @__PURE__ */ z.array(zDepositType).check(/* @__PURE__ */ z.maxLength(100))
+    items: /* @__PURE__ */ z.array(zDepositType).check(/* @__PURE__ */ z.maxLength(100)),
+    hasMore: /* @__PURE__ */ z.boolean(),
+    nextCursor: /* @__PURE__ */ z.nullable(zPageCursor)
 });
 
 /**
@@ -377,7 +453,9 @@ export const zDepositAddress = /* @__PURE__ */ z.object({
  * Deposit addresses.
  */
 export const zDepositAddressList = /* @__PURE__ */ z.object({
-    items: /* @__PURE__ */ z.array(zDepositAddress).check(/* @__PURE__ */ z.maxLength(100))
+    items: /* @__PURE__ */ z.array(zDepositAddress).check(/* @__PURE__ */ z.maxLength(100)),
+    hasMore: /* @__PURE__ */ z.boolean(),
+    nextCursor: /* @__PURE__ */ z.nullable(zPageCursor)
 });
 
 /**
@@ -404,7 +482,9 @@ export const zDepositVerification = /* @__PURE__ */ z.object({
  * Deposit verifications, oldest first.
  */
 export const zDepositVerificationList = /* @__PURE__ */ z.object({
-    items: /* @__PURE__ */ z.array(zDepositVerification).check(/* @__PURE__ */ z.maxLength(100))
+    items: /* @__PURE__ */ z.array(zDepositVerification).check(/* @__PURE__ */ z.maxLength(100)),
+    hasMore: /* @__PURE__ */ z.boolean(),
+    nextCursor: /* @__PURE__ */ z.nullable(zPageCursor)
 });
 
 /**
@@ -453,19 +533,27 @@ export const zBusinessUser = /* @__PURE__ */ z.object({
 });
 
 /**
- * The nine approval statuses (interface section 3):
- * `CREATED` only when a user requests changes (a reapproval awaiting the corporation; the instance it would
- * replace stays in force meanwhile, and since no operation accepts it, it ends CANCELED, REJECTED or EXPIRED);
- * `ACCEPTED` assigned when an approval is initially created;
- * `PREPARED` accepted, card generated at `validFrom`;
- * `DELIVERED` the card is issued and active;
- * `FINISHED` was DELIVERED and `validTo` has passed;
- * `REAPPROVED` a reapproval replaced it (from ACCEPTED or DELIVERED);
- * `CANCELED` canceled by the corporation from CREATED, ACCEPTED or PREPARED;
- * `REJECTED` a CREATED reapproval rejected by the corporation;
- * `EXPIRED` a CREATED reapproval neither accepted nor rejected before `expiresAt`.
- * Budgets are reserved while ACCEPTED, PREPARED or DELIVERED and released on CANCELED and FINISHED; a
- * REAPPROVED instance hands its reservation to its reapproval.
+ * The nine approval statuses (interface section 3) and what entering each does (decided):
+ * `CREATED` a change the user requested (a reapproval awaiting the corporation; in the mock, the control API):
+ * nothing is reserved and the instance it would replace stays in force; at most one is pending per approval.
+ * The corporation accepts it (it takes over the replaced instance's status, card, reservation and spending, plus
+ * the additional budget, and the replaced instance becomes REAPPROVED), rejects it (REJECTED) or cancels it
+ * (CANCELED); unanswered at `expiresAt` it is EXPIRED; and it ends CANCELED when the instance it changes ends or
+ * is replaced.
+ * `ACCEPTED` assigned when an approval is initially created: the budget is reserved; the card exists, not yet
+ * generated.
+ * `PREPARED` the user completed registration before `validFrom`: the card is generated at `validFrom`.
+ * `DELIVERED` the card is generated (number, expiry, CVV) and ACTIVE: card transactions can occur.
+ * `FINISHED` was DELIVERED and `validTo` has passed: what is left of the budget is released, the card CLOSED.
+ * `REAPPROVED` a reapproval replaced it (from ACCEPTED or DELIVERED): its reservation and spending move to it.
+ * `CANCELED` canceled by the corporation from CREATED, ACCEPTED or PREPARED (budget released, card CLOSED), or
+ * a CREATED change whose approval ended first.
+ * `REJECTED` a CREATED reapproval rejected by the corporation.
+ * `EXPIRED` time ran out before the party awaited acted: a CREATED reapproval neither accepted nor rejected by
+ * `expiresAt`; or (decided) an approval still ACCEPTED at `validTo`, because its user never completed
+ * registration: its budget is released and its card CLOSED without ever being generated. `statusReason` tells
+ * the two apart.
+ * Live statuses are CREATED, ACCEPTED, PREPARED and DELIVERED; the others are final.
  *
  */
 export const zApprovalStatus = /* @__PURE__ */ z.enum([
@@ -479,6 +567,43 @@ export const zApprovalStatus = /* @__PURE__ */ z.enum([
     'FINISHED',
     'REAPPROVED'
 ]);
+
+/**
+ * Why an approval instance left the live statuses (decided, as Stripe's `cancellation_reason` and Marqeta's
+ * `reason_code` say why a card or authorization ended): null while the instance is live.
+ * `REPLACED` REAPPROVED: a reapproval (increase-budget, or an accepted change) took over.
+ * `VALIDITY_ENDED` FINISHED: `validTo` passed while DELIVERED.
+ * `CANCELED_BY_CORPORATION` CANCELED by the corporation.
+ * `CHANGED_APPROVAL_ENDED` CANCELED: a change request whose approval ended or was replaced before the
+ * corporation decided.
+ * `REJECTED_BY_CORPORATION` REJECTED by the corporation.
+ * `CHANGE_NOT_DECIDED` EXPIRED: a change request neither accepted nor rejected before `expiresAt`.
+ * `NOT_DELIVERED_BY_VALID_TO` EXPIRED: the approval was still ACCEPTED at `validTo` (the user never completed
+ * registration), so its card was never generated. EXPIRED rather than CANCELED, because in the interface
+ * document CANCELED is always the corporation's act, and EXPIRED is time running out before the party awaited
+ * acted.
+ *
+ */
+export const zApprovalStatusReason = /* @__PURE__ */ z.enum([
+    'REPLACED',
+    'VALIDITY_ENDED',
+    'CANCELED_BY_CORPORATION',
+    'CHANGED_APPROVAL_ENDED',
+    'REJECTED_BY_CORPORATION',
+    'CHANGE_NOT_DECIDED',
+    'NOT_DELIVERED_BY_VALID_TO'
+]);
+
+/**
+ * What a reapproval changes in the instance it replaces (interface section 1: "any change to an approval
+ * (budget change, PIN update) creates a new approval instance"): the budget added (0 for none) and whether the
+ * card's PIN is updated (the PIN itself is never shown).
+ *
+ */
+export const zApprovalChange = /* @__PURE__ */ z.object({
+    additionalBudget: zMoney,
+    pinUpdate: /* @__PURE__ */ z.boolean()
+});
 
 /**
  * A budget for a new card of a business user, over a validity period.
@@ -500,7 +625,15 @@ export const zBudgetIncrease = /* @__PURE__ */ z.object({
 /**
  * An approval instance: a budget from the corporate balance on one card of one user. `previousApprovalUuid`
  * is the instance it replaced (null for an original approval); `replacedByApprovalUuid` the reapproval that
- * replaced it. `expiresAt` is set only on a CREATED reapproval. The card is the same across all instances.
+ * replaced it. `expiresAt` is set only on a CREATED reapproval. The card is the same across all instances; it
+ * exists from the approval's creation but is generated (number, expiry, CVV) only when the approval becomes
+ * DELIVERED: until then `card.last4`, `card.expiryMonth`, `card.expiryYear` and `card.generatedAt` are null.
+ *
+ * Spending (decided): `spent` is what approved card transactions took under this instance and the ones it
+ * replaced (a reapproval carries it over); `remaining` is what can still be spent under it: `budget` − `spent`
+ * while ACCEPTED, PREPARED or DELIVERED (exactly what it holds reserved from the corporate balance), 0 otherwise
+ * (a CREATED change reserves nothing until accepted). Per corporate: funded = available + reserved + spent, so
+ * FINISHED and CANCELED release only what is left.
  *
  */
 export const zApproval = /* @__PURE__ */ z.object({
@@ -508,11 +641,15 @@ export const zApproval = /* @__PURE__ */ z.object({
     corporateUuid: zUuid,
     userUuid: zUuid,
     status: zApprovalStatus,
+    statusReason: /* @__PURE__ */ z.nullable(zApprovalStatusReason),
     budget: zMoney,
+    spent: zMoney,
+    remaining: zMoney,
     validFrom: zTimestamp,
     validTo: zTimestamp,
     previousApprovalUuid: /* @__PURE__ */ z.nullable(zUuid),
     replacedByApprovalUuid: /* @__PURE__ */ z.nullable(zUuid),
+    change: /* @__PURE__ */ z.nullable(zApprovalChange),
     expiresAt: /* @__PURE__ */ z.nullable(zTimestamp),
     card: zCard,
     createdAt: zTimestamp,
@@ -532,7 +669,9 @@ export const zReapproval = /* @__PURE__ */ z.intersection(zApproval, /* @__PURE_
  * Approval instances, oldest first.
  */
 export const zApprovalList = /* @__PURE__ */ z.object({
-    items: /* @__PURE__ */ z.array(zApproval).check(/* @__PURE__ */ z.maxLength(100))
+    items: /* @__PURE__ */ z.array(zApproval).check(/* @__PURE__ */ z.maxLength(100)),
+    hasMore: /* @__PURE__ */ z.boolean(),
+    nextCursor: /* @__PURE__ */ z.nullable(zPageCursor)
 });
 
 /**
@@ -551,7 +690,9 @@ export const zCorporateDepositAddress = /* @__PURE__ */ z.object({
  * Corporate deposit addresses.
  */
 export const zCorporateDepositAddressList = /* @__PURE__ */ z.object({
-    items: /* @__PURE__ */ z.array(zCorporateDepositAddress).check(/* @__PURE__ */ z.maxLength(100))
+    items: /* @__PURE__ */ z.array(zCorporateDepositAddress).check(/* @__PURE__ */ z.maxLength(100)),
+    hasMore: /* @__PURE__ */ z.boolean(),
+    nextCursor: /* @__PURE__ */ z.nullable(zPageCursor)
 });
 
 /**
@@ -573,7 +714,9 @@ export const zTopUp = /* @__PURE__ */ z.object({
  * Top-ups, oldest first.
  */
 export const zTopUpList = /* @__PURE__ */ z.object({
-    items: /* @__PURE__ */ z.array(zTopUp).check(/* @__PURE__ */ z.maxLength(100))
+    items: /* @__PURE__ */ z.array(zTopUp).check(/* @__PURE__ */ z.maxLength(100)),
+    hasMore: /* @__PURE__ */ z.boolean(),
+    nextCursor: /* @__PURE__ */ z.nullable(zPageCursor)
 });
 
 /**
@@ -656,6 +799,21 @@ export const zApprovalUuidPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ 
  */
 export const zPublicKeyQuery = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(64), /* @__PURE__ */ z.maxLength(2048), /* @__PURE__ */ z.regex(/^[A-Za-z0-9_-]+$/));
 
+/**
+ * How many items the page holds at most: 1 to 100, default 20 (decided, as Stripe's `limit`). A page may hold
+ * fewer only when it is the last one.
+ *
+ */
+export const zLimit = /* @__PURE__ */ z._default(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100)), 20);
+
+/**
+ * Where the page starts: the `nextCursor` of the previous page of the same list (the same operation with the
+ * same path and query parameters) under the same api key. Omitted: the first page. Anything else is
+ * `400 CURSOR_INVALID`.
+ *
+ */
+export const zCursor = zPageCursor;
+
 export const zCreateUserBody = zRegistrationData;
 
 export const zCreateUserHeaders = /* @__PURE__ */ z.object({
@@ -692,6 +850,11 @@ export const zSignUserConsentResponse = zConsent;
 
 export const zListCardConfigsPath = /* @__PURE__ */ z.object({
     userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+});
+
+export const zListCardConfigsQuery = /* @__PURE__ */ z.object({
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100))), 20),
+    cursor: /* @__PURE__ */ z.optional(zPageCursor)
 });
 
 /**
@@ -782,7 +945,9 @@ export const zActivateCardPath = /* @__PURE__ */ z.object({
 export const zActivateCardResponse = zCard;
 
 export const zListBalancesQuery = /* @__PURE__ */ z.object({
-    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100))), 20),
+    cursor: /* @__PURE__ */ z.optional(zPageCursor)
 });
 
 /**
@@ -791,7 +956,9 @@ export const zListBalancesQuery = /* @__PURE__ */ z.object({
 export const zListBalancesResponse = zBalanceList;
 
 export const zListCardsQuery = /* @__PURE__ */ z.object({
-    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100))), 20),
+    cursor: /* @__PURE__ */ z.optional(zPageCursor)
 });
 
 /**
@@ -816,6 +983,11 @@ export const zListDepositTypesPath = /* @__PURE__ */ z.object({
     balanceId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
+export const zListDepositTypesQuery = /* @__PURE__ */ z.object({
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100))), 20),
+    cursor: /* @__PURE__ */ z.optional(zPageCursor)
+});
+
 /**
  * The deposit types.
  */
@@ -824,6 +996,11 @@ export const zListDepositTypesResponse = zDepositTypeList;
 export const zListDepositAddressesPath = /* @__PURE__ */ z.object({
     balanceId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
     type: zDepositTypeCode
+});
+
+export const zListDepositAddressesQuery = /* @__PURE__ */ z.object({
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100))), 20),
+    cursor: /* @__PURE__ */ z.optional(zPageCursor)
 });
 
 /**
@@ -848,7 +1025,9 @@ export const zCreateDepositAddressPath = /* @__PURE__ */ z.object({
 export const zCreateDepositAddressResponse = zDepositAddress;
 
 export const zListDepositVerificationsQuery = /* @__PURE__ */ z.object({
-    userId: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)))
+    userId: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))),
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100))), 20),
+    cursor: /* @__PURE__ */ z.optional(zPageCursor)
 });
 
 /**
@@ -872,7 +1051,9 @@ export const zApproveDepositVerificationPath = /* @__PURE__ */ z.object({
 export const zApproveDepositVerificationResponse = zDepositVerification;
 
 export const zListAppDepositTypesQuery = /* @__PURE__ */ z.object({
-    userUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    userUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100))), 20),
+    cursor: /* @__PURE__ */ z.optional(zPageCursor)
 });
 
 /**
@@ -902,6 +1083,11 @@ export const zListAppDepositAddressesPath = /* @__PURE__ */ z.object({
     type: zDepositTypeCode
 });
 
+export const zListAppDepositAddressesQuery = /* @__PURE__ */ z.object({
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100))), 20),
+    cursor: /* @__PURE__ */ z.optional(zPageCursor)
+});
+
 /**
  * The deposit addresses.
  */
@@ -924,7 +1110,9 @@ export const zCreateAppDepositAddressPath = /* @__PURE__ */ z.object({
 export const zCreateAppDepositAddressResponse = zDepositAddress;
 
 export const zListAppDepositVerificationsQuery = /* @__PURE__ */ z.object({
-    userUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    userUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100))), 20),
+    cursor: /* @__PURE__ */ z.optional(zPageCursor)
 });
 
 /**
@@ -988,6 +1176,11 @@ export const zListUserApprovalsPath = /* @__PURE__ */ z.object({
     userUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
+export const zListUserApprovalsQuery = /* @__PURE__ */ z.object({
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100))), 20),
+    cursor: /* @__PURE__ */ z.optional(zPageCursor)
+});
+
 /**
  * The approvals.
  */
@@ -1011,6 +1204,11 @@ export const zListCorporateDepositAddressesPath = /* @__PURE__ */ z.object({
     corporateUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
 });
 
+export const zListCorporateDepositAddressesQuery = /* @__PURE__ */ z.object({
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100))), 20),
+    cursor: /* @__PURE__ */ z.optional(zPageCursor)
+});
+
 /**
  * The deposit addresses.
  */
@@ -1018,6 +1216,11 @@ export const zListCorporateDepositAddressesResponse = zCorporateDepositAddressLi
 
 export const zListTopUpsPath = /* @__PURE__ */ z.object({
     corporateUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+});
+
+export const zListTopUpsQuery = /* @__PURE__ */ z.object({
+    limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100))), 20),
+    cursor: /* @__PURE__ */ z.optional(zPageCursor)
 });
 
 /**
@@ -1064,7 +1267,7 @@ export const zSignUserConsentData = /* @__PURE__ */ z.object({
 export const zListCardConfigsData = /* @__PURE__ */ z.object({
     body: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.never()),
     path: zListCardConfigsPath,
-    query: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.never())
+    query: /* @__PURE__ */ z.optional(zListCardConfigsQuery)
 });
 
 export const zRequestEmailOtpData = /* @__PURE__ */ z.object({
@@ -1130,13 +1333,13 @@ export const zGetCardDetailsData = /* @__PURE__ */ z.object({
 export const zListDepositTypesData = /* @__PURE__ */ z.object({
     body: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.never()),
     path: zListDepositTypesPath,
-    query: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.never())
+    query: /* @__PURE__ */ z.optional(zListDepositTypesQuery)
 });
 
 export const zListDepositAddressesData = /* @__PURE__ */ z.object({
     body: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.never()),
     path: zListDepositAddressesPath,
-    query: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.never())
+    query: /* @__PURE__ */ z.optional(zListDepositAddressesQuery)
 });
 
 export const zCreateDepositAddressData = /* @__PURE__ */ z.object({
@@ -1175,7 +1378,7 @@ export const zSignAppConsentData = /* @__PURE__ */ z.object({
 export const zListAppDepositAddressesData = /* @__PURE__ */ z.object({
     body: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.never()),
     path: zListAppDepositAddressesPath,
-    query: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.never())
+    query: /* @__PURE__ */ z.optional(zListAppDepositAddressesQuery)
 });
 
 export const zCreateAppDepositAddressData = /* @__PURE__ */ z.object({
@@ -1221,7 +1424,7 @@ export const zGetApprovalData = /* @__PURE__ */ z.object({
 export const zListUserApprovalsData = /* @__PURE__ */ z.object({
     body: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.never()),
     path: zListUserApprovalsPath,
-    query: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.never())
+    query: /* @__PURE__ */ z.optional(zListUserApprovalsQuery)
 });
 
 export const zGetApprovalCardDetailsData = /* @__PURE__ */ z.object({
@@ -1233,13 +1436,13 @@ export const zGetApprovalCardDetailsData = /* @__PURE__ */ z.object({
 export const zListCorporateDepositAddressesData = /* @__PURE__ */ z.object({
     body: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.never()),
     path: zListCorporateDepositAddressesPath,
-    query: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.never())
+    query: /* @__PURE__ */ z.optional(zListCorporateDepositAddressesQuery)
 });
 
 export const zListTopUpsData = /* @__PURE__ */ z.object({
     body: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.never()),
     path: zListTopUpsPath,
-    query: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.never())
+    query: /* @__PURE__ */ z.optional(zListTopUpsQuery)
 });
 
 export const zIncreaseApprovalBudgetData = /* @__PURE__ */ z.object({
