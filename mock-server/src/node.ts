@@ -14,6 +14,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { createMock, mockInternals, type CardIssuingMock } from './index.js';
+import { createGuard } from './node/guard.js';
 import { servePipeline } from './node/server.js';
 import { errnoText, openStateFile, StateFileError, type JournaledStateFile } from './node/state-file.js';
 
@@ -41,6 +42,17 @@ export interface StartMockServerOptions {
   latencyMs?: number;
   /** Check request signatures (default true); false accepts unsigned requests. */
   verifySignatures?: boolean;
+  /** Require the body hash in signatures (CLI `--sign-body`); default false, the five published parts. */
+  bodyHash?: boolean;
+  /**
+   * The URL clients reach the server at through a proxy or tunnel that rewrites `Host` (CLI `--public-url`):
+   * signatures are verified on it plus the target as received, and its host and origin are allowed.
+   */
+  publicUrl?: string;
+  /** More names the server may be reached by (CLI `--allowed-host`); any other `Host` is 403 HOST_NOT_ALLOWED. */
+  allowedHosts?: readonly string[];
+  /** More origins browser pages may call from (CLI `--cors-origin`); any other `Origin` is 403 ORIGIN_NOT_ALLOWED. */
+  corsOrigins?: readonly string[];
   /** Seed of the fixtures and generated ids (default as {@link createMock}). */
   seed?: number | string;
   /** Receives one line per request, and the server's own notices (a failed save). Silent without it. */
@@ -53,6 +65,8 @@ export interface MockServer {
   url: string;
   /** The port it listens on (useful with `port: 0`). */
   port: number;
+  /** Every address it can be reached at (all of this machine's on `0.0.0.0`), for the warning the CLI prints. */
+  reachableAt: readonly string[];
   /** The mock it serves: the same control API as `/__mock/` over HTTP, acting on the default tenant. */
   mock: CardIssuingMock;
   /** Stops the server; with a state file, resolves once the last state is on disk. Safe to call twice. */
@@ -73,6 +87,8 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
       ? {}
       : { credentials: [{ apiKey: options.apiKey, apiSecret: options.apiSecret }] }),
     ...(options.verifySignatures === undefined ? {} : { verifySignatures: options.verifySignatures }),
+    ...(options.bodyHash === undefined ? {} : { bodyHash: options.bodyHash }),
+    ...(options.publicUrl === undefined ? {} : { publicUrl: checkedPublicUrl(options.publicUrl) }),
     ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
     hmac: (secret, message) => createHmac('sha256', secret).update(message).digest(),
   });
@@ -109,13 +125,16 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
     internals.attachJournal(stateFile);
   }
 
+  const host = options.host ?? '127.0.0.1';
+  const guard = createGuard({ host, publicUrl: options.publicUrl, allowedHosts: options.allowedHosts, corsOrigins: options.corsOrigins });
   let http;
   try {
     http = await servePipeline(mockInternals(mock).pipeline, {
       port: options.port ?? 4010,
-      host: options.host ?? '127.0.0.1',
+      host,
       ...(log ? { log } : {}),
       secrets: () => secretsOf(mock),
+      guard,
     });
   } catch (error) {
     internals.attachJournal(undefined);
@@ -128,6 +147,7 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
   return {
     url: running.url,
     port: running.port,
+    reachableAt: guard.reachableAt.map((address) => `http://${address}:${running.port}`),
     mock,
     close() {
       closing ??= (async () => {
@@ -138,6 +158,15 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
       return closing;
     },
   };
+}
+
+/** A public URL as the mock uses it: an absolute http(s) URL without query or fragment. */
+function checkedPublicUrl(text: string): string {
+  const url = URL.parse(text);
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+    throw new TypeError(`publicUrl must be an absolute http(s) URL without query, e.g. https://mock.example.test (got ${JSON.stringify(text)}).`);
+  }
+  return url.href.replace(/\/+$/, '');
 }
 
 /** The api secrets (of every tenant) a log line must never show. Read only when an error is logged. */

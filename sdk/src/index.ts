@@ -13,6 +13,7 @@
 
 export {
   ApiPromise,
+  PagePromise,
   createCardIssuingClient,
   type ApiResponse,
   type AppApi,
@@ -21,6 +22,7 @@ export {
   type CardIssuingClientOptions,
   type ClientHooks,
   type CorporatesApi,
+  type ListOptions,
   type RequestEvent,
   type RequestOptions,
   type ResponseEvent,
@@ -28,6 +30,8 @@ export {
   type RetryEvent,
   type S2sApi,
 } from './client';
+
+export type { FetchPage, Page, PageBody, PageItem, PageNavigation, PageParams } from './pagination';
 
 export {
   AuthenticationError,
@@ -43,14 +47,19 @@ export {
   PrivateKeyInvalidError,
   PublicKeyInvalidError,
   RateLimitError,
+  ResponseTooLargeError,
   ResponseValidationError,
   ServerError,
   TimeoutError,
   ValidationError,
   errorFromResponse,
+  isCardIssuingError,
   parseRetryAfter,
   type CardIssuingErrorInit,
   type CardIssuingErrorJSON,
+  type ClientErrorCode,
+  type ErrorCode,
+  type FlowErrorCode,
   type ErrorResponseInput,
   type FieldError,
   type FlowName,
@@ -61,6 +70,7 @@ export {
   SIGNATURE_TOLERANCE_SECONDS,
   buildStringToSign,
   createNonce,
+  createSigner,
   parseAuthorization,
   signRequest,
   verifySignature,
@@ -68,6 +78,8 @@ export {
   type SignatureErrorCode,
   type SignedRequest,
   type SignRequestInput,
+  type Signer,
+  type SignerOptions,
   type VerifySignatureInput,
   type VerifySignatureResult,
 } from './signing';
