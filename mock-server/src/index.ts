@@ -30,12 +30,15 @@ import { TenantRegistry, cloneState, snapshotProblem, type Credentials, type Ten
 
 export { ProblemError } from './domain/errors';
 export type { ProblemExtras } from './domain/errors';
-export type { IncomingDeposit, IncomingDepositResult } from './domain';
+export type { IncomingDeposit, IncomingDepositResult, DomainEvent, DomainObserver } from './domain';
+export type { ChangeRequest } from './domain/business';
+export type { Purchase } from './domain/authorizations';
+export { DECLINE_REASONS } from './domain/authorizations';
 export type { FaultSpec } from './pipeline/faults';
 export type { Exchange } from './pipeline/runtime';
 export type { Reply } from './pipeline/reply';
 export type { TenantControl } from './control';
-export type { Credentials, Fixtures, OutboxMessage, TenantSnapshot } from './store';
+export type { AuthorizationRecord as Authorization, Credentials, DeclineReason, Fixtures, OutboxMessage, TenantSnapshot } from './store';
 
 /** Options of {@link createMock}. */
 export interface CreateMockOptions {

@@ -36,9 +36,11 @@ const user = z.strictObject({
 });
 const balance = z.strictObject({ id, userId: id, currency: g.zCurrencyCode, available: minor, updatedAt: instant });
 const card = z.strictObject({
-  id, userId: id, type: g.zCardType, status: g.zCardStatus, pan: z.string().regex(/^[0-9]{12,19}$/), cvv: z.string().regex(/^[0-9]{3,4}$/),
-  expiryMonth: z.int().gte(1).lte(12), expiryYear: z.int().gte(2000).lte(2100), cardholderName: text(201),
-  configId: nullable(id), visualId: nullable(id), createdAt: instant, orderedAt: nullable(instant),
+  id, userId: id, type: g.zCardType, status: g.zCardStatus,
+  // Null until the card is generated (a business card at DELIVERED).
+  pan: nullable(z.string().regex(/^[0-9]{12,19}$/)), cvv: nullable(z.string().regex(/^[0-9]{3,4}$/)),
+  expiryMonth: nullable(z.int().gte(1).lte(12)), expiryYear: nullable(z.int().gte(2000).lte(2100)), cardholderName: text(201),
+  configId: nullable(id), visualId: nullable(id), createdAt: instant, generatedAt: nullable(instant), orderedAt: nullable(instant),
   corporateUuid: nullable(id), approvalUuid: nullable(id),
 });
 const draft = z.strictObject({
@@ -55,12 +57,13 @@ const verification = z.strictObject({
   creditedAt: nullable(instant),
 });
 const corporate = z.strictObject({
-  corporateUuid: id, name: text(100), currency: g.zCurrencyCode, balanceId: id, available: minor, funded: minor, createdAt: instant,
+  corporateUuid: id, name: text(100), currency: g.zCurrencyCode, balanceId: id, available: minor, funded: minor, spent: minor, createdAt: instant,
 });
 const approval = z.strictObject({
-  approvalUuid: id, corporateUuid: id, userUuid: id, status: g.zApprovalStatus, budget: money, validFrom: instant, validTo: instant,
-  previousApprovalUuid: nullable(id), replacedByApprovalUuid: nullable(id), expiresAt: nullable(instant), cardId: id, reserved: minor,
-  createdAt: instant, updatedAt: instant,
+  approvalUuid: id, corporateUuid: id, userUuid: id, status: g.zApprovalStatus, statusReason: nullable(g.zApprovalStatusReason),
+  budget: money, validFrom: instant, validTo: instant, previousApprovalUuid: nullable(id), replacedByApprovalUuid: nullable(id),
+  change: nullable(z.strictObject({ additionalBudget: money, pinUpdate: z.boolean() })), expiresAt: nullable(instant), cardId: id,
+  reserved: minor, spent: minor, createdAt: instant, updatedAt: instant,
 });
 const corporateDepositAddress = z.strictObject({
   id, corporateUuid: id, type: g.zDepositTypeCode, network: g.zCryptoNetwork, address: text(128), createdAt: instant,
@@ -68,6 +71,12 @@ const corporateDepositAddress = z.strictObject({
 const topUp = z.strictObject({
   id, corporateUuid: id, depositAddressId: id, type: g.zDepositTypeCode, network: g.zCryptoNetwork, cryptoAmount: g.zCryptoAmount,
   amount: money, status: z.literal('COMPLETED'), createdAt: instant,
+});
+const authorization = z.strictObject({
+  id, cardId: id, approvalUuid: nullable(id), balanceId: nullable(id), amount: money, merchant: text(200),
+  status: z.enum(['APPROVED', 'DECLINED']),
+  declineReason: nullable(z.enum(['CARD_NOT_ACTIVE', 'CARD_LOCKED', 'APPROVAL_NOT_DELIVERED', 'CURRENCY_MISMATCH', 'BUDGET_EXCEEDED', 'INSUFFICIENT_FUNDS'])),
+  createdAt: instant,
 });
 const outbox = z.strictObject({ userId: id, to: text(254), subject: text(200), code: z.string().regex(/^[0-9]{6}$/).optional(), sentAt: instant });
 const idempotency = z.strictObject({
@@ -92,11 +101,12 @@ export const zTenantState: z.ZodType<TenantState> = z
     drafts: byId(draft),
     depositAddresses: byId(depositAddress),
     verifications: byId(verification),
-    businessUsers: byId(z.strictObject(g.zBusinessUser.shape)),
+    businessUsers: byId(z.strictObject({ ...g.zBusinessUser.shape, registeredAt: nullable(instant) })),
     corporates: byId(corporate),
     approvals: byId(approval),
     corporateDepositAddresses: byId(corporateDepositAddress),
     topUps: byId(topUp),
+    authorizations: byId(authorization),
     outbox: z.array(outbox).max(100_000),
     idempotency: z.record(text(255), idempotency),
   })
@@ -105,7 +115,7 @@ export const zTenantState: z.ZodType<TenantState> = z
     const keyed: [keyof TenantState, string][] = [
       ['users', 'id'], ['balances', 'id'], ['cards', 'id'], ['drafts', 'cardId'], ['depositAddresses', 'id'], ['verifications', 'id'],
       ['businessUsers', 'userUuid'], ['corporates', 'corporateUuid'], ['approvals', 'approvalUuid'], ['corporateDepositAddresses', 'id'],
-      ['topUps', 'id'],
+      ['topUps', 'id'], ['authorizations', 'id'],
     ];
     for (const [collection, field] of keyed) {
       for (const [key, record] of Object.entries(state[collection] as Record<string, Record<string, unknown>>)) {
@@ -138,6 +148,11 @@ export const zTenantState: z.ZodType<TenantState> = z
     }
     for (const [key, a] of Object.entries(state.corporateDepositAddresses)) refer('corporateDepositAddresses', key, 'corporateUuid', 'corporates', a.corporateUuid);
     for (const [key, t] of Object.entries(state.topUps)) refer('topUps', key, 'corporateUuid', 'corporates', t.corporateUuid);
+    for (const [key, a] of Object.entries(state.authorizations)) {
+      refer('authorizations', key, 'cardId', 'cards', a.cardId);
+      refer('authorizations', key, 'approvalUuid', 'approvals', a.approvalUuid);
+      refer('authorizations', key, 'balanceId', 'balances', a.balanceId);
+    }
   });
 
 /** The bad paths of a would-be tenant state (`approvals.<id>.status`), at most `max`; empty when it is one. */
