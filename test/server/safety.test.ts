@@ -199,3 +199,38 @@ describe('--host 0.0.0.0', () => {
     }
   });
 });
+
+describe('the command line', () => {
+  it('--sign-body and --public-url show in the banner; a secret read from a state file is never printed', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { writeStateFile } = await import('../../mock-server/src/node/state-file.js');
+    const file = join(mkdtempSync(join(tmpdir(), 'mock-cli-')), 'state.json');
+    const seeded = await startMockServer({ port: 0 });
+    seeded.mock.addCredentials({ apiKey: 'saved_tenant', apiSecret: 'saved_secret_value' });
+    await writeStateFile(file, seeded.mock.exportState());
+    await seeded.close();
+    const cli = runCli(['--port', '0', '--sign-body', '--public-url', 'https://mock.example.test', '--state-file', file]);
+    try {
+      await cli.waitFor(/One line per request/);
+      expect(cli.stdout).toMatch(/body hash required: --sign-body/);
+      expect(cli.stdout).toMatch(/Public URL\s+https:\/\/mock\.example\.test/);
+      expect(cli.stdout).toMatch(/apiKey saved_tenant/);
+      expect(cli.stdout).not.toContain('saved_secret_value');
+    } finally {
+      cli.child.kill('SIGTERM');
+      await cli.exited;
+    }
+  });
+
+  it('refuses a --public-url, --allowed-host or --cors-origin that is not one, with exit 2 and the usage', async () => {
+    for (const args of [['--public-url', 'mock.example.test'], ['--allowed-host', 'a b'], ['--cors-origin', 'https://app.example.test/path']]) {
+      const cli = runCli(args);
+      const { code } = await cli.exited;
+      expect([args[0], code]).toEqual([args[0], 2]);
+      expect(cli.stderr).toContain(args[0]);
+      expect(cli.stderr).toContain('Usage:');
+    }
+  });
+});
