@@ -29,6 +29,7 @@ import { webCryptoHmac } from './pipeline/signature';
 import { TenantRegistry, cloneState, snapshotProblem, type Credentials, type Tenant, type TenantSnapshot } from './store';
 
 export { ProblemError } from './domain/errors';
+export { createMockFetch, interceptFetch, type FetchFunction } from './runners/fetch';
 export type { ProblemExtras } from './domain/errors';
 export type { IncomingDeposit, IncomingDepositResult, DomainEvent, DomainObserver } from './domain';
 export type { ChangeRequest } from './domain/business';

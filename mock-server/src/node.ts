@@ -16,7 +16,7 @@ import { createHmac } from 'node:crypto';
 import { createMock, mockInternals, type CardIssuingMock } from './index.js';
 import { createGuard } from './node/guard.js';
 import { servePipeline } from './node/server.js';
-import { readStateFile, removeStaleTempFiles, StateFileError, StateFileSaver } from './node/state-file.js';
+import { errnoText, openStateFile, StateFileError, type JournaledStateFile } from './node/state-file.js';
 
 export { StateFileError } from './node/state-file.js';
 
@@ -31,9 +31,11 @@ export interface StartMockServerOptions {
   /** The default tenant's api secret (with `apiKey`). Default `test_secret`. */
   apiSecret?: string;
   /**
-   * A JSON file that keeps the whole state (every tenant) across restarts: loaded at start, saved after every
-   * change and on close, always atomically. A file that exists but is not a readable state file of this mock is
-   * refused with a {@link StateFileError} and left untouched.
+   * A file that keeps the whole state (every tenant) across restarts, durable as a database's: a snapshot plus an
+   * fsynced journal of changes (`<file>.journal-<n>`), so that a change is answered only once it is on disk and a
+   * killed server loses nothing it answered; a write that fails is answered 503. One server per file (`<file>.lock`):
+   * a second is refused. A file that is not a readable state file of this mock is refused with a
+   * {@link StateFileError} and left untouched.
    */
   stateFile?: string;
   /** Milliseconds added to every API response. */
@@ -92,21 +94,20 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
   });
   const log = options.log;
 
-  let saver: StateFileSaver | undefined;
-  let unsubscribe: (() => void) | undefined;
+  let stateFile: JournaledStateFile | undefined;
   const file = options.stateFile;
+  const internals = mockInternals(mock);
   if (file !== undefined) {
-    await removeStaleTempFiles(file);
-    const loaded = await readStateFile(file);
-    if (loaded) {
-      try {
-        mock.importState(loaded.state as Parameters<CardIssuingMock['importState']>[0]);
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new StateFileError(file, `The state file ${file} holds a state this mock cannot load (${reason}). The file was left untouched; fix or remove it, or pass another --state-file.`);
-      }
+    stateFile = await openStateFile(file, {
+      exportState: () => mock.exportState(),
+      importState: (state) => mock.importState(state as Parameters<CardIssuingMock['importState']>[0]),
+      replay: (command) => internals.replay(command as Parameters<typeof internals.replay>[0]),
+    }, {
+      onError: (error) => log?.(`state file: could not write ${file}: ${errnoText(error)}; the changes of the requests answered 503 are not confirmed`),
+    });
+    try {
       // The file's tenants win; credentials given as options are added beside them, so that they still work.
-      if (options.apiKey !== undefined && options.apiSecret !== undefined) {
+      if (stateFile.loaded && options.apiKey !== undefined && options.apiSecret !== undefined) {
         const { apiKey, apiSecret } = options;
         const saved = mock.exportState().tenants.find((t) => t.apiKey === apiKey);
         if (saved && saved.apiSecret !== apiSecret) {
@@ -114,21 +115,14 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
         }
         if (!saved) mock.addCredentials({ apiKey, apiSecret });
       }
+    } catch (error) {
+      await stateFile.close().catch(() => undefined);
+      throw error;
     }
-    saver = new StateFileSaver(file, {
-      getState: () => mock.exportState(),
-      onError: (error) => log?.(`state file: could not save ${file}: ${error instanceof Error ? error.message : String(error)}`),
-    });
-    // A new file is written at once, so that a folder the server cannot write to fails now, not at the first change.
-    if (!loaded) {
-      try {
-        await saver.saveNow();
-      } catch (error) {
-        throw new StateFileError(file, `Cannot write the state file ${file}: ${error instanceof Error ? error.message : String(error)}.`);
-      }
-    }
-    const pending = saver;
-    unsubscribe = mock.onChange(() => pending.schedule());
+    // A first snapshot at once (a folder the server cannot write to fails now, not at the first change), then every
+    // change goes to the journal and is on disk before its reply.
+    await stateFile.start();
+    internals.attachJournal(stateFile);
   }
 
   const host = options.host ?? '127.0.0.1';
@@ -143,7 +137,8 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
       guard,
     });
   } catch (error) {
-    unsubscribe?.();
+    internals.attachJournal(undefined);
+    await stateFile?.close().catch(() => undefined);
     throw error;
   }
 
@@ -157,8 +152,8 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
     close() {
       closing ??= (async () => {
         await running.close();
-        unsubscribe?.();
-        await saver?.flush();
+        await stateFile?.close();
+        internals.attachJournal(undefined);
       })();
       return closing;
     },

@@ -25,12 +25,12 @@ export type FlowErrorCode =
 export type ClientErrorCode =
   | 'NETWORK_ERROR'
   | 'TIMEOUT'
-  | 'RESPONSE_TOO_LARGE'
   | 'RESPONSE_VALIDATION_FAILED'
   | 'PRIVATE_KEY_INVALID'
   | 'CARD_DETAILS_DECRYPTION_FAILED'
   | 'CARD_DETAILS_INVALID'
   | 'NO_NEXT_PAGE'
+  | 'RESPONSE_TOO_LARGE'
   | FlowErrorCode
   /** A response that is no problem+json of this spec version (a proxy's page, or a code a newer server added). */
   | `HTTP_${number}`;
@@ -87,7 +87,33 @@ export interface CardIssuingErrorJSON {
 }
 
 /**
- * The base of every error the SDK throws. Branch on the subclass (`instanceof NotFoundError`) or on `code`.
+ * The brand every {@link CardIssuingError} carries on its prototype chain. `Symbol.for` makes it the same symbol in
+ * every copy of the SDK and every realm (ESM and CommonJS builds loaded side by side, a vm context, an iframe), where
+ * the classes themselves differ and `instanceof` says false.
+ */
+const CARD_ISSUING_ERROR = Symbol.for('card-issuing-sdk.CardIssuingError');
+
+/**
+ * True when `value` is an error of this SDK, from any copy of it: the ESM or the CommonJS build, another realm, or
+ * another installed version. Unlike `instanceof`, which is true only for the very class it names, it reads a brand
+ * (`Symbol.for('card-issuing-sdk.CardIssuingError')`), as ky's type guards do. Branch on `code` afterwards.
+ *
+ * @example
+ * ```ts
+ * try { await client.s2s.users.get(userId); }
+ * catch (error) {
+ *   if (isCardIssuingError(error) && error.code === 'NOT_FOUND') return undefined;
+ *   throw error;
+ * }
+ * ```
+ */
+export function isCardIssuingError(value: unknown): value is CardIssuingError {
+  return typeof value === 'object' && value !== null && (value as { [CARD_ISSUING_ERROR]?: unknown })[CARD_ISSUING_ERROR] === true;
+}
+
+/**
+ * The base of every error the SDK throws. Branch on the subclass (`instanceof NotFoundError`) or on `code`; where
+ * the SDK may be loaded twice (ESM and CommonJS in one process), use {@link isCardIssuingError} for the base.
  *
  * @example
  * ```ts
@@ -148,6 +174,8 @@ export class CardIssuingError extends Error {
     };
   }
 }
+// On the prototype, not the instance: every subclass inherits it, and neither toJSON() nor a spread copies it.
+Object.defineProperty(CardIssuingError.prototype, CARD_ISSUING_ERROR, { value: true });
 
 function formatMessage(detail: string, code: string, status: number | undefined, requestId: string | undefined): string {
   const facts = [code, status === undefined ? undefined : `HTTP ${status}`, requestId === undefined ? undefined : `request ${requestId}`];
@@ -357,14 +385,13 @@ const zNewerProblem = zProblem.extend({ code: z.string().regex(/^[A-Z][A-Z0-9_]{
  * by status, with a generic code (`HTTP_<status>`).
  */
 export function errorFromResponse(input: ErrorResponseInput): CardIssuingError {
-  const body = typeof input.body === 'string' ? tryJson(input.body) : input.body;
-  const parsed = zProblem.safeParse(body);
+  const parsed = zProblem.safeParse(typeof input.body === 'string' ? tryJson(input.body) : input.body);
   // Everything the server said is redacted before it is used anywhere (every member, paths and extensions too).
   const problem: Problem | undefined = parsed.success ? redactDeep(parsed.data, input.redact) : undefined;
   // A problem whose code this SDK version does not know (a newer server added it): its words, not its code.
   let newer: { title: string; detail: string; type: string; requestId?: string | undefined } | undefined;
   if (!parsed.success) {
-    const other = zNewerProblem.safeParse(body);
+    const other = zNewerProblem.safeParse(typeof input.body === 'string' ? tryJson(input.body) : input.body);
     if (other.success) {
       const { code, title, detail, type, requestId } = redactDeep(other.data, input.redact);
       newer = { title, detail: `${detail ?? title} (code ${code}, unknown to this SDK version)`, type, requestId };

@@ -53,6 +53,7 @@ export {
   TimeoutError,
   ValidationError,
   errorFromResponse,
+  isCardIssuingError,
   parseRetryAfter,
   type CardIssuingErrorInit,
   type CardIssuingErrorJSON,

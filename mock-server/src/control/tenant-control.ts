@@ -16,7 +16,7 @@ import { injectFault, type FaultSpec } from '../pipeline/faults';
 import type { MockRuntime } from '../pipeline/runtime';
 import { validateParts } from '../pipeline/validation';
 import {
-  cloneState, fixturesOf, snapshotErrors, type AuthorizationRecord, type Fixtures, type OutboxMessage, type Tenant, type TenantSnapshot,
+  cloneState, fixturesOf, snapshotErrors, snapshotProblem, type AuthorizationRecord, type Fixtures, type OutboxMessage, type Tenant, type TenantSnapshot,
 } from '../store';
 import { zAuthorizeBody, zClockAdvanceBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
 

@@ -36,11 +36,10 @@ const user = z.strictObject({
 });
 const balance = z.strictObject({ id, userId: id, currency: g.zCurrencyCode, available: minor, updatedAt: instant });
 const card = z.strictObject({
-  id, userId: id, type: g.zCardType, status: g.zCardStatus,
-  // Null until the card is generated (a business card at DELIVERED).
-  pan: nullable(z.string().regex(/^[0-9]{12,19}$/)), cvv: nullable(z.string().regex(/^[0-9]{3,4}$/)),
-  expiryMonth: nullable(z.int().gte(1).lte(12)), expiryYear: nullable(z.int().gte(2000).lte(2100)), cardholderName: text(201),
-  configId: nullable(id), visualId: nullable(id), createdAt: instant, generatedAt: nullable(instant), orderedAt: nullable(instant),
+  id, userId: id, type: g.zCardType, status: g.zCardStatus, pan: nullable(z.string().regex(/^[0-9]{12,19}$/)),
+  cvv: nullable(z.string().regex(/^[0-9]{3,4}$/)), expiryMonth: nullable(z.int().gte(1).lte(12)),
+  expiryYear: nullable(z.int().gte(2000).lte(2100)), cardholderName: text(201), configId: nullable(id), visualId: nullable(id),
+  createdAt: instant, generatedAt: nullable(instant), orderedAt: nullable(instant),
   corporateUuid: nullable(id), approvalUuid: nullable(id),
 });
 const draft = z.strictObject({
@@ -57,13 +56,14 @@ const verification = z.strictObject({
   creditedAt: nullable(instant),
 });
 const corporate = z.strictObject({
-  corporateUuid: id, name: text(100), currency: g.zCurrencyCode, balanceId: id, available: minor, funded: minor, spent: minor, createdAt: instant,
+  corporateUuid: id, name: text(100), currency: g.zCurrencyCode, balanceId: id, available: minor, funded: minor, spent: minor,
+  createdAt: instant,
 });
 const approval = z.strictObject({
   approvalUuid: id, corporateUuid: id, userUuid: id, status: g.zApprovalStatus, statusReason: nullable(g.zApprovalStatusReason),
   budget: money, validFrom: instant, validTo: instant, previousApprovalUuid: nullable(id), replacedByApprovalUuid: nullable(id),
-  change: nullable(z.strictObject({ additionalBudget: money, pinUpdate: z.boolean() })), expiresAt: nullable(instant), cardId: id,
-  reserved: minor, spent: minor, createdAt: instant, updatedAt: instant,
+  change: nullable(z.strictObject(g.zApprovalChange.shape)), expiresAt: nullable(instant), cardId: id, reserved: minor, spent: minor,
+  createdAt: instant, updatedAt: instant,
 });
 const corporateDepositAddress = z.strictObject({
   id, corporateUuid: id, type: g.zDepositTypeCode, network: g.zCryptoNetwork, address: text(128), createdAt: instant,
@@ -73,7 +73,7 @@ const topUp = z.strictObject({
   amount: money, status: z.literal('COMPLETED'), createdAt: instant,
 });
 const authorization = z.strictObject({
-  id, cardId: id, approvalUuid: nullable(id), balanceId: nullable(id), amount: money, merchant: text(200),
+  id, cardId: id, approvalUuid: nullable(id), balanceId: nullable(id), amount: money, merchant: text(100),
   status: z.enum(['APPROVED', 'DECLINED']),
   declineReason: nullable(z.enum(['CARD_NOT_ACTIVE', 'CARD_LOCKED', 'APPROVAL_NOT_DELIVERED', 'CURRENCY_MISMATCH', 'BUDGET_EXCEEDED', 'INSUFFICIENT_FUNDS'])),
   createdAt: instant,
@@ -81,7 +81,7 @@ const authorization = z.strictObject({
 const outbox = z.strictObject({ userId: id, to: text(254), subject: text(200), code: z.string().regex(/^[0-9]{6}$/).optional(), sentAt: instant });
 const idempotency = z.strictObject({
   fingerprint: text(256), status: z.int().gte(100).lte(599), headers: z.record(text(64), text(1024)), body: text(1_048_576),
-  storedAt: z.number().finite(),
+  storedAt: z.number().finite(), storedAtWall: z.number().finite().optional(),
 });
 
 /** A whole tenant state. Keys of keyed collections must be their record's id; references must resolve. */
