@@ -10,7 +10,7 @@ import { AuthenticationError, createCardIssuingClient } from '../../sdk/src/inde
 
 const BASE = 'http://signing.test';
 const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
