@@ -16,7 +16,7 @@ import { injectFault, type FaultSpec } from '../pipeline/faults';
 import type { MockRuntime } from '../pipeline/runtime';
 import { validateParts } from '../pipeline/validation';
 import {
-  cloneState, fixturesOf, snapshotProblem, type AuthorizationRecord, type Fixtures, type OutboxMessage, type Tenant, type TenantSnapshot,
+  cloneState, fixturesOf, snapshotErrors, snapshotProblem, type AuthorizationRecord, type Fixtures, type OutboxMessage, type Tenant, type TenantSnapshot,
 } from '../store';
 import { zAuthorizeBody, zClockAdvanceBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
 
@@ -138,8 +138,13 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
     },
     snapshot: () => read((_ctx, tenant) => cloneState(tenant.state)),
     restore: (snapshot) => {
-      const problem = snapshotProblem(snapshot);
-      if (problem) throw new ProblemError(400, 'VALIDATION_FAILED', `Not a tenant snapshot: ${problem}.`, { errors: [{ path: 'body', message: problem }] });
+      // Checked whole before anything changes: a bad snapshot is refused naming each bad path, the state kept.
+      const errors = snapshotErrors(snapshot);
+      if (errors.length > 0) {
+        throw new ProblemError(400, 'VALIDATION_FAILED', `Not a tenant snapshot: ${errors[0]!.path} ${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.`, {
+          errors: errors.map((e) => ({ path: `body.${e.path}`, message: e.message })),
+        });
+      }
       const tenant = getTenant();
       tenant.state = { ...cloneState(snapshot), apiKey: tenant.apiKey };
       runtime.changed();
