@@ -34,7 +34,7 @@ describe('lists', () => {
       const ref = (operation.responses['200'] as { content: Record<string, { schema: { $ref: string } }> }).content['application/json']!.schema.$ref;
       const schema = spec.components.schemas[ref.split('/').pop()!]!;
       expect(schema.required, operationId).toEqual(expect.arrayContaining(['items', 'hasMore', 'nextCursor']));
-      expect(`${operation.description ?? ''} ${operation.summary}`.replace(/\s+/g, ' '), `${operationId} states its order`).toMatch(/oldest first|catalogue's order/);
+      expect(`${(operation as { description?: string }).description ?? ''} ${operation.summary}`.replace(/\s+/g, ' '), `${operationId} states its order`).toMatch(/oldest first|catalogue's order/);
     }
   });
 
