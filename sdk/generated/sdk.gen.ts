@@ -333,7 +333,7 @@ export const signAppConsent = <ThrowOnError extends boolean = false>(options: Op
 /**
  * List the deposit addresses of a balance and type (Wallet App)
  *
- * The Wallet App twin of `listDepositAddresses`.
+ * The Wallet App twin of `listDepositAddresses`, oldest first.
  */
 export const listAppDepositAddresses = <ThrowOnError extends boolean = false>(options: Options<ListAppDepositAddressesData, ThrowOnError>): RequestResult<ListAppDepositAddressesResponses, ListAppDepositAddressesErrors, ThrowOnError> => options.client.get<ListAppDepositAddressesResponses, ListAppDepositAddressesErrors, ThrowOnError>({
     requestValidator: async (data) => await (await import('./zod.gen')).zListAppDepositAddressesData.parseAsync(data),

@@ -18,12 +18,12 @@ const DAY = 24 * 3600;
 
 /**
  * What the corporate balance has reserved now (from the mock's fixtures), after checking the corporate's ledger:
- * funded (seed + top-ups) = available + reserved. The reservation is read from the approvals and the available
- * amount from the balance, so a budget reserved or released on one side only breaks the equation.
+ * funded (seed + top-ups) = available + reserved + spent. The reservation is read from the approvals and the
+ * available amount from the balance, so a budget reserved or released on one side only breaks the equation.
  */
 async function reserved(control: MockControl, corporateUuid: string): Promise<number> {
   const corporate = (await control.fixtures()).corporates.find((c) => c.corporateUuid === corporateUuid)!;
-  expect(corporate.balance.amount + corporate.reserved.amount, 'the corporate ledger: funded = available + reserved').toBe(corporate.funded.amount);
+  expect(corporate.balance.amount + corporate.reserved.amount + corporate.spent.amount, 'the corporate ledger: funded = available + reserved + spent').toBe(corporate.funded.amount);
   expect(corporate.balance.amount, 'the corporate balance never goes below zero').toBeGreaterThanOrEqual(0);
   return corporate.reserved.amount;
 }
@@ -296,13 +296,14 @@ describe('change requests: CREATED reapprovals', () => {
   it('a CREATED reapproval neither accepted nor rejected before expiresAt is EXPIRED; a CREATED one can be canceled', async (context) => {
     const control = contract.control(context);
     const corporate = await contract.corporate(context);
+    const { approval: toCancelOn } = await businessApproval(contract, corporate);
+    const toCancel = await control.requestChange(corporate.corporateUuid, toCancelOn.approvalUuid);
+    expect(await control.cancelApproval(corporate.corporateUuid, toCancel.approvalUuid)).toMatchObject({ status: 'CANCELED', statusReason: 'CANCELED_BY_CORPORATION' });
     const { approval } = await businessApproval(contract, corporate);
     const created = await control.requestChange(corporate.corporateUuid, approval.approvalUuid);
-    const toCancel = await control.requestChange(corporate.corporateUuid, approval.approvalUuid);
-    expect(await control.cancelApproval(corporate.corporateUuid, toCancel.approvalUuid)).toMatchObject({ status: 'CANCELED' });
     const now = Date.parse((await control.clock()).now);
     await control.advanceClock((Date.parse(created.expiresAt!) - now) / 1000 + 60);
-    expect(await get(contract, corporate.corporateUuid, created), 'a CREATED reapproval past expiresAt: EXPIRED').toMatchObject({ status: 'EXPIRED' });
+    expect(await get(contract, corporate.corporateUuid, created), 'a CREATED reapproval past expiresAt: EXPIRED').toMatchObject({ status: 'EXPIRED', statusReason: 'CHANGE_NOT_DECIDED' });
   });
 });
 
