@@ -4,12 +4,12 @@
  * and against a running `card-issuing-mock`. So a flow has one code path whichever mock it talks to.
  *
  * What the control API stands in for is what no endpoint of the service offers: reading the OTP e-mail, the KYC
- * provider's result, a crypto deposit arriving, a business user finishing registration, the corporation cancelling
- * an approval, and time passing.
+ * provider's result, a crypto deposit arriving, a business user finishing registration, the corporation cancelling,
+ * rejecting or accepting a change, a purchase with a card, and time passing.
  * @module
  */
-import type { Approval, BusinessUser, Money, User } from 'card-issuing-sdk';
-import type { Fixtures, IncomingDepositResult, OutboxMessage } from 'card-issuing-mock';
+import { signRequest, type Approval, type BusinessUser, type Card, type Money, type User } from 'card-issuing-sdk';
+import type { Authorization, ChangeRequest, Fixtures, IncomingDepositResult, OutboxMessage, Purchase } from 'card-issuing-mock';
 
 /** A control call the mock refused (problem+json), or a server without the control API. */
 export class ControlError extends Error {
@@ -70,8 +70,16 @@ export interface MockControl {
   cancelApproval(corporateUuid: string, approvalUuid: string): Promise<Approval>;
   /** The corporation rejects a CREATED reapproval. */
   rejectApproval(corporateUuid: string, approvalUuid: string): Promise<Approval>;
-  /** The user asks for a change: a CREATED reapproval awaiting the corporation. */
-  requestChange(corporateUuid: string, approvalUuid: string, change?: { additionalBudget?: Money }): Promise<Approval>;
+  /** The user asks for a change (budget added, PIN update): a CREATED reapproval awaiting the corporation. */
+  requestChange(corporateUuid: string, approvalUuid: string, change?: ChangeRequest): Promise<Approval>;
+  /** The corporation accepts a CREATED reapproval: it takes over the live instance, which becomes REAPPROVED. */
+  acceptChange(corporateUuid: string, approvalUuid: string): Promise<Approval>;
+  /** A purchase with a card: APPROVED, or DECLINED with a reason. */
+  authorize(cardId: string, purchase: Purchase): Promise<Authorization>;
+  /** Locks a card (a business card only while its approval is DELIVERED). */
+  lockCard(cardId: string): Promise<Card>;
+  /** Unlocks a LOCKED card. */
+  unlockCard(cardId: string): Promise<Card>;
   /** The virtual clock. */
   clock(): Promise<ClockView>;
   /** Moves the virtual clock forward; the transitions that fall due run. */
@@ -84,6 +92,11 @@ export interface ControlOptions {
   baseUrl: string;
   /** The tenant (`?apiKey=`); the mock's default tenant when omitted. */
   apiKey?: string;
+  /**
+   * The tenant's secret: a control request for a tenant other than the default is signed with its key (the mock
+   * refuses an unsigned one), as API requests are.
+   */
+  apiSecret?: string;
   /** Default `globalThis.fetch`, looked up at each call so that msw's interception applies. */
   fetch?: typeof fetch;
 }
@@ -94,22 +107,24 @@ async function call<T>(options: ControlOptions, method: 'GET' | 'POST', path: st
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
   if (options.apiKey !== undefined) url.searchParams.set('apiKey', options.apiKey);
   const send = options.fetch ?? globalThis.fetch;
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  const headers: Record<string, string> = text === undefined ? {} : { 'content-type': 'application/json' };
+  if (options.apiKey !== undefined && options.apiSecret !== undefined) {
+    headers.authorization = (await signRequest({ method, url: url.href, body: text, apiKey: options.apiKey, apiSecret: options.apiSecret })).authorization;
+  }
   let response: Response;
   try {
-    response = await send(url, {
-      method,
-      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-    });
+    response = await send(url, { method, headers, ...(text === undefined ? {} : { body: text }) });
   } catch (error) {
     // fetch says only "fetch failed"; the transport's own error (ECONNREFUSED, ENOTFOUND, ...) is its cause.
     const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
     const reason = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : error instanceof Error ? error.message : String(error);
     throw new ControlError({ code: 'CONTROL_UNAVAILABLE', detail: `${method} /__mock/${path} got no answer from ${options.baseUrl}: ${reason}` });
   }
-  const text = await response.text();
+  const answer = await response.text();
   let parsed: unknown;
   try {
-    parsed = text === '' ? undefined : JSON.parse(text);
+    parsed = answer === '' ? undefined : JSON.parse(answer);
   } catch {
     parsed = undefined;
   }
@@ -146,6 +161,10 @@ export function createMockControl(options: ControlOptions): MockControl {
     cancelApproval: approvalAction('cancel'),
     rejectApproval: approvalAction('reject'),
     requestChange: (corporateUuid, approvalUuid, change = {}) => approvalAction('request-change')(corporateUuid, approvalUuid, change),
+    acceptChange: approvalAction('accept'),
+    authorize: (cardId, purchase) => call<Authorization>(options, 'POST', `cards/${encodeURIComponent(cardId)}/authorize`, purchase),
+    lockCard: (cardId) => call<Card>(options, 'POST', `cards/${encodeURIComponent(cardId)}/lock`),
+    unlockCard: (cardId) => call<Card>(options, 'POST', `cards/${encodeURIComponent(cardId)}/unlock`),
     clock: () => call<ClockView>(options, 'GET', 'clock'),
     advanceClock: (seconds) => call<ClockView>(options, 'POST', 'clock/advance', { seconds }),
   };

@@ -31,12 +31,15 @@ import { TenantRegistry, cloneState, snapshotProblem, type Credentials, type Ten
 export { ProblemError } from './domain/errors';
 export { createMockFetch, interceptFetch, type FetchFunction } from './runners/fetch';
 export type { ProblemExtras } from './domain/errors';
-export type { IncomingDeposit, IncomingDepositResult } from './domain';
+export type { IncomingDeposit, IncomingDepositResult, DomainEvent, DomainObserver } from './domain';
+export type { ChangeRequest } from './domain/business';
+export type { Purchase } from './domain/authorizations';
+export { DECLINE_REASONS } from './domain/authorizations';
 export type { FaultSpec } from './pipeline/faults';
 export type { Exchange } from './pipeline/runtime';
 export type { Reply } from './pipeline/reply';
 export type { TenantControl } from './control';
-export type { Credentials, Fixtures, OutboxMessage, TenantSnapshot } from './store';
+export type { AuthorizationRecord as Authorization, Credentials, DeclineReason, Fixtures, OutboxMessage, TenantSnapshot } from './store';
 
 /** Options of {@link createMock}. */
 export interface CreateMockOptions {
@@ -48,6 +51,18 @@ export interface CreateMockOptions {
   credentials?: Credentials[];
   /** Check HMAC signatures (default true). False: no auth; the tenant is the header's api key if known, else the default. */
   verifySignatures?: boolean;
+  /**
+   * Require the body hash in every signature (`+ base64(SHA-256(body))`, contract section 2), for deployments that
+   * want the body covered. Default false: the five parts the service publishes; a request signed with the hash is
+   * then a mismatch, as it would be on the service.
+   */
+  bodyHash?: boolean;
+  /**
+   * The URL clients reach the mock at through a proxy or tunnel that rewrites `Host` (a dev-server proxy, a
+   * tunnel): signatures are then verified on this URL plus the request target as received. Default: the request's
+   * own URL.
+   */
+  publicUrl?: string;
   /** Milliseconds added to every API response. */
   latencyMs?: number;
   /** The origin (optionally with a path prefix) the handlers match, e.g. `http://127.0.0.1:4010`. Default: any origin. */
@@ -115,8 +130,8 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
   const tenants = new TenantRegistry(String(options.seed ?? 'card-issuing'), options.clock?.now, credentials);
   const listeners = new Set<() => void>();
   const runtime = createRuntime({
-    tenants, verifySignatures: options.verifySignatures ?? true, latencyMs: options.latencyMs ?? 0, baseUrl: options.baseUrl, listeners,
-    hmac: options.hmac ?? webCryptoHmac(),
+    tenants, verifySignatures: options.verifySignatures ?? true, bodyHash: options.bodyHash ?? false, latencyMs: options.latencyMs ?? 0,
+    baseUrl: options.baseUrl, listeners, hmac: options.hmac ?? webCryptoHmac(), publicUrl: options.publicUrl,
   });
 
   const controlOf = (apiKey: string): TenantControl => {

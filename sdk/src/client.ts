@@ -9,14 +9,16 @@
  *   `Idempotency-Key`, which the SDK makes once per call (the same on every retry); exponential backoff with
  *   jitter; `Retry-After` honoured;
  * - typed errors (ky's `beforeError` hook turns each failure into a {@link CardIssuingError});
- * - response validation with the generated zod schemas (the generated functions' `responseValidator`).
+ * - request and response validation with the generated zod schemas (`./validation`), passed to the generated
+ *   functions as their `requestValidator` and `responseValidator`.
  *
+ * Light by construction: validation and card details are loaded with `import()` on first use, so a page that
+ * turns validation off never loads zod, and one that never reads card details never loads their crypto.
  * Browser-safe: no `node:` import here or below.
  * @module
  */
 import { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
 import type { Options as KyOptions, RetryOptions as KyRetryOptions } from 'ky';
-import * as z from 'zod';
 import { createClient, type Client } from '../generated/client';
 import * as api from '../generated/sdk.gen';
 import type {
@@ -61,16 +63,28 @@ import type {
   SignUserConsentResponse,
   VerificationData,
 } from '../generated/types.gen';
-import { decryptCardDetails, exportPublicKey, type CardKeyPair } from './card-details';
+import type { CardKeyPair } from './card-details';
+import { itemsFrom, toPage, type Page, type PageBody, type PageItem, type PageParams } from './pagination';
 import {
   CardIssuingError,
   NetworkError,
+  ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
   ValidationError,
-  errorFromResponse,
+  errorFromProblem,
 } from './errors';
-import { signRequest } from './signing';
+import { createSigner } from './signing';
+import { boundedFetch } from './transport';
+import type { OperationId } from './validation';
+
+// Loaded on first use, then shared by every client: a separate chunk in a bundle, never loaded when unused.
+let validation: Promise<typeof import('./validation')> | undefined;
+const loadValidation = () => (validation ??= import('./validation'));
+let problem: Promise<typeof import('./problem')> | undefined;
+const loadProblem = () => (problem ??= import('./problem'));
+let cardDetails: Promise<typeof import('./card-details')> | undefined;
+const loadCardDetails = () => (cardDetails ??= import('./card-details'));
 
 // ------------------------------------------------------------------------------------------------ options
 
@@ -94,12 +108,31 @@ export interface CardIssuingClientOptions {
   apiKey: string;
   /** The api secret: signs requests; never sent, logged or put into an error. */
   apiSecret: string;
-  /** Per-attempt timeout in milliseconds (default 30000). A timeout is a {@link TimeoutError} and is not retried. */
+  /**
+   * Sign the body too: `+ base64(SHA-256(body))` after the five published parts (contract section 2). Off by
+   * default, as the service publishes the scheme; turn it on only for a server that requires it (the mock with
+   * `bodyHash` / `--sign-body`).
+   */
+  bodyHash?: boolean;
+  /**
+   * Per-attempt timeout in milliseconds (default 30000), for the whole attempt: the request, the response headers
+   * and the whole body. A timeout is a {@link TimeoutError} and is not retried.
+   */
   timeoutMs?: number;
+  /**
+   * The largest response body an attempt reads, in bytes (default 10 MiB; the spec bounds every list and string,
+   * so a conforming body is far smaller). Past it: a {@link ResponseTooLargeError}, and the connection is released.
+   */
+  maxResponseBytes?: number;
   /** Retry settings, or `false` for none. Default `{ limit: 2 }`. */
   retry?: RetryConfig | false;
   /** Validate every success body against the spec's zod schema (default true). */
   validateResponses?: boolean;
+  /**
+   * Check every call's arguments against the spec's zod schema before sending (default true); a bad argument is a
+   * {@link ValidationError} and nothing is sent. With this and `validateResponses` off, zod is never loaded.
+   */
+  validateRequests?: boolean;
   /** A fetch implementation (default `globalThis.fetch`). */
   fetch?: (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
   /** Observers of requests, responses and retries (logging, metrics). They never see the `Authorization` header. */
@@ -108,7 +141,7 @@ export interface CardIssuingClientOptions {
 
 /** Per-call options, the last argument of every method. */
 export interface RequestOptions {
-  /** Per-attempt timeout in milliseconds for this call. */
+  /** Per-attempt timeout in milliseconds for this call (request, headers and body). */
   timeoutMs?: number;
   /** Retry settings for this call, or `false` for none. */
   retry?: RetryConfig | false;
@@ -210,6 +243,20 @@ export class ApiPromise<T> extends Promise<T> {
   }
 }
 
+/**
+ * What every list method returns: the first page (await it, or `.withResponse()`), and, with `for await`, every
+ * item of every page, each next page fetched only when the loop reaches it (see `pagination.ts`).
+ */
+export class PagePromise<B extends PageBody> extends ApiPromise<Page<B>> implements AsyncIterable<PageItem<B>> {
+  /** Every item of this list, page after page, fetched on demand. */
+  [Symbol.asyncIterator](): AsyncGenerator<PageItem<B>, void, undefined> {
+    return itemsFrom(this);
+  }
+}
+
+/** Per-call options of a list method: the page (`limit`, `cursor`) and the request options. */
+export interface ListOptions extends RequestOptions, PageParams {}
+
 /** Options of the card-details methods: the key pair whose public key is sent and whose private key decrypts. */
 export interface CardDetailsRequestOptions extends RequestOptions {
   keyPair: CardKeyPair;
@@ -237,7 +284,7 @@ export interface S2sApi {
   };
   cards: {
     /** The card configs the user can order, with their consents, and the KYC URL (`listCardConfigs`). */
-    listConfigs(userId: string, options?: RequestOptions): ApiPromise<ListCardConfigsResponse>;
+    listConfigs(userId: string, options?: ListOptions): PagePromise<ListCardConfigsResponse>;
     /** Issues a card (`createCard`): a card (`object: 'card'`), or a draft to pay for (`object: 'draft'`). */
     create(userId: string, body: CardCreate, options?: RequestOptions): ApiPromise<CreateCardResponse>;
     /** Charges a draft's price to the user's balance (`chargeDraft`). */
@@ -247,7 +294,7 @@ export interface S2sApi {
     /** Activates a physical card whose order has completed (`activateCard`). */
     activate(cardId: string, options?: RequestOptions): ApiPromise<ActivateCardResponse>;
     /** The user's cards (`listCards`). */
-    list(userId: string, options?: RequestOptions): ApiPromise<ListCardsResponse>;
+    list(userId: string, options?: ListOptions): PagePromise<ListCardsResponse>;
     /**
      * The card's PAN, expiry, CVV and cardholder name (`getCardDetails`): sends the key pair's public key,
      * decrypts the JWE with its private key and validates the result.
@@ -256,17 +303,17 @@ export interface S2sApi {
   };
   balances: {
     /** The user's balances (`listBalances`). */
-    list(userId: string, options?: RequestOptions): ApiPromise<ListBalancesResponse>;
+    list(userId: string, options?: ListOptions): PagePromise<ListBalancesResponse>;
   };
   deposits: {
     /** The crypto assets that credit a balance, with networks and consents (`listDepositTypes`). */
-    listTypes(balanceId: string, options?: RequestOptions): ApiPromise<ListDepositTypesResponse>;
+    listTypes(balanceId: string, options?: ListOptions): PagePromise<ListDepositTypesResponse>;
     /** A balance's deposit addresses of one type (`listDepositAddresses`). */
-    listAddresses(balanceId: string, type: DepositTypeCode, options?: RequestOptions): ApiPromise<ListDepositAddressesResponse>;
+    listAddresses(balanceId: string, type: DepositTypeCode, options?: ListOptions): PagePromise<ListDepositAddressesResponse>;
     /** Creates the deposit address of a balance and type; only when none exists (`createDepositAddress`). */
     createAddress(balanceId: string, type: DepositTypeCode, body: DepositOptions, options?: RequestOptions): ApiPromise<CreateDepositAddressResponse>;
     /** Incoming deposits with their verification state, optionally of one user (`listDepositVerifications`). */
-    listVerifications(query?: { userId?: string }, options?: RequestOptions): ApiPromise<ListDepositVerificationsResponse>;
+    listVerifications(query?: { userId?: string }, options?: ListOptions): PagePromise<ListDepositVerificationsResponse>;
     /** Approves a deposit verification with verification data (`approveDepositVerification`). */
     approveVerification(id: string, body: VerificationData, options?: RequestOptions): ApiPromise<ApproveDepositVerificationResponse>;
   };
@@ -276,13 +323,13 @@ export interface S2sApi {
 export interface AppApi {
   deposits: {
     /** The deposit types of every balance of the app user (`listAppDepositTypes`). */
-    listTypes(userUuid: string, options?: RequestOptions): ApiPromise<ListAppDepositTypesResponse>;
+    listTypes(userUuid: string, options?: ListOptions): PagePromise<ListAppDepositTypesResponse>;
     /** A balance's deposit addresses of one type (`listAppDepositAddresses`). */
-    listAddresses(balanceUuid: string, type: DepositTypeCode, options?: RequestOptions): ApiPromise<ListAppDepositAddressesResponse>;
+    listAddresses(balanceUuid: string, type: DepositTypeCode, options?: ListOptions): PagePromise<ListAppDepositAddressesResponse>;
     /** Creates the deposit address of a balance and type; only when none exists (`createAppDepositAddress`). */
     createAddress(balanceUuid: string, type: DepositTypeCode, body: DepositOptions, options?: RequestOptions): ApiPromise<CreateAppDepositAddressResponse>;
     /** The app user's deposit verifications (`listAppDepositVerifications`). */
-    listVerifications(userUuid: string, options?: RequestOptions): ApiPromise<ListAppDepositVerificationsResponse>;
+    listVerifications(userUuid: string, options?: ListOptions): PagePromise<ListAppDepositVerificationsResponse>;
     /** Approves a deposit verification (`approveAppDepositVerification`). */
     approveVerification(id: string, body: VerificationData, options?: RequestOptions): ApiPromise<ApproveAppDepositVerificationResponse>;
   };
@@ -304,7 +351,7 @@ export interface CorporatesApi {
     /** One approval instance with its card (`getApproval`). */
     get(corporateUuid: string, approvalUuid: string, options?: RequestOptions): ApiPromise<GetApprovalResponse>;
     /** Every approval instance of a business user, reapprovals included (`listUserApprovals`). */
-    listForUser(corporateUuid: string, userUuid: string, options?: RequestOptions): ApiPromise<ListUserApprovalsResponse>;
+    listForUser(corporateUuid: string, userUuid: string, options?: ListOptions): PagePromise<ListUserApprovalsResponse>;
     /** The approval's card details, decrypted and validated (`getApprovalCardDetails`); only while DELIVERED. */
     getDetails(corporateUuid: string, approvalUuid: string, options: CardDetailsRequestOptions): ApiPromise<CardDetails>;
     /** Raises the budget, creating a reapproval on the same card (`increaseApprovalBudget`). */
@@ -312,11 +359,11 @@ export interface CorporatesApi {
   };
   deposits: {
     /** The corporate's deposit addresses (`listCorporateDepositAddresses`). */
-    list(corporateUuid: string, options?: RequestOptions): ApiPromise<ListCorporateDepositAddressesResponse>;
+    list(corporateUuid: string, options?: ListOptions): PagePromise<ListCorporateDepositAddressesResponse>;
   };
   topUps: {
     /** The corporate's top-ups (`listTopUps`). */
-    list(corporateUuid: string, options?: RequestOptions): ApiPromise<ListTopUpsResponse>;
+    list(corporateUuid: string, options?: ListOptions): PagePromise<ListTopUpsResponse>;
   };
 }
 
@@ -328,6 +375,7 @@ export interface CardIssuingClient {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 const DEFAULT_RETRY: Required<RetryConfig> = { limit: 2, initialDelayMs: 500, maxDelayMs: 5_000, maxRetryAfterMs: 60_000 };
 const RETRY_STATUS_CODES = [429, 502, 503, 504];
 
@@ -339,7 +387,8 @@ interface CommonOptions {
   kyOptions: Omit<KyOptions, 'method' | 'prefixUrl'>;
   headers?: Record<string, string>;
   signal?: AbortSignal;
-  responseValidator?: undefined;
+  requestValidator: ((data: unknown) => Promise<void>) | undefined;
+  responseValidator: ((data: unknown) => Promise<void>) | undefined;
 }
 
 type Send<T> = (common: CommonOptions) => Promise<{ data: T; response: Response }>;
@@ -370,14 +419,31 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
     throw new TypeError('createCardIssuingClient: baseUrl must be an http or https URL.');
   }
 
+  // The HMAC key is imported once per client, not once per request.
+  const signer = createSigner({ apiKey, apiSecret, bodyHash: options.bodyHash ?? false });
   const client = createClient({ baseUrl: baseUrl.href.replace(/\/+$/, ''), throwOnError: true, responseStyle: 'fields', parseAs: 'json' });
   const validateResponses = options.validateResponses ?? true;
+  const validateRequests = options.validateRequests ?? true;
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (!(Number.isSafeInteger(maxResponseBytes) && maxResponseBytes > 0)) {
+    throw new TypeError('createCardIssuingClient: maxResponseBytes must be a positive whole number of bytes.');
+  }
   const hooks = options.hooks ?? {};
 
-  const call = <T>(operation: string, method: 'GET' | 'POST', callOptions: RequestOptions | undefined, send: Send<T>): ApiPromise<T> =>
+  const call = <T>(operation: OperationId, method: 'GET' | 'POST', callOptions: RequestOptions | undefined, send: Send<T>): ApiPromise<T> =>
     new ApiPromise(run(operation, method, callOptions ?? {}, send));
 
-  async function run<T>(operation: string, method: 'GET' | 'POST', callOptions: RequestOptions, send: Send<T>): Promise<ApiResponse<T>> {
+  /** A list operation: the page asked for, each next page fetched by the same call with the page's `nextCursor`. */
+  const list = <B extends PageBody>(operation: OperationId, listOptions: ListOptions | undefined, send: (page: PageParams) => Send<B>): PagePromise<B> => {
+    const { limit, cursor, ...callOptions } = listOptions ?? {};
+    const fetchPage = (after: string | undefined): PagePromise<B> => {
+      const page: PageParams = { ...(limit === undefined ? {} : { limit }), ...(after === undefined ? {} : { cursor: after }) };
+      return new PagePromise(run(operation, 'GET', callOptions, send(page)).then((r) => ({ ...r, data: toPage(r.data, fetchPage) })));
+    };
+    return fetchPage(cursor);
+  };
+
+  async function run<T>(operation: OperationId, method: 'GET' | 'POST', callOptions: RequestOptions, send: Send<T>): Promise<ApiResponse<T>> {
     const retry = resolveRetry(options.retry, callOptions.retry);
     const timeoutMs = callOptions.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     // A POST is safe to retry only with an idempotency key: made once here, so every retry carries the same one.
@@ -389,18 +455,20 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
       attempt: 0, sentAt: 0, authorization: '', stringToSign: '', status: undefined as number | undefined, requestId: undefined as string | undefined,
     };
     const event = (request: Request): RequestEvent => ({ operation, method, url: request.url, attempt: state.attempt, idempotencyKey });
-    const redact = () => [apiSecret, state.authorization];
+    // What no error may show, even when a hostile server echoes it: the secret, the header and its signature.
+    const redact = () => [apiSecret, state.authorization, state.authorization.split(':')[1] ?? ''];
+    const timeoutError = () => new TimeoutError({ code: 'TIMEOUT', detail: `${operation}: no complete response within ${timeoutMs} ms.`, timeoutMs });
 
-    const mapKyError = (error: Error): Error => {
+    const mapKyError = async (error: Error): Promise<Error> => {
       if (error instanceof CardIssuingError) return error;
       if (isHTTPError(error)) {
-        return errorFromResponse({
-          status: error.response.status, headers: error.response.headers, body: error.data, redact: redact(), signedString: state.stringToSign,
-        });
+        const read = (await loadProblem()).readProblem(error.data);
+        return errorFromProblem(
+          { status: error.response.status, headers: error.response.headers, body: error.data, redact: redact(), signedString: state.stringToSign },
+          read,
+        );
       }
-      if (isTimeoutError(error)) {
-        return new TimeoutError({ code: 'TIMEOUT', detail: `${operation}: no response within ${timeoutMs} ms.`, timeoutMs });
-      }
+      if (isTimeoutError(error)) return timeoutError();
       if (isNetworkError(error)) {
         // The cause is the transport's error, never ky's (which holds the signed request).
         const cause = error.cause;
@@ -411,8 +479,9 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
     };
 
     const sign = async (request: Request) => {
-      const body = request.body ? new Uint8Array(await request.clone().arrayBuffer()) : undefined;
-      const signed = await signRequest({ method: request.method, url: request.url, body, apiKey, apiSecret });
+      // The five published parts never include the body: read it only when the body hash is on.
+      const body = signer.bodyHash && request.body ? new Uint8Array(await request.clone().arrayBuffer()) : undefined;
+      const signed = await signer.sign({ method: request.method, url: request.url, body });
       request.headers.set('Authorization', signed.authorization);
       state.authorization = signed.authorization;
       state.stringToSign = signed.stringToSign;
@@ -424,7 +493,14 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
       throwHttpErrors: true,
       timeout: timeoutMs,
       retry: kyRetry(retry, idempotencyKey !== undefined),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      // ky's timeout ends at the response headers; this bounds the body too, in time and in size.
+      fetch: boundedFetch(options.fetch ?? ((input, init) => globalThis.fetch(input, init)), {
+        timeoutMs, maxResponseBytes, timeoutError,
+        tooLargeError: () => new ResponseTooLargeError({
+          detail: `${operation}: the response body is larger than ${maxResponseBytes} bytes (maxResponseBytes).`, maxResponseBytes,
+          status: state.status, requestId: state.requestId, redact: redact(),
+        }),
+      }),
       hooks: {
         beforeRequest: [
           async ({ request }) => {
@@ -435,7 +511,7 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
         beforeRetry: [
           async ({ request, error, retryCount }) => {
             state.attempt = retryCount + 1;
-            const reason = mapKyError(error);
+            const reason = await mapKyError(error);
             if (reason instanceof CardIssuingError) notify(hooks.onRetry, { ...event(request), error: reason });
             await sign(request); // fresh nonce and timestamp: the server refuses a replayed nonce
           },
@@ -458,14 +534,34 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
       kyOptions,
       ...(idempotencyKey === undefined ? {} : { headers: { 'Idempotency-Key': idempotencyKey } }),
       ...(callOptions.signal ? { signal: callOptions.signal } : {}),
-      ...(validateResponses ? {} : { responseValidator: undefined }),
+      requestValidator: validateRequests
+        ? async (data) => {
+            const errors = (await loadValidation()).requestErrors(operation, data);
+            if (errors) {
+              throw new ValidationError({
+                code: 'VALIDATION_FAILED',
+                detail: `${operation}: the request was not sent, ${errors.length === 1 ? '1 argument is' : `${errors.length} arguments are`} invalid (${errors.map((e) => e.path).join(', ')}).`,
+                errors,
+              });
+            }
+          }
+        : undefined,
+      responseValidator: validateResponses
+        ? async (data) => {
+            const errors = (await loadValidation()).responseErrors(operation, data);
+            // Paths and messages can hold a hostile server's key names: redacted like everything else it sends.
+            if (errors) {
+              throw new ResponseValidationError({ operation, errors: errors.slice(0, MAX_REPORTED_ERRORS), status: state.status, requestId: state.requestId, redact: redact() });
+            }
+          }
+        : undefined,
     };
 
     let result: { data: T; response: Response };
     try {
       result = await send(common);
     } catch (error) {
-      throw toSdkError(error, operation, state.attempt > 0 ? { status: state.status, requestId: state.requestId } : undefined);
+      throw toSdkError(error, operation, state.attempt > 0 ? { status: state.status, requestId: state.requestId } : undefined, redact());
     }
     return {
       data: result.data,
@@ -475,43 +571,35 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
     };
   }
 
-  /** Errors that reach us outside ky: zod (request and response validation) and a body that is not JSON. */
-  function toSdkError(error: unknown, operation: string, response: { status: number | undefined; requestId: string | undefined } | undefined): unknown {
+  /** Errors that reach us outside ky and our validators: a body that is not JSON, a validator giving way. */
+  function toSdkError(
+    error: unknown, operation: string, response: { status: number | undefined; requestId: string | undefined } | undefined, redact: string[],
+  ): unknown {
     const sent = response !== undefined;
     if (error instanceof CardIssuingError) return error;
-    if (error instanceof z.ZodError) {
-      const errors = error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
-      if (!sent) {
-        // The generated requestValidator checks { body, path, query, headers }: paths read like the server's (body.email).
-        const paths = errors.map((e) => e.path.replace(/\[(\d+)\]/g, '.$1'));
-        return new ValidationError({
-          code: 'VALIDATION_FAILED',
-          detail: `${operation}: the request was not sent, ${errors.length === 1 ? '1 argument is' : `${errors.length} arguments are`} invalid (${paths.join(', ')}).`,
-          errors: errors.map((e, i) => ({ path: paths[i]!, message: e.message })),
-        });
-      }
-      return new ResponseValidationError({ operation, errors, ...response });
-    }
     if (error instanceof SyntaxError && sent) {
       // Never pass the SyntaxError on: its message quotes the body.
       return new ResponseValidationError({ operation, errors: [{ path: '', message: 'The response body is not JSON' }], ...response });
+    }
+    if (sent && response.status !== undefined && response.status < 300 && error instanceof Error && !isAbort(error)) {
+      // Whatever else fails on a received body (a validator giving way on a huge or deep body: RangeError) is still
+      // a response that could not be validated; its own message may quote the body, so it is not passed on.
+      return new ResponseValidationError({ operation, errors: [{ path: '', message: `The response could not be validated (${error.name})` }], ...response });
     }
     return error;
   }
 
   const detailsCall = (
-    operation: string,
+    operation: OperationId,
     callOptions: CardDetailsRequestOptions,
     send: (publicKey: string) => Send<{ encryptedDetails: string }>,
   ): ApiPromise<CardDetails> => {
     const { keyPair, ...rest } = callOptions;
-    let publicKey: string;
-    try {
-      publicKey = exportPublicKey(keyPair);
-    } catch (error) {
-      return new ApiPromise(Promise.reject(error));
-    }
-    const response = run(operation, 'GET', rest, send(publicKey)).then((r) => ({ ...r, data: decryptCardDetails(r.data.encryptedDetails, keyPair) }));
+    const response = (async () => {
+      const { decryptCardDetails, exportPublicKey } = await loadCardDetails();
+      const r = await run(operation, 'GET', rest, send(await exportPublicKey(keyPair)));
+      return { ...r, data: await decryptCardDetails(r.data.encryptedDetails, keyPair) };
+    })();
     return new ApiPromise(response);
   };
 
@@ -529,39 +617,40 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
         confirm: (userId, body, o) => call('confirmEmail', 'POST', o, (c) => api.confirmEmail({ ...c, path: { userId }, body })),
       },
       cards: {
-        listConfigs: (userId, o) => call('listCardConfigs', 'GET', o, (c) => api.listCardConfigs({ ...c, path: { userId } })),
+        listConfigs: (userId, o) => list('listCardConfigs', o, (page) => (c) => api.listCardConfigs({ ...c, path: { userId }, query: page })),
         create: (userId, body, o) => call('createCard', 'POST', o, (c) => api.createCard({ ...c, path: { userId }, body })),
         chargeDraft: (cardId, o) => call('chargeDraft', 'POST', o, (c) => api.chargeDraft({ ...c, path: { cardId } })),
         completeDraft: (cardId, o) => call('completeDraft', 'POST', o, (c) => api.completeDraft({ ...c, path: { cardId } })),
         activate: (cardId, o) => call('activateCard', 'POST', o, (c) => api.activateCard({ ...c, path: { cardId } })),
-        list: (userId, o) => call('listCards', 'GET', o, (c) => api.listCards({ ...c, query: { userId } })),
+        list: (userId, o) => list('listCards', o, (page) => (c) => api.listCards({ ...c, query: { userId, ...page } })),
         getDetails: (cardId, o) =>
           detailsCall('getCardDetails', o, (publicKey) => (c) => api.getCardDetails({ ...c, path: { cardId }, query: { publicKey } })),
       },
       balances: {
-        list: (userId, o) => call('listBalances', 'GET', o, (c) => api.listBalances({ ...c, query: { userId } })),
+        list: (userId, o) => list('listBalances', o, (page) => (c) => api.listBalances({ ...c, query: { userId, ...page } })),
       },
       deposits: {
-        listTypes: (balanceId, o) => call('listDepositTypes', 'GET', o, (c) => api.listDepositTypes({ ...c, path: { balanceId } })),
+        listTypes: (balanceId, o) => list('listDepositTypes', o, (page) => (c) => api.listDepositTypes({ ...c, path: { balanceId }, query: page })),
         listAddresses: (balanceId, type, o) =>
-          call('listDepositAddresses', 'GET', o, (c) => api.listDepositAddresses({ ...c, path: { balanceId, type } })),
+          list('listDepositAddresses', o, (page) => (c) => api.listDepositAddresses({ ...c, path: { balanceId, type }, query: page })),
         createAddress: (balanceId, type, body, o) =>
           call('createDepositAddress', 'POST', o, (c) => api.createDepositAddress({ ...c, path: { balanceId, type }, body })),
         listVerifications: (query, o) =>
-          call('listDepositVerifications', 'GET', o, (c) => api.listDepositVerifications({ ...c, ...(query?.userId ? { query: { userId: query.userId } } : {}) })),
+          list('listDepositVerifications', o, (page) => (c) =>
+            api.listDepositVerifications({ ...c, query: { ...(query?.userId ? { userId: query.userId } : {}), ...page } })),
         approveVerification: (id, body, o) =>
           call('approveDepositVerification', 'POST', o, (c) => api.approveDepositVerification({ ...c, path: { id }, body })),
       },
     },
     app: {
       deposits: {
-        listTypes: (userUuid, o) => call('listAppDepositTypes', 'GET', o, (c) => api.listAppDepositTypes({ ...c, query: { userUuid } })),
+        listTypes: (userUuid, o) => list('listAppDepositTypes', o, (page) => (c) => api.listAppDepositTypes({ ...c, query: { userUuid, ...page } })),
         listAddresses: (balanceUuid, type, o) =>
-          call('listAppDepositAddresses', 'GET', o, (c) => api.listAppDepositAddresses({ ...c, path: { balanceUuid, type } })),
+          list('listAppDepositAddresses', o, (page) => (c) => api.listAppDepositAddresses({ ...c, path: { balanceUuid, type }, query: page })),
         createAddress: (balanceUuid, type, body, o) =>
           call('createAppDepositAddress', 'POST', o, (c) => api.createAppDepositAddress({ ...c, path: { balanceUuid, type }, body })),
         listVerifications: (userUuid, o) =>
-          call('listAppDepositVerifications', 'GET', o, (c) => api.listAppDepositVerifications({ ...c, query: { userUuid } })),
+          list('listAppDepositVerifications', o, (page) => (c) => api.listAppDepositVerifications({ ...c, query: { userUuid, ...page } })),
         approveVerification: (id, body, o) =>
           call('approveAppDepositVerification', 'POST', o, (c) => api.approveAppDepositVerification({ ...c, path: { id }, body })),
       },
@@ -579,7 +668,7 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
         get: (corporateUuid, approvalUuid, o) =>
           call('getApproval', 'GET', o, (c) => api.getApproval({ ...c, path: { corporateUuid, approvalUuid } })),
         listForUser: (corporateUuid, userUuid, o) =>
-          call('listUserApprovals', 'GET', o, (c) => api.listUserApprovals({ ...c, path: { corporateUuid, userUuid } })),
+          list('listUserApprovals', o, (page) => (c) => api.listUserApprovals({ ...c, path: { corporateUuid, userUuid }, query: page })),
         getDetails: (corporateUuid, approvalUuid, o) =>
           detailsCall('getApprovalCardDetails', o, (publicKey) => (c) =>
             api.getApprovalCardDetails({ ...c, path: { corporateUuid, approvalUuid }, query: { publicKey } }),
@@ -589,10 +678,10 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
       },
       deposits: {
         list: (corporateUuid, o) =>
-          call('listCorporateDepositAddresses', 'GET', o, (c) => api.listCorporateDepositAddresses({ ...c, path: { corporateUuid } })),
+          list('listCorporateDepositAddresses', o, (page) => (c) => api.listCorporateDepositAddresses({ ...c, path: { corporateUuid }, query: page })),
       },
       topUps: {
-        list: (corporateUuid, o) => call('listTopUps', 'GET', o, (c) => api.listTopUps({ ...c, path: { corporateUuid } })),
+        list: (corporateUuid, o) => list('listTopUps', o, (page) => (c) => api.listTopUps({ ...c, path: { corporateUuid }, query: page })),
       },
     },
   };
@@ -622,9 +711,11 @@ function kyRetry(retry: Required<RetryConfig>, idempotent: boolean): KyRetryOpti
   };
 }
 
-/** A zod path as a reader writes it: `items[0].status`. */
-function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)), '');
+/** At most this many mismatches are kept in a ResponseValidationError (a hostile body could make millions). */
+const MAX_REPORTED_ERRORS = 100;
+
+function isAbort(error: Error): boolean {
+  return error.name === 'AbortError';
 }
 
 function notify<E>(hook: ((event: E) => void) | undefined, event: E): void {

@@ -7,8 +7,38 @@
  * never ky's error, which holds the signed request).
  * @module
  */
-import { zProblem } from '../generated/zod.gen';
-import type { Problem } from '../generated/types.gen';
+import type { Problem, ProblemCode } from '../generated/types.gen';
+import { readProblem, type ReadProblem } from './problem';
+
+/** Codes a flow helper stops with when the flow itself refuses to go on (beside the server's codes it repeats). */
+export type FlowErrorCode =
+  | 'CALLBACK_FAILED'
+  | 'CONSENTS_DECLINED'
+  | 'CONFIG_NOT_FOUND'
+  | 'CARD_NOT_ISSUED'
+  | 'BALANCE_NOT_FOUND'
+  | 'DEPOSIT_TYPE_NOT_FOUND'
+  | 'VERIFICATION_NOT_FOUND';
+
+/** Codes of errors the SDK raises itself, with no problem+json from the server to name them. */
+export type ClientErrorCode =
+  | 'NETWORK_ERROR'
+  | 'TIMEOUT'
+  | 'RESPONSE_VALIDATION_FAILED'
+  | 'PRIVATE_KEY_INVALID'
+  | 'CARD_DETAILS_DECRYPTION_FAILED'
+  | 'CARD_DETAILS_INVALID'
+  | 'NO_NEXT_PAGE'
+  | 'RESPONSE_TOO_LARGE'
+  | FlowErrorCode
+  /** A response that is no problem+json of this spec version (a proxy's page, or a code a newer server added). */
+  | `HTTP_${number}`;
+
+/**
+ * Every `code` an SDK error can carry: the spec's closed `ProblemCode` set (generated, so a code the spec drops or
+ * renames fails to compile where it is compared) and the SDK's own codes.
+ */
+export type ErrorCode = ProblemCode | ClientErrorCode;
 
 /** One bad field of a request (or, for {@link ResponseValidationError}, of a response). */
 export interface FieldError {
@@ -24,7 +54,7 @@ export interface CardIssuingErrorInit {
   message?: string;
   /** The HTTP status; undefined when no response was received (network, timeout, client-side checks). */
   status?: number | undefined;
-  code: string;
+  code: ErrorCode;
   detail?: string | undefined;
   errors?: readonly FieldError[] | undefined;
   requestId?: string | undefined;
@@ -33,6 +63,12 @@ export interface CardIssuingErrorInit {
   /** The problem+json body as received (validated), with extension members such as `currentStatus`. */
   problem?: Problem | undefined;
   cause?: unknown;
+  /**
+   * Texts that must never show (the api secret, the Authorization header): replaced by `[REDACTED]` in every text
+   * of the error (message, detail, title, errors, request id, problem) before it is stored, so that neither
+   * `message`, `toJSON()` nor `inspect` can show what a hostile server echoed.
+   */
+  redact?: readonly string[] | undefined;
 }
 
 /** The plain-object form of an error, as `JSON.stringify` and loggers see it. */
@@ -40,7 +76,7 @@ export interface CardIssuingErrorJSON {
   name: string;
   message: string;
   status: number | undefined;
-  code: string;
+  code: ErrorCode;
   detail: string;
   errors: FieldError[];
   requestId: string | undefined;
@@ -92,7 +128,7 @@ export class CardIssuingError extends Error {
   /** The HTTP status, or undefined when no response was received. */
   readonly status: number | undefined;
   /** The stable error code (problem+json `code`, or the SDK's own such as `NETWORK_ERROR`). */
-  readonly code: string;
+  readonly code: ErrorCode;
   /** What went wrong, for people. */
   readonly detail: string;
   /** For validation errors, one entry per bad field; otherwise empty. */
@@ -107,16 +143,19 @@ export class CardIssuingError extends Error {
   readonly problem: Problem | undefined;
 
   constructor(init: CardIssuingErrorInit) {
-    const detail = init.detail ?? init.title ?? init.code;
-    super(init.message ?? formatMessage(detail, init.code, init.status, init.requestId), init.cause === undefined ? undefined : { cause: init.cause });
+    const clean = <T>(value: T): T => redactDeep(value, init.redact);
+    const detail = clean(init.detail ?? init.title ?? init.code);
+    const code = clean(init.code);
+    const requestId = clean(init.requestId);
+    super(clean(init.message) ?? formatMessage(detail, code, init.status, requestId), init.cause === undefined ? undefined : { cause: init.cause });
     this.status = init.status;
-    this.code = init.code;
+    this.code = code;
     this.detail = detail;
-    this.errors = Object.freeze([...(init.errors ?? [])]);
-    this.requestId = init.requestId;
-    this.type = init.type;
-    this.title = init.title;
-    this.problem = init.problem;
+    this.errors = Object.freeze(clean([...(init.errors ?? [])]));
+    this.requestId = requestId;
+    this.type = clean(init.type);
+    this.title = clean(init.title);
+    this.problem = clean(init.problem);
   }
 
   /** The fields that matter, for logs and `JSON.stringify`. */
@@ -211,7 +250,10 @@ export class NetworkError extends CardIssuingError {
   override name = 'NetworkError';
 }
 
-/** No response within `timeoutMs` (per attempt). The request may or may not have been processed. */
+/**
+ * The attempt did not finish within `timeoutMs`: no response headers in time, or a body that did not arrive in
+ * full in time (a server that stalls after its headers). The request may or may not have been processed.
+ */
 export class TimeoutError extends CardIssuingError {
   override name = 'TimeoutError';
   /** The timeout that elapsed, in milliseconds. */
@@ -224,6 +266,25 @@ export class TimeoutError extends CardIssuingError {
 
   override toJSON(): CardIssuingErrorJSON {
     return { ...super.toJSON(), timeoutMs: this.timeoutMs };
+  }
+}
+
+/**
+ * A response body larger than `maxResponseBytes` (code `RESPONSE_TOO_LARGE`): reading stopped there and the
+ * connection was released, so that a server sending without end cannot exhaust the client's memory.
+ */
+export class ResponseTooLargeError extends CardIssuingError {
+  override name = 'ResponseTooLargeError';
+  /** The limit that was exceeded, in bytes. */
+  readonly maxResponseBytes: number;
+
+  constructor(init: Omit<CardIssuingErrorInit, 'code'> & { maxResponseBytes: number }) {
+    super({ ...init, code: 'RESPONSE_TOO_LARGE' });
+    this.maxResponseBytes = init.maxResponseBytes;
+  }
+
+  override toJSON(): CardIssuingErrorJSON {
+    return { ...super.toJSON(), maxResponseBytes: this.maxResponseBytes };
   }
 }
 
@@ -314,21 +375,32 @@ export interface ErrorResponseInput {
   signedString?: string;
 }
 
+/** A problem of a newer spec version: any upper-snake code where this version's enum has none. */
 /**
  * Builds the typed error of a non-2xx response from its problem+json body (validated with the generated
  * `zProblem`). A body that is not a problem (HTML from a proxy, empty, other JSON) still gives the right class
  * by status, with a generic code (`HTTP_<status>`).
  */
 export function errorFromResponse(input: ErrorResponseInput): CardIssuingError {
-  const parsed = zProblem.safeParse(typeof input.body === 'string' ? tryJson(input.body) : input.body);
-  let problem: Problem | undefined;
-  if (parsed.success) {
-    problem = { ...parsed.data, title: redactText(parsed.data.title, input.redact) };
-    if (parsed.data.detail !== undefined) problem.detail = redactText(parsed.data.detail, input.redact);
-    if (parsed.data.errors !== undefined) problem.errors = parsed.data.errors.map((e) => ({ path: e.path, message: redactText(e.message, input.redact) }));
+  return errorFromProblem(input, readProblem(input.body));
+}
+
+/**
+ * {@link errorFromResponse} for a body already read by `readProblem` (./problem). The client loads that module with
+ * import() on its first error response, so that zod stays out of what a page loads first.
+ * @internal
+ */
+export function errorFromProblem(input: ErrorResponseInput, read: ReadProblem): CardIssuingError {
+  // Everything the server said is redacted before it is used anywhere (every member, paths and extensions too).
+  const problem: Problem | undefined = read.problem ? redactDeep(read.problem, input.redact) : undefined;
+  // A problem whose code this SDK version does not know (a newer server added it): its words, not its code.
+  let newer: { title: string; detail: string; type: string; requestId?: string | undefined } | undefined;
+  if (read.newer) {
+    const { code, title, detail, type, requestId } = redactDeep(read.newer, input.redact);
+    newer = { title, detail: `${detail ?? title} (code ${code}, unknown to this SDK version)`, type, requestId };
   }
-  const requestId = input.headers.get('x-request-id') ?? problem?.requestId ?? undefined;
-  const detail = problem?.detail ?? problem?.title ?? `The server answered ${input.status} without a problem+json body.`;
+  const requestId = redactDeep(input.headers.get('x-request-id') ?? problem?.requestId ?? newer?.requestId ?? undefined, input.redact);
+  const detail = problem?.detail ?? problem?.title ?? newer?.detail ?? `The server answered ${input.status} without a problem+json body.`;
   const hint = problem?.code === 'AUTH_SIGNATURE_MISMATCH' ? signatureMismatchHint(input.signedString, problem.stringToSign) : '';
   const init: CardIssuingErrorInit = {
     status: input.status,
@@ -336,9 +408,10 @@ export function errorFromResponse(input: ErrorResponseInput): CardIssuingError {
     detail: hint ? `${detail} ${hint}` : detail,
     errors: problem?.errors,
     requestId,
-    type: problem?.type,
-    title: problem?.title,
+    type: problem?.type ?? newer?.type,
+    title: problem?.title ?? newer?.title,
     problem,
+    redact: input.redact,
   };
   switch (input.status) {
     case 400:
@@ -389,13 +462,18 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
   return result;
 }
 
-function tryJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+/** A copy of `value` with {@link redactText} applied to every string in it, keys included (depth-bounded). */
+export function redactDeep<T>(value: T, secrets: readonly string[] | undefined, depth = 0): T {
+  if (!secrets || secrets.every((s) => !s)) return value;
+  if (typeof value === 'string') return redactText(value, secrets) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth > 32) return undefined as T;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets, depth + 1)) as T;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[redactText(k, secrets)] = redactDeep(v, secrets, depth + 1);
+  return out as T;
 }
+
 
 /** The flows of `flows.ts`. */
 export type FlowName = 'registerUser' | 'issueCard' | 'depositAddress' | 'approveDeposit';
@@ -413,7 +491,7 @@ export class FlowError extends CardIssuingError {
   /** The step it stopped at, e.g. `chargeDraft`. */
   readonly step: string;
 
-  constructor(init: { flow: FlowName; step: string; cause?: unknown; code?: string; detail?: string }) {
+  constructor(init: { flow: FlowName; step: string; cause?: unknown; code?: ErrorCode; detail?: string }) {
     const cause = init.cause instanceof CardIssuingError ? init.cause : undefined;
     const reason = init.detail ?? cause?.detail ?? (init.cause instanceof Error ? init.cause.message : 'failed');
     super({

@@ -13,6 +13,7 @@
 
 export {
   ApiPromise,
+  PagePromise,
   createCardIssuingClient,
   type ApiResponse,
   type AppApi,
@@ -21,6 +22,7 @@ export {
   type CardIssuingClientOptions,
   type ClientHooks,
   type CorporatesApi,
+  type ListOptions,
   type RequestEvent,
   type RequestOptions,
   type ResponseEvent,
@@ -28,6 +30,8 @@ export {
   type RetryEvent,
   type S2sApi,
 } from './client';
+
+export type { FetchPage, Page, PageBody, PageItem, PageNavigation, PageParams } from './pagination';
 
 export {
   AuthenticationError,
@@ -43,6 +47,7 @@ export {
   PrivateKeyInvalidError,
   PublicKeyInvalidError,
   RateLimitError,
+  ResponseTooLargeError,
   ResponseValidationError,
   ServerError,
   TimeoutError,
@@ -52,6 +57,9 @@ export {
   parseRetryAfter,
   type CardIssuingErrorInit,
   type CardIssuingErrorJSON,
+  type ClientErrorCode,
+  type ErrorCode,
+  type FlowErrorCode,
   type ErrorResponseInput,
   type FieldError,
   type FlowName,
@@ -62,6 +70,7 @@ export {
   SIGNATURE_TOLERANCE_SECONDS,
   buildStringToSign,
   createNonce,
+  createSigner,
   parseAuthorization,
   signRequest,
   verifySignature,
@@ -69,6 +78,8 @@ export {
   type SignatureErrorCode,
   type SignedRequest,
   type SignRequestInput,
+  type Signer,
+  type SignerOptions,
   type VerifySignatureInput,
   type VerifySignatureResult,
 } from './signing';
@@ -77,6 +88,7 @@ export {
   CARD_DETAILS_JWE_HEADER,
   CARD_KEY_BITS,
   MIN_RSA_BITS,
+  cardKeyBits,
   decryptCardDetails,
   encryptCardDetails,
   exportPublicKey,
@@ -86,8 +98,13 @@ export {
   isLuhnValid,
   luhnCheckDigit,
   type CardKeyPair,
+  type CardPrivateKey,
   type CardPrivateKeyInput,
+  type CardPublicKey,
   type CardPublicKeyInput,
+  type GenerateCardKeyPairOptions,
+  type RsaPrivateKey,
+  type RsaPublicKey,
 } from './card-details';
 
 export {

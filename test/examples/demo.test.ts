@@ -72,12 +72,19 @@ const EXPECTED: Record<string, [step: string, result?: RegExp][]> = {
     ['getApprovalCardDetails'],
     ['increaseApprovalBudget', /DELIVERED, budget 750\.00 EUR/],
     ['getApproval/previous', /REAPPROVED/],
+    ['authorize', /APPROVED/],
+    ['authorize/overBudget', /DECLINED BUDGET_EXCEEDED/],
+    ['getApproval/spent', /spent 120\.00 EUR, remaining 630\.00 EUR/],
+    ['requestChange', /CREATED: \+250\.00 EUR, new PIN/],
+    ['acceptChange', /DELIVERED, budget 1000\.00 EUR, spent 120\.00 EUR/],
+    ['getApproval/replaced', /REAPPROVED \(REPLACED\)/],
     ['createApproval/nextWeek'],
     ['getApproval/nextWeek', /PREPARED/],
     ['cancelApproval', /CANCELED/],
     ['advanceClock'],
-    ['getApproval/reapproval', /FINISHED/],
-    ['listUserApprovals', /REAPPROVED, .* FINISHED, .* CANCELED/],
+    ['getApproval/accepted', /FINISHED/],
+    ['listUserApprovals', /REAPPROVED, .* REAPPROVED, .* FINISHED, .* CANCELED/],
+    ['listUserApprovals/pages', /2 pages of at most 3: \[REAPPROVED, REAPPROVED, FINISHED\] \[CANCELED\]/],
   ],
 };
 
@@ -113,9 +120,9 @@ describe('npm run demo', () => {
     const secret = 'not-the-secret-9f3a1c';
     const { code, output } = await demo(['--base-url', server.url, '--api-key', 'test_key', '--api-secret', secret]);
     expect(code, output).toBe(1);
-    expect(output).toMatch(/^FAILED {2}registration at registerUser\/createUser$/m);
-    expect(output).toContain('FlowError AUTH_SIGNATURE_MISMATCH, HTTP 401');
-    expect(steps(output).map((line) => line.flow)).toEqual(['registration']); // nothing ran after the failure
+    // The first signed request is the control API's (its tenant is named by a signature, contract section 7).
+    expect(output).toMatch(/^FAILED {2}before the flows: ControlError AUTH_SIGNATURE_MISMATCH, HTTP 401: GET \/__mock\/fixtures/m);
+    expect(steps(output)).toEqual([]); // nothing ran after the failure
     expect(output).not.toContain(secret);
     expect(output).not.toContain('HMAC-SHA256');
     expect(output).not.toMatch(/^\s+at \S+/m);

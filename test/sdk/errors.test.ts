@@ -32,7 +32,7 @@ afterEach(() => api.reset());
 afterAll(() => api.server.close());
 
 const client = createCardIssuingClient({ baseUrl: BASE, apiKey: API_KEY, apiSecret: API_SECRET, retry: false });
-const keyPair = generateCardKeyPair();
+const keyPair = await generateCardKeyPair();
 const cardData = { pan: '4000123412344246', expiryMonth: 11, expiryYear: 2029, cvv: '987', cardholderName: 'ADA LOVELACE' };
 
 /** Runs a call and returns what it rejected with (failing if it resolved). */
@@ -153,14 +153,15 @@ const kinds: Kind[] = [
     },
   },
   {
-    kind: 'another status (418) as the base class',
+    kind: 'another status (418) with a code this SDK version does not know: the base class, HTTP_418, the words kept',
     type: CardIssuingError,
     status: 418,
-    code: 'TEAPOT',
+    code: 'HTTP_418',
     produce: async (c) => {
-      api.respond(() => problem(418, 'TEAPOT', 'I am a teapot.'));
+      api.respond(() => problem(418, 'TEAPOT' as never, 'I am a teapot.'));
       const error = await failure(c.s2s.users.get(u(1)));
       expect(error.constructor).toBe(CardIssuingError);
+      expect(error.detail).toBe('I am a teapot. (code TEAPOT, unknown to this SDK version)');
       return error;
     },
   },
@@ -195,7 +196,7 @@ const kinds: Kind[] = [
     status: 200,
     code: 'RESPONSE_VALIDATION_FAILED',
     produce: async (c) => {
-      api.respond(() => HttpResponse.json({ items: [{ ...listCardsExample.items[0], status: 'MELTED' }] }, { headers: { 'x-request-id': 'req_bad_body' } }));
+      api.respond(() => HttpResponse.json({ items: [{ ...listCardsExample.items[0], status: 'MELTED' }], hasMore: false, nextCursor: null }, { headers: { 'x-request-id': 'req_bad_body' } }));
       const error = (await failure(c.s2s.cards.list(u(1)))) as ResponseValidationError;
       expect(error.operation).toBe('listCards');
       expect(error.path).toBe('items[0].status');
@@ -224,8 +225,8 @@ const kinds: Kind[] = [
     status: undefined,
     code: 'CARD_DETAILS_DECRYPTION_FAILED',
     produce: async (c) => {
-      api.respond((request) => {
-        const jwe = encryptCardDetails(cardData, request.url.searchParams.get('publicKey')!).split('.');
+      api.respond(async (request) => {
+        const jwe = (await encryptCardDetails(cardData, request.url.searchParams.get('publicKey')!)).split('.');
         jwe[3] = jwe[3]!.slice(0, 5) + (jwe[3]![5] === 'A' ? 'B' : 'A') + jwe[3]!.slice(6);
         return HttpResponse.json({ encryptedDetails: jwe.join('.') });
       });
@@ -238,8 +239,9 @@ const kinds: Kind[] = [
     status: undefined,
     code: 'CARD_DETAILS_DECRYPTION_FAILED',
     produce: async (c) => {
-      const other = generateCardKeyPair();
-      api.respond(() => HttpResponse.json({ encryptedDetails: encryptCardDetails(cardData, other) }));
+      const other = await generateCardKeyPair();
+      const encryptedDetails = await encryptCardDetails(cardData, other);
+      api.respond(() => HttpResponse.json({ encryptedDetails }));
       return failure(c.corporates.approvals.getDetails(u(8), u(10), { keyPair }));
     },
   },
@@ -249,7 +251,7 @@ const kinds: Kind[] = [
     status: undefined,
     code: 'CARD_DETAILS_INVALID',
     produce: async (c) => {
-      api.respond((request) => HttpResponse.json({ encryptedDetails: encryptCardDetails({ ...cardData, pan: '4000123412344247' }, request.url.searchParams.get('publicKey')!) }));
+      api.respond(async (request) => HttpResponse.json({ encryptedDetails: await encryptCardDetails({ ...cardData, pan: '4000123412344247' }, request.url.searchParams.get('publicKey')!) }));
       return failure(c.s2s.cards.getDetails(u(5), { keyPair }));
     },
   },
@@ -339,7 +341,7 @@ describe('every error kind', () => {
 
 describe('response validation switch', () => {
   it('is on by default and off with validateResponses: false', async () => {
-    api.respond(() => HttpResponse.json({ items: [{ ...listCardsExample.items[0], status: 'MELTED' }] }));
+    api.respond(() => HttpResponse.json({ items: [{ ...listCardsExample.items[0], status: 'MELTED' }], hasMore: false, nextCursor: null }));
     await expect(client.s2s.cards.list(u(1))).rejects.toBeInstanceOf(ResponseValidationError);
     const lenient = createCardIssuingClient({ baseUrl: BASE, apiKey: API_KEY, apiSecret: API_SECRET, validateResponses: false });
     const cards = await lenient.s2s.cards.list(u(1));
@@ -357,7 +359,7 @@ describe('response validation switch', () => {
   it('names the path of a missing field and counts the rest', async () => {
     const { items } = listCardsExample;
     const { last4: _, cardholderName: __, ...incomplete } = items[0]!;
-    api.respond(() => HttpResponse.json({ items: [items[0], incomplete] }));
+    api.respond(() => HttpResponse.json({ items: [items[0], incomplete], hasMore: false, nextCursor: null }));
     const error = (await failure(client.s2s.cards.list(u(1)))) as ResponseValidationError;
     expect(error.errors.map((e) => e.path)).toEqual(['items[1].last4', 'items[1].cardholderName']);
     expect(error.detail).toMatch(/items\[1\]\.last4: .*\(and 1 more\)/);

@@ -42,7 +42,7 @@ describe('isCardIssuingError', () => {
 
   it('is true for every error class of the SDK, base and subclasses', () => {
     const errors = [
-      new CardIssuingError({ code: 'X' }),
+      new CardIssuingError({ code: 'INTERNAL_ERROR' }),
       notFound(),
       new BusinessRuleError({ status: 422, code: 'INSUFFICIENT_FUNDS' }),
       new ResponseValidationError({ operation: 'getUser', errors: [{ path: 'id', message: 'Required' }] }),

@@ -4,15 +4,21 @@
  * settles due transitions before and after it acts, and errors are the ProblemErrors the HTTP layer serves.
  * @module
  */
-import type { Approval, BusinessUser, Card, Money, User } from 'card-issuing-sdk';
+import type { Approval, BusinessUser, Card, User } from 'card-issuing-sdk';
 import { advanceClock, clockNow, setClock } from '../clock';
-import { ProblemError, business, cards, contextOf, deposits, settle, users, type DomainContext, type IncomingDeposit, type IncomingDepositResult } from '../domain';
+import {
+  ProblemError, authorizations, business, cards, contextOf, deposits, settle, users, type DomainContext, type IncomingDeposit, type IncomingDepositResult,
+} from '../domain';
+import type { ChangeRequest } from '../domain/business';
+import type { Purchase } from '../domain/authorizations';
 import { indexOf, outboxOf } from '../domain/lookups';
 import { injectFault, type FaultSpec } from '../pipeline/faults';
 import type { MockRuntime } from '../pipeline/runtime';
 import { validateParts } from '../pipeline/validation';
-import { cloneState, fixturesOf, snapshotProblem, type Fixtures, type OutboxMessage, type Tenant, type TenantSnapshot } from '../store';
-import { zClockAdvanceBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
+import {
+  cloneState, fixturesOf, snapshotErrors, snapshotProblem, type AuthorizationRecord, type Fixtures, type OutboxMessage, type Tenant, type TenantSnapshot,
+} from '../store';
+import { zAuthorizeBody, zClockAdvanceBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
 
 /** The control surface of one tenant. */
 export interface TenantControl {
@@ -47,8 +53,16 @@ export interface TenantControl {
     cancel(corporateUuid: string, approvalUuid: string): Approval;
     /** The corporation rejects a CREATED reapproval. */
     reject(corporateUuid: string, approvalUuid: string): Approval;
-    /** The user requests a change to an ACCEPTED or DELIVERED approval: a new CREATED reapproval. */
-    requestChange(corporateUuid: string, approvalUuid: string, change?: { additionalBudget?: Money }): Approval;
+    /**
+     * The user requests a change (budget added, PIN update) to an ACCEPTED or DELIVERED approval: a new CREATED
+     * reapproval; 409 CHANGE_ALREADY_PENDING while another is pending.
+     */
+    requestChange(corporateUuid: string, approvalUuid: string, change?: ChangeRequest): Approval;
+    /**
+     * The corporation accepts a CREATED reapproval: it takes over the changed instance's status, card, reservation
+     * and spending (reserving the budget it adds), and that instance becomes REAPPROVED.
+     */
+    accept(corporateUuid: string, approvalUuid: string): Approval;
   };
   users: {
     /** A business user finishes registration; their ACCEPTED approvals move on at once. */
@@ -57,6 +71,12 @@ export interface TenantControl {
   cards: {
     lock(cardId: string): Card;
     unlock(cardId: string): Card;
+    /**
+     * A purchase on a card: APPROVED (taken from the approval's remaining budget, or from a Server2Server user's
+     * balance) or DECLINED with a reason (`APPROVAL_NOT_DELIVERED`, `CARD_LOCKED`, `CARD_NOT_ACTIVE`,
+     * `CURRENCY_MISMATCH`, `BUDGET_EXCEEDED`, `INSUFFICIENT_FUNDS`). 404 for an unknown card.
+     */
+    authorize(cardId: string, purchase: Purchase): AuthorizationRecord;
   };
   faults: {
     /** The next `times` (default 1) requests matching `method` and `path` fail with `status` and/or wait `delayMs`. */
@@ -118,8 +138,13 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
     },
     snapshot: () => read((_ctx, tenant) => cloneState(tenant.state)),
     restore: (snapshot) => {
-      const problem = snapshotProblem(snapshot);
-      if (problem) throw new ProblemError(400, 'VALIDATION_FAILED', `Not a tenant snapshot: ${problem}.`, { errors: [{ path: 'body', message: problem }] });
+      // Checked whole before anything changes: a bad snapshot is refused naming each bad path, the state kept.
+      const errors = snapshotErrors(snapshot);
+      if (errors.length > 0) {
+        throw new ProblemError(400, 'VALIDATION_FAILED', `Not a tenant snapshot: ${errors[0]!.path} ${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.`, {
+          errors: errors.map((e) => ({ path: `body.${e.path}`, message: e.message })),
+        });
+      }
       const tenant = getTenant();
       tenant.state = { ...cloneState(snapshot), apiKey: tenant.apiKey };
       runtime.changed();
@@ -139,9 +164,10 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
       cancel: (corporateUuid, approvalUuid) => act((ctx) => business.cancelApproval(ctx, corporateUuid, approvalUuid)),
       reject: (corporateUuid, approvalUuid) => act((ctx) => business.rejectApproval(ctx, corporateUuid, approvalUuid)),
       requestChange: (corporateUuid, approvalUuid, change = {}) => act((ctx) => {
-        const [body] = validateParts([{ location: 'body', schema: zRequestChangeBody, value: change }]) as [{ additionalBudget?: Money }];
+        const [body] = validateParts([{ location: 'body', schema: zRequestChangeBody, value: change }]) as [ChangeRequest];
         return business.requestChange(ctx, corporateUuid, approvalUuid, body);
       }),
+      accept: (corporateUuid, approvalUuid) => act((ctx) => business.acceptChange(ctx, corporateUuid, approvalUuid)),
     },
     users: {
       completeRegistration: (userUuid) => act((ctx) => business.completeRegistration(ctx, userUuid)),
@@ -149,6 +175,10 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
     cards: {
       lock: (cardId) => act((ctx) => cards.setCardLock(ctx, cardId, 'lock')),
       unlock: (cardId) => act((ctx) => cards.setCardLock(ctx, cardId, 'unlock')),
+      authorize: (cardId, purchase) => act((ctx) => {
+        const [body] = validateParts([{ location: 'body', schema: zAuthorizeBody, value: purchase }]) as [Purchase];
+        return { ...authorizations.authorize(ctx, cardId, body) };
+      }),
     },
     faults: {
       inject: (fault) => {

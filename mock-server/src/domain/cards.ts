@@ -1,15 +1,18 @@
 /**
  * Server2Server cards: issuing (free configs at once, priced configs through a draft), charge and complete,
  * activation of physical cards, lists, card details (plaintext for encryption), and lock/unlock (control API).
+ * Card generation (number, expiry, CVV) for both areas. The `/s2s` operations never see a business card.
  * @module
  */
-import type { BalanceList, Card, CardCreate, CardDetails, CardList, CardOrDraft, Draft } from 'card-issuing-sdk';
+import type { BalanceList, Card, CardCreate, CardDetails, CardList, CardOrDraft, Draft, ProblemCode } from 'card-issuing-sdk';
 import { luhnCheckDigit } from 'card-issuing-sdk';
+import { iso } from '../clock';
 import { cardMachine, draftMachine, initialStatus, transition, type CardTrigger } from '../machines';
 import type { CardRecord } from '../store';
-import { nowIso, type DomainContext } from './context';
+import { emit, nowIso, type DomainContext } from './context';
 import { conflict, notFound, unprocessable } from './errors';
-import { balancesOf, cardsOf, findBalance, findCard, findUser } from './lookups';
+import { balancesOf, cardsOf, findBalance, findCard, findS2sCard, findUser } from './lookups';
+import { paginate, type PageQuery } from './pagination';
 import { balanceView, cardView, draftView, registrationStatus } from './views';
 
 /** The fields of a new card that are not generated. */
@@ -29,28 +32,47 @@ function withLuhnDigit(partial: string): string {
   return partial + luhnCheckDigit(partial);
 }
 
-/** Makes and stores a card with a Luhn-valid PAN, CVV and expiry (4 years ahead) from the tenant's generator. */
-export function issueCard(ctx: DomainContext, fields: NewCard): CardRecord {
-  const now = new Date(ctx.now);
+/**
+ * Makes and stores a card. A Server2Server card is generated at once; a business card (`generate: false`) only
+ * when its approval becomes DELIVERED (the lifecycle calls {@link generateCard}).
+ */
+export function issueCard(ctx: DomainContext, fields: NewCard, options: { generate?: boolean } = {}): CardRecord {
   const card: CardRecord = {
     id: fields.id ?? ctx.rng.uuid(),
     userId: fields.userId,
     type: fields.type,
     status: fields.status,
-    pan: withLuhnDigit(`4000${ctx.rng.digits(11)}`),
-    cvv: ctx.rng.digits(3),
-    expiryMonth: now.getUTCMonth() + 1,
-    expiryYear: Math.min(now.getUTCFullYear() + 4, 2100),
+    pan: null,
+    cvv: null,
+    expiryMonth: null,
+    expiryYear: null,
     cardholderName: fields.cardholderName.toUpperCase(),
     configId: fields.configId,
     visualId: fields.visualId,
     createdAt: nowIso(ctx),
+    generatedAt: null,
     orderedAt: fields.status === 'ORDERED' ? nowIso(ctx) : null,
     corporateUuid: fields.corporateUuid,
     approvalUuid: fields.approvalUuid,
   };
   ctx.state.cards[card.id] = card;
+  if (options.generate ?? true) generateCard(ctx, card, ctx.now);
   return card;
+}
+
+/**
+ * Generates a card at instant `at` (once): a Luhn-valid PAN, a CVV and an expiry 4 years ahead, from the
+ * tenant's generator. The one place a card is generated, so the one place `card.generated` is emitted.
+ */
+export function generateCard(ctx: DomainContext, card: CardRecord, at: number): void {
+  if (card.generatedAt !== null) return;
+  const when = new Date(at);
+  card.pan = withLuhnDigit(`4000${ctx.rng.digits(11)}`);
+  card.cvv = ctx.rng.digits(3);
+  card.expiryMonth = when.getUTCMonth() + 1;
+  card.expiryYear = Math.min(when.getUTCFullYear() + 4, 2100);
+  card.generatedAt = iso(at);
+  emit(ctx, { type: 'card.generated', at: card.generatedAt, cardId: card.id, approvalUuid: card.approvalUuid });
 }
 
 /**
@@ -97,7 +119,7 @@ export function createCard(ctx: DomainContext, userId: string, body: CardCreate)
 function findDraft(ctx: DomainContext, cardId: string, operation: string) {
   const draft = ctx.state.drafts[cardId];
   if (draft) return draft;
-  const card = findCard(ctx, cardId);
+  const card = findS2sCard(ctx, cardId);
   throw conflict('CARD_NOT_A_DRAFT', `Card ${cardId} was not issued through a draft.`, card.status, operation);
 }
 
@@ -138,46 +160,44 @@ export function activateCard(ctx: DomainContext, cardId: string): Card {
 }
 
 /** A card; a draft not completed yet is a 409 `code` (it is not a card yet); an unknown id is 404. */
-function cardOrDraftConflict(ctx: DomainContext, cardId: string, code: string, operation: string): CardRecord {
+function cardOrDraftConflict(ctx: DomainContext, cardId: string, code: ProblemCode, operation: string): CardRecord {
   const draft = ctx.state.drafts[cardId];
   if (draft && !ctx.state.cards[cardId]) {
     throw conflict(code, `Card ${cardId} is still a draft (${draft.status}); charge and complete it first.`, draft.status, operation);
   }
-  return findCard(ctx, cardId);
+  return findS2sCard(ctx, cardId);
 }
 
-/** A user's balances. */
-export function listBalances(ctx: DomainContext, userId: string): BalanceList {
+/** A user's balances, oldest first, one page. */
+export function listBalances(ctx: DomainContext, userId: string, query: PageQuery = {}): BalanceList {
   findUser(ctx, userId);
-  return { items: balancesOf(ctx, userId).map(balanceView) };
+  return paginate(ctx, `listBalances/${userId}`, balancesOf(ctx, userId), (b) => b.id, query, balanceView);
 }
 
-/** A user's cards (a Server2Server user's, or a business user's), oldest first; drafts are not cards. */
-export function listCards(ctx: DomainContext, userId: string): CardList {
-  if (!ctx.state.users[userId] && !ctx.state.businessUsers[userId]) throw notFound('user', userId);
-  return { items: cardsOf(ctx, userId).map(cardView) };
+/** A Server2Server user's cards, oldest first, one page; drafts are not cards, business users not `/s2s` users. */
+export function listCards(ctx: DomainContext, userId: string, query: PageQuery = {}): CardList {
+  findUser(ctx, userId);
+  const cards = cardsOf(ctx, userId).filter((c) => c.corporateUuid === null);
+  return paginate(ctx, `listCards/${userId}`, cards, (c) => c.id, query, cardView);
 }
 
 /**
- * The plaintext details of a card, served only for an ACTIVE card and, for a business card, only while its
- * approval is DELIVERED. The HTTP layer encrypts them to the caller's key.
+ * The plaintext details of a Server2Server card, served only for an ACTIVE card (a business card is 404 here:
+ * its details are the approval's). The HTTP layer encrypts them to the caller's key.
  */
 export function cardDetails(ctx: DomainContext, cardId: string, operation = 'getCardDetails'): CardDetails {
   const card = cardOrDraftConflict(ctx, cardId, 'CARD_NOT_ACTIVE', operation);
-  if (card.approvalUuid !== null) {
-    const approval = ctx.state.approvals[card.approvalUuid];
-    if (approval && approval.status !== 'DELIVERED') {
-      throw conflict('APPROVAL_NOT_DELIVERED', `Card details are served only while the approval is DELIVERED; it is ${approval.status}.`, approval.status, operation);
-    }
-  }
   if (card.status !== 'ACTIVE') {
     throw conflict('CARD_NOT_ACTIVE', `Card details are served only for an ACTIVE card; card ${card.id} is ${card.status}.`, card.status, operation);
   }
   return detailsOf(card);
 }
 
-/** The plaintext card details of a record. */
+/** The plaintext card details of a generated card (only an ACTIVE card is ever asked, and every ACTIVE card is generated). */
 export function detailsOf(card: CardRecord): CardDetails {
+  if (card.pan === null || card.cvv === null || card.expiryMonth === null || card.expiryYear === null) {
+    throw new Error(`Card ${card.id} is not generated yet`);
+  }
   return { pan: card.pan, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, cvv: card.cvv, cardholderName: card.cardholderName };
 }
 

@@ -8,6 +8,7 @@ import { MOCK_CURRENCY, type UserRecord } from '../store';
 import { nowIso, type DomainContext } from './context';
 import { ProblemError, notFound, unprocessable } from './errors';
 import { findUser, sendMessage, userByEmail } from './lookups';
+import { paginate, type PageQuery } from './pagination';
 import { cardConfigView, consentView, userView } from './views';
 
 /** An e-mail code is valid this long on the virtual clock. */
@@ -48,11 +49,11 @@ export function signConsent(ctx: DomainContext, userId: string, consentId: strin
   return consentView(consent, user);
 }
 
-/** The card configs with the user's consent state, and the KYC URL. */
-export function listCardConfigs(ctx: DomainContext, userId: string): CardConfigList {
+/** The card configs with the user's consent state (catalogue order, one page), and the KYC URL. */
+export function listCardConfigs(ctx: DomainContext, userId: string, query: PageQuery = {}): CardConfigList {
   const user = findUser(ctx, userId);
   return {
-    items: ctx.state.catalogue.cardConfigs.map((c) => cardConfigView(ctx.state, c, user)),
+    ...paginate(ctx, `listCardConfigs/${userId}`, ctx.state.catalogue.cardConfigs, (c) => c.id, query, (c) => cardConfigView(ctx.state, c, user)),
     kycUrl: `${KYC_URL}?user=${user.id}`,
     kycStatus: user.kycStatus,
   };

@@ -27,7 +27,8 @@ export interface OperationInput<K extends OperationId = OperationId> {
   body: Part<K, 'body'>;
 }
 
-type Runners = { [K in OperationId]: (ctx: DomainContext, input: OperationInput<K>) => z.input<Schemas[Row<K>['schemas']['response']]> };
+// A runner's result is a promise only for the card-details GETs (encryption is async); never for a POST.
+type Runners = { [K in OperationId]: (ctx: DomainContext, input: OperationInput<K>) => z.input<Schemas[Row<K>['schemas']['response']]> | Promise<z.input<Schemas[Row<K>['schemas']['response']]>> };
 
 /** One operation of the spec as the mock serves it. */
 export interface Operation {
@@ -41,10 +42,10 @@ export interface Operation {
   run(ctx: DomainContext, input: { path: unknown; query: unknown; body: unknown }): unknown;
 }
 
-/** Encrypts card details to the caller's key; a key that is not usable is 400 PUBLIC_KEY_INVALID. */
-function encrypt(details: CardDetails, publicKey: string): { encryptedDetails: string } {
+/** Encrypts card details to the caller's key (Web Crypto, so async); a key that is not usable is 400 PUBLIC_KEY_INVALID. */
+async function encrypt(details: CardDetails, publicKey: string): Promise<{ encryptedDetails: string }> {
   try {
-    return { encryptedDetails: encryptCardDetails(details, publicKey) };
+    return { encryptedDetails: await encryptCardDetails(details, publicKey) };
   } catch (error) {
     if ((error as { code?: unknown }).code === 'PUBLIC_KEY_INVALID') {
       throw new ProblemError(400, 'PUBLIC_KEY_INVALID', 'publicKey must be the base64url DER SubjectPublicKeyInfo of an RSA key of at least 2048 bits.');
@@ -58,27 +59,27 @@ const runners: Runners = {
   createUser: (ctx, { body }) => users.createUser(ctx, body),
   getUser: (ctx, { path }) => users.getUser(ctx, path.userId),
   signUserConsent: (ctx, { path }) => users.signConsent(ctx, path.userId, path.consentId),
-  listCardConfigs: (ctx, { path }) => users.listCardConfigs(ctx, path.userId),
+  listCardConfigs: (ctx, { path, query }) => users.listCardConfigs(ctx, path.userId, query),
   requestEmailOtp: (ctx, { path }) => users.requestEmailOtp(ctx, path.userId),
   confirmEmail: (ctx, { path, body }) => users.confirmEmail(ctx, path.userId, body.code),
   createCard: (ctx, { path, body }) => cards.createCard(ctx, path.userId, body),
   chargeDraft: (ctx, { path }) => cards.chargeDraft(ctx, path.cardId),
   completeDraft: (ctx, { path }) => cards.completeDraft(ctx, path.cardId),
   activateCard: (ctx, { path }) => cards.activateCard(ctx, path.cardId),
-  listBalances: (ctx, { query }) => cards.listBalances(ctx, query.userId),
-  listCards: (ctx, { query }) => cards.listCards(ctx, query.userId),
+  listBalances: (ctx, { query }) => cards.listBalances(ctx, query.userId, query),
+  listCards: (ctx, { query }) => cards.listCards(ctx, query.userId, query),
   getCardDetails: (ctx, { path, query }) => encrypt(cards.cardDetails(ctx, path.cardId), query.publicKey),
-  listDepositTypes: (ctx, { path }) => deposits.listDepositTypes(ctx, path.balanceId),
-  listDepositVerifications: (ctx, { query }) => deposits.listVerifications(ctx, query.userId),
+  listDepositTypes: (ctx, { path, query }) => deposits.listDepositTypes(ctx, path.balanceId, query),
+  listDepositVerifications: (ctx, { query }) => deposits.listVerifications(ctx, query.userId, query),
   approveDepositVerification: (ctx, { path, body }) => deposits.approveVerification(ctx, path.id, body, 'approveDepositVerification'),
-  listDepositAddresses: (ctx, { path }) => deposits.listDepositAddresses(ctx, path.balanceId, path.type),
+  listDepositAddresses: (ctx, { path, query }) => deposits.listDepositAddresses(ctx, path.balanceId, path.type, query),
   createDepositAddress: (ctx, { path, body }) => deposits.createDepositAddress(ctx, path.balanceId, path.type, body),
   // ------------------------------------------------------------ Wallet App
-  listAppDepositTypes: (ctx, { query }) => deposits.listAppDepositTypes(ctx, query.userUuid),
+  listAppDepositTypes: (ctx, { query }) => deposits.listAppDepositTypes(ctx, query.userUuid, query),
   signAppConsent: (ctx, { path, query }) => users.signConsent(ctx, query.userUuid, path.consentUuid),
-  listAppDepositVerifications: (ctx, { query }) => deposits.listAppVerifications(ctx, query.userUuid),
+  listAppDepositVerifications: (ctx, { query }) => deposits.listAppVerifications(ctx, query.userUuid, query),
   approveAppDepositVerification: (ctx, { path, body }) => deposits.approveVerification(ctx, path.id, body, 'approveAppDepositVerification'),
-  listAppDepositAddresses: (ctx, { path }) => deposits.listDepositAddresses(ctx, path.balanceUuid, path.type),
+  listAppDepositAddresses: (ctx, { path, query }) => deposits.listDepositAddresses(ctx, path.balanceUuid, path.type, query, 'listAppDepositAddresses'),
   createAppDepositAddress: (ctx, { path, body }) => deposits.createDepositAddress(ctx, path.balanceUuid, path.type, body),
   // ------------------------------------------------------------ Business cards
   createBusinessUser: (ctx, { body }) => business.createBusinessUser(ctx, body),
@@ -90,9 +91,9 @@ const runners: Runners = {
     return { ...reapproval, previousApprovalUuid: reapproval.previousApprovalUuid ?? path.approvalUuid };
   },
   getApproval: (ctx, { path }) => business.getApproval(ctx, path.corporateUuid, path.approvalUuid),
-  listUserApprovals: (ctx, { path }) => business.listUserApprovals(ctx, path.corporateUuid, path.userUuid),
-  listCorporateDepositAddresses: (ctx, { path }) => business.listCorporateDepositAddresses(ctx, path.corporateUuid),
-  listTopUps: (ctx, { path }) => business.listTopUps(ctx, path.corporateUuid),
+  listUserApprovals: (ctx, { path, query }) => business.listUserApprovals(ctx, path.corporateUuid, path.userUuid, query),
+  listCorporateDepositAddresses: (ctx, { path, query }) => business.listCorporateDepositAddresses(ctx, path.corporateUuid, query),
+  listTopUps: (ctx, { path, query }) => business.listTopUps(ctx, path.corporateUuid, query),
 };
 
 function schema(name: string | undefined): z.ZodType | undefined {

@@ -4,13 +4,14 @@
  * stringToSign). Never a secret, never the Authorization header.
  * @module
  */
-import type { Problem } from 'card-issuing-sdk';
+import type { Problem, ProblemCode } from 'card-issuing-sdk';
 import { ProblemError } from '../domain/errors';
+import { boundProblem } from './limits';
 
 /** Where the problem types are documented (the spec's examples use these URIs). */
 export const PROBLEM_TYPE_BASE = 'https://docs.card-issuing.example/errors/';
 
-const TITLES: Record<string, string> = {
+const TITLES: Partial<Record<ProblemCode, string>> = {
   VALIDATION_FAILED: 'Invalid request',
   MALFORMED_JSON: 'Malformed JSON',
   PUBLIC_KEY_INVALID: 'Invalid public key',
@@ -28,12 +29,15 @@ const TITLES: Record<string, string> = {
   // Answered by the standalone server around the pipeline.
   MALFORMED_REQUEST: 'Malformed request',
   PAYLOAD_TOO_LARGE: 'Payload too large',
-  CORS_ORIGIN_NOT_ALLOWED: 'Origin not allowed',
+  ORIGIN_NOT_ALLOWED: 'Origin not allowed',
+  HOST_NOT_ALLOWED: 'Host not allowed',
+  URI_TOO_LONG: 'URI too long',
+  HEADERS_TOO_LARGE: 'Headers too large',
   STATE_NOT_SAVED: 'State not saved',
 };
 
 /** The title of a code: from the table, else the code in words ("INSUFFICIENT_FUNDS" → "Insufficient funds"). */
-export function titleOf(code: string): string {
+export function titleOf(code: ProblemCode): string {
   const words = code.toLowerCase().replace(/_/g, ' ');
   return TITLES[code] ?? words.charAt(0).toUpperCase() + words.slice(1);
 }
@@ -41,7 +45,8 @@ export function titleOf(code: string): string {
 /** The Problem body of an error for one request. */
 export function problemBody(error: ProblemError, requestId: string, instance: string): Problem {
   const { retryAfter: _retryAfter, ...extras } = error.extras;
-  return {
+  // Cut to the spec's bounds: a problem may name an unknown field or a path as long as the request allowed.
+  return boundProblem({
     type: PROBLEM_TYPE_BASE + error.code.toLowerCase().replace(/_/g, '-'),
     title: titleOf(error.code),
     status: error.status,
@@ -50,7 +55,7 @@ export function problemBody(error: ProblemError, requestId: string, instance: st
     requestId,
     instance,
     ...extras,
-  };
+  });
 }
 
 /** A response as data: what the pipeline builds, stores for idempotency, and an adapter sends. */
@@ -64,7 +69,11 @@ export interface Reply {
 /** The problem+json reply of an error, with `X-Request-Id` (and `Retry-After` for 429). */
 export function problemReply(error: ProblemError, requestId: string, instance: string): Reply {
   const headers: Record<string, string> = { 'content-type': 'application/problem+json', 'x-request-id': requestId };
-  if (error.extras.retryAfter !== undefined) headers['retry-after'] = String(error.extras.retryAfter);
+  if (error.extras.retryAfter !== undefined) {
+    headers['retry-after'] = String(error.extras.retryAfter);
+    // The spec's RateLimit header (IETF draft): nothing left in this window, which resets after Retry-After.
+    headers.ratelimit = `"default";r=0;t=${error.extras.retryAfter}`;
+  }
   return { status: error.status, headers, body: JSON.stringify(problemBody(error, requestId, instance)) };
 }
 
