@@ -28,7 +28,9 @@ export default defineConfig([
   // chunks instead of carrying a second copy of the mock.
   { ...shared, entry: { ...library, cli: 'src/cli.ts' }, format: ['esm'], external: ['msw', ...peers] },
   // CJS: msw 3 ships ESM only, which Jest's CommonJS runtime cannot load (and require(esm) needs Node 22.12+), so
-  // the CommonJS build carries msw inside it. Splitting puts what the entries share (the mock, msw) in chunks, so
-  // every class exists once in the CommonJS build as well.
-  { ...shared, format: ['cjs'], splitting: true, noExternal: ['msw'], external: peers },
+  // the CommonJS build carries msw's core inside it. Splitting puts what the entries share (the mock, msw) in chunks,
+  // so every class exists once in the CommonJS build as well. msw/browser stays external: only a bundler for the
+  // browser loads it, resolving its browser build (bundled here it would get the Node interceptors), and msw refuses
+  // it in Node anyway.
+  { ...shared, format: ['cjs'], splitting: true, noExternal: [/^msw$/], external: ['msw/browser', ...peers] },
 ]);
