@@ -297,9 +297,10 @@ describe('change requests: CREATED reapprovals', () => {
     const control = contract.control(context);
     const corporate = await contract.corporate(context);
     const { approval } = await businessApproval(contract, corporate);
-    const created = await control.requestChange(corporate.corporateUuid, approval.approvalUuid);
+    // At most one pending change per approval (contract section 6): the first is canceled before the second is asked.
     const toCancel = await control.requestChange(corporate.corporateUuid, approval.approvalUuid);
     expect(await control.cancelApproval(corporate.corporateUuid, toCancel.approvalUuid)).toMatchObject({ status: 'CANCELED' });
+    const created = await control.requestChange(corporate.corporateUuid, approval.approvalUuid);
     const now = Date.parse((await control.clock()).now);
     await control.advanceClock((Date.parse(created.expiresAt!) - now) / 1000 + 60);
     expect(await get(contract, corporate.corporateUuid, created), 'a CREATED reapproval past expiresAt: EXPIRED').toMatchObject({ status: 'EXPIRED' });
