@@ -1,10 +1,13 @@
 /**
  * The business (corporate cards) lifecycle of the interface document's section 3: a corporation tops up its balance
- * with crypto; an approval allocates a budget from it to a new card of a business user (ACCEPTED); the user finishes
- * registration (DELIVERED: the card is active and its details can be read); the budget is increased, which makes a
- * reapproval on the same card and leaves the old instance REAPPROVED; another approval, not yet started, is canceled
- * by the corporation (CANCELED, its budget released); and once validTo has passed on the virtual clock the approval
- * is FINISHED.
+ * with crypto; an approval allocates a budget from it to a new card of a business user (ACCEPTED, the card not yet
+ * generated); the user finishes registration (DELIVERED: the card is generated, active, and its details can be
+ * read); the budget is increased, which makes a reapproval on the same card and leaves the old instance REAPPROVED;
+ * the card buys something (approved) and tries to buy more than is left (declined, BUDGET_EXCEEDED); the user asks
+ * for a change (more budget and a new PIN) and the corporation accepts it, so it takes over and the reapproval is
+ * REAPPROVED in turn; another approval, not yet started, is canceled by the corporation (CANCELED, its budget
+ * released); once validTo has passed on the virtual clock the approval is FINISHED, releasing only what was not
+ * spent; and the user's approvals are listed page by page.
  *
  * Run alone: `npx tsx examples/business-lifecycle.ts` (in-process mock) or add `--base-url http://127.0.0.1:4010`.
  */
@@ -14,12 +17,13 @@ import { runStandalone } from './support/run';
 
 const DAY = 24 * 3600;
 const at = (start: number, days: number) => new Date(start + days * DAY * 1000).toISOString();
-const describe = (a: Approval) => `approval ${a.approvalUuid} ${a.status}, budget ${money(a.budget)}, card •••• ${a.card.last4} ${a.card.status}`;
+const describe = (a: Approval) =>
+  `approval ${a.approvalUuid} ${a.status}, budget ${money(a.budget)}, spent ${money(a.spent)}, card ${a.card.last4 === null ? '(not generated)' : `•••• ${a.card.last4}`} ${a.card.status}`;
 
 /** The corporate approval lifecycle, from top-up to FINISHED. */
 export const businessLifecycle: Example = {
   name: 'business-lifecycle',
-  title: 'a corporate card: DELIVERED, budget increased (old instance REAPPROVED), another canceled, FINISHED after validTo',
+  title: 'a corporate card: DELIVERED, budget increased, purchases approved and declined, a change accepted, another canceled, FINISHED, listed page by page',
   async run({ client, control, fixtures, progress }) {
     const corporate = fixtures.corporates[0];
     check(corporate !== undefined, 'the mock has no seeded corporate');
@@ -61,7 +65,7 @@ export const businessLifecycle: Example = {
     const delivered = await progress.step('getApproval', () => client.corporates.approvals.get(corporateUuid, approval.approvalUuid), describe);
     check(delivered.status === 'DELIVERED' && delivered.card.status === 'ACTIVE', `after registration the approval is ${delivered.status}, its card ${delivered.card.status}`);
 
-    const keyPair = generateCardKeyPair();
+    const keyPair = await generateCardKeyPair();
     const details = await progress.step('getApprovalCardDetails', () => client.corporates.approvals.getDetails(corporateUuid, approval.approvalUuid, { keyPair }), (d) =>
       `•••• •••• •••• ${d.pan.slice(-4)}, ${d.cardholderName}`,
     );
@@ -82,6 +86,38 @@ export const businessLifecycle: Example = {
     );
     check(sameCard.pan === details.pan, 'the card data changed with the reapproval');
 
+    // The card spends from the approval's budget: a purchase within what is left is approved, one above it declined.
+    const purchase = await progress.step(
+      'authorize',
+      () => control.authorize(approval.card.id, { amount: 12_000, currency, merchant: 'Hotel Adlon' }),
+      (a) => `${money(a.amount)} at ${a.merchant}: ${a.status}`,
+    );
+    check(purchase.status === 'APPROVED', `a purchase within the budget was ${purchase.status}`);
+    const declined = await progress.step(
+      'authorize/overBudget',
+      () => control.authorize(approval.card.id, { amount: 70_000, currency, merchant: 'Car Rental' }),
+      (a) => `${money(a.amount)} at ${a.merchant}: ${a.status} ${a.declineReason}`,
+    );
+    check(declined.status === 'DECLINED' && declined.declineReason === 'BUDGET_EXCEEDED', `a purchase above the remaining budget was ${declined.status} ${declined.declineReason}`);
+    const spending = await progress.step('getApproval/spent', () => client.corporates.approvals.get(corporateUuid, reapproval.approvalUuid), (a) =>
+      `spent ${money(a.spent)}, remaining ${money(a.remaining)}`,
+    );
+    check(spending.spent.amount === 12_000 && spending.remaining.amount === 63_000, 'spent and remaining do not reflect the purchase');
+
+    // The user asks for a change (more budget, a new PIN); the corporation accepts it: it takes over the card, the
+    // reservation and what was spent, and the instance it changes is REAPPROVED.
+    const change = await progress.step(
+      'requestChange',
+      () => control.requestChange(corporateUuid, reapproval.approvalUuid, { additionalBudget: { amount: 25_000, currency }, pinUpdate: true }),
+      (c) => `change ${c.approvalUuid} ${c.status}: +${money(c.change!.additionalBudget)}${c.change!.pinUpdate ? ', new PIN' : ''}, expires ${c.expiresAt}`,
+    );
+    const accepted = await progress.step('acceptChange', () => control.acceptChange(corporateUuid, change.approvalUuid), describe);
+    check(accepted.status === 'DELIVERED' && accepted.budget.amount === 100_000 && accepted.remaining.amount === 88_000, `the accepted change is ${accepted.status}, remaining ${accepted.remaining.amount}`);
+    const replaced = await progress.step('getApproval/replaced', () => client.corporates.approvals.get(corporateUuid, reapproval.approvalUuid), (a) =>
+      `approval ${a.approvalUuid} ${a.status} (${a.statusReason}), replaced by ${a.replacedByApprovalUuid}`,
+    );
+    check(replaced.status === 'REAPPROVED' && replaced.replacedByApprovalUuid === accepted.approvalUuid, `the changed instance is ${replaced.status}`);
+
     // Another approval for the same user, starting next week: PREPARED until then; the corporation cancels it.
     const other = await progress.step(
       'createApproval/nextWeek',
@@ -95,13 +131,22 @@ export const businessLifecycle: Example = {
     check(canceled.status === 'CANCELED', `the canceled approval is ${canceled.status}`);
     check(reservedBefore - reservedAfter === 20_000, `canceling released ${reservedBefore - reservedAfter}, not the 200.00 budget`);
 
-    // Time passes beyond validTo: the delivered approval is FINISHED and its card closed.
+    // Time passes beyond validTo: the delivered approval is FINISHED, its card closed, what was not spent released.
     await progress.step('advanceClock', () => control.advanceClock(31 * DAY), (clock) => `virtual clock at ${clock.now}`);
-    const finished = await progress.step('getApproval/reapproval', () => client.corporates.approvals.get(corporateUuid, reapproval.approvalUuid), describe);
+    const finished = await progress.step('getApproval/accepted', () => client.corporates.approvals.get(corporateUuid, accepted.approvalUuid), describe);
     check(finished.status === 'FINISHED' && finished.card.status === 'CLOSED', `after validTo the approval is ${finished.status}, its card ${finished.card.status}`);
     await progress.step('listUserApprovals', () => client.corporates.approvals.listForUser(corporateUuid, user.userUuid), (list) =>
       list.items.map((a) => `${a.approvalUuid.slice(0, 8)} ${a.status}`).join(', '),
     );
+
+    // Every list pages: three approvals a page, each next page fetched when the loop reaches it.
+    const pages = await progress.step('listUserApprovals/pages', async () => {
+      const sizes: string[] = [];
+      const first = await client.corporates.approvals.listForUser(corporateUuid, user.userUuid, { limit: 3 });
+      for await (const page of first.iterPages()) sizes.push(`[${page.items.map((a) => a.status).join(', ')}]`);
+      return sizes;
+    }, (sizes) => `${sizes.length} pages of at most 3: ${sizes.join(' ')}`);
+    check(pages.length === 2, `4 approvals came in ${pages.length} pages of at most 3, not 2`);
   },
 };
 

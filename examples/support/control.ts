@@ -4,12 +4,12 @@
  * and against a running `card-issuing-mock`. So a flow has one code path whichever mock it talks to.
  *
  * What the control API stands in for is what no endpoint of the service offers: reading the OTP e-mail, the KYC
- * provider's result, a crypto deposit arriving, a business user finishing registration, the corporation cancelling
- * an approval, and time passing.
+ * provider's result, a crypto deposit arriving, a business user finishing registration, the corporation cancelling,
+ * rejecting or accepting a change, a purchase with a card, and time passing.
  * @module
  */
-import { signRequest, type Approval, type BusinessUser, type Money, type User } from 'card-issuing-sdk';
-import type { Fixtures, IncomingDepositResult, OutboxMessage } from 'card-issuing-mock';
+import { signRequest, type Approval, type BusinessUser, type Card, type Money, type User } from 'card-issuing-sdk';
+import type { Authorization, ChangeRequest, Fixtures, IncomingDepositResult, OutboxMessage, Purchase } from 'card-issuing-mock';
 
 /** A control call the mock refused (problem+json), or a server without the control API. */
 export class ControlError extends Error {
@@ -70,8 +70,16 @@ export interface MockControl {
   cancelApproval(corporateUuid: string, approvalUuid: string): Promise<Approval>;
   /** The corporation rejects a CREATED reapproval. */
   rejectApproval(corporateUuid: string, approvalUuid: string): Promise<Approval>;
-  /** The user asks for a change: a CREATED reapproval awaiting the corporation. */
-  requestChange(corporateUuid: string, approvalUuid: string, change?: { additionalBudget?: Money }): Promise<Approval>;
+  /** The user asks for a change (budget added, PIN update): a CREATED reapproval awaiting the corporation. */
+  requestChange(corporateUuid: string, approvalUuid: string, change?: ChangeRequest): Promise<Approval>;
+  /** The corporation accepts a CREATED reapproval: it takes over the live instance, which becomes REAPPROVED. */
+  acceptChange(corporateUuid: string, approvalUuid: string): Promise<Approval>;
+  /** A purchase with a card: APPROVED, or DECLINED with a reason. */
+  authorize(cardId: string, purchase: Purchase): Promise<Authorization>;
+  /** Locks a card (a business card only while its approval is DELIVERED). */
+  lockCard(cardId: string): Promise<Card>;
+  /** Unlocks a LOCKED card. */
+  unlockCard(cardId: string): Promise<Card>;
   /** The virtual clock. */
   clock(): Promise<ClockView>;
   /** Moves the virtual clock forward; the transitions that fall due run. */
@@ -153,6 +161,10 @@ export function createMockControl(options: ControlOptions): MockControl {
     cancelApproval: approvalAction('cancel'),
     rejectApproval: approvalAction('reject'),
     requestChange: (corporateUuid, approvalUuid, change = {}) => approvalAction('request-change')(corporateUuid, approvalUuid, change),
+    acceptChange: approvalAction('accept'),
+    authorize: (cardId, purchase) => call<Authorization>(options, 'POST', `cards/${encodeURIComponent(cardId)}/authorize`, purchase),
+    lockCard: (cardId) => call<Card>(options, 'POST', `cards/${encodeURIComponent(cardId)}/lock`),
+    unlockCard: (cardId) => call<Card>(options, 'POST', `cards/${encodeURIComponent(cardId)}/unlock`),
     clock: () => call<ClockView>(options, 'GET', 'clock'),
     advanceClock: (seconds) => call<ClockView>(options, 'POST', 'clock/advance', { seconds }),
   };
