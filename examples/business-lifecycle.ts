@@ -65,7 +65,7 @@ export const businessLifecycle: Example = {
     const delivered = await progress.step('getApproval', () => client.corporates.approvals.get(corporateUuid, approval.approvalUuid), describe);
     check(delivered.status === 'DELIVERED' && delivered.card.status === 'ACTIVE', `after registration the approval is ${delivered.status}, its card ${delivered.card.status}`);
 
-    const keyPair = generateCardKeyPair();
+    const keyPair = await generateCardKeyPair();
     const details = await progress.step('getApprovalCardDetails', () => client.corporates.approvals.getDetails(corporateUuid, approval.approvalUuid, { keyPair }), (d) =>
       `•••• •••• •••• ${d.pan.slice(-4)}, ${d.cardholderName}`,
     );

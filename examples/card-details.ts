@@ -5,7 +5,7 @@
  *
  * Run alone: `npx tsx examples/card-details.ts` (in-process mock) or add `--base-url http://127.0.0.1:4010`.
  */
-import { exportPublicKey, generateCardKeyPair, issueCard, registerUser } from 'card-issuing-sdk';
+import { cardKeyBits, exportPublicKey, generateCardKeyPair, issueCard, registerUser } from 'card-issuing-sdk';
 import { check, newRegistration, type Example } from './support/example';
 import { runStandalone } from './support/run';
 
@@ -31,9 +31,14 @@ export const cardDetails: Example = {
       onStep: progress.within('issueCard').onStep,
     });
 
-    // A fresh key pair for this session: 2048-bit RSA (4096 allowed).
-    const keyPair = await progress.step('generateCardKeyPair', async () => generateCardKeyPair(), (pair) =>
-      `RSA ${pair.publicKey.n.bitLength()} bits, public key ${exportPublicKey(pair).slice(0, 12)}… (base64url DER SPKI)`,
+    // A fresh key pair for this session: 2048-bit RSA (4096 allowed), made by Web Crypto.
+    const { keyPair, publicKey } = await progress.step(
+      'generateCardKeyPair',
+      async () => {
+        const pair = await generateCardKeyPair();
+        return { keyPair: pair, publicKey: await exportPublicKey(pair) };
+      },
+      (made) => `RSA ${cardKeyBits(made.keyPair)} bits, public key ${made.publicKey.slice(0, 12)}… (base64url DER SPKI)`,
     );
     // The SDK sends the public key, decrypts the JWE with the private key and validates the result (schema, Luhn).
     const details = await progress.step('getCardDetails', () => client.s2s.cards.getDetails(card.id, { keyPair }), (d) =>
@@ -43,7 +48,7 @@ export const cardDetails: Example = {
     check(details.expiryMonth === card.expiryMonth && details.expiryYear === card.expiryYear, 'the decrypted expiry is not the card\'s');
 
     // Each session makes its own pair: the service encrypts to whichever public key the request carries.
-    const again = await progress.step('getCardDetails/newKeyPair', () => client.s2s.cards.getDetails(card.id, { keyPair: generateCardKeyPair() }), (d) =>
+    const again = await progress.step('getCardDetails/newKeyPair', async () => client.s2s.cards.getDetails(card.id, { keyPair: await generateCardKeyPair() }), (d) =>
       `the same card (•••• ${d.pan.slice(-4)}) through a second key pair`,
     );
     check(again.pan === details.pan && again.cvv === details.cvv, 'two key pairs decrypted different details of one card');

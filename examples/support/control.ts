@@ -8,7 +8,7 @@
  * rejecting or accepting a change, a purchase with a card, and time passing.
  * @module
  */
-import type { Approval, BusinessUser, Card, User } from 'card-issuing-sdk';
+import { signRequest, type Approval, type BusinessUser, type Card, type User } from 'card-issuing-sdk';
 import type { Authorization, ChangeRequest, Fixtures, IncomingDepositResult, OutboxMessage, Purchase } from 'card-issuing-mock';
 
 /** A control call the mock refused (problem+json), or a server without the control API. */
@@ -92,6 +92,11 @@ export interface ControlOptions {
   baseUrl: string;
   /** The tenant (`?apiKey=`); the mock's default tenant when omitted. */
   apiKey?: string;
+  /**
+   * The tenant's secret: a control request for a tenant other than the default is signed with its key (the mock
+   * refuses an unsigned one), as API requests are.
+   */
+  apiSecret?: string;
   /** Default `globalThis.fetch`, looked up at each call so that msw's interception applies. */
   fetch?: typeof fetch;
 }
@@ -102,22 +107,24 @@ async function call<T>(options: ControlOptions, method: 'GET' | 'POST', path: st
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
   if (options.apiKey !== undefined) url.searchParams.set('apiKey', options.apiKey);
   const send = options.fetch ?? globalThis.fetch;
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  const headers: Record<string, string> = text === undefined ? {} : { 'content-type': 'application/json' };
+  if (options.apiKey !== undefined && options.apiSecret !== undefined) {
+    headers.authorization = (await signRequest({ method, url: url.href, body: text, apiKey: options.apiKey, apiSecret: options.apiSecret })).authorization;
+  }
   let response: Response;
   try {
-    response = await send(url, {
-      method,
-      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-    });
+    response = await send(url, { method, headers, ...(text === undefined ? {} : { body: text }) });
   } catch (error) {
     // fetch says only "fetch failed"; the transport's own error (ECONNREFUSED, ENOTFOUND, ...) is its cause.
     const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
     const reason = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : error instanceof Error ? error.message : String(error);
     throw new ControlError({ code: 'CONTROL_UNAVAILABLE', detail: `${method} /__mock/${path} got no answer from ${options.baseUrl}: ${reason}` });
   }
-  const text = await response.text();
+  const answer = await response.text();
   let parsed: unknown;
   try {
-    parsed = text === '' ? undefined : JSON.parse(text);
+    parsed = answer === '' ? undefined : JSON.parse(answer);
   } catch {
     parsed = undefined;
   }

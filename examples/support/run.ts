@@ -154,8 +154,8 @@ export async function runDemo(options: RunDemoOptions): Promise<number> {
       return EXIT.failed;
     }
     const credentials = target.credentials ?? freshCredentials('demo');
-    const fixtures = target.credentials === undefined ? await createTenant(target.baseUrl, credentials) : await createMockControl({ baseUrl: target.baseUrl, apiKey: credentials.apiKey }).fixtures();
-    const control = createMockControl({ baseUrl: target.baseUrl, apiKey: credentials.apiKey });
+    const fixtures = target.credentials === undefined ? await createTenant(target.baseUrl, credentials) : await createMockControl({ baseUrl: target.baseUrl, ...credentials }).fixtures();
+    const control = createMockControl({ baseUrl: target.baseUrl, ...credentials });
     const client = createCardIssuingClient({
       baseUrl: target.baseUrl,
       ...credentials,

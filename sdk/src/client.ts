@@ -9,14 +9,16 @@
  *   `Idempotency-Key`, which the SDK makes once per call (the same on every retry); exponential backoff with
  *   jitter; `Retry-After` honoured;
  * - typed errors (ky's `beforeError` hook turns each failure into a {@link CardIssuingError});
- * - response validation with the generated zod schemas (the generated functions' `responseValidator`).
+ * - request and response validation with the generated zod schemas (`./validation`), passed to the generated
+ *   functions as their `requestValidator` and `responseValidator`.
  *
+ * Light by construction: validation and card details are loaded with `import()` on first use, so a page that
+ * turns validation off never loads zod, and one that never reads card details never loads their crypto.
  * Browser-safe: no `node:` import here or below.
  * @module
  */
 import { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
 import type { Options as KyOptions, RetryOptions as KyRetryOptions } from 'ky';
-import * as z from 'zod';
 import { createClient, type Client } from '../generated/client';
 import * as api from '../generated/sdk.gen';
 import type {
@@ -61,7 +63,7 @@ import type {
   SignUserConsentResponse,
   VerificationData,
 } from '../generated/types.gen';
-import { decryptCardDetails, exportPublicKey, type CardKeyPair } from './card-details';
+import type { CardKeyPair } from './card-details';
 import { itemsFrom, toPage, type Page, type PageBody, type PageItem, type PageParams } from './pagination';
 import {
   CardIssuingError,
@@ -70,10 +72,19 @@ import {
   ResponseValidationError,
   TimeoutError,
   ValidationError,
-  errorFromResponse,
+  errorFromProblem,
 } from './errors';
 import { createSigner } from './signing';
 import { boundedFetch } from './transport';
+import type { OperationId } from './validation';
+
+// Loaded on first use, then shared by every client: a separate chunk in a bundle, never loaded when unused.
+let validation: Promise<typeof import('./validation')> | undefined;
+const loadValidation = () => (validation ??= import('./validation'));
+let problem: Promise<typeof import('./problem')> | undefined;
+const loadProblem = () => (problem ??= import('./problem'));
+let cardDetails: Promise<typeof import('./card-details')> | undefined;
+const loadCardDetails = () => (cardDetails ??= import('./card-details'));
 
 // ------------------------------------------------------------------------------------------------ options
 
@@ -117,6 +128,11 @@ export interface CardIssuingClientOptions {
   retry?: RetryConfig | false;
   /** Validate every success body against the spec's zod schema (default true). */
   validateResponses?: boolean;
+  /**
+   * Check every call's arguments against the spec's zod schema before sending (default true); a bad argument is a
+   * {@link ValidationError} and nothing is sent. With this and `validateResponses` off, zod is never loaded.
+   */
+  validateRequests?: boolean;
   /** A fetch implementation (default `globalThis.fetch`). */
   fetch?: (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
   /** Observers of requests, responses and retries (logging, metrics). They never see the `Authorization` header. */
@@ -371,7 +387,8 @@ interface CommonOptions {
   kyOptions: Omit<KyOptions, 'method' | 'prefixUrl'>;
   headers?: Record<string, string>;
   signal?: AbortSignal;
-  responseValidator?: undefined;
+  requestValidator: ((data: unknown) => Promise<void>) | undefined;
+  responseValidator: ((data: unknown) => Promise<void>) | undefined;
 }
 
 type Send<T> = (common: CommonOptions) => Promise<{ data: T; response: Response }>;
@@ -406,17 +423,18 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
   const signer = createSigner({ apiKey, apiSecret, bodyHash: options.bodyHash ?? false });
   const client = createClient({ baseUrl: baseUrl.href.replace(/\/+$/, ''), throwOnError: true, responseStyle: 'fields', parseAs: 'json' });
   const validateResponses = options.validateResponses ?? true;
+  const validateRequests = options.validateRequests ?? true;
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   if (!(Number.isSafeInteger(maxResponseBytes) && maxResponseBytes > 0)) {
     throw new TypeError('createCardIssuingClient: maxResponseBytes must be a positive whole number of bytes.');
   }
   const hooks = options.hooks ?? {};
 
-  const call = <T>(operation: string, method: 'GET' | 'POST', callOptions: RequestOptions | undefined, send: Send<T>): ApiPromise<T> =>
+  const call = <T>(operation: OperationId, method: 'GET' | 'POST', callOptions: RequestOptions | undefined, send: Send<T>): ApiPromise<T> =>
     new ApiPromise(run(operation, method, callOptions ?? {}, send));
 
   /** A list operation: the page asked for, each next page fetched by the same call with the page's `nextCursor`. */
-  const list = <B extends PageBody>(operation: string, listOptions: ListOptions | undefined, send: (page: PageParams) => Send<B>): PagePromise<B> => {
+  const list = <B extends PageBody>(operation: OperationId, listOptions: ListOptions | undefined, send: (page: PageParams) => Send<B>): PagePromise<B> => {
     const { limit, cursor, ...callOptions } = listOptions ?? {};
     const fetchPage = (after: string | undefined): PagePromise<B> => {
       const page: PageParams = { ...(limit === undefined ? {} : { limit }), ...(after === undefined ? {} : { cursor: after }) };
@@ -425,7 +443,7 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
     return fetchPage(cursor);
   };
 
-  async function run<T>(operation: string, method: 'GET' | 'POST', callOptions: RequestOptions, send: Send<T>): Promise<ApiResponse<T>> {
+  async function run<T>(operation: OperationId, method: 'GET' | 'POST', callOptions: RequestOptions, send: Send<T>): Promise<ApiResponse<T>> {
     const retry = resolveRetry(options.retry, callOptions.retry);
     const timeoutMs = callOptions.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     // A POST is safe to retry only with an idempotency key: made once here, so every retry carries the same one.
@@ -441,12 +459,14 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
     const redact = () => [apiSecret, state.authorization, state.authorization.split(':')[1] ?? ''];
     const timeoutError = () => new TimeoutError({ code: 'TIMEOUT', detail: `${operation}: no complete response within ${timeoutMs} ms.`, timeoutMs });
 
-    const mapKyError = (error: Error): Error => {
+    const mapKyError = async (error: Error): Promise<Error> => {
       if (error instanceof CardIssuingError) return error;
       if (isHTTPError(error)) {
-        return errorFromResponse({
-          status: error.response.status, headers: error.response.headers, body: error.data, redact: redact(), signedString: state.stringToSign,
-        });
+        const read = (await loadProblem()).readProblem(error.data);
+        return errorFromProblem(
+          { status: error.response.status, headers: error.response.headers, body: error.data, redact: redact(), signedString: state.stringToSign },
+          read,
+        );
       }
       if (isTimeoutError(error)) return timeoutError();
       if (isNetworkError(error)) {
@@ -491,7 +511,7 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
         beforeRetry: [
           async ({ request, error, retryCount }) => {
             state.attempt = retryCount + 1;
-            const reason = mapKyError(error);
+            const reason = await mapKyError(error);
             if (reason instanceof CardIssuingError) notify(hooks.onRetry, { ...event(request), error: reason });
             await sign(request); // fresh nonce and timestamp: the server refuses a replayed nonce
           },
@@ -514,7 +534,27 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
       kyOptions,
       ...(idempotencyKey === undefined ? {} : { headers: { 'Idempotency-Key': idempotencyKey } }),
       ...(callOptions.signal ? { signal: callOptions.signal } : {}),
-      ...(validateResponses ? {} : { responseValidator: undefined }),
+      requestValidator: validateRequests
+        ? async (data) => {
+            const errors = (await loadValidation()).requestErrors(operation, data);
+            if (errors) {
+              throw new ValidationError({
+                code: 'VALIDATION_FAILED',
+                detail: `${operation}: the request was not sent, ${errors.length === 1 ? '1 argument is' : `${errors.length} arguments are`} invalid (${errors.map((e) => e.path).join(', ')}).`,
+                errors,
+              });
+            }
+          }
+        : undefined,
+      responseValidator: validateResponses
+        ? async (data) => {
+            const errors = (await loadValidation()).responseErrors(operation, data);
+            // Paths and messages can hold a hostile server's key names: redacted like everything else it sends.
+            if (errors) {
+              throw new ResponseValidationError({ operation, errors: errors.slice(0, MAX_REPORTED_ERRORS), status: state.status, requestId: state.requestId, redact: redact() });
+            }
+          }
+        : undefined,
     };
 
     let result: { data: T; response: Response };
@@ -531,26 +571,12 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
     };
   }
 
-  /** Errors that reach us outside ky: zod (request and response validation) and a body that is not JSON. */
+  /** Errors that reach us outside ky and our validators: a body that is not JSON, a validator giving way. */
   function toSdkError(
     error: unknown, operation: string, response: { status: number | undefined; requestId: string | undefined } | undefined, redact: string[],
   ): unknown {
     const sent = response !== undefined;
     if (error instanceof CardIssuingError) return error;
-    if (error instanceof z.ZodError) {
-      const errors = error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
-      if (!sent) {
-        // The generated requestValidator checks { body, path, query, headers }: paths read like the server's (body.email).
-        const paths = errors.map((e) => e.path.replace(/\[(\d+)\]/g, '.$1'));
-        return new ValidationError({
-          code: 'VALIDATION_FAILED',
-          detail: `${operation}: the request was not sent, ${errors.length === 1 ? '1 argument is' : `${errors.length} arguments are`} invalid (${paths.join(', ')}).`,
-          errors: errors.map((e, i) => ({ path: paths[i]!, message: e.message })),
-        });
-      }
-      // Paths and messages can hold a hostile server's key names: redacted like everything else it sends.
-      return new ResponseValidationError({ operation, errors: errors.slice(0, MAX_REPORTED_ERRORS), ...response, redact });
-    }
     if (error instanceof SyntaxError && sent) {
       // Never pass the SyntaxError on: its message quotes the body.
       return new ResponseValidationError({ operation, errors: [{ path: '', message: 'The response body is not JSON' }], ...response });
@@ -564,18 +590,16 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
   }
 
   const detailsCall = (
-    operation: string,
+    operation: OperationId,
     callOptions: CardDetailsRequestOptions,
     send: (publicKey: string) => Send<{ encryptedDetails: string }>,
   ): ApiPromise<CardDetails> => {
     const { keyPair, ...rest } = callOptions;
-    let publicKey: string;
-    try {
-      publicKey = exportPublicKey(keyPair);
-    } catch (error) {
-      return new ApiPromise(Promise.reject(error));
-    }
-    const response = run(operation, 'GET', rest, send(publicKey)).then((r) => ({ ...r, data: decryptCardDetails(r.data.encryptedDetails, keyPair) }));
+    const response = (async () => {
+      const { decryptCardDetails, exportPublicKey } = await loadCardDetails();
+      const r = await run(operation, 'GET', rest, send(await exportPublicKey(keyPair)));
+      return { ...r, data: await decryptCardDetails(r.data.encryptedDetails, keyPair) };
+    })();
     return new ApiPromise(response);
   };
 
@@ -692,11 +716,6 @@ const MAX_REPORTED_ERRORS = 100;
 
 function isAbort(error: Error): boolean {
   return error.name === 'AbortError';
-}
-
-/** A zod path as a reader writes it: `items[0].status`. */
-function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)), '');
 }
 
 function notify<E>(hook: ((event: E) => void) | undefined, event: E): void {

@@ -7,9 +7,8 @@
  * never ky's error, which holds the signed request).
  * @module
  */
-import * as z from 'zod';
-import { zProblem } from '../generated/zod.gen';
 import type { Problem, ProblemCode } from '../generated/types.gen';
+import { readProblem, type ReadProblem } from './problem';
 
 /** Codes a flow helper stops with when the flow itself refuses to go on (beside the server's codes it repeats). */
 export type FlowErrorCode =
@@ -377,25 +376,28 @@ export interface ErrorResponseInput {
 }
 
 /** A problem of a newer spec version: any upper-snake code where this version's enum has none. */
-const zNewerProblem = zProblem.extend({ code: z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/) });
-
 /**
  * Builds the typed error of a non-2xx response from its problem+json body (validated with the generated
  * `zProblem`). A body that is not a problem (HTML from a proxy, empty, other JSON) still gives the right class
  * by status, with a generic code (`HTTP_<status>`).
  */
 export function errorFromResponse(input: ErrorResponseInput): CardIssuingError {
-  const parsed = zProblem.safeParse(typeof input.body === 'string' ? tryJson(input.body) : input.body);
+  return errorFromProblem(input, readProblem(input.body));
+}
+
+/**
+ * {@link errorFromResponse} for a body already read by `readProblem` (./problem). The client loads that module with
+ * import() on its first error response, so that zod stays out of what a page loads first.
+ * @internal
+ */
+export function errorFromProblem(input: ErrorResponseInput, read: ReadProblem): CardIssuingError {
   // Everything the server said is redacted before it is used anywhere (every member, paths and extensions too).
-  const problem: Problem | undefined = parsed.success ? redactDeep(parsed.data, input.redact) : undefined;
+  const problem: Problem | undefined = read.problem ? redactDeep(read.problem, input.redact) : undefined;
   // A problem whose code this SDK version does not know (a newer server added it): its words, not its code.
   let newer: { title: string; detail: string; type: string; requestId?: string | undefined } | undefined;
-  if (!parsed.success) {
-    const other = zNewerProblem.safeParse(typeof input.body === 'string' ? tryJson(input.body) : input.body);
-    if (other.success) {
-      const { code, title, detail, type, requestId } = redactDeep(other.data, input.redact);
-      newer = { title, detail: `${detail ?? title} (code ${code}, unknown to this SDK version)`, type, requestId };
-    }
+  if (read.newer) {
+    const { code, title, detail, type, requestId } = redactDeep(read.newer, input.redact);
+    newer = { title, detail: `${detail ?? title} (code ${code}, unknown to this SDK version)`, type, requestId };
   }
   const requestId = redactDeep(input.headers.get('x-request-id') ?? problem?.requestId ?? newer?.requestId ?? undefined, input.redact);
   const detail = problem?.detail ?? problem?.title ?? newer?.detail ?? `The server answered ${input.status} without a problem+json body.`;
@@ -472,13 +474,6 @@ export function redactDeep<T>(value: T, secrets: readonly string[] | undefined, 
   return out as T;
 }
 
-function tryJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 /** The flows of `flows.ts`. */
 export type FlowName = 'registerUser' | 'issueCard' | 'depositAddress' | 'approveDeposit';

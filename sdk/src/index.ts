@@ -88,6 +88,7 @@ export {
   CARD_DETAILS_JWE_HEADER,
   CARD_KEY_BITS,
   MIN_RSA_BITS,
+  cardKeyBits,
   decryptCardDetails,
   encryptCardDetails,
   exportPublicKey,
@@ -97,8 +98,13 @@ export {
   isLuhnValid,
   luhnCheckDigit,
   type CardKeyPair,
+  type CardPrivateKey,
   type CardPrivateKeyInput,
+  type CardPublicKey,
   type CardPublicKeyInput,
+  type GenerateCardKeyPairOptions,
+  type RsaPrivateKey,
+  type RsaPublicKey,
 } from './card-details';
 
 export {

@@ -23,7 +23,7 @@ import { createConformanceChecker, type ConformanceChecker } from './validator';
 const specPath = repoPath('spec/openapi.yaml');
 const credentials = { apiKey: 'test_key', apiSecret: 'test_secret' };
 const DAY = 24 * 3600;
-const keyPair = generateCardKeyPair({ bits: 2048 });
+const keyPair = await generateCardKeyPair({ bits: 2048 });
 
 /** Drives every operation of the spec through the SDK and its flows. */
 async function everyOperation(client: CardIssuingClient, mock: CardIssuingMock): Promise<void> {

@@ -76,7 +76,7 @@ describe('creation: ACCEPTED', () => {
   it('getApprovalCardDetails while ACCEPTED is 409 APPROVAL_NOT_DELIVERED naming ACCEPTED', async (context) => {
     const corporate = await contract.corporate(context);
     const { approval } = await businessApproval(contract, corporate);
-    await expectRefusal(contract.client.corporates.approvals.getDetails(corporate.corporateUuid, approval.approvalUuid, { keyPair: generateCardKeyPair() }), {
+    await expectRefusal(contract.client.corporates.approvals.getDetails(corporate.corporateUuid, approval.approvalUuid, { keyPair: await generateCardKeyPair() }), {
       status: 409,
       code: 'APPROVAL_NOT_DELIVERED',
       currentStatus: 'ACCEPTED',
@@ -161,7 +161,7 @@ describe('reapproval: increase-budget', () => {
     const corporate = await contract.corporate(context);
     const { user, approval } = await businessApproval(contract, corporate);
     await control.completeRegistration(user.userUuid);
-    const keyPair = generateCardKeyPair();
+    const keyPair = await generateCardKeyPair();
     const before = await contract.client.corporates.approvals.getDetails(corporate.corporateUuid, approval.approvalUuid, { keyPair });
     const reserved0 = await reserved(control, corporate.corporateUuid);
     const reapproval = await increase(contract, corporate.corporateUuid, approval, 5_000, corporate.currency);
@@ -190,7 +190,7 @@ describe('registration, cancellation, time', () => {
     expect((await control.completeRegistration(user.userUuid)).registrationStatus).toBe('COMPLETED');
     const delivered = await get(contract, corporate.corporateUuid, approval);
     expect(delivered, 'registration completed: ACCEPTED becomes DELIVERED').toMatchObject({ status: 'DELIVERED', card: { id: approval.card.id, status: 'ACTIVE' } });
-    const details = await contract.client.corporates.approvals.getDetails(corporate.corporateUuid, approval.approvalUuid, { keyPair: generateCardKeyPair() });
+    const details = await contract.client.corporates.approvals.getDetails(corporate.corporateUuid, approval.approvalUuid, { keyPair: await generateCardKeyPair() });
     expect(details.pan.endsWith(delivered.card.last4!), 'the details are of the card generated on delivery').toBe(true);
   });
 
@@ -200,7 +200,7 @@ describe('registration, cancellation, time', () => {
     const { user, approval } = await businessApproval(contract, corporate, { startInDays: 2 });
     await control.completeRegistration(user.userUuid);
     expect(await get(contract, corporate.corporateUuid, approval), 'registered before validFrom: PREPARED').toMatchObject({ status: 'PREPARED', card: { status: 'INACTIVE' } });
-    await expectRefusal(contract.client.corporates.approvals.getDetails(corporate.corporateUuid, approval.approvalUuid, { keyPair: generateCardKeyPair() }), {
+    await expectRefusal(contract.client.corporates.approvals.getDetails(corporate.corporateUuid, approval.approvalUuid, { keyPair: await generateCardKeyPair() }), {
       status: 409,
       code: 'APPROVAL_NOT_DELIVERED',
       currentStatus: 'PREPARED',
@@ -330,7 +330,7 @@ describe('lists and unknown ids', () => {
     await expectRefusal(client.corporates.approvals.get(corporate.corporateUuid, UNKNOWN_ID), { status: 404, code: 'NOT_FOUND' });
     await expectRefusal(client.corporates.approvals.listForUser(corporate.corporateUuid, UNKNOWN_ID), { status: 404, code: 'NOT_FOUND' });
     await expectRefusal(client.corporates.approvals.increaseBudget(corporate.corporateUuid, UNKNOWN_ID, { additionalBudget: { amount: 100, currency: corporate.currency } }), { status: 404, code: 'NOT_FOUND' });
-    await expectRefusal(client.corporates.approvals.getDetails(corporate.corporateUuid, UNKNOWN_ID, { keyPair: generateCardKeyPair() }), { status: 404, code: 'NOT_FOUND' });
+    await expectRefusal(client.corporates.approvals.getDetails(corporate.corporateUuid, UNKNOWN_ID, { keyPair: await generateCardKeyPair() }), { status: 404, code: 'NOT_FOUND' });
     await expectRefusal(
       client.corporates.approvals.create(corporate.corporateUuid, { userUuid: UNKNOWN_ID, budget: { amount: 10_000, currency: corporate.currency }, validFrom: daysFrom(now, 0), validTo: daysFrom(now, 9) }),
       { status: 404, code: 'NOT_FOUND' },

@@ -66,7 +66,7 @@ describe('the card exists from creation and is generated when DELIVERED', () => 
     await control.advanceClock(2 * DAY);
     const generated = await get(own, approval);
     expect(generated).toMatchObject({ status: 'DELIVERED', card: { status: 'ACTIVE', generatedAt: approval.validFrom } });
-    const details = await own.client.corporates.approvals.getDetails(corporate.corporateUuid, approval.approvalUuid, { keyPair: generateCardKeyPair() });
+    const details = await own.client.corporates.approvals.getDetails(corporate.corporateUuid, approval.approvalUuid, { keyPair: await generateCardKeyPair() });
     expect(details.pan.endsWith(generated.card.last4!)).toBe(true);
     expect({ month: details.expiryMonth, year: details.expiryYear }).toEqual({ month: generated.card.expiryMonth, year: generated.card.expiryYear });
   });
@@ -106,7 +106,7 @@ describe('change requests are accepted, one at a time, and end with their approv
     });
     expect(await get(contract, approval)).toMatchObject({ status: 'REAPPROVED', statusReason: 'REPLACED', replacedByApprovalUuid: change.approvalUuid, remaining: { amount: 0 } });
     expect(await ledger(control, corporate.corporateUuid)).toEqual({ ...before, available: before.available - 10_000, reserved: before.reserved + 10_000 });
-    await expectRefusal(contract.client.corporates.approvals.getDetails(corporate.corporateUuid, approval.approvalUuid, { keyPair: generateCardKeyPair() }), {
+    await expectRefusal(contract.client.corporates.approvals.getDetails(corporate.corporateUuid, approval.approvalUuid, { keyPair: await generateCardKeyPair() }), {
       status: 409, code: 'APPROVAL_NOT_DELIVERED', currentStatus: 'REAPPROVED',
     });
   });

@@ -174,7 +174,7 @@ describe('areas are scoped', () => {
     const cardId = approval.card.id;
     await expectRefusal(client.s2s.cards.list(user.userUuid), { status: 404, code: 'NOT_FOUND' });
     await expectRefusal(client.s2s.balances.list(user.userUuid), { status: 404, code: 'NOT_FOUND' });
-    await expectRefusal(client.s2s.cards.getDetails(cardId, { keyPair: generateCardKeyPair() }), { status: 404, code: 'NOT_FOUND' });
+    await expectRefusal(client.s2s.cards.getDetails(cardId, { keyPair: await generateCardKeyPair() }), { status: 404, code: 'NOT_FOUND' });
     await expectRefusal(client.s2s.cards.activate(cardId), { status: 404, code: 'NOT_FOUND' });
     await expectRefusal(client.s2s.cards.chargeDraft(cardId), { status: 404, code: 'NOT_FOUND' });
     const s2sUser = await registeredUser(contract);
@@ -188,6 +188,6 @@ describe('areas are scoped', () => {
     const { user, approval } = await businessApproval(contract, corporate);
     await control.completeRegistration(user.userUuid);
     expect((await contract.client.corporates.approvals.get(corporate.corporateUuid, approval.approvalUuid)).card.status).toBe('ACTIVE');
-    await expectRefusal(contract.client.s2s.cards.getDetails(approval.card.id, { keyPair: generateCardKeyPair() }), { status: 404, code: 'NOT_FOUND' });
+    await expectRefusal(contract.client.s2s.cards.getDetails(approval.card.id, { keyPair: await generateCardKeyPair() }), { status: 404, code: 'NOT_FOUND' });
   });
 });

@@ -145,13 +145,13 @@ describe('cards', () => {
     const user = await cardReadyUser(contract, control);
     const config = (await contract.client.s2s.cards.listConfigs(user.id)).items.find((c) => c.type === 'VIRTUAL' && c.price === null)!;
     const card = (await contract.client.s2s.cards.create(user.id, { configId: config.id, visualId: config.visuals[0]!.id })) as Card;
-    const keyPair = generateCardKeyPair();
-    const response = await contract.send({ method: 'GET', path: `/s2s/cards/${card.id}/details`, query: { publicKey: exportPublicKey(keyPair) } });
+    const keyPair = await generateCardKeyPair();
+    const response = await contract.send({ method: 'GET', path: `/s2s/cards/${card.id}/details`, query: { publicKey: await exportPublicKey(keyPair) } });
     expect(response.status).toBe(200);
     const { encryptedDetails } = response.body as { encryptedDetails: string };
     const header = JSON.parse(Buffer.from(encryptedDetails.split('.')[0]!, 'base64url').toString('utf8')) as Record<string, string>;
     expect(header).toMatchObject({ alg: 'RSA-OAEP-256', enc: 'A256GCM' });
-    const details = decryptCardDetails(encryptedDetails, keyPair.privateKey);
+    const details = await decryptCardDetails(encryptedDetails, keyPair.privateKey);
     expect(isLuhnValid(details.pan)).toBe(true);
     expect(details.pan.endsWith(card.last4!)).toBe(true);
     expect({ month: details.expiryMonth, year: details.expiryYear }).toEqual({ month: card.expiryMonth, year: card.expiryYear });
@@ -211,7 +211,7 @@ describe('cards', () => {
     const id = card.object === 'card' ? card.id : '';
     expect(card.status).toBe('ORDERED');
     await expectRefusal(client.s2s.cards.activate(id), { status: 409, code: 'CARD_ORDER_NOT_COMPLETED', currentStatus: 'ORDERED' });
-    await expectRefusal(client.s2s.cards.getDetails(id, { keyPair: generateCardKeyPair() }), { status: 409, code: 'CARD_NOT_ACTIVE', currentStatus: 'ORDERED' });
+    await expectRefusal(client.s2s.cards.getDetails(id, { keyPair: await generateCardKeyPair() }), { status: 409, code: 'CARD_NOT_ACTIVE', currentStatus: 'ORDERED' });
 
     // The order completes some days later on the mock's clock (the spec names no duration: wait a day at a time).
     let listed: Card | undefined;
@@ -236,6 +236,6 @@ describe('cards', () => {
     for (const call of [client.s2s.cards.chargeDraft, client.s2s.cards.completeDraft, client.s2s.cards.activate]) {
       await expectRefusal(call(UNKNOWN_ID), { status: 404, code: 'NOT_FOUND' });
     }
-    await expectRefusal(client.s2s.cards.getDetails(UNKNOWN_ID, { keyPair: generateCardKeyPair() }), { status: 404, code: 'NOT_FOUND' });
+    await expectRefusal(client.s2s.cards.getDetails(UNKNOWN_ID, { keyPair: await generateCardKeyPair() }), { status: 404, code: 'NOT_FOUND' });
   });
 });

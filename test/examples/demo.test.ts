@@ -120,9 +120,9 @@ describe('npm run demo', () => {
     const secret = 'not-the-secret-9f3a1c';
     const { code, output } = await demo(['--base-url', server.url, '--api-key', 'test_key', '--api-secret', secret]);
     expect(code, output).toBe(1);
-    expect(output).toMatch(/^FAILED {2}registration at registerUser\/createUser$/m);
-    expect(output).toContain('FlowError AUTH_SIGNATURE_MISMATCH, HTTP 401');
-    expect(steps(output).map((line) => line.flow)).toEqual(['registration']); // nothing ran after the failure
+    // The first signed request is the control API's (its tenant is named by a signature, contract section 7).
+    expect(output).toMatch(/^FAILED {2}before the flows: ControlError AUTH_SIGNATURE_MISMATCH, HTTP 401: GET \/__mock\/fixtures/m);
+    expect(steps(output)).toEqual([]); // nothing ran after the failure
     expect(output).not.toContain(secret);
     expect(output).not.toContain('HMAC-SHA256');
     expect(output).not.toMatch(/^\s+at \S+/m);

@@ -335,15 +335,17 @@ describe('forbidden transitions are 409 naming the current status and the operat
 
 describe('card lock and unlock only while DELIVERED; card details only while DELIVERED', () => {
   let keys: CardKeyPair;
-  beforeAll(() => {
-    keys = generateCardKeyPair();
+  let publicKey: string;
+  beforeAll(async () => {
+    keys = await generateCardKeyPair();
+    publicKey = await exportPublicKey(keys);
   });
   const details = (a: Approval) =>
-    getApprovalCardDetails({ client: h.client, path: { corporateUuid: a.corporateUuid, approvalUuid: a.approvalUuid }, query: { publicKey: exportPublicKey(keys) } });
+    getApprovalCardDetails({ client: h.client, path: { corporateUuid: a.corporateUuid, approvalUuid: a.approvalUuid }, query: { publicKey } });
 
   it('locks and unlocks a DELIVERED approval\'s card over HTTP control; details are served only while ACTIVE', async () => {
     const approval = await reach('DELIVERED');
-    const plain = decryptCardDetails(ok(await details(approval)).encryptedDetails, keys);
+    const plain = await decryptCardDetails(ok(await details(approval)).encryptedDetails, keys);
     expect(isLuhnValid(plain.pan)).toBe(true);
     expect(plain).toMatchObject({ cardholderName: 'GRACE HOPPER', expiryMonth: approval.card.expiryMonth, expiryYear: approval.card.expiryYear });
     expect(plain.pan.endsWith(approval.card.last4!)).toBe(true);
@@ -373,7 +375,7 @@ describe('card lock and unlock only while DELIVERED; card details only while DEL
     const old = await reach('DELIVERED');
     const reapproval = ok(await increase(old, 100));
     expectError(await details(await fetchApproval(old)), 409, 'APPROVAL_NOT_DELIVERED');
-    const plainNew = decryptCardDetails(ok(await details(reapproval)).encryptedDetails, keys);
+    const plainNew = await decryptCardDetails(ok(await details(reapproval)).encryptedDetails, keys);
     expect(plainNew.pan.endsWith(old.card.last4!)).toBe(true);
   });
 });

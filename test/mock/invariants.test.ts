@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import * as sdk from '../../sdk/generated/sdk.gen';
 import type { ApprovalStatus } from '../../sdk/generated/types.gen';
-import { zApproval, zBusinessUser, zCard, zDepositVerification, zProblem, zTopUp, zUser } from '../../sdk/generated/zod.gen';
+import { zApproval, zBusinessUser, zCard, zDepositVerification, zProblem, zTopUp, zUser } from '../../sdk/generated-classic/zod.gen';
 import { zAuthorization } from '../../mock-server/src/control/schemas';
 import { exportPublicKey, generateCardKeyPair } from '../../sdk/src/card-details';
 import { ProblemError } from '../../mock-server/src/index';
@@ -46,8 +46,8 @@ type Result = { data?: unknown; error?: unknown; response?: Response };
 
 describe('invariants under random operations', () => {
   let publicKey: string;
-  beforeAll(() => {
-    publicKey = exportPublicKey(generateCardKeyPair());
+  beforeAll(async () => {
+    publicKey = await exportPublicKey(await generateCardKeyPair());
   });
 
   it(`hold over ${OPERATIONS} seeded operations`, async () => {

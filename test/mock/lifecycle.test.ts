@@ -201,8 +201,8 @@ describe('the card is generated when the approval is DELIVERED', () => {
     const generated = await fetchApproval(approval);
     expect(generated).toMatchObject({ status: 'DELIVERED', card: { status: 'ACTIVE', generatedAt: approval.validFrom, expiryYear: 2030 } });
     expect(generated.card.last4).toMatch(/^\d{4}$/);
-    const keys = generateCardKeyPair();
-    const details = ok(await getApprovalCardDetails({ client: h.client, path: { corporateUuid: approval.corporateUuid, approvalUuid: approval.approvalUuid }, query: { publicKey: exportPublicKey(keys) } }));
+    const keys = await generateCardKeyPair();
+    const details = ok(await getApprovalCardDetails({ client: h.client, path: { corporateUuid: approval.corporateUuid, approvalUuid: approval.approvalUuid }, query: { publicKey: await exportPublicKey(keys) } }));
     expect(details.encryptedDetails.split('.')).toHaveLength(5);
   });
 

@@ -211,7 +211,7 @@ describe('areas are scoped: /s2s never serves a business card, /corporates never
       await expectProblem(await send(method, path), 404, 'NOT_FOUND');
     }
     const client = sdk();
-    const details = await client.s2s.cards.getDetails(cardId, { keyPair: generateCardKeyPair() }).then(() => undefined, (e: unknown) => e);
+    const details = await client.s2s.cards.getDetails(cardId, { keyPair: await generateCardKeyPair() }).then(() => undefined, (e: unknown) => e);
     expect(details).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     const { user } = await s2sUser(1);
     const corporate = h.mock.fixtures().corporates[0]!.corporateUuid;

@@ -252,15 +252,17 @@ describe('issuing', () => {
 
 describe('card details and lock', () => {
   let keys: CardKeyPair;
-  beforeAll(() => {
-    keys = generateCardKeyPair();
+  let ownKey: string;
+  beforeAll(async () => {
+    keys = await generateCardKeyPair();
+    ownKey = await exportPublicKey(keys);
   });
-  const details = (cardId: string, publicKey = exportPublicKey(keys)) => getCardDetails({ client: h.client, path: { cardId }, query: { publicKey } });
+  const details = (cardId: string, publicKey = ownKey) => getCardDetails({ client: h.client, path: { cardId }, query: { publicKey } });
 
   it('encrypts an ACTIVE card\'s details to the caller\'s key: Luhn-valid PAN, expiry and name as the card shows them', async () => {
     const { user } = await makeUser(h.client, h.mock);
     const card = ok(await issue(user.id)) as Card;
-    const plain = decryptCardDetails(ok(await details(card.id)).encryptedDetails, keys);
+    const plain = await decryptCardDetails(ok(await details(card.id)).encryptedDetails, keys);
     expect(isLuhnValid(plain.pan)).toBe(true);
     expect(plain.pan.slice(-4)).toBe(card.last4);
     expect(plain).toMatchObject({ expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, cardholderName: card.cardholderName, cvv: expect.stringMatching(/^\d{3}$/) });

@@ -48,34 +48,117 @@ describe('the root entry in a browser bundle', () => {
   });
 
   it('runs in a browser-like context (no process, no require): key pair, JWE round trip, signing, client', async () => {
-    // The bundle as a browser gets it, run in a V8 context that has only web globals: node-forge takes its
-    // browser path (pure-JavaScript key generation, Web Crypto-seeded PRNG) and signing uses Web Crypto.
+    // The bundle as a browser gets it, run in a V8 context that has only web globals: Web Crypto for the card keys
+    // and signing; then again with a crypto that has no `subtle` (as in jsdom or React Native), where node-forge
+    // takes its browser path (pure-JavaScript key generation, a PRNG seeded from getRandomValues).
     const entry = join(scratch, 'browser-run.ts');
     writeFileSync(
       entry,
-      `import { createCardIssuingClient, decryptCardDetails, encryptCardDetails, exportPublicKey, generateCardKeyPair, signRequest } from ${JSON.stringify(repoPath('sdk/src/index.ts'))};
+      `import { cardKeyBits, createCardIssuingClient, decryptCardDetails, encryptCardDetails, exportPublicKey, generateCardKeyPair, signRequest } from ${JSON.stringify(repoPath('sdk/src/index.ts'))};
       (globalThis as any).run = async () => {
-        const pair = generateCardKeyPair();
+        const pair = await generateCardKeyPair();
         const details = { pan: '4242424242424242', expiryMonth: 1, expiryYear: 2030, cvv: '123', cardholderName: 'X' };
-        const roundTrip = decryptCardDetails(encryptCardDetails(details, exportPublicKey(pair)), pair);
-        const signed = await signRequest({ method: 'GET', url: 'https://x.test/a', apiKey: 'k', apiSecret: 's', timestamp: 1, nonce: '0'.repeat(32) });
+        const roundTrip = await decryptCardDetails(await encryptCardDetails(details, await exportPublicKey(pair)), pair);
+        const native = typeof (pair.publicKey as { n?: unknown }).n === 'undefined';
+        let signed = 'no subtle';
+        if (globalThis.crypto.subtle) {
+          signed = (await signRequest({ method: 'GET', url: 'https://x.test/a', apiKey: 'k', apiSecret: 's', timestamp: 1, nonce: '0'.repeat(32) })).authorization;
+        }
         const client = createCardIssuingClient({ baseUrl: 'https://x.test', apiKey: 'k', apiSecret: 's' });
-        return { bits: pair.publicKey.n.bitLength(), same: JSON.stringify(roundTrip) === JSON.stringify(details), authorization: signed.authorization, methods: Object.keys(client.s2s.cards).length };
+        return { bits: cardKeyBits(pair), native, same: JSON.stringify(roundTrip) === JSON.stringify(details), authorization: signed, methods: Object.keys(client.s2s.cards).length };
       };`,
     );
     const result = await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'browser', format: 'iife', target: 'es2023', write: false, logLevel: 'silent' });
-    const web = { crypto: globalThis.crypto, TextEncoder, TextDecoder, URL, Headers, Request, Response, fetch, AbortController, AbortSignal, setTimeout, clearTimeout, btoa, atob, performance };
-    const context = vm.createContext({ ...web });
-    Object.assign(context, { globalThis: context, window: context, self: context });
-    vm.runInContext(result.outputFiles[0]!.text, context);
-    expect(vm.runInContext('typeof process + typeof require', context)).toBe('undefinedundefined');
-    const outcome = await (context.run as () => Promise<Record<string, unknown>>)();
-    expect(outcome).toEqual({
+    const web = { TextEncoder, TextDecoder, URL, Headers, Request, Response, fetch, AbortController, AbortSignal, setTimeout, clearTimeout, setInterval, clearInterval, btoa, atob, performance };
+    const runIn = async (crypto: object) => {
+      const context = vm.createContext({ ...web, crypto });
+      Object.assign(context, { globalThis: context, window: context, self: context });
+      vm.runInContext(result.outputFiles[0]!.text, context);
+      expect(vm.runInContext('typeof process + typeof require', context)).toBe('undefinedundefined');
+      return (context.run as () => Promise<Record<string, unknown>>)();
+    };
+    expect(await runIn(globalThis.crypto)).toEqual({
       bits: 2048,
+      native: true,
       same: true,
       // The same signature as in Node (test/sdk/signing.test.ts checks the algorithm against openssl vectors).
       authorization: 'HMAC-SHA256 k:9bJzpPOrgj0LtY1pxjJSEXHujmno/7BJio6YGolFVSI=:00000000000000000000000000000000:1',
       methods: 7,
     });
+    expect(await runIn({ getRandomValues: <T extends ArrayBufferView>(array: T) => globalThis.crypto.getRandomValues(array as unknown as Uint8Array<ArrayBuffer>) as unknown as T })).toEqual({
+      bits: 2048,
+      native: false,
+      same: true,
+      authorization: 'no subtle',
+      methods: 7,
+    });
+  });
+});
+
+describe('what a page loads first, and what it loads later with import()', () => {
+  // Every module the SDK loads lazily (validation, the problem+json check, card details, node-forge) is reached
+  // through import(). Bundled with those imports left external, the bundle is exactly what a page loads before
+  // its first call; with one of them inlined, what that lazy part adds. (esbuild's own code splitting would hoist
+  // modules shared with a lazy chunk into the first load, which app bundlers such as Vite/Rolldown do not.)
+  async function page(source: string, inline: string[] = []) {
+    const entry = join(scratch, `page-${Math.random().toString(36).slice(2)}.ts`);
+    writeFileSync(entry, source.replace('SDK', JSON.stringify(repoPath('sdk/src/index.ts'))));
+    const lazy: esbuild.Plugin = {
+      name: 'lazy-external',
+      setup(build) {
+        build.onResolve({ filter: /.*/ }, (args) =>
+          args.kind === 'dynamic-import' && !inline.some((name) => args.path.endsWith(name)) ? { path: args.path, external: true } : undefined,
+        );
+      },
+    };
+    const result = await esbuild.build({
+      entryPoints: [entry], bundle: true, platform: 'browser', format: 'esm', target: 'es2023', write: false, metafile: true, minify: true, logLevel: 'silent', plugins: [lazy],
+    });
+    const [output] = Object.values(result.metafile.outputs);
+    // A module counts where it puts bytes (the metafile also lists modules that tree shaking emptied).
+    const modules = Object.entries(output!.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([file]) => file);
+    return { modules, lazyImports: output!.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path) };
+  }
+  const has = (modules: string[], fragment: string) => modules.some((m) => m.includes(fragment));
+  const clientPage = `import { createCardIssuingClient } from SDK;
+    (globalThis as any).client = createCardIssuingClient({ baseUrl: 'https://x.test', apiKey: 'k', apiSecret: 's' });`;
+
+  it('a page calling only createCardIssuingClient loads no zod, no card-detail crypto, no forge, no flows before its first call', async () => {
+    const { modules, lazyImports } = await page(clientPage);
+    expect(has(modules, 'sdk/src/client.ts')).toBe(true);
+    expect(has(modules, 'node_modules/ky/')).toBe(true);
+    for (const absent of ['node_modules/zod/', 'sdk/generated/zod.gen.ts', 'sdk/src/card-details.ts', 'sdk/src/flows.ts', 'node_modules/node-forge/', 'sdk/src/forge.ts']) {
+      expect(has(modules, absent), absent).toBe(false);
+    }
+    // The generated functions' own validators import the schemas lazily too (the client passes its own).
+    expect([...new Set(lazyImports)].sort()).toEqual(['./card-details', './problem', './validation', './zod.gen']);
+  });
+
+  it('validation brings zod and the schemas; card details bring their crypto but not forge; forge comes only from card details', async () => {
+    const validated = await page(clientPage, ['./validation', './problem']);
+    expect(has(validated.modules, 'node_modules/zod/')).toBe(true);
+    expect(has(validated.modules, 'sdk/generated/zod.gen.ts')).toBe(true);
+    expect(has(validated.modules, 'node_modules/zod/v4/locales/en.js')).toBe(true);
+    const details = await page(clientPage, ['./card-details']);
+    expect(has(details.modules, 'sdk/src/card-details.ts')).toBe(true);
+    expect(has(details.modules, 'node_modules/node-forge/')).toBe(false);
+    expect(details.lazyImports).toContain('./forge');
+    const forge = await page(clientPage, ['./card-details', './forge']);
+    expect(has(forge.modules, 'node_modules/node-forge/lib/rsa.js')).toBe(true);
+  });
+
+  it('the generated schemas are tree-shakeable: a page that uses one keeps that one', async () => {
+    const bundle = async (source: string) =>
+      (await esbuild.build({
+        stdin: { contents: source.replace('SDK', JSON.stringify(repoPath('sdk/src/index.ts'))), resolveDir: scratch, loader: 'ts' },
+        bundle: true, minify: true, write: false, platform: 'browser', format: 'esm', logLevel: 'silent',
+      })).outputFiles[0]!.text;
+    // errorFromResponse uses zProblem alone; the whole `schemas` namespace holds every schema of the spec.
+    const one = await bundle(`import { errorFromResponse } from SDK; (globalThis as any).f = errorFromResponse;`);
+    const all = await bundle(`import { schemas } from SDK; (globalThis as any).all = schemas;`);
+    const registrationPhone = '[1-9][0-9]{6,14}';
+    expect(all).toContain(registrationPhone);
+    expect(one).not.toContain(registrationPhone);
+    expect(all.length - one.length).toBeGreaterThan(20_000);
   });
 });

@@ -15,7 +15,7 @@ afterEach(() => api.reset());
 afterAll(() => api.server.close());
 
 const client = createCardIssuingClient({ baseUrl: BASE, apiKey: API_KEY, apiSecret: API_SECRET, retry: { initialDelayMs: 5, maxDelayMs: 20 } });
-const keyPair = generateCardKeyPair();
+const keyPair = await generateCardKeyPair();
 const details: CardDetails = { pan: '4000123412344246', expiryMonth: 11, expiryYear: 2029, cvv: '123', cardholderName: 'ADA LOVELACE' };
 const money = { amount: 1000, currency: 'EUR' };
 const registration = { email: 'ada@example.org', firstName: 'Ada', lastName: 'Lovelace', phone: '+447700900123', dateOfBirth: '1990-12-10', country: 'GB' };
@@ -75,9 +75,9 @@ describe('every operation through the client', () => {
 
   it.each(cases)('$op: signed, sent as $method $path, parsed', async ({ op, method, path, query, body, call, details: isDetails }) => {
     if (isDetails) {
-      api.respond((request) => {
+      api.respond(async (request) => {
         const publicKey = request.url.searchParams.get('publicKey')!;
-        return HttpResponse.json({ encryptedDetails: encryptCardDetails(details, publicKey) }, { headers: { 'x-request-id': 'req_details' } });
+        return HttpResponse.json({ encryptedDetails: await encryptCardDetails(details, publicKey) }, { headers: { 'x-request-id': 'req_details' } });
       });
     }
     const result = await call(client).withResponse();

@@ -32,7 +32,7 @@ afterEach(() => api.reset());
 afterAll(() => api.server.close());
 
 const client = createCardIssuingClient({ baseUrl: BASE, apiKey: API_KEY, apiSecret: API_SECRET, retry: false });
-const keyPair = generateCardKeyPair();
+const keyPair = await generateCardKeyPair();
 const cardData = { pan: '4000123412344246', expiryMonth: 11, expiryYear: 2029, cvv: '987', cardholderName: 'ADA LOVELACE' };
 
 /** Runs a call and returns what it rejected with (failing if it resolved). */
@@ -225,8 +225,8 @@ const kinds: Kind[] = [
     status: undefined,
     code: 'CARD_DETAILS_DECRYPTION_FAILED',
     produce: async (c) => {
-      api.respond((request) => {
-        const jwe = encryptCardDetails(cardData, request.url.searchParams.get('publicKey')!).split('.');
+      api.respond(async (request) => {
+        const jwe = (await encryptCardDetails(cardData, request.url.searchParams.get('publicKey')!)).split('.');
         jwe[3] = jwe[3]!.slice(0, 5) + (jwe[3]![5] === 'A' ? 'B' : 'A') + jwe[3]!.slice(6);
         return HttpResponse.json({ encryptedDetails: jwe.join('.') });
       });
@@ -239,8 +239,9 @@ const kinds: Kind[] = [
     status: undefined,
     code: 'CARD_DETAILS_DECRYPTION_FAILED',
     produce: async (c) => {
-      const other = generateCardKeyPair();
-      api.respond(() => HttpResponse.json({ encryptedDetails: encryptCardDetails(cardData, other) }));
+      const other = await generateCardKeyPair();
+      const encryptedDetails = await encryptCardDetails(cardData, other);
+      api.respond(() => HttpResponse.json({ encryptedDetails }));
       return failure(c.corporates.approvals.getDetails(u(8), u(10), { keyPair }));
     },
   },
@@ -250,7 +251,7 @@ const kinds: Kind[] = [
     status: undefined,
     code: 'CARD_DETAILS_INVALID',
     produce: async (c) => {
-      api.respond((request) => HttpResponse.json({ encryptedDetails: encryptCardDetails({ ...cardData, pan: '4000123412344247' }, request.url.searchParams.get('publicKey')!) }));
+      api.respond(async (request) => HttpResponse.json({ encryptedDetails: await encryptCardDetails({ ...cardData, pan: '4000123412344247' }, request.url.searchParams.get('publicKey')!) }));
       return failure(c.s2s.cards.getDetails(u(5), { keyPair }));
     },
   },

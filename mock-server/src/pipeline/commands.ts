@@ -69,7 +69,7 @@ export function ticketOf(runtime: MockRuntime): number {
  * happen in one turn, so two concurrent requests with one key can never both run). Journals it when it may have
  * changed anything. Returns the reply.
  */
-export function runApi(runtime: MockRuntime, tenant: Tenant, command: ApiCommand): Reply {
+export function runApi(runtime: MockRuntime, tenant: Tenant, command: ApiCommand): Reply | Promise<Reply> {
   return atWallClock(command.wall, () => {
     const operation = operationById.get(command.operationId);
     if (!operation) throw new Error(`No operation ${command.operationId}.`);
@@ -81,13 +81,20 @@ export function runApi(runtime: MockRuntime, tenant: Tenant, command: ApiCommand
       if (replayed) return replayed;
     }
     const settled = settle(ctx);
-    let reply: Reply;
+    let reply: Reply | Promise<Reply>;
     try {
-      reply = jsonReply(operation.run(ctx, command.input), operation.status, requestId);
+      const result = operation.run(ctx, command.input);
+      // Only the card-details GETs answer with a promise (encryption after the domain call): never a POST, so
+      // nothing below waits for it and the turn stays whole.
+      reply = result instanceof Promise
+        ? result.then((body) => jsonReply(body, operation.status, requestId), (error: unknown) => problemReply(asProblem(error), requestId, command.instance))
+        : jsonReply(result, operation.status, requestId);
     } catch (error) {
       reply = problemReply(asProblem(error), requestId, command.instance);
     }
-    if (operation.method === 'POST' && idempotency !== undefined && reply.status < 500) remember(state, idempotency.key, idempotency.print, reply, ctx.now);
+    if (operation.method === 'POST' && idempotency !== undefined && !(reply instanceof Promise) && reply.status < 500) {
+      remember(state, idempotency.key, idempotency.print, reply, ctx.now);
+    }
     if (operation.method === 'POST') {
       record(runtime, command);
       runtime.changed();

@@ -125,7 +125,7 @@ async function api(
       { location: 'body', schema: operation.schemas.body && strict(operation.schemas.body), value: body },
     ]);
     const before = ticketOf(runtime);
-    reply = runApi(runtime, tenant, {
+    reply = await runApi(runtime, tenant, {
       kind: 'api', apiKey: tenant.apiKey, wall: commandWall(), operationId: operation.operationId,
       input: { path, query, body: parsedBody },
       idempotency: operation.method === 'POST' && idempotencyKey !== undefined

@@ -27,7 +27,8 @@ export interface OperationInput<K extends OperationId = OperationId> {
   body: Part<K, 'body'>;
 }
 
-type Runners = { [K in OperationId]: (ctx: DomainContext, input: OperationInput<K>) => z.input<Schemas[Row<K>['schemas']['response']]> };
+// A runner's result is a promise only for the card-details GETs (encryption is async); never for a POST.
+type Runners = { [K in OperationId]: (ctx: DomainContext, input: OperationInput<K>) => z.input<Schemas[Row<K>['schemas']['response']]> | Promise<z.input<Schemas[Row<K>['schemas']['response']]>> };
 
 /** One operation of the spec as the mock serves it. */
 export interface Operation {
@@ -41,10 +42,10 @@ export interface Operation {
   run(ctx: DomainContext, input: { path: unknown; query: unknown; body: unknown }): unknown;
 }
 
-/** Encrypts card details to the caller's key; a key that is not usable is 400 PUBLIC_KEY_INVALID. */
-function encrypt(details: CardDetails, publicKey: string): { encryptedDetails: string } {
+/** Encrypts card details to the caller's key (Web Crypto, so async); a key that is not usable is 400 PUBLIC_KEY_INVALID. */
+async function encrypt(details: CardDetails, publicKey: string): Promise<{ encryptedDetails: string }> {
   try {
-    return { encryptedDetails: encryptCardDetails(details, publicKey) };
+    return { encryptedDetails: await encryptCardDetails(details, publicKey) };
   } catch (error) {
     if ((error as { code?: unknown }).code === 'PUBLIC_KEY_INVALID') {
       throw new ProblemError(400, 'PUBLIC_KEY_INVALID', 'publicKey must be the base64url DER SubjectPublicKeyInfo of an RSA key of at least 2048 bits.');

@@ -105,7 +105,7 @@ export function useContract(fileUrl: string): Contract {
     if (target.control) {
       credentials = freshCredentials('contract');
       await createTenant(target.baseUrl, credentials);
-      control = createMockControl({ baseUrl: target.baseUrl, apiKey: credentials.apiKey });
+      control = createMockControl({ baseUrl: target.baseUrl, ...credentials });
     }
     if (!credentials) throw new Error('No credentials: set CONTRACT_API_KEY and CONTRACT_API_SECRET.');
     return { credentials, control, client: createCardIssuingClient({ baseUrl: target.baseUrl, ...credentials, retry: false, fetch: recordingFetch }) };

@@ -1,0 +1,334 @@
+/**
+ * `npm run bench:sdk`: how light and fast the SDK is, side by side with its peers, in one run. Prints a markdown
+ * table with ratios and the goals of issue 11. Numbers, never assertions (a timed test would pass or fail by load).
+ *
+ * 1. Per call: the SDK (validation on, and off) against raw `fetch` with hand signing by node:crypto, against a bare
+ *    node:http server in another process on loopback; the peers interleaved call by call (rotating order), so load
+ *    on a shared machine hits them alike.
+ * 2. Bundles: esbuild (browser, ESM, minified, target es2023), gzip -9, of small pages: the SDK's and its peers'
+ *    (openapi-fetch, ky, both), same settings. The SDK loads validation, the problem+json check, card details and
+ *    node-forge with import(); a page's first load is bundled with those imports left external, and what each adds
+ *    when first used is bundled with it inlined (exactly the code that runs, each time tree-shaken by esbuild).
+ * 3. Card details: key pair, encrypt and decrypt, ours (Web Crypto, and the node-forge path without crypto.subtle)
+ *    against jose and node:crypto, interleaved.
+ * 4. The in-process business lifecycle against the mock: 10 calls, card details included, through msw's
+ *    getResponse (no network).
+ *
+ * Options (environment): BENCH_CALLS (per-call samples per peer, default 5000), BENCH_LIFECYCLES (default 40).
+ * @module
+ */
+import { spawn } from 'node:child_process';
+import { KeyObject, createHmac, generateKeyPair as nodeGenerateKeyPair, randomBytes } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import * as esbuild from 'esbuild';
+import * as jose from 'jose';
+import { getResponse } from 'msw';
+import forge from 'node-forge';
+import { createMock } from '../mock-server/src/index';
+import { CARD_DETAILS_JWE_HEADER, createCardIssuingClient, decryptCardDetails, encryptCardDetails, exportPublicKey, generateCardKeyPair } from '../sdk/src/index';
+import { specExample } from '../test/helpers/spec';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const sdkEntry = fileURLToPath(new URL('../sdk/src/index.ts', import.meta.url));
+const CALLS = Number(process.env.BENCH_CALLS ?? 5000);
+const LIFECYCLES = Number(process.env.BENCH_LIFECYCLES ?? 40);
+const KiB = 1024;
+
+// ------------------------------------------------------------------------------------------------ helpers
+
+const median = (xs: number[]) => quantile(xs, 0.5);
+function quantile(xs: number[], q: number): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const at = (sorted.length - 1) * q;
+  const lo = Math.floor(at);
+  return sorted[lo]! + (sorted[Math.ceil(at)]! - sorted[lo]!) * (at - lo);
+}
+const µs = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
+const msText = (ms: number) => `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
+const kib = (bytes: number) => `${(bytes / KiB).toFixed(1)} KiB`;
+const ratio = (value: number, base: number) => `${(value / base).toFixed(2)}×`;
+const goal = (ok: boolean, text: string) => `${ok ? '✅' : '❌'} ${text}`;
+
+/** Runs each peer once per round, in a rotating order, and returns each one's samples in milliseconds. */
+async function interleaved(peers: Record<string, () => Promise<unknown>>, rounds: number, warmup = Math.min(200, rounds)): Promise<Record<string, number[]>> {
+  const names = Object.keys(peers);
+  const samples: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  for (let round = 0; round < warmup + rounds; round++) {
+    for (let i = 0; i < names.length; i++) {
+      const name = names[(round + i) % names.length]!;
+      const started = performance.now();
+      await peers[name]!();
+      const elapsed = performance.now() - started;
+      if (round >= warmup) samples[name]!.push(elapsed);
+    }
+  }
+  return samples;
+}
+
+const lines: string[] = [];
+const out = (line = '') => {
+  lines.push(line);
+  console.log(line);
+};
+
+// ------------------------------------------------------------------------------------------------ 1. per call
+
+async function perCall() {
+  const { example: user } = specExample('GET', '/s2s/users/00000000-0000-4000-8000-000000000001');
+  const userId = (user as { id: string }).id;
+  const server = spawn(process.execPath, [fileURLToPath(new URL('./sdk-server.mjs', import.meta.url)), JSON.stringify(user)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    server.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+    server.once('error', reject);
+  });
+  try {
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const apiKey = 'bench_key';
+    const apiSecret = 'bench_secret';
+    const secret = Buffer.from(apiSecret, 'utf8');
+    const url = `${baseUrl}/s2s/users/${userId}`;
+
+    // The published scheme, by hand: apiKey + METHOD + lowercase(url) + timestamp + nonce, HMAC-SHA256, base64.
+    const raw = async () => {
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const nonce = randomBytes(16).toString('hex');
+      const signature = createHmac('sha256', secret).update(`${apiKey}GET${url.toLowerCase()}${timestamp}${nonce}`).digest('base64');
+      const response = await fetch(url, { headers: { authorization: `HMAC-SHA256 ${apiKey}:${signature}:${nonce}:${timestamp}` } });
+      if (!response.ok) throw new Error(`raw: ${response.status}`);
+      return response.json();
+    };
+    const validating = createCardIssuingClient({ baseUrl, apiKey, apiSecret });
+    const lenient = createCardIssuingClient({ baseUrl, apiKey, apiSecret, validateResponses: false, validateRequests: false });
+    // Sanity: all three read the same user.
+    const [a, b, c] = await Promise.all([raw(), validating.s2s.users.get(userId), lenient.s2s.users.get(userId)]);
+    if (JSON.stringify(a) !== JSON.stringify(b) || JSON.stringify(b) !== JSON.stringify(c)) throw new Error('The peers read different bodies.');
+
+    const samples = await interleaved(
+      {
+        raw,
+        validating: () => validating.s2s.users.get(userId),
+        lenient: () => lenient.s2s.users.get(userId),
+      },
+      CALLS,
+    );
+    return { raw: samples.raw!, validating: samples.validating!, lenient: samples.lenient! };
+  } finally {
+    server.stdin.end();
+    server.kill('SIGTERM');
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ 2. bundles
+
+/**
+ * The esbuild bundle of a page, minified and gzipped (-9). Dynamic imports are left external (not loaded by the
+ * page up front) unless their specifier ends with one of `inline`, which bundles what that lazy part brings.
+ */
+async function bundle(contents: string, inline: readonly string[] = []): Promise<{ min: number; gzip: number }> {
+  const lazy: esbuild.Plugin = {
+    name: 'lazy-external',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, (args) =>
+        args.kind === 'dynamic-import' && !inline.some((name) => args.path.endsWith(name)) ? { path: args.path, external: true } : undefined,
+      );
+    },
+  };
+  const result = await esbuild.build({
+    stdin: { contents: contents.replaceAll('SDK', JSON.stringify(sdkEntry)), resolveDir: root, loader: 'ts', sourcefile: 'page.ts' },
+    bundle: true, platform: 'browser', format: 'esm', target: 'es2023', minify: true, write: false, logLevel: 'silent', plugins: [lazy],
+  });
+  const code = result.outputFiles[0]!.contents;
+  return { min: code.length, gzip: gzipSync(code, { level: 9 }).length };
+}
+
+async function bundles() {
+  const clientPage = (options = '') =>
+    `import { createCardIssuingClient } from SDK;
+     (globalThis as any).client = createCardIssuingClient({ baseUrl: 'https://api.example', apiKey: 'k', apiSecret: 's'${options} });`;
+  const [openapiFetch, ky, both] = await Promise.all([
+    bundle(`import createClient from 'openapi-fetch'; (globalThis as any).c = createClient({ baseUrl: 'https://api.example' });`),
+    bundle(`import ky from 'ky'; (globalThis as any).k = ky.create({ prefixUrl: 'https://api.example' });`),
+    bundle(`import createClient from 'openapi-fetch'; import ky from 'ky';
+      (globalThis as any).c = createClient({ baseUrl: 'https://api.example' }); (globalThis as any).k = ky.create({ prefixUrl: 'https://api.example' });`),
+  ]);
+  const everything = ['./validation', './problem', './card-details'];
+  const [clientFirst, clientValidated, clientWithDetails, lenient, lenientWithProblem, rootFirst, rootAll, forgeChunk] = await Promise.all([
+    bundle(clientPage()),
+    bundle(clientPage(), ['./validation', './problem']),
+    bundle(clientPage(), everything),
+    bundle(clientPage(', validateResponses: false, validateRequests: false')),
+    bundle(clientPage(', validateResponses: false, validateRequests: false'), ['./problem']),
+    bundle(`export * from SDK;`),
+    bundle(`export * from SDK;`, everything),
+    bundle(`export * from ${JSON.stringify(fileURLToPath(new URL('../sdk/src/forge.ts', import.meta.url)))};`),
+  ]);
+  return { openapiFetch, ky, both, clientFirst, clientValidated, clientWithDetails, lenient, lenientWithProblem, rootFirst, rootAll, forgeChunk };
+}
+
+// ------------------------------------------------------------------------------------------------ 3. card details
+
+async function cardDetails() {
+  const details = { pan: '4000123412344246', expiryMonth: 11, expiryYear: 2029, cvv: '123', cardholderName: 'ADA LOVELACE' };
+  const pair = (await generateCardKeyPair({ extractable: true })) as CryptoKeyPair;
+  const spki = await exportPublicKey(pair);
+  const jwe = await encryptCardDetails(details, pair);
+  const joseJwe = await new jose.CompactEncrypt(new TextEncoder().encode(JSON.stringify(details))).setProtectedHeader({ ...CARD_DETAILS_JWE_HEADER }).encrypt(pair.publicKey);
+  const forgePrivate = forge.pki.privateKeyFromPem(KeyObject.from(pair.privateKey).export({ type: 'pkcs8', format: 'pem' }).toString());
+  // The node-forge path, as a runtime without crypto.subtle takes it (jsdom, React Native).
+  const realCrypto = globalThis.crypto;
+  const withoutSubtle = async <T>(fn: () => Promise<T>): Promise<T> => {
+    Object.defineProperty(globalThis, 'crypto', { value: { getRandomValues: realCrypto.getRandomValues.bind(realCrypto) }, configurable: true, writable: true });
+    try {
+      return await fn();
+    } finally {
+      Object.defineProperty(globalThis, 'crypto', { value: realCrypto, configurable: true, writable: true });
+    }
+  };
+  if (JSON.stringify(await withoutSubtle(() => decryptCardDetails(jwe, forgePrivate))) !== JSON.stringify(details)) throw new Error('forge path');
+  if (JSON.stringify(await decryptCardDetails(joseJwe, pair)) !== JSON.stringify(details)) throw new Error('jose JWE');
+
+  const decrypt = await interleaved(
+    {
+      ours: () => decryptCardDetails(jwe, pair),
+      jose: () => jose.compactDecrypt(jwe, pair.privateKey),
+      oursForge: () => withoutSubtle(() => decryptCardDetails(jwe, forgePrivate)),
+    },
+    200,
+    20,
+  );
+  const encrypt = await interleaved(
+    {
+      ours: () => encryptCardDetails(details, spki),
+      jose: async () => new jose.CompactEncrypt(new TextEncoder().encode(JSON.stringify(details))).setProtectedHeader({ ...CARD_DETAILS_JWE_HEADER }).encrypt(await jose.importSPKI(`-----BEGIN PUBLIC KEY-----\n${Buffer.from(spki, 'base64url').toString('base64')}\n-----END PUBLIC KEY-----`, 'RSA-OAEP-256')),
+    },
+    200,
+    20,
+  );
+  const generate = promisify(nodeGenerateKeyPair);
+  const keyPair = await interleaved(
+    {
+      ours: () => generateCardKeyPair(),
+      jose: () => jose.generateKeyPair('RSA-OAEP-256', { modulusLength: 2048 }),
+      nodeCrypto: () => generate('rsa', { modulusLength: 2048 }),
+    },
+    25,
+    3,
+  );
+  return { decrypt, encrypt, keyPair };
+}
+
+// ------------------------------------------------------------------------------------------------ 4. lifecycle
+
+async function lifecycle() {
+  const BASE = 'https://mock.card-issuing.test';
+  const mock = createMock({ seed: 'bench', baseUrl: BASE });
+  const { apiKey, apiSecret } = mock.fixtures().credentials[0]!;
+  const corporate = mock.fixtures().corporates[0]!;
+  const inProcess = async (input: Request | URL | string, init?: RequestInit) =>
+    (await getResponse(mock.handlers, input instanceof Request ? input : new Request(input, init))) ?? Response.error();
+  const client = createCardIssuingClient({ baseUrl: BASE, apiKey, apiSecret, fetch: inProcess, retry: false });
+  const keyPair = await generateCardKeyPair(); // once per session, as an app does
+  const day = 24 * 3600 * 1000;
+  let n = 0;
+
+  /** The business lifecycle of the interface document: 10 API calls, two of them card details. */
+  const run = async () => {
+    n++;
+    const { corporateUuid, balance } = corporate;
+    const user = await client.corporates.users.create({ name: 'Grace', lastName: 'Hopper', email: `grace.${n}@corp.example`, phone: '+12025550143' });
+    const now = mock.clock.now().getTime();
+    const approval = await client.corporates.approvals.create(corporateUuid, {
+      userUuid: user.userUuid, budget: { amount: 100, currency: balance.currency }, validFrom: new Date(now).toISOString(), validTo: new Date(now + 30 * day).toISOString(),
+    });
+    mock.users.completeRegistration(user.userUuid);
+    const delivered = await client.corporates.approvals.get(corporateUuid, approval.approvalUuid);
+    if (delivered.status !== 'DELIVERED') throw new Error(`approval ${delivered.status}`);
+    const details = await client.corporates.approvals.getDetails(corporateUuid, approval.approvalUuid, { keyPair });
+    const reapproval = await client.corporates.approvals.increaseBudget(corporateUuid, approval.approvalUuid, { additionalBudget: { amount: 50, currency: balance.currency } });
+    const previous = await client.corporates.approvals.get(corporateUuid, approval.approvalUuid);
+    if (previous.status !== 'REAPPROVED') throw new Error(`previous ${previous.status}`);
+    const again = await client.corporates.approvals.getDetails(corporateUuid, reapproval.approvalUuid, { keyPair });
+    if (again.pan !== details.pan) throw new Error('the reapproval shows another card');
+    await client.corporates.approvals.listForUser(corporateUuid, user.userUuid);
+    await client.corporates.topUps.list(corporateUuid);
+    await client.corporates.deposits.list(corporateUuid);
+  };
+  const samples = await interleaved({ lifecycle: run }, LIFECYCLES, 5);
+  return samples.lifecycle!;
+}
+
+// ------------------------------------------------------------------------------------------------ report
+
+const load = loadavg()[0]!.toFixed(2);
+out(`## card-issuing-sdk: light and fast (npm run bench:sdk)`);
+out();
+out(`Node ${process.version}, ${cpus().length} CPUs, load average ${load} at start. ${CALLS} calls per peer, interleaved.`);
+out();
+
+const calls = await perCall();
+const rawMedian = median(calls.raw);
+const onMedian = median(calls.validating);
+const offMedian = median(calls.lenient);
+out(`### Per call: GET /s2s/users/{id} against a bare node:http server (another process, loopback)`);
+out();
+out(`| peer | median | p90 | vs raw |`);
+out(`|---|---|---|---|`);
+out(`| raw fetch + node:crypto HMAC | ${µs(rawMedian)} | ${µs(quantile(calls.raw, 0.9))} | 1.00× |`);
+out(`| SDK, validation on (request and response) | ${µs(onMedian)} | ${µs(quantile(calls.validating, 0.9))} | ${ratio(onMedian, rawMedian)} |`);
+out(`| SDK, validation off | ${µs(offMedian)} | ${µs(quantile(calls.lenient, 0.9))} | ${ratio(offMedian, rawMedian)} |`);
+out();
+
+const b = await bundles();
+const peers = b.both.gzip;
+out(`### Bundles: esbuild (browser, ESM, minified, es2023), gzip -9`);
+out();
+out(`| page | minified | gzip | vs openapi-fetch + ky |`);
+out(`|---|---|---|---|`);
+out(`| openapi-fetch | ${kib(b.openapiFetch.min)} | ${kib(b.openapiFetch.gzip)} | ${ratio(b.openapiFetch.gzip, peers)} |`);
+out(`| ky | ${kib(b.ky.min)} | ${kib(b.ky.gzip)} | ${ratio(b.ky.gzip, peers)} |`);
+out(`| openapi-fetch + ky | ${kib(b.both.min)} | ${kib(b.both.gzip)} | 1.00× |`);
+out(`| SDK client, validation off (all it loads) | ${kib(b.lenient.min)} | ${kib(b.lenient.gzip)} | ${ratio(b.lenient.gzip, peers)} |`);
+out(`| … + problem+json check (on the first error response) | ${kib(b.lenientWithProblem.min)} | ${kib(b.lenientWithProblem.gzip)} | ${ratio(b.lenientWithProblem.gzip, peers)} |`);
+out(`| SDK client, validation on: first load | ${kib(b.clientFirst.min)} | ${kib(b.clientFirst.gzip)} | ${ratio(b.clientFirst.gzip, peers)} |`);
+out(`| SDK client, validation on: all it loads (validation on the first call) | ${kib(b.clientValidated.min)} | ${kib(b.clientValidated.gzip)} | ${ratio(b.clientValidated.gzip, peers)} |`);
+out(`| … + card details (on the first getDetails) | ${kib(b.clientWithDetails.min)} | ${kib(b.clientWithDetails.gzip)} | ${ratio(b.clientWithDetails.gzip, peers)} |`);
+out(`| root entry, every export used: first load | ${kib(b.rootFirst.min)} | ${kib(b.rootFirst.gzip)} | ${ratio(b.rootFirst.gzip, peers)} |`);
+out(`| root entry, every export used: all it loads with Web Crypto | ${kib(b.rootAll.min)} | ${kib(b.rootAll.gzip)} | ${ratio(b.rootAll.gzip, peers)} |`);
+out(`| node-forge chunk (only without crypto.subtle) | ${kib(b.forgeChunk.min)} | ${kib(b.forgeChunk.gzip)} | ${ratio(b.forgeChunk.gzip, peers)} |`);
+out();
+
+const crypto = await cardDetails();
+out(`### Card details (RSA-2048, RSA-OAEP-256 + A256GCM), interleaved`);
+out();
+out(`| operation | ours (Web Crypto) | jose | other | ours vs jose |`);
+out(`|---|---|---|---|---|`);
+const d = { ours: median(crypto.decrypt.ours!), jose: median(crypto.decrypt.jose!), forge: median(crypto.decrypt.oursForge!) };
+const e = { ours: median(crypto.encrypt.ours!), jose: median(crypto.encrypt.jose!) };
+const k = { ours: median(crypto.keyPair.ours!), jose: median(crypto.keyPair.jose!), node: median(crypto.keyPair.nodeCrypto!) };
+out(`| decrypt (validated, Luhn) | ${msText(d.ours)} | ${msText(d.jose)} | ours without crypto.subtle (node-forge): ${msText(d.forge)} | ${ratio(d.ours, d.jose)} |`);
+out(`| encrypt to a base64url SPKI (the mock) | ${msText(e.ours)} | ${msText(e.jose)} | | ${ratio(e.ours, e.jose)} |`);
+out(`| key pair (median of 25; prime search varies) | ${msText(k.ours)} | ${msText(k.jose)} | node:crypto: ${msText(k.node)} | ${ratio(k.ours, k.jose)} |`);
+out();
+
+const life = await lifecycle();
+const lifeMedian = median(life);
+out(`### In-process business lifecycle against the mock (10 calls, card details twice; msw getResponse, no network)`);
+out();
+out(`| runs | median | p90 |`);
+out(`|---|---|---|`);
+out(`| ${life.length} | ${msText(lifeMedian)} | ${msText(quantile(life, 0.9))} |`);
+out();
+
+out(`### Goals (issue 11)`);
+out();
+out(`- ${goal(onMedian <= 1.3 * rawMedian, `per-call median, validation on: ${ratio(onMedian, rawMedian)} raw fetch + node:crypto (goal ≤ 1.30×)`)}`);
+out(`- ${goal(b.clientValidated.gzip <= 40 * KiB, `client with validation: ${kib(b.clientValidated.gzip)} gzip (goal ≤ 40 KiB)`)}`);
+out(`- ${goal(b.lenient.gzip <= 2 * peers, `client with validation off: ${ratio(b.lenient.gzip, peers)} openapi-fetch + ky (goal ≤ 2×)`)}`);
+out(`- ${goal(b.rootAll.gzip <= 60 * KiB, `whole root entry: ${kib(b.rootAll.gzip)} gzip (goal ≤ 60 KiB)`)}`);
+out(`- ${goal(d.ours <= 2, `decrypt in Node: ${msText(d.ours)} (goal ≤ 2 ms)`)}`);
+out(`- ${goal(lifeMedian <= 20, `in-process lifecycle: ${msText(lifeMedian)} median (goal ≤ 20 ms)`)}`);
+out();
+out(`Load average at the end: ${loadavg()[0]!.toFixed(2)}.`);

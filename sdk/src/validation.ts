@@ -1,0 +1,36 @@
+/**
+ * Request and response validation of the client, with the generated zod schemas of each operation: the request
+ * schema `z<Operation>Data` (path, query, headers and body, built once by the generator) and the response schema
+ * `z<Operation>Response`. `client.ts` loads this module with `import()` on the first validated call, so a client
+ * with validation off never loads zod or the schemas (a separate chunk in a bundle).
+ * @module
+ * @internal
+ */
+import type { $ZodType } from 'zod/v4/core';
+import type * as api from '../generated/sdk.gen';
+import * as schemas from '../generated/zod.gen';
+import type { FieldError } from './errors';
+import { formatPath, issuesOf } from './zod-issues';
+
+/** An operation of the spec, as its generated function is named (its `operationId`). */
+export type OperationId = keyof typeof api;
+
+// The generator names every operation's schemas after its operationId. Written as types, so an operation whose
+// schema is missing or renamed fails to compile instead of going unvalidated.
+type RequestSchemaName = `z${Capitalize<OperationId>}Data`;
+type ResponseSchemaName = `z${Capitalize<OperationId>}Response`;
+
+const capitalize = <S extends string>(text: S) => (text.charAt(0).toUpperCase() + text.slice(1)) as Capitalize<S>;
+
+/** The bad arguments of a call, as paths of the request (`body.email`, `path.userId`), or undefined when valid. */
+export function requestErrors(operation: OperationId, data: unknown): FieldError[] | undefined {
+  const schema: $ZodType = schemas[`z${capitalize(operation)}Data` as RequestSchemaName];
+  // The request schema covers { body, path, query, headers }; paths read like the server's (body.items.0).
+  return issuesOf(schema, data)?.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+}
+
+/** Where a response body departs from the spec (`items[0].status`), or undefined when it conforms. */
+export function responseErrors(operation: OperationId, data: unknown): FieldError[] | undefined {
+  const schema: $ZodType = schemas[`z${capitalize(operation)}Response` as ResponseSchemaName];
+  return issuesOf(schema, data)?.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
+}
