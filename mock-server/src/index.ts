@@ -21,6 +21,8 @@ import { controlHandlers, tenantControl, zApiKey, type TenantControl } from './c
 import { ProblemError, notFound } from './domain/errors';
 import { apiHandlers } from './http/handlers';
 import { createRuntime } from './http/runtime';
+import { inspectorHandlers } from './inspector/routes';
+import type { ObserveOptions } from './observe';
 import { TenantRegistry, cloneState, snapshotProblem, type Credentials, type Tenant, type TenantSnapshot } from './store';
 
 export { ProblemError } from './domain/errors';
@@ -28,6 +30,11 @@ export type { ProblemExtras } from './domain/errors';
 export type { IncomingDeposit, IncomingDepositResult } from './domain';
 export type { FaultSpec } from './http/faults';
 export type { TenantControl } from './control';
+export type {
+  EventFilter, JournalEntry, JournalMessage, JournalSummary, MockEvent, MockEventType, ObservedListener, ObservedMessage, ObserveOptions,
+  RequestFilter,
+} from './observe';
+export { DEFAULT_EVENT_LOG_SIZE, DEFAULT_JOURNAL_SIZE, JOURNAL_BODY_LIMIT } from './observe';
 export type { Credentials, Fixtures, OutboxMessage, TenantSnapshot } from './store';
 
 /** Options of {@link createMock}. */
@@ -44,6 +51,8 @@ export interface CreateMockOptions {
   latencyMs?: number;
   /** The origin (optionally with a path prefix) the handlers match, e.g. `http://127.0.0.1:4010`. Default: any origin. */
   baseUrl?: string;
+  /** How many exchanges and events each tenant keeps (`{ requests: 500, events: 1000 }` by default; 0 keeps none). */
+  observe?: ObserveOptions;
 }
 
 /** Every tenant with its credentials: what a state file holds (secrets included). */
@@ -79,6 +88,7 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
   const listeners = new Set<() => void>();
   const runtime = createRuntime({
     tenants, verifySignatures: options.verifySignatures ?? true, latencyMs: options.latencyMs ?? 0, baseUrl: options.baseUrl, listeners,
+    ...(options.observe ? { observe: options.observe } : {}),
   });
 
   const controlOf = (apiKey: string): TenantControl => {
@@ -102,11 +112,10 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
   const defaultControl = tenantControl(runtime, () => tenants.default);
   // Control routes first: without a baseUrl the API's catch-all `*/corporates/*` would also match
   // `/__mock/corporates/...` and answer ROUTE_NOT_FOUND.
+  const control = (apiKey: string | null) => (apiKey === null ? defaultControl : tenants.get(apiKey) ? controlOf(apiKey) : undefined);
   const handlers = [
-    ...controlHandlers(runtime, {
-      control: (apiKey) => (apiKey === null ? defaultControl : tenants.get(apiKey) ? controlOf(apiKey) : undefined),
-      addCredentials,
-    }),
+    ...inspectorHandlers(runtime, control),
+    ...controlHandlers(runtime, { control, addCredentials }),
     ...apiHandlers(runtime),
   ];
 
@@ -117,6 +126,7 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     clock: defaultControl.clock, reset: defaultControl.reset, snapshot: defaultControl.snapshot, restore: defaultControl.restore,
     outbox: defaultControl.outbox, kyc: defaultControl.kyc, deposits: defaultControl.deposits, approvals: defaultControl.approvals,
     users: defaultControl.users, cards: defaultControl.cards, faults: defaultControl.faults, fixtures: defaultControl.fixtures,
+    requests: defaultControl.requests, events: defaultControl.events, subscribe: defaultControl.subscribe,
     handlers,
     tenant: controlOf,
     addCredentials: (c: Credentials) => addCredentials(c).control,

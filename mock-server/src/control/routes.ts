@@ -10,6 +10,7 @@ import { ProblemError, notFound } from '../domain/errors';
 import { catchAll } from '../http/handlers';
 import { asProblem, jsonReply, problemReply, toResponse } from '../http/problem';
 import { routePattern, type MockRuntime } from '../http/runtime';
+import { captureExchange, controlOperationId } from '../observe/capture';
 import { validateParts } from '../http/validation';
 import type { Credentials } from '../store';
 import { zClockAdvanceBody, zCredentialsBody, zFaultBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
@@ -106,7 +107,14 @@ export function controlHandlers(runtime: MockRuntime, api: ControlApi): HttpHand
     },
   ];
 
-  const handlers = routes.map((route) => http[route.method](routePattern(runtime, route.path), async ({ request, params }) => {
+  const handlers = routes.map((route) => http[route.method](routePattern(runtime, route.path), ({ request, params }) =>
+    // The journal records control actions (a page's or a test's moves), not reads, which the inspector makes all the time.
+    route.method === 'get' ? answer(route, request, params)
+      : captureExchange(runtime.observer, {
+        tenant: new URL(request.url).searchParams.get('apiKey') ?? runtime.tenants.default.apiKey, operationId: controlOperationId(route.path, params),
+      }, request, () => answer(route, request, params))));
+
+  async function answer(route: RouteDef, request: Request, params: Record<string, unknown>): Promise<Response> {
     const requestId = runtime.nextRequestId();
     const url = new URL(request.url);
     try {
@@ -136,6 +144,6 @@ export function controlHandlers(runtime: MockRuntime, api: ControlApi): HttpHand
     } catch (error) {
       return toResponse(problemReply(asProblem(error), requestId, url.pathname));
     }
-  }));
+  }
   return [...handlers, ...catchAll(runtime, ['/__mock'])];
 }

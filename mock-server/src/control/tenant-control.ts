@@ -10,6 +10,7 @@ import { ProblemError, business, cards, contextOf, deposits, settle, users, type
 import { injectFault, type FaultSpec } from '../http/faults';
 import type { MockRuntime } from '../http/runtime';
 import { validateParts } from '../http/validation';
+import type { EventFilter, JournalEntry, MockEvent, ObservedListener, RequestFilter } from '../observe';
 import { cloneState, fixturesOf, snapshotProblem, type Fixtures, type OutboxMessage, type Tenant, type TenantSnapshot } from '../store';
 import { zClockAdvanceBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
 
@@ -64,6 +65,22 @@ export interface TenantControl {
   };
   /** Seeded ids, credentials and current corporate balances. */
   fixtures(): Fixtures;
+  /**
+   * The request journal of this tenant, newest first: every API exchange and control action the mock answered
+   * (the latest 500 by default), with operationId, status, code, duration, request id and bodies, the
+   * Authorization header, secrets and card data redacted.
+   */
+  requests(filter?: RequestFilter): JournalEntry[];
+  /**
+   * What changed in this tenant, oldest first (the latest 1000 by default): users registered, e-mails verified,
+   * cards generated, approval statuses from/to, credits, top-ups, authorizations, OTPs sent.
+   */
+  events(filter?: EventFilter): MockEvent[];
+  /**
+   * Calls `listener` with each exchange (`{ kind: 'request', request }`, a summary without bodies) and each event
+   * (`{ kind: 'event', event }`) of this tenant as it happens; returns the function that stops it.
+   */
+  subscribe(listener: ObservedListener): () => void;
 }
 
 /** The control of the tenant `getTenant` returns at each call (so the default follows an import of state). */
@@ -71,11 +88,12 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
   /** Runs a control action: settle, act, settle (the action may make transitions due), tell the listeners. */
   const act = <T>(fn: (ctx: DomainContext, tenant: Tenant) => T): T => {
     const tenant = getTenant();
-    const ctx = contextOf(tenant.state);
+    const emit = runtime.observer.emitter(tenant.apiKey);
+    const ctx = contextOf(tenant.state, emit);
     try {
       settle(ctx);
       const result = fn(ctx, tenant);
-      settle(contextOf(tenant.state));
+      settle(contextOf(tenant.state, emit));
       return result;
     } finally {
       runtime.changed();
@@ -84,7 +102,7 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
   /** Runs a read: settle first so it sees due transitions; tell the listeners only if something moved. */
   const read = <T>(fn: (ctx: DomainContext, tenant: Tenant) => T): T => {
     const tenant = getTenant();
-    const ctx = contextOf(tenant.state);
+    const ctx = contextOf(tenant.state, runtime.observer.emitter(tenant.apiKey));
     if (settle(ctx) > 0) runtime.changed();
     return fn(ctx, tenant);
   };
@@ -96,9 +114,10 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
     clock: {
       now: () => new Date(clockNow(getTenant().state.clock)),
       frozen: () => getTenant().state.clock.frozenAt !== null,
-      advance: (seconds) => act((_ctx, tenant) => {
+      advance: (seconds) => act((ctx, tenant) => {
         const [body] = validateParts([{ location: 'body', schema: zClockAdvanceBody, value: { seconds } }]) as [{ seconds: number }];
         advanceClock(tenant.state.clock, body.seconds);
+        ctx.emit({ type: 'clock.advanced', from: new Date(ctx.now).toISOString(), to: new Date(clockNow(tenant.state.clock)).toISOString() }, ctx.now);
       }),
       set: (instant) => act((ctx, tenant) => {
         const ms = typeof instant === 'string' ? Date.parse(instant) : instant instanceof Date ? instant.getTime() : Number.NaN;
@@ -107,12 +126,14 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
           throw new ProblemError(400, 'VALIDATION_FAILED', 'The virtual clock only moves forward.', { errors: [{ path: 'instant', message: `Before the clock's now (${new Date(ctx.now).toISOString()})` }] });
         }
         setClock(tenant.state.clock, ms);
+        ctx.emit({ type: 'clock.advanced', from: new Date(ctx.now).toISOString(), to: new Date(ms).toISOString() }, ctx.now);
       }),
     },
     reset: () => {
       const tenant = getTenant();
       tenant.state = runtime.tenants.fresh(tenant.apiKey);
       tenant.faults = [];
+      runtime.observer.emit(tenant.apiKey, { type: 'mock.reset' });
       runtime.changed();
     },
     snapshot: () => read((_ctx, tenant) => cloneState(tenant.state)),
@@ -121,6 +142,7 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
       if (problem) throw new ProblemError(400, 'VALIDATION_FAILED', `Not a tenant snapshot: ${problem}.`, { errors: [{ path: 'body', message: problem }] });
       const tenant = getTenant();
       tenant.state = { ...cloneState(snapshot), apiKey: tenant.apiKey };
+      runtime.observer.emit(tenant.apiKey, { type: 'mock.restored' });
       runtime.changed();
     },
     outbox: (userId) => read((ctx) => ctx.state.outbox.filter((m) => userId === undefined || m.userId === userId).map((m) => ({ ...m }))),
@@ -158,5 +180,9 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
       },
     },
     fixtures: () => read((ctx, tenant) => fixturesOf(ctx.state, { apiKey: tenant.apiKey, apiSecret: tenant.apiSecret })),
+    // Settled first, so that a test reading events sees the transitions its last move of the clock made due.
+    requests: (filter) => runtime.observer.requests(getTenant().apiKey, filter),
+    events: (filter) => read((_ctx, tenant) => runtime.observer.events(tenant.apiKey, filter)),
+    subscribe: (listener) => runtime.observer.subscribe(getTenant().apiKey, listener),
   };
 }

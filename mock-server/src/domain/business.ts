@@ -17,6 +17,7 @@ import { ProblemError, conflict, unprocessable } from './errors';
 import { detailsOf, issueCard } from './cards';
 import { findApproval, findBusinessUser, findCorporate } from './lookups';
 import { approvalView, businessUserView, corporateDepositAddressView, topUpView } from './views';
+import { approvalStatusChanged, cardStatusChanged } from '../observe/domain-events';
 
 /** Budget bounds (decided): 1.00 to 1,000,000.00 in minor units. */
 export const BUDGET_MIN = 100;
@@ -34,6 +35,7 @@ export function createBusinessUser(ctx: DomainContext, body: BusinessUserCreate)
     registrationStatus: initialStatus(businessUserMachine, 'createBusinessUser'), createdAt: nowIso(ctx),
   };
   ctx.state.businessUsers[user.userUuid] = user;
+  ctx.emit({ type: 'user.registered', userId: user.userUuid, area: 'business' });
   return businessUserView(user);
 }
 
@@ -41,6 +43,7 @@ export function createBusinessUser(ctx: DomainContext, body: BusinessUserCreate)
 export function completeRegistration(ctx: DomainContext, userUuid: string): BusinessUser {
   const user = findBusinessUser(ctx, userUuid);
   user.registrationStatus = transition(businessUserMachine, user.registrationStatus, 'completeRegistration');
+  ctx.emit({ type: 'user.registrationCompleted', userId: user.userUuid, area: 'business' });
   return businessUserView(user);
 }
 
@@ -91,6 +94,7 @@ export function createApproval(ctx: DomainContext, corporateUuid: string, body: 
   };
   corporate.available -= approval.reserved;
   ctx.state.approvals[approvalUuid] = approval;
+  approvalStatusChanged(ctx, approval, null, 'createApproval');
   return approvalView(ctx.state, approval);
 }
 
@@ -158,11 +162,14 @@ export function increaseBudget(ctx: DomainContext, corporateUuid: string, approv
   };
   corporate.available -= additional.amount;
   old.reserved = 0;
+  const oldFrom = old.status;
   old.status = oldStatusNext;
   old.replacedByApprovalUuid = reapproval.approvalUuid;
   old.updatedAt = now;
   ctx.state.approvals[reapproval.approvalUuid] = reapproval;
   ctx.state.cards[old.cardId]!.approvalUuid = reapproval.approvalUuid;
+  approvalStatusChanged(ctx, reapproval, null, 'increaseApprovalBudget');
+  approvalStatusChanged(ctx, old, oldFrom, 'increaseApprovalBudget');
   return approvalView(ctx.state, reapproval);
 }
 
@@ -177,14 +184,18 @@ export function closeCardUnlessInUse(ctx: DomainContext, approval: ApprovalRecor
   const inUse = Object.values(ctx.state.approvals)
     .some((a) => a.cardId === approval.cardId && a.approvalUuid !== approval.approvalUuid && RESERVING_STATUSES.includes(a.status));
   const card = ctx.state.cards[approval.cardId]!;
+  const from = card.status;
   if (!inUse && card.status !== 'CLOSED') card.status = transition(cardMachine, card.status, 'close');
+  cardStatusChanged(ctx, card, from);
 }
 
 /** The corporation cancels an approval or reapproval (control API): from CREATED, ACCEPTED or PREPARED. */
 export function cancelApproval(ctx: DomainContext, corporateUuid: string, approvalUuid: string): Approval {
   const approval = findApproval(ctx, corporateUuid, approvalUuid);
+  const from = approval.status;
   approval.status = transition(approvalMachine, approval.status, 'cancel', { operation: 'cancelApproval' });
   approval.updatedAt = nowIso(ctx);
+  approvalStatusChanged(ctx, approval, from, 'cancel');
   release(ctx, approval);
   closeCardUnlessInUse(ctx, approval);
   return approvalView(ctx.state, approval);
@@ -193,8 +204,10 @@ export function cancelApproval(ctx: DomainContext, corporateUuid: string, approv
 /** The corporation rejects a CREATED reapproval (control API). */
 export function rejectApproval(ctx: DomainContext, corporateUuid: string, approvalUuid: string): Approval {
   const approval = findApproval(ctx, corporateUuid, approvalUuid);
+  const from = approval.status;
   approval.status = transition(approvalMachine, approval.status, 'reject', { operation: 'rejectApproval' });
   approval.updatedAt = nowIso(ctx);
+  approvalStatusChanged(ctx, approval, from, 'reject');
   return approvalView(ctx.state, approval);
 }
 
@@ -218,5 +231,6 @@ export function requestChange(ctx: DomainContext, corporateUuid: string, approva
     expiresAt: iso(ctx.now + REAPPROVAL_TTL_MS), cardId: current.cardId, reserved: 0, createdAt: now, updatedAt: now,
   };
   ctx.state.approvals[reapproval.approvalUuid] = reapproval;
+  approvalStatusChanged(ctx, reapproval, null, 'requestChange');
   return approvalView(ctx.state, reapproval);
 }

@@ -11,6 +11,7 @@ import { nowIso, type DomainContext } from './context';
 import { conflict, notFound, unprocessable } from './errors';
 import { balancesOf, findBalance, findCard, findUser } from './lookups';
 import { balanceView, cardView, draftView, registrationStatus } from './views';
+import { cardGenerated, cardStatusChanged } from '../observe/domain-events';
 
 /** The fields of a new card that are not generated. */
 export interface NewCard {
@@ -50,6 +51,8 @@ export function issueCard(ctx: DomainContext, fields: NewCard): CardRecord {
     approvalUuid: fields.approvalUuid,
   };
   ctx.state.cards[card.id] = card;
+  cardGenerated(ctx, card);
+  cardStatusChanged(ctx, card, null);
   return card;
 }
 
@@ -111,6 +114,7 @@ export function chargeDraft(ctx: DomainContext, cardId: string): Draft {
   }
   balance.available -= draft.price.amount;
   balance.updatedAt = nowIso(ctx);
+  ctx.emit({ type: 'balance.debited', balanceId: balance.id, userId: balance.userId, amount: { ...draft.price }, cardId: draft.cardId });
   draft.status = next;
   draft.chargedAt = nowIso(ctx);
   return draftView(draft);
@@ -133,7 +137,9 @@ export function completeDraft(ctx: DomainContext, cardId: string): Card {
 /** Activates a physical card whose order completed. */
 export function activateCard(ctx: DomainContext, cardId: string): Card {
   const card = cardOrDraftConflict(ctx, cardId, 'CARD_NOT_ACTIVATABLE', 'activateCard');
+  const from = card.status;
   card.status = transition(cardMachine, card.status, 'activateCard');
+  cardStatusChanged(ctx, card, from);
   return cardView(card);
 }
 
@@ -194,6 +200,8 @@ export function setCardLock(ctx: DomainContext, cardId: string, action: 'lock' |
       throw conflict('APPROVAL_NOT_DELIVERED', `A business card can be ${action}ed only while its approval is DELIVERED; it is ${approval.status}.`, approval.status, operation);
     }
   }
+  const from = card.status;
   card.status = transition(cardMachine, card.status, operation);
+  cardStatusChanged(ctx, card, from);
   return cardView(card);
 }

@@ -4,6 +4,7 @@
  * @module
  */
 import { clockNow, iso } from '../clock';
+import { emitNothing, type Emit } from '../observe/events';
 import { Prng, type TenantState } from '../store';
 
 /** One tenant's state at one instant. */
@@ -12,11 +13,13 @@ export interface DomainContext {
   /** Epoch milliseconds of the tenant's virtual clock. */
   now: number;
   rng: Prng;
+  /** Tells the observer what changed (user registered, approval status from/to, ...); a no-op when unobserved. */
+  emit: Emit;
 }
 
-/** A context for `state` at its clock's current instant. */
-export function contextOf(state: TenantState): DomainContext {
-  return { state, now: clockNow(state.clock), rng: new Prng(state.rng) };
+/** A context for `state` at its clock's current instant, emitting its domain events through `emit`. */
+export function contextOf(state: TenantState, emit: Emit = emitNothing): DomainContext {
+  return { state, now: clockNow(state.clock), rng: new Prng(state.rng), emit };
 }
 
 /** The context's instant as RFC 3339 text. */

@@ -98,6 +98,7 @@ function credit(ctx: DomainContext, v: VerificationRecord): void {
   balance.updatedAt = nowIso(ctx);
   v.creditedAmount = { amount, currency: balance.currency };
   v.creditedAt = nowIso(ctx);
+  ctx.emit({ type: 'balance.credited', balanceId: balance.id, userId: balance.userId, amount: { ...v.creditedAmount }, verificationId: v.id });
 }
 
 /** A crypto deposit arriving (control API). */
@@ -154,6 +155,7 @@ export function incomingDeposit(ctx: DomainContext, d: IncomingDeposit): Incomin
     };
     ctx.state.verifications[verification.id] = verification;
     if (verification.status === 'CREDITED') credit(ctx, verification);
+    else ctx.emit({ type: 'deposit.verificationPending', verificationId: verification.id, balanceId: balance.id, userId: balance.userId });
     return { kind: 'verification', verification: verificationView(verification) };
   }
 
@@ -174,6 +176,7 @@ export function incomingDeposit(ctx: DomainContext, d: IncomingDeposit): Incomin
     id, corporateUuid: corporate.corporateUuid, depositAddressId: address.id, type: type.type, network: address.network,
     cryptoAmount: d.amount, amount, status: 'COMPLETED', createdAt: nowIso(ctx),
   };
+  ctx.emit({ type: 'topUp.completed', corporateUuid: corporate.corporateUuid, topUpId: id, amount: { ...amount } });
   return { kind: 'topUp', topUp: topUpView(ctx.state.topUps[id]!) };
 }
 

@@ -9,6 +9,7 @@ import { ORDER_COMPLETION_MS, approvalMachine, cardMachine, findTransition, type
 import type { ApprovalRecord } from '../store';
 import type { DomainContext } from './context';
 import { closeCardUnlessInUse, release } from './business';
+import { approvalStatusChanged, cardStatusChanged } from '../observe/domain-events';
 
 /** The statuses the table lets time or registration move; the others (terminal ones) are skipped cheaply. */
 const SETTLING = new Set(approvalMachine.rows
@@ -22,7 +23,9 @@ export function settle(ctx: DomainContext): number {
     if (card.status !== 'ORDERED' || card.orderedAt === null || Date.parse(card.orderedAt) + ORDER_COMPLETION_MS > ctx.now) continue;
     const row = findTransition(cardMachine, card.status, 'time');
     if (row && row.to !== 'unchanged') {
+      const from = card.status;
       card.status = row.to;
+      cardStatusChanged(ctx, card, from, Date.parse(card.orderedAt) + ORDER_COMPLETION_MS);
       changes++;
     }
   }
@@ -51,12 +54,17 @@ function step(ctx: DomainContext, a: ApprovalRecord): boolean {
   // The instant the transition was due: validFrom, validTo or expiresAt for time rows, now for registration.
   const due = row.trigger === 'registrationCompleted' ? ctx.now
     : row.to === 'DELIVERED' ? c.validFrom : row.to === 'FINISHED' ? c.validTo : (c.expiresAt ?? ctx.now);
+  const from = a.status;
   a.status = row.to;
   a.updatedAt = iso(Math.max(Date.parse(a.updatedAt), due));
+  approvalStatusChanged(ctx, a, from, row.trigger, Date.parse(a.updatedAt));
   const card = ctx.state.cards[a.cardId];
   if (row.to === 'DELIVERED' && card?.status === 'INACTIVE') {
     const next = findTransition(cardMachine, card.status, 'approvalDelivered');
-    if (next && next.to !== 'unchanged') card.status = next.to;
+    if (next && next.to !== 'unchanged') {
+      card.status = next.to;
+      cardStatusChanged(ctx, card, 'INACTIVE', Date.parse(a.updatedAt));
+    }
   }
   if (row.to === 'FINISHED') {
     release(ctx, a);

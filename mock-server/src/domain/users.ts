@@ -8,7 +8,7 @@ import { MOCK_CURRENCY, type UserRecord } from '../store';
 import { nowIso, type DomainContext } from './context';
 import { ProblemError, notFound, unprocessable } from './errors';
 import { findUser } from './lookups';
-import { cardConfigView, consentView, userView } from './views';
+import { cardConfigView, consentView, registrationStatus, userView } from './views';
 
 /** An e-mail code is valid this long on the virtual clock. */
 export const OTP_TTL_MS = 10 * 60 * 1000;
@@ -32,6 +32,7 @@ export function createUser(ctx: DomainContext, data: RegistrationData): User {
   ctx.state.users[user.id] = user;
   const balanceId = ctx.rng.uuid();
   ctx.state.balances[balanceId] = { id: balanceId, userId: user.id, currency: MOCK_CURRENCY, available: 0, updatedAt: now };
+  ctx.emit({ type: 'user.registered', userId: user.id, area: 's2s' });
   return userView(ctx.state, user);
 }
 
@@ -45,7 +46,9 @@ export function signConsent(ctx: DomainContext, userId: string, consentId: strin
   const user = findUser(ctx, userId);
   const consent = ctx.state.catalogue.consents.find((c) => c.id === consentId);
   if (!consent) throw notFound('consent', consentId);
+  const before = registrationStatus(ctx.state, user);
   user.signedConsents[consent.id] ??= nowIso(ctx);
+  if (before !== 'COMPLETED' && registrationStatus(ctx.state, user) === 'COMPLETED') ctx.emit({ type: 'user.registrationCompleted', userId: user.id, area: 's2s' });
   return consentView(consent, user);
 }
 
@@ -67,6 +70,7 @@ export function requestEmailOtp(ctx: DomainContext, userId: string): EmailOtpCha
   const expiresAt = iso(ctx.now + OTP_TTL_MS);
   user.otp = { code, expiresAt, attemptsRemaining: OTP_ATTEMPTS };
   ctx.state.outbox.push({ userId: user.id, to: user.email, subject: 'Your verification code', code, sentAt: nowIso(ctx) });
+  ctx.emit({ type: 'email.otpSent', userId: user.id });
   return { sentTo: maskEmail(user.email), expiresAt, attemptsRemaining: OTP_ATTEMPTS };
 }
 
@@ -84,6 +88,7 @@ export function confirmEmail(ctx: DomainContext, userId: string, code: string): 
   }
   user.emailVerified = true;
   user.otp = null;
+  ctx.emit({ type: 'email.verified', userId: user.id });
   return userView(ctx.state, user);
 }
 
@@ -91,6 +96,7 @@ export function confirmEmail(ctx: DomainContext, userId: string, code: string): 
 export function setKycStatus(ctx: DomainContext, userId: string, status: 'PASSED' | 'FAILED'): User {
   const user = findUser(ctx, userId);
   user.kycStatus = status;
+  ctx.emit({ type: 'kyc.changed', userId: user.id, status });
   return userView(ctx.state, user);
 }
 

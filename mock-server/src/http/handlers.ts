@@ -11,6 +11,7 @@
 import { delay, http, type HttpHandler } from 'msw';
 import { verifySignature } from 'card-issuing-sdk';
 import { contextOf } from '../domain/context';
+import { captureExchange } from '../observe/capture';
 import { ProblemError } from '../domain/errors';
 import { settle } from '../domain/settle';
 import type { Tenant } from '../store';
@@ -25,7 +26,9 @@ import { strict, validateParts } from './validation';
 export function apiHandlers(runtime: MockRuntime): HttpHandler[] {
   const handlers = operations.map((operation) => {
     const method = operation.method === 'GET' ? http.get : http.post;
-    return method(routePattern(runtime, operation.path), ({ request, params }) => handleOperation(runtime, operation, request, params));
+    return method(routePattern(runtime, operation.path), ({ request, params }) =>
+      captureExchange(runtime.observer, { tenant: journalTenant(runtime, request), operationId: operation.operationId }, request,
+        () => handleOperation(runtime, operation, request, params)));
   });
   return [...handlers, ...catchAll(runtime, ['/s2s', '/app', '/corporates'])];
 }
@@ -36,10 +39,20 @@ export function catchAll(runtime: MockRuntime, areas: string[]): HttpHandler[] {
     http.all(pattern, async ({ request }) => {
       if (request.method === 'OPTIONS') return undefined;
       const url = new URL(request.url);
-      const problem = new ProblemError(404, 'ROUTE_NOT_FOUND', `No operation ${request.method} ${url.pathname}; see spec/openapi.yaml for the routes.`);
-      if (runtime.latencyMs > 0 && !url.pathname.includes('/__mock')) await delay(runtime.latencyMs);
-      return toResponse(problemReply(problem, runtime.nextRequestId(), url.pathname));
+      const answer = async () => {
+        const problem = new ProblemError(404, 'ROUTE_NOT_FOUND', `No operation ${request.method} ${url.pathname}; see spec/openapi.yaml for the routes.`);
+        if (runtime.latencyMs > 0 && !url.pathname.includes('/__mock')) await delay(runtime.latencyMs);
+        return toResponse(problemReply(problem, runtime.nextRequestId(), url.pathname));
+      };
+      // The journal keeps the API's misses and mistaken control actions, not the inspector's own reads.
+      if (request.method === 'GET' && url.pathname.includes('/__mock')) return answer();
+      return captureExchange(runtime.observer, { tenant: journalTenant(runtime, request), operationId: null }, request, answer);
     }));
+}
+
+/** The tenant a journal entry belongs to: the one its Authorization header names, else the default. */
+function journalTenant(runtime: MockRuntime, request: Request): string {
+  return (tenantOfHeader(runtime, request.headers.get('authorization')) ?? runtime.tenants.default).apiKey;
 }
 
 async function handleOperation(runtime: MockRuntime, operation: Operation, request: Request, params: Record<string, unknown>): Promise<Response> {
@@ -101,7 +114,7 @@ async function processRequest(
   // From here to the end, no await: the replay check, the domain call and the record of its response happen in
   // one turn, so two concurrent requests with one key can never both run.
   const state = tenant.state;
-  const ctx = contextOf(state);
+  const ctx = contextOf(state, runtime.observer.emitter(tenant.apiKey, requestId));
   const print = fingerprint(request.method, url.pathname + url.search, text);
   if (operation.method === 'POST' && idempotencyKey !== undefined) {
     const replayed = replay(state, idempotencyKey, print, ctx.now);

@@ -4,6 +4,8 @@
  * @module
  */
 import { NonceCache, parseAuthorization } from 'card-issuing-sdk';
+import { clockNow } from '../clock';
+import { Observer, type ObserveOptions } from '../observe';
 import { Prng, seedState, type Tenant, type TenantRegistry } from '../store';
 
 /** The mock's shared runtime. */
@@ -14,6 +16,8 @@ export interface MockRuntime {
   /** The origin (and optional path prefix) handlers match; undefined: any origin. */
   readonly baseUrl: string | undefined;
   readonly nonces: NonceCache;
+  /** The request journal and domain event log of every tenant. */
+  readonly observer: Observer;
   /** A fresh request id (`req_` + 16 hex), deterministic for the seed and the order of requests. */
   nextRequestId(): string;
   /** Tells the listeners that state changed. */
@@ -23,7 +27,9 @@ export interface MockRuntime {
 /** Creates the runtime of one mock. */
 export function createRuntime(options: {
   tenants: TenantRegistry; verifySignatures: boolean; latencyMs: number; baseUrl: string | undefined; listeners: Set<() => void>;
+  observe?: ObserveOptions;
 }): MockRuntime {
+  const { tenants } = options;
   const ids = new Prng(seedState(`${options.tenants.seed}\u0000request-ids`));
   return {
     tenants: options.tenants,
@@ -31,6 +37,10 @@ export function createRuntime(options: {
     latencyMs: options.latencyMs,
     baseUrl: options.baseUrl?.replace(/\/+$/, ''),
     nonces: new NonceCache(),
+    observer: new Observer({
+      secrets: () => tenants.all().map((t) => t.apiSecret),
+      virtualNow: (apiKey) => clockNow((tenants.get(apiKey) ?? tenants.default).state.clock),
+    }, options.observe),
     nextRequestId: () => `req_${ids.chars(16, '0123456789abcdef')}`,
     changed: () => {
       for (const listener of options.listeners) {

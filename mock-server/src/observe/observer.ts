@@ -1,0 +1,153 @@
+/**
+ * The observer of one mock: per tenant, a ring of the latest exchanges (the request journal) and a ring of the
+ * latest domain events, and the live subscribers (the event stream, the browser mock's devtools hook).
+ * Transport-free and browser-safe: the msw handlers, the standalone server and the service worker share it.
+ * @module
+ */
+import { iso } from '../clock';
+import { emitNothing, eventMatches, type Emit, type EventFilter, type MockEvent, type MockEventInput } from './events';
+import { entryOf, exchangeMatches, keep, summaryOf, type Exchange, type JournalEntry, type JournalSummary, type RequestFilter, type StoredExchange } from './journal';
+import { Ring } from './ring';
+
+/** How much each tenant keeps (ring buffer sizes). */
+export interface ObserveOptions {
+  /** Exchanges kept in the request journal per tenant (default {@link DEFAULT_JOURNAL_SIZE}; 0 keeps none). */
+  requests?: number;
+  /** Domain events kept per tenant (default {@link DEFAULT_EVENT_LOG_SIZE}; 0 keeps none). */
+  events?: number;
+}
+
+/** Exchanges the journal keeps per tenant by default: with bodies cut at 16 KiB, at most about 16 MiB. */
+export const DEFAULT_JOURNAL_SIZE = 500;
+/** Domain events kept per tenant by default (a few hundred bytes each). */
+export const DEFAULT_EVENT_LOG_SIZE = 1000;
+
+/** What a live subscriber receives. */
+export type ObservedMessage =
+  | { kind: 'request'; request: JournalSummary }
+  | { kind: 'event'; event: MockEvent };
+
+/** A live subscriber. */
+export type ObservedListener = (message: ObservedMessage) => void;
+
+interface TenantLog {
+  requests: Ring<StoredExchange>;
+  events: Ring<MockEvent>;
+}
+
+/** What the observer reads from the mock: the api secrets to redact and each tenant's virtual clock. */
+export interface ObserverSource {
+  /** Every api secret the mock holds now (redacted wherever they appear). */
+  secrets(): readonly string[];
+  /** Epoch ms of a tenant's virtual clock now. */
+  virtualNow(tenant: string): number;
+}
+
+/** The request journal and event log of one mock. */
+export class Observer {
+  readonly journalSize: number;
+  readonly eventLogSize: number;
+  readonly #logs = new Map<string, TenantLog>();
+  readonly #listeners = new Set<{ tenant: string | null; listener: ObservedListener }>();
+  #seq = 0;
+
+  constructor(private readonly source: ObserverSource, options: ObserveOptions = {}) {
+    this.journalSize = checkSize(options.requests ?? DEFAULT_JOURNAL_SIZE, 'requests');
+    this.eventLogSize = checkSize(options.events ?? DEFAULT_EVENT_LOG_SIZE, 'events');
+  }
+
+  #log(tenant: string): TenantLog {
+    let log = this.#logs.get(tenant);
+    if (!log) {
+      log = { requests: new Ring(this.journalSize), events: new Ring(this.eventLogSize) };
+      this.#logs.set(tenant, log);
+    }
+    return log;
+  }
+
+  /** Records an answered exchange. */
+  record(exchange: Exchange): void {
+    if (this.journalSize === 0 && this.#listeners.size === 0) return;
+    const stored = keep(exchange, ++this.#seq);
+    this.#log(exchange.tenant).requests.push(stored);
+    if (this.#listeners.size > 0) this.#tell(exchange.tenant, { kind: 'request', request: summaryOf(stored, this.source.secrets()) });
+  }
+
+  /** Records a domain event of a tenant; `at` defaults to the tenant's virtual now. */
+  emit(tenant: string, input: MockEventInput, options: { at?: number; requestId?: string | null } = {}): void {
+    if (this.eventLogSize === 0 && this.#listeners.size === 0) return;
+    const event = {
+      ...input, seq: ++this.#seq, tenant, at: iso(options.at ?? this.source.virtualNow(tenant)), recordedAt: new Date().toISOString(),
+      requestId: options.requestId ?? null,
+    } as MockEvent;
+    this.#log(tenant).events.push(event);
+    this.#tell(tenant, { kind: 'event', event });
+  }
+
+  /** The emitter a domain context of `tenant` uses, linking its events to `requestId`. */
+  emitter(tenant: string, requestId: string | null = null): Emit {
+    if (this.eventLogSize === 0 && this.#listeners.size === 0) return emitNothing;
+    return (input, at) => this.emit(tenant, input, { ...(at === undefined ? {} : { at }), requestId });
+  }
+
+  /** A tenant's journal, newest first, redacted. */
+  requests(tenant: string, filter: RequestFilter = {}): JournalEntry[] {
+    const secrets = this.source.secrets();
+    return this.#select(tenant, filter, (e) => entryOf(e, secrets));
+  }
+
+  /** A tenant's journal without bodies, newest first. */
+  requestSummaries(tenant: string, filter: RequestFilter = {}): JournalSummary[] {
+    const secrets = this.source.secrets();
+    return this.#select(tenant, filter, (e) => summaryOf(e, secrets));
+  }
+
+  #select<T>(tenant: string, filter: RequestFilter, map: (e: StoredExchange) => T): T[] {
+    const out: T[] = [];
+    const limit = filter.limit ?? Number.POSITIVE_INFINITY;
+    for (const e of this.#logs.get(tenant)?.requests.newestFirst() ?? []) {
+      if (out.length >= limit) break;
+      if (exchangeMatches(e, filter)) out.push(map(e));
+    }
+    return out;
+  }
+
+  /** A tenant's events, oldest first (the order they happened in); `limit` keeps the newest of them. */
+  events(tenant: string, filter: EventFilter = {}): MockEvent[] {
+    const matching = (this.#logs.get(tenant)?.events.oldestFirst() ?? []).filter((e) => eventMatches(e, filter));
+    const limit = filter.limit;
+    return (limit !== undefined && matching.length > limit ? matching.slice(matching.length - limit) : matching).map((e) => ({ ...e }));
+  }
+
+  /** How many exchanges and events of a tenant were recorded and how many are still kept. */
+  stats(tenant: string): { requests: { kept: number; recorded: number; capacity: number }; events: { kept: number; recorded: number; capacity: number } } {
+    const log = this.#log(tenant);
+    return {
+      requests: { kept: log.requests.size, recorded: log.requests.pushed, capacity: this.journalSize },
+      events: { kept: log.events.size, recorded: log.events.pushed, capacity: this.eventLogSize },
+    };
+  }
+
+  /** Calls `listener` with every exchange and event of `tenant` (null: of every tenant); returns the function that stops it. */
+  subscribe(tenant: string | null, listener: ObservedListener): () => void {
+    const entry = { tenant, listener };
+    this.#listeners.add(entry);
+    return () => void this.#listeners.delete(entry);
+  }
+
+  #tell(tenant: string, message: ObservedMessage): void {
+    for (const { tenant: wanted, listener } of this.#listeners) {
+      if (wanted !== null && wanted !== tenant) continue;
+      try {
+        listener(message);
+      } catch {
+        // A subscriber's failure (a closed stream) must not fail the request that produced the message.
+      }
+    }
+  }
+}
+
+function checkSize(size: number, what: string): number {
+  if (!Number.isInteger(size) || size < 0 || size > 1_000_000) throw new TypeError(`observe.${what} is a whole number from 0 to 1000000, not ${size}.`);
+  return size;
+}
