@@ -11,6 +11,25 @@ export default defineConfig([
     target: 'es2023',
     platform: 'neutral',
     external: ['msw', /^card-issuing-sdk/, /^node:/],
+    // node.cjs finds the inspector page's files beside it through import.meta.url.
+    shims: true,
+  },
+  {
+    // The inspector page (`/__mock/ui` of the standalone server): one script and one stylesheet with Preact
+    // bundled in, so the page works offline and ships in dist/inspector/ with the package.
+    entry: { 'inspector/app': 'src/inspector/page/main.tsx' },
+    format: ['iife'],
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    sourcemap: false,
+    noExternal: [/.*/],
+    outExtension: () => ({ js: '.js' }),
+    esbuildOptions(options) {
+      options.jsx = 'automatic';
+      options.jsxImportSource = 'preact';
+      options.legalComments = 'none';
+    },
   },
   {
     entry: { cli: 'src/cli.ts' },

@@ -12,6 +12,7 @@
  * @module
  */
 import { createMock, type CardIssuingMock } from './index.js';
+import { inspectorPageHandlers } from './node/inspector-page.js';
 import { serveHandlers } from './node/server.js';
 import { readStateFile, removeStaleTempFiles, StateFileError, StateFileSaver } from './node/state-file.js';
 
@@ -114,7 +115,7 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
 
   let http;
   try {
-    http = await serveHandlers(mock.handlers, {
+    http = await serveHandlers([...inspectorPageHandlers(), ...mock.handlers], {
       port: options.port ?? 4010,
       host: options.host ?? '127.0.0.1',
       ...(log ? { log } : {}),

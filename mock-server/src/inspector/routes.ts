@@ -26,6 +26,7 @@ const zRequestsQuery = z.strictObject({
   code: z.string().max(100).optional(),
   requestId: z.string().max(100).optional(),
   method: z.string().regex(/^[A-Za-z]{1,10}$/).optional(),
+  seq: zSeq.optional(),
   after: zSeq.optional(),
   limit: zLimit.optional(),
   bodies: z.enum(['true', 'false']).optional(),
@@ -67,7 +68,7 @@ export function inspectorHandlers(runtime: MockRuntime, control: (apiKey: string
         ...(q.operation !== undefined ? { operation: q.operation } : {}), ...(q.status !== undefined ? { status: q.status } : {}),
         ...(q.code !== undefined ? { code: q.code } : {}), ...(q.requestId !== undefined ? { requestId: q.requestId } : {}),
         ...(q.method !== undefined ? { method: q.method } : {}), ...(q.after !== undefined ? { after: q.after } : {}),
-        limit: q.limit ?? 100,
+        ...(q.seq !== undefined ? { seq: q.seq } : {}), limit: q.limit ?? 100,
       };
       const items = q.bodies === 'false' ? runtime.observer.requestSummaries(tenant.apiKey, filter) : runtime.observer.requests(tenant.apiKey, filter);
       return json({ items, ...runtime.observer.stats(tenant.apiKey).requests });
@@ -90,7 +91,7 @@ export function inspectorHandlers(runtime: MockRuntime, control: (apiKey: string
       return json({
         ...inspectorView({
           state, frozen: tenant.clock.frozen(), now: tenant.clock.now().getTime(), tenants: runtime.tenants.all().map((t) => t.apiKey),
-          events: runtime.observer.events(tenant.apiKey, { type: 'approval.statusChanged' }),
+          events: runtime.observer.events(tenant.apiKey, { type: ['approval.statusChanged', 'authorization.'] }),
           faults: runtime.tenants.get(tenant.apiKey)?.faults ?? [],
         }),
         journal: runtime.observer.stats(tenant.apiKey),

@@ -49,6 +49,8 @@ export interface ChainView {
   last4: string | null;
   cardStatus: string | null;
   instances: InstanceView[];
+  /** The card's latest purchases (authorizations), newest first. */
+  authorizations: { at: string; approved: boolean; amount: Money; merchant: string; reason: string | null }[];
 }
 
 /** Something the virtual clock will make happen. */
@@ -104,7 +106,7 @@ function registrationOf(state: TenantState, user: UserRecord): string {
 
 /**
  * The page model of a tenant. `state` is a settled snapshot (a copy), `events` the tenant's event log, oldest
- * first (for the approvals' status histories).
+ * first (approval status changes and authorizations: the histories and purchases the records do not keep).
  */
 export function inspectorView(input: {
   state: TenantState; frozen: boolean; now: number; tenants: string[]; events: readonly MockEvent[]; faults: readonly FaultRule[];
@@ -115,11 +117,17 @@ export function inspectorView(input: {
   const approvals = Object.values(state.approvals);
 
   const history = new Map<string, StatusChange[]>();
+  const purchases = new Map<string, ChainView['authorizations']>();
   for (const e of input.events) {
-    if (e.type !== 'approval.statusChanged') continue;
-    const list = history.get(e.approvalUuid) ?? [];
-    list.push({ from: e.from, to: e.to, at: e.at, trigger: e.trigger });
-    history.set(e.approvalUuid, list);
+    if (e.type === 'approval.statusChanged') {
+      const list = history.get(e.approvalUuid) ?? [];
+      list.push({ from: e.from, to: e.to, at: e.at, trigger: e.trigger });
+      history.set(e.approvalUuid, list);
+    } else if (e.type === 'authorization.approved' || e.type === 'authorization.declined') {
+      const list = purchases.get(e.cardId) ?? [];
+      list.unshift({ at: e.at, approved: e.type === 'authorization.approved', amount: { ...e.amount }, merchant: e.merchant, reason: e.reason });
+      purchases.set(e.cardId, list.slice(0, 5));
+    }
   }
 
   const nameOfUser = (id: string): string => {
@@ -137,6 +145,7 @@ export function inspectorView(input: {
       chain = {
         corporateUuid: a.corporateUuid, corporateName: state.corporates[a.corporateUuid]?.name ?? a.corporateUuid, userUuid: a.userUuid,
         userName: nameOfUser(a.userUuid), cardId: a.cardId, last4: last4Of(card?.pan), cardStatus: card?.status ?? null, instances: [],
+        authorizations: purchases.get(a.cardId) ?? [],
       };
       chains.set(a.cardId, chain);
     }

@@ -35,8 +35,10 @@ export interface RunningHttpServer {
 
 /** Serves msw request handlers over node:http. Rejects with a readable error when the port cannot be bound. */
 export async function serveHandlers(handlers: readonly RequestHandler[], options: ServeHandlersOptions): Promise<RunningHttpServer> {
+  // Open event streams, ended when the server closes (they never end on their own).
+  const streams = new Set<() => void>();
   const server = createServer((req, res) => {
-    void handle(handlers, options, req, res);
+    void handle(handlers, options, req, res, streams);
   });
   await listen(server, options.port, options.host);
   const port = (server.address() as AddressInfo).port;
@@ -48,6 +50,7 @@ export async function serveHandlers(handlers: readonly RequestHandler[], options
       closing ??= new Promise<void>((resolve, reject) => {
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         force.unref();
+        for (const end of streams) end();
         server.close((error) => {
           clearTimeout(force);
           if (error) reject(error);
@@ -65,6 +68,7 @@ async function handle(
   options: ServeHandlersOptions,
   req: IncomingMessage,
   res: ServerResponse,
+  streams: Set<() => void>,
 ): Promise<void> {
   const started = performance.now();
   const method = (req.method ?? 'GET').toUpperCase();
@@ -85,6 +89,13 @@ async function handle(
   if (response.type === 'error') {
     res.destroy();
     options.log?.(formatRequestLog({ method, target, status: 0, durationMs: performance.now() - started, code: 'NETWORK_ERROR' }));
+    return;
+  }
+
+  // The event stream of /__mock/events/stream is written as it comes, never buffered.
+  if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    streamResponse(response, method, origin, req, res, streams);
+    options.log?.(formatRequestLog({ method, target, status: response.status, durationMs: performance.now() - started }));
     return;
   }
 
@@ -125,6 +136,40 @@ async function handle(
       error,
     }),
   );
+}
+
+/** Writes a streamed response chunk by chunk; the stream is cancelled when the client goes or the server closes. */
+function streamResponse(
+  response: Response, method: string, origin: string | undefined, req: IncomingMessage, res: ServerResponse, streams: Set<() => void>,
+): void {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-length' && name !== 'transfer-encoding') headers[name] = value;
+  });
+  if (isAllowedOrigin(origin) && method !== 'OPTIONS') Object.assign(headers, corsHeaders(origin));
+  // The connection ends with the stream, so that closing the server does not wait for it to become idle.
+  headers.connection = 'close';
+  res.writeHead(response.status, headers);
+  res.flushHeaders();
+  const reader = response.body!.getReader();
+  const stop = () => void reader.cancel().catch(() => undefined);
+  req.socket.once('close', stop);
+  streams.add(stop);
+  void (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done || res.destroyed) break;
+        res.write(value);
+      }
+    } catch {
+      // The client went away, or the stream failed: either way this response is over.
+    } finally {
+      req.socket.off('close', stop);
+      streams.delete(stop);
+      res.end();
+    }
+  })();
 }
 
 async function respond(

@@ -83,6 +83,8 @@ export interface RequestFilter {
   requestId?: string;
   /** The method (any case). */
   method?: string;
+  /** The one entry with this sequence number. */
+  seq?: number;
   /** Only entries after this sequence number (for polling). */
   after?: number;
   /** At most this many (the newest). */
@@ -112,6 +114,7 @@ export function exchangeMatches(e: StoredExchange, filter: RequestFilter): boole
   if (filter.code !== undefined && e.code !== filter.code) return false;
   if (filter.requestId !== undefined && e.requestId !== filter.requestId) return false;
   if (filter.method !== undefined && e.method !== filter.method.toUpperCase()) return false;
+  if (filter.seq !== undefined && e.seq !== filter.seq) return false;
   if (filter.after !== undefined && !(e.seq > filter.after)) return false;
   return true;
 }
