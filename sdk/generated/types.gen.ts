@@ -10,7 +10,11 @@ export type ClientOptions = {
 export type Uuid = string;
 
 /**
- * An RFC 3339 date-time in UTC.
+ * An RFC 3339 date-time. Responses are always in UTC (`Z`); requests may give any offset (`+02:00`), which the
+ * service reads as the same instant. Narrowed from RFC 3339 (decided, as ISO 8601 has it): `T` and `Z` are
+ * upper case (RFC 3339 section 5.6 also allows `t` and `z`; they are refused with `400 VALIDATION_FAILED`),
+ * seconds are required and a fraction has at most 9 digits.
+ *
  */
 export type Timestamp = string;
 
@@ -51,7 +55,9 @@ export type Money = {
  * `KYC_NOT_PASSED`, `CARD_CONSENTS_UNSIGNED`, `DEPOSIT_CONSENTS_UNSIGNED`, `VISUAL_NOT_IN_CONFIG`,
  * `NETWORK_NOT_SUPPORTED`, `OTP_NOT_REQUESTED`, `OTP_INVALID`, `OTP_EXPIRED`, `OTP_TOO_MANY_ATTEMPTS`,
  * `INSUFFICIENT_FUNDS`, `BUDGET_OUT_OF_BOUNDS`, `CURRENCY_MISMATCH`, `VALIDITY_PERIOD_INVALID`,
- * `IDEMPOTENCY_KEY_REUSED`; 429 `RATE_LIMITED`; 500 `INTERNAL_ERROR`; 503 `SERVICE_UNAVAILABLE`. The mock answers `INJECTED_FAULT` (with
+ * `IDEMPOTENCY_KEY_REUSED`; 429 `RATE_LIMITED`; 500 `INTERNAL_ERROR`; 503 `SERVICE_UNAVAILABLE`. Refused before
+ * any effect (`4XX`): 400 `MALFORMED_REQUEST`, 403 `ORIGIN_NOT_ALLOWED`, `HOST_NOT_ALLOWED`, 413
+ * `PAYLOAD_TOO_LARGE`, 414 `URI_TOO_LONG`, 431 `HEADERS_TOO_LARGE`. The mock answers `INJECTED_FAULT` (with
  * the injected status) for faults injected through its control API. New codes may be added.
  *
  */
@@ -349,7 +355,7 @@ export type Balance = {
     userId: Uuid;
     currency: CurrencyCode;
     /**
-     * Minor units.
+     * Minor units (at most the `Money` bound).
      */
     available: number;
     updatedAt: Timestamp;
@@ -744,6 +750,14 @@ export type CreateUserErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -795,6 +809,14 @@ export type GetUserErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -864,6 +886,14 @@ export type SignUserConsentErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -915,6 +945,14 @@ export type ListCardConfigsErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -984,6 +1022,14 @@ export type RequestEmailOtpErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -1052,6 +1098,14 @@ export type ConfirmEmailErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -1115,6 +1169,14 @@ export type CreateCardErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -1184,6 +1246,14 @@ export type ChargeDraftErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -1251,6 +1321,14 @@ export type CompleteDraftErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -1320,6 +1398,14 @@ export type ActivateCardErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -1372,6 +1458,14 @@ export type ListBalancesErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -1423,6 +1517,14 @@ export type ListCardsErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -1488,6 +1590,14 @@ export type GetCardDetailsErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -1539,6 +1649,14 @@ export type ListDepositTypesErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -1595,6 +1713,14 @@ export type ListDepositAddressesErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -1668,6 +1794,14 @@ export type CreateDepositAddressErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -1713,6 +1847,14 @@ export type ListDepositVerificationsErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -1782,6 +1924,14 @@ export type ApproveDepositVerificationErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -1833,6 +1983,14 @@ export type ListAppDepositTypesErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -1903,6 +2061,14 @@ export type SignAppConsentErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -1958,6 +2124,14 @@ export type ListAppDepositAddressesErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -2031,6 +2205,14 @@ export type CreateAppDepositAddressErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -2082,6 +2264,14 @@ export type ListAppDepositVerificationsErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -2151,6 +2341,14 @@ export type ApproveAppDepositVerificationErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -2207,6 +2405,14 @@ export type CreateBusinessUserErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -2272,6 +2478,14 @@ export type CreateApprovalErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -2328,6 +2542,14 @@ export type GetApprovalErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -2383,6 +2605,14 @@ export type ListUserApprovalsErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -2452,6 +2682,14 @@ export type GetApprovalCardDetailsErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -2504,6 +2742,14 @@ export type ListCorporateDepositAddressesErrors = {
      */
     429: Problem;
     /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
+    /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
      *
@@ -2555,6 +2801,14 @@ export type ListTopUpsErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.
@@ -2627,6 +2881,14 @@ export type IncreaseApprovalBudgetErrors = {
      * Too many requests; wait the `Retry-After` seconds (`RATE_LIMITED`).
      */
     429: Problem;
+    /**
+     * Any other client error, refused before the request has any effect: `403 ORIGIN_NOT_ALLOWED` (a browser
+     * `Origin` that is not allowed), `403 HOST_NOT_ALLOWED` (a `Host` that is not the server's, against DNS
+     * rebinding), `413 PAYLOAD_TOO_LARGE` (a body over 64 KiB), `414 URI_TOO_LONG` (a request target over 8 KiB),
+     * `431 HEADERS_TOO_LARGE`, `400 MALFORMED_REQUEST` (a target or `Host` that is no URL, a body that is not UTF-8).
+     *
+     */
+    '4XX': Problem;
     /**
      * The server failed (`500 INTERNAL_ERROR`) or is unavailable for a while (502, 503, 504, with `Retry-After`
      * when known). Safe to retry a GET, or a POST sent with an `Idempotency-Key`; the SDK does both.

@@ -5,22 +5,26 @@ import * as z from 'zod';
 /**
  * A UUID v4.
  */
-export const zUuid = z.uuid();
+export const zUuid = z.uuid().max(36);
 
 /**
- * An RFC 3339 date-time in UTC.
+ * An RFC 3339 date-time. Responses are always in UTC (`Z`); requests may give any offset (`+02:00`), which the
+ * service reads as the same instant. Narrowed from RFC 3339 (decided, as ISO 8601 has it): `T` and `Z` are
+ * upper case (RFC 3339 section 5.6 also allows `t` and `z`; they are refused with `400 VALIDATION_FAILED`),
+ * seconds are required and a fraction has at most 9 digits.
+ *
  */
-export const zTimestamp = z.iso.datetime();
+export const zTimestamp = z.iso.datetime({ offset: true }).max(35).regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$/);
 
 /**
  * An ISO 4217 currency code. The mock's balances and corporates are in EUR.
  */
-export const zCurrencyCode = z.string().regex(/^[A-Z]{3}$/);
+export const zCurrencyCode = z.string().max(3).regex(/^[A-Z]{3}$/);
 
 /**
  * A crypto amount as a decimal string (no exponent, no sign), so that no precision is lost.
  */
-export const zCryptoAmount = z.string().regex(/^(0|[1-9][0-9]{0,17})(\.[0-9]{1,18})?$/);
+export const zCryptoAmount = z.string().max(37).regex(/^(0|[1-9][0-9]{0,17})(\.[0-9]{1,18})?$/);
 
 /**
  * A fiat amount, an integer in minor units (cents for EUR), with its ISO 4217 currency.
@@ -46,25 +50,27 @@ export const zMoney = z.object({
  * `KYC_NOT_PASSED`, `CARD_CONSENTS_UNSIGNED`, `DEPOSIT_CONSENTS_UNSIGNED`, `VISUAL_NOT_IN_CONFIG`,
  * `NETWORK_NOT_SUPPORTED`, `OTP_NOT_REQUESTED`, `OTP_INVALID`, `OTP_EXPIRED`, `OTP_TOO_MANY_ATTEMPTS`,
  * `INSUFFICIENT_FUNDS`, `BUDGET_OUT_OF_BOUNDS`, `CURRENCY_MISMATCH`, `VALIDITY_PERIOD_INVALID`,
- * `IDEMPOTENCY_KEY_REUSED`; 429 `RATE_LIMITED`; 500 `INTERNAL_ERROR`; 503 `SERVICE_UNAVAILABLE`. The mock answers `INJECTED_FAULT` (with
+ * `IDEMPOTENCY_KEY_REUSED`; 429 `RATE_LIMITED`; 500 `INTERNAL_ERROR`; 503 `SERVICE_UNAVAILABLE`. Refused before
+ * any effect (`4XX`): 400 `MALFORMED_REQUEST`, 403 `ORIGIN_NOT_ALLOWED`, `HOST_NOT_ALLOWED`, 413
+ * `PAYLOAD_TOO_LARGE`, 414 `URI_TOO_LONG`, 431 `HEADERS_TOO_LARGE`. The mock answers `INJECTED_FAULT` (with
  * the injected status) for faults injected through its control API. New codes may be added.
  *
  */
 export const zProblem = z.object({
-    type: z.string(),
-    title: z.string(),
+    type: z.string().max(2048),
+    title: z.string().max(200),
     status: z.int().gte(400).lte(599),
-    detail: z.string().optional(),
-    code: z.string().regex(/^[A-Z][A-Z0-9_]*$/),
-    instance: z.string().optional(),
-    requestId: z.string().optional(),
+    detail: z.string().max(2000).optional(),
+    code: z.string().max(64).regex(/^[A-Z][A-Z0-9_]*$/),
+    instance: z.string().max(8192).regex(/^[\x21-\x7E]*$/).optional(),
+    requestId: z.string().max(128).regex(/^[\x21-\x7E]+$/).optional(),
     errors: z.array(z.object({
-        path: z.string(),
-        message: z.string()
-    })).optional(),
-    currentStatus: z.string().optional(),
-    operation: z.string().optional(),
-    stringToSign: z.string().optional()
+        path: z.string().max(512),
+        message: z.string().max(1000)
+    })).max(100).optional(),
+    currentStatus: z.string().max(64).regex(/^[A-Z][A-Z0-9_]*$/).optional(),
+    operation: z.string().max(64).regex(/^[A-Za-z][A-Za-z0-9]*$/).optional(),
+    stringToSign: z.string().max(16384).optional()
 });
 
 /**
@@ -74,11 +80,11 @@ export const zProblem = z.object({
  */
 export const zRegistrationData = z.object({
     email: z.email().max(254),
-    firstName: z.string().min(1).max(100),
-    lastName: z.string().min(1).max(100),
-    phone: z.string().regex(/^\+[1-9][0-9]{6,14}$/),
-    dateOfBirth: z.iso.date(),
-    country: z.string().regex(/^[A-Z]{2}$/)
+    firstName: z.string().min(1).max(100).regex(/^[^\x00-\x1F\x7F]*$/),
+    lastName: z.string().min(1).max(100).regex(/^[^\x00-\x1F\x7F]*$/),
+    phone: z.string().max(16).regex(/^\+[1-9][0-9]{6,14}$/),
+    dateOfBirth: z.iso.date().max(10),
+    country: z.string().max(2).regex(/^[A-Z]{2}$/)
 });
 
 /**
@@ -94,9 +100,9 @@ export const zConsent = z.object({
         'CARD',
         'DEPOSIT'
     ]),
-    title: z.string(),
-    version: z.string(),
-    url: z.url(),
+    title: z.string().max(200).regex(/^[^\x00-\x1F\x7F]*$/),
+    version: z.string().max(32).regex(/^[A-Za-z0-9._-]+$/),
+    url: z.url().max(2048),
     signed: z.boolean(),
     signedAt: zTimestamp.nullable()
 });
@@ -109,14 +115,14 @@ export const zConsent = z.object({
  */
 export const zUser = z.object({
     id: zUuid,
-    email: z.email(),
-    firstName: z.string(),
-    lastName: z.string(),
-    phone: z.string(),
-    dateOfBirth: z.iso.date(),
-    country: z.string(),
+    email: z.email().max(254),
+    firstName: z.string().max(100).regex(/^[^\x00-\x1F\x7F]*$/),
+    lastName: z.string().max(100).regex(/^[^\x00-\x1F\x7F]*$/),
+    phone: z.string().max(16).regex(/^\+[1-9][0-9]{6,14}$/),
+    dateOfBirth: z.iso.date().max(10),
+    country: z.string().max(2).regex(/^[A-Z]{2}$/),
     registrationStatus: z.enum(['PENDING_CONSENTS', 'COMPLETED']),
-    requiredConsents: z.array(zConsent),
+    requiredConsents: z.array(zConsent).max(50),
     emailVerified: z.boolean(),
     kycStatus: z.enum([
         'NOT_STARTED',
@@ -130,7 +136,7 @@ export const zUser = z.object({
  * A one-time code was sent by e-mail. The code itself is never in a response (in the mock, read the outbox).
  */
 export const zEmailOtpChallenge = z.object({
-    sentTo: z.string(),
+    sentTo: z.string().max(254).regex(/^[^\x00-\x1F\x7F]*$/),
     expiresAt: zTimestamp,
     attemptsRemaining: z.int().gte(0).lte(5)
 });
@@ -139,7 +145,7 @@ export const zEmailOtpChallenge = z.object({
  * The code the user entered.
  */
 export const zEmailConfirmation = z.object({
-    code: z.string().regex(/^[0-9]{6}$/)
+    code: z.string().max(64).regex(/^[0-9]{6}$/)
 });
 
 /**
@@ -147,8 +153,8 @@ export const zEmailConfirmation = z.object({
  */
 export const zVisual = z.object({
     id: zUuid,
-    name: z.string(),
-    imageUrl: z.url()
+    name: z.string().max(100).regex(/^[^\x00-\x1F\x7F]*$/),
+    imageUrl: z.url().max(2048)
 });
 
 /**
@@ -163,19 +169,19 @@ export const zCardType = z.enum(['VIRTUAL', 'PHYSICAL']);
  */
 export const zCardConfig = z.object({
     id: zUuid,
-    name: z.string(),
+    name: z.string().max(100).regex(/^[^\x00-\x1F\x7F]*$/),
     type: zCardType,
     price: zMoney.nullable(),
-    visuals: z.array(zVisual).min(1),
-    requiredConsents: z.array(zConsent)
+    visuals: z.array(zVisual).min(1).max(20),
+    requiredConsents: z.array(zConsent).max(50)
 });
 
 /**
  * The card configs, each with its required card consents, and the KYC URL returned with them.
  */
 export const zCardConfigList = z.object({
-    items: z.array(zCardConfig),
-    kycUrl: z.url(),
+    items: z.array(zCardConfig).max(100),
+    kycUrl: z.url().max(2048),
     kycStatus: z.enum([
         'NOT_STARTED',
         'PASSED',
@@ -218,10 +224,10 @@ export const zCard = z.object({
     userId: zUuid,
     type: zCardType,
     status: zCardStatus,
-    last4: z.string().regex(/^[0-9]{4}$/),
+    last4: z.string().max(4).regex(/^[0-9]{4}$/),
     expiryMonth: z.int().gte(1).lte(12),
     expiryYear: z.int().gte(2000).lte(2100),
-    cardholderName: z.string(),
+    cardholderName: z.string().max(201).regex(/^[^\x00-\x1F\x7F]*$/),
     configId: zUuid.nullable(),
     visualId: zUuid.nullable(),
     createdAt: zTimestamp
@@ -263,7 +269,7 @@ export const zCardOrDraft = z.discriminatedUnion('object', [
  * A user's cards.
  */
 export const zCardList = z.object({
-    items: z.array(zCard)
+    items: z.array(zCard).max(100)
 });
 
 /**
@@ -273,7 +279,7 @@ export const zCardList = z.object({
  *
  */
 export const zEncryptedCardDetails = z.object({
-    encryptedDetails: z.string().regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)
+    encryptedDetails: z.string().max(8192).regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)
 });
 
 /**
@@ -281,11 +287,11 @@ export const zEncryptedCardDetails = z.object({
  *
  */
 export const zCardDetails = z.object({
-    pan: z.string().regex(/^[0-9]{12,19}$/),
+    pan: z.string().max(19).regex(/^[0-9]{12,19}$/),
     expiryMonth: z.int().gte(1).lte(12),
     expiryYear: z.int().gte(2000).lte(2100),
-    cvv: z.string().regex(/^[0-9]{3,4}$/),
-    cardholderName: z.string()
+    cvv: z.string().max(4).regex(/^[0-9]{3,4}$/),
+    cardholderName: z.string().max(201).regex(/^[^\x00-\x1F\x7F]*$/)
 });
 
 /**
@@ -297,7 +303,7 @@ export const zBalance = z.object({
     id: zUuid,
     userId: zUuid,
     currency: zCurrencyCode,
-    available: z.int().gte(0),
+    available: z.int().gte(0).lte(100000000000),
     updatedAt: zTimestamp
 });
 
@@ -305,18 +311,18 @@ export const zBalance = z.object({
  * A user's balances.
  */
 export const zBalanceList = z.object({
-    items: z.array(zBalance)
+    items: z.array(zBalance).max(100)
 });
 
 /**
  * A deposit type, the ticker of the crypto asset (`USDC`, `BTC`, `ETH`, ...).
  */
-export const zDepositTypeCode = z.string().regex(/^[A-Z0-9]{2,10}$/);
+export const zDepositTypeCode = z.string().max(10).regex(/^[A-Z0-9]{2,10}$/);
 
 /**
  * A blockchain network (`ETHEREUM`, `POLYGON`, `BITCOIN`, ...).
  */
-export const zCryptoNetwork = z.string().regex(/^[A-Z0-9_]{2,20}$/);
+export const zCryptoNetwork = z.string().max(20).regex(/^[A-Z0-9_]{2,20}$/);
 
 /**
  * A crypto asset that can be deposited to credit a balance (the `{type}` of the deposit paths), with the
@@ -326,22 +332,22 @@ export const zCryptoNetwork = z.string().regex(/^[A-Z0-9_]{2,20}$/);
  */
 export const zDepositType = z.object({
     type: zDepositTypeCode,
-    name: z.string(),
+    name: z.string().max(100).regex(/^[^\x00-\x1F\x7F]*$/),
     balanceId: zUuid,
-    networks: z.array(zCryptoNetwork).min(1),
+    networks: z.array(zCryptoNetwork).min(1).max(20),
     minimumAmount: zCryptoAmount,
     exchangeRate: z.object({
         currency: zCurrencyCode,
         rate: zCryptoAmount
     }),
-    requiredConsents: z.array(zConsent)
+    requiredConsents: z.array(zConsent).max(50)
 });
 
 /**
  * Deposit types.
  */
 export const zDepositTypeList = z.object({
-    items: z.array(zDepositType)
+    items: z.array(zDepositType).max(100)
 });
 
 /**
@@ -351,7 +357,7 @@ export const zDepositTypeList = z.object({
  */
 export const zDepositOptions = z.object({
     network: zCryptoNetwork,
-    label: z.string().max(64).optional()
+    label: z.string().max(64).regex(/^[^\x00-\x1F\x7F]*$/).optional()
 });
 
 /**
@@ -362,8 +368,8 @@ export const zDepositAddress = z.object({
     balanceId: zUuid,
     type: zDepositTypeCode,
     network: zCryptoNetwork,
-    address: z.string().min(20).max(128),
-    label: z.string().nullable(),
+    address: z.string().min(20).max(128).regex(/^[A-Za-z0-9]+$/),
+    label: z.string().max(64).regex(/^[^\x00-\x1F\x7F]*$/).nullable(),
     createdAt: zTimestamp
 });
 
@@ -371,7 +377,7 @@ export const zDepositAddress = z.object({
  * Deposit addresses.
  */
 export const zDepositAddressList = z.object({
-    items: z.array(zDepositAddress)
+    items: z.array(zDepositAddress).max(100)
 });
 
 /**
@@ -398,7 +404,7 @@ export const zDepositVerification = z.object({
  * Deposit verifications, oldest first.
  */
 export const zDepositVerificationList = z.object({
-    items: z.array(zDepositVerification)
+    items: z.array(zDepositVerification).max(100)
 });
 
 /**
@@ -416,18 +422,18 @@ export const zVerificationData = z.object({
         'OTHER'
     ]),
     walletType: z.enum(['SELF_HOSTED', 'EXCHANGE']),
-    exchangeName: z.string().max(100).optional(),
-    note: z.string().max(500).optional()
+    exchangeName: z.string().max(100).regex(/^[^\x00-\x1F\x7F]*$/).optional(),
+    note: z.string().max(500).regex(/^[^\x00-\x1F\x7F]*$/).optional()
 });
 
 /**
  * A new business user (the interface's fields). `phone` is E.164.
  */
 export const zBusinessUserCreate = z.object({
-    name: z.string().min(1).max(100),
-    lastName: z.string().min(1).max(100),
+    name: z.string().min(1).max(100).regex(/^[^\x00-\x1F\x7F]*$/),
+    lastName: z.string().min(1).max(100).regex(/^[^\x00-\x1F\x7F]*$/),
     email: z.email().max(254),
-    phone: z.string().regex(/^\+[1-9][0-9]{6,14}$/)
+    phone: z.string().max(16).regex(/^\+[1-9][0-9]{6,14}$/)
 });
 
 /**
@@ -438,10 +444,10 @@ export const zBusinessUserCreate = z.object({
  */
 export const zBusinessUser = z.object({
     userUuid: zUuid,
-    name: z.string(),
-    lastName: z.string(),
-    email: z.email(),
-    phone: z.string(),
+    name: z.string().max(100).regex(/^[^\x00-\x1F\x7F]*$/),
+    lastName: z.string().max(100).regex(/^[^\x00-\x1F\x7F]*$/),
+    email: z.email().max(254),
+    phone: z.string().max(16).regex(/^\+[1-9][0-9]{6,14}$/),
     registrationStatus: z.enum(['PENDING', 'COMPLETED']),
     createdAt: zTimestamp
 });
@@ -526,7 +532,7 @@ export const zReapproval = zApproval.and(z.object({
  * Approval instances, oldest first.
  */
 export const zApprovalList = z.object({
-    items: z.array(zApproval)
+    items: z.array(zApproval).max(100)
 });
 
 /**
@@ -537,7 +543,7 @@ export const zCorporateDepositAddress = z.object({
     corporateUuid: zUuid,
     type: zDepositTypeCode,
     network: zCryptoNetwork,
-    address: z.string().min(20).max(128),
+    address: z.string().min(20).max(128).regex(/^[A-Za-z0-9]+$/),
     createdAt: zTimestamp
 });
 
@@ -545,7 +551,7 @@ export const zCorporateDepositAddress = z.object({
  * Corporate deposit addresses.
  */
 export const zCorporateDepositAddressList = z.object({
-    items: z.array(zCorporateDepositAddress)
+    items: z.array(zCorporateDepositAddress).max(100)
 });
 
 /**
@@ -567,7 +573,7 @@ export const zTopUp = z.object({
  * Top-ups, oldest first.
  */
 export const zTopUpList = z.object({
-    items: z.array(zTopUp)
+    items: z.array(zTopUp).max(100)
 });
 
 /**
@@ -580,47 +586,47 @@ export const zIdempotencyKey = z.string().min(1).max(255).regex(/^[\x21-\x7E]+$/
 /**
  * The user's id.
  */
-export const zUserIdPath = z.uuid();
+export const zUserIdPath = z.uuid().max(36);
 
 /**
  * The user's id (in the query, where the signature covers it).
  */
-export const zUserIdQuery = z.uuid();
+export const zUserIdQuery = z.uuid().max(36);
 
 /**
  * The app user's id (the Server2Server `userId`), in the query where the signature covers it.
  */
-export const zUserUuidQuery = z.uuid();
+export const zUserUuidQuery = z.uuid().max(36);
 
 /**
  * The business user's id.
  */
-export const zUserUuidPath = z.uuid();
+export const zUserUuidPath = z.uuid().max(36);
 
 /**
  * The consent's id.
  */
-export const zConsentIdPath = z.uuid();
+export const zConsentIdPath = z.uuid().max(36);
 
 /**
  * The consent's id (the Server2Server `consentId`).
  */
-export const zConsentUuidPath = z.uuid();
+export const zConsentUuidPath = z.uuid().max(36);
 
 /**
  * The card's id (also the id of its draft while it is one).
  */
-export const zCardIdPath = z.uuid();
+export const zCardIdPath = z.uuid().max(36);
 
 /**
  * The balance's id.
  */
-export const zBalanceIdPath = z.uuid();
+export const zBalanceIdPath = z.uuid().max(36);
 
 /**
  * The balance's id (the Server2Server `balanceId`).
  */
-export const zBalanceUuidPath = z.uuid();
+export const zBalanceUuidPath = z.uuid().max(36);
 
 /**
  * A deposit type's `type`, as listed by the deposit types operation (the asset's ticker).
@@ -630,17 +636,17 @@ export const zDepositTypePath = zDepositTypeCode;
 /**
  * The deposit verification's id.
  */
-export const zVerificationIdPath = z.uuid();
+export const zVerificationIdPath = z.uuid().max(36);
 
 /**
  * The corporate's id.
  */
-export const zCorporateUuidPath = z.uuid();
+export const zCorporateUuidPath = z.uuid().max(36);
 
 /**
  * The approval instance's id.
  */
-export const zApprovalUuidPath = z.uuid();
+export const zApprovalUuidPath = z.uuid().max(36);
 
 /**
  * The caller's RSA public key (2048 or 4096 bits) as base64url without padding of its DER
@@ -662,7 +668,7 @@ export const zCreateUserHeaders = z.object({
 export const zCreateUserResponse = zUser;
 
 export const zGetUserPath = z.object({
-    userId: z.uuid()
+    userId: z.uuid().max(36)
 });
 
 /**
@@ -675,8 +681,8 @@ export const zSignUserConsentHeaders = z.object({
 });
 
 export const zSignUserConsentPath = z.object({
-    userId: z.uuid(),
-    consentId: z.uuid()
+    userId: z.uuid().max(36),
+    consentId: z.uuid().max(36)
 });
 
 /**
@@ -685,7 +691,7 @@ export const zSignUserConsentPath = z.object({
 export const zSignUserConsentResponse = zConsent;
 
 export const zListCardConfigsPath = z.object({
-    userId: z.uuid()
+    userId: z.uuid().max(36)
 });
 
 /**
@@ -698,7 +704,7 @@ export const zRequestEmailOtpHeaders = z.object({
 });
 
 export const zRequestEmailOtpPath = z.object({
-    userId: z.uuid()
+    userId: z.uuid().max(36)
 });
 
 /**
@@ -713,7 +719,7 @@ export const zConfirmEmailHeaders = z.object({
 });
 
 export const zConfirmEmailPath = z.object({
-    userId: z.uuid()
+    userId: z.uuid().max(36)
 });
 
 /**
@@ -728,7 +734,7 @@ export const zCreateCardHeaders = z.object({
 });
 
 export const zCreateCardPath = z.object({
-    userId: z.uuid()
+    userId: z.uuid().max(36)
 });
 
 /**
@@ -741,7 +747,7 @@ export const zChargeDraftHeaders = z.object({
 });
 
 export const zChargeDraftPath = z.object({
-    cardId: z.uuid()
+    cardId: z.uuid().max(36)
 });
 
 /**
@@ -754,7 +760,7 @@ export const zCompleteDraftHeaders = z.object({
 });
 
 export const zCompleteDraftPath = z.object({
-    cardId: z.uuid()
+    cardId: z.uuid().max(36)
 });
 
 /**
@@ -767,7 +773,7 @@ export const zActivateCardHeaders = z.object({
 });
 
 export const zActivateCardPath = z.object({
-    cardId: z.uuid()
+    cardId: z.uuid().max(36)
 });
 
 /**
@@ -776,7 +782,7 @@ export const zActivateCardPath = z.object({
 export const zActivateCardResponse = zCard;
 
 export const zListBalancesQuery = z.object({
-    userId: z.uuid()
+    userId: z.uuid().max(36)
 });
 
 /**
@@ -785,7 +791,7 @@ export const zListBalancesQuery = z.object({
 export const zListBalancesResponse = zBalanceList;
 
 export const zListCardsQuery = z.object({
-    userId: z.uuid()
+    userId: z.uuid().max(36)
 });
 
 /**
@@ -794,7 +800,7 @@ export const zListCardsQuery = z.object({
 export const zListCardsResponse = zCardList;
 
 export const zGetCardDetailsPath = z.object({
-    cardId: z.uuid()
+    cardId: z.uuid().max(36)
 });
 
 export const zGetCardDetailsQuery = z.object({
@@ -807,7 +813,7 @@ export const zGetCardDetailsQuery = z.object({
 export const zGetCardDetailsResponse = zEncryptedCardDetails;
 
 export const zListDepositTypesPath = z.object({
-    balanceId: z.uuid()
+    balanceId: z.uuid().max(36)
 });
 
 /**
@@ -816,7 +822,7 @@ export const zListDepositTypesPath = z.object({
 export const zListDepositTypesResponse = zDepositTypeList;
 
 export const zListDepositAddressesPath = z.object({
-    balanceId: z.uuid(),
+    balanceId: z.uuid().max(36),
     type: zDepositTypeCode
 });
 
@@ -832,7 +838,7 @@ export const zCreateDepositAddressHeaders = z.object({
 });
 
 export const zCreateDepositAddressPath = z.object({
-    balanceId: z.uuid(),
+    balanceId: z.uuid().max(36),
     type: zDepositTypeCode
 });
 
@@ -842,7 +848,7 @@ export const zCreateDepositAddressPath = z.object({
 export const zCreateDepositAddressResponse = zDepositAddress;
 
 export const zListDepositVerificationsQuery = z.object({
-    userId: z.uuid().optional()
+    userId: z.uuid().max(36).optional()
 });
 
 /**
@@ -857,7 +863,7 @@ export const zApproveDepositVerificationHeaders = z.object({
 });
 
 export const zApproveDepositVerificationPath = z.object({
-    id: z.uuid()
+    id: z.uuid().max(36)
 });
 
 /**
@@ -866,7 +872,7 @@ export const zApproveDepositVerificationPath = z.object({
 export const zApproveDepositVerificationResponse = zDepositVerification;
 
 export const zListAppDepositTypesQuery = z.object({
-    userUuid: z.uuid()
+    userUuid: z.uuid().max(36)
 });
 
 /**
@@ -879,11 +885,11 @@ export const zSignAppConsentHeaders = z.object({
 });
 
 export const zSignAppConsentPath = z.object({
-    consentUuid: z.uuid()
+    consentUuid: z.uuid().max(36)
 });
 
 export const zSignAppConsentQuery = z.object({
-    userUuid: z.uuid()
+    userUuid: z.uuid().max(36)
 });
 
 /**
@@ -892,7 +898,7 @@ export const zSignAppConsentQuery = z.object({
 export const zSignAppConsentResponse = zConsent;
 
 export const zListAppDepositAddressesPath = z.object({
-    balanceUuid: z.uuid(),
+    balanceUuid: z.uuid().max(36),
     type: zDepositTypeCode
 });
 
@@ -908,7 +914,7 @@ export const zCreateAppDepositAddressHeaders = z.object({
 });
 
 export const zCreateAppDepositAddressPath = z.object({
-    balanceUuid: z.uuid(),
+    balanceUuid: z.uuid().max(36),
     type: zDepositTypeCode
 });
 
@@ -918,7 +924,7 @@ export const zCreateAppDepositAddressPath = z.object({
 export const zCreateAppDepositAddressResponse = zDepositAddress;
 
 export const zListAppDepositVerificationsQuery = z.object({
-    userUuid: z.uuid()
+    userUuid: z.uuid().max(36)
 });
 
 /**
@@ -933,7 +939,7 @@ export const zApproveAppDepositVerificationHeaders = z.object({
 });
 
 export const zApproveAppDepositVerificationPath = z.object({
-    id: z.uuid()
+    id: z.uuid().max(36)
 });
 
 /**
@@ -959,7 +965,7 @@ export const zCreateApprovalHeaders = z.object({
 });
 
 export const zCreateApprovalPath = z.object({
-    corporateUuid: z.uuid()
+    corporateUuid: z.uuid().max(36)
 });
 
 /**
@@ -968,8 +974,8 @@ export const zCreateApprovalPath = z.object({
 export const zCreateApprovalResponse = zApproval;
 
 export const zGetApprovalPath = z.object({
-    corporateUuid: z.uuid(),
-    approvalUuid: z.uuid()
+    corporateUuid: z.uuid().max(36),
+    approvalUuid: z.uuid().max(36)
 });
 
 /**
@@ -978,8 +984,8 @@ export const zGetApprovalPath = z.object({
 export const zGetApprovalResponse = zApproval;
 
 export const zListUserApprovalsPath = z.object({
-    corporateUuid: z.uuid(),
-    userUuid: z.uuid()
+    corporateUuid: z.uuid().max(36),
+    userUuid: z.uuid().max(36)
 });
 
 /**
@@ -988,8 +994,8 @@ export const zListUserApprovalsPath = z.object({
 export const zListUserApprovalsResponse = zApprovalList;
 
 export const zGetApprovalCardDetailsPath = z.object({
-    corporateUuid: z.uuid(),
-    approvalUuid: z.uuid()
+    corporateUuid: z.uuid().max(36),
+    approvalUuid: z.uuid().max(36)
 });
 
 export const zGetApprovalCardDetailsQuery = z.object({
@@ -1002,7 +1008,7 @@ export const zGetApprovalCardDetailsQuery = z.object({
 export const zGetApprovalCardDetailsResponse = zEncryptedCardDetails;
 
 export const zListCorporateDepositAddressesPath = z.object({
-    corporateUuid: z.uuid()
+    corporateUuid: z.uuid().max(36)
 });
 
 /**
@@ -1011,7 +1017,7 @@ export const zListCorporateDepositAddressesPath = z.object({
 export const zListCorporateDepositAddressesResponse = zCorporateDepositAddressList;
 
 export const zListTopUpsPath = z.object({
-    corporateUuid: z.uuid()
+    corporateUuid: z.uuid().max(36)
 });
 
 /**
@@ -1026,8 +1032,8 @@ export const zIncreaseApprovalBudgetHeaders = z.object({
 });
 
 export const zIncreaseApprovalBudgetPath = z.object({
-    corporateUuid: z.uuid(),
-    approvalUuid: z.uuid()
+    corporateUuid: z.uuid().max(36),
+    approvalUuid: z.uuid().max(36)
 });
 
 /**
