@@ -5,7 +5,7 @@
  */
 import { getResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { CardIssuingError, createCardIssuingClient, type CardIssuingClient } from 'card-issuing-sdk';
+import { CardIssuingError, createCardIssuingClient, generateCardKeyPair, type CardIssuingClient } from 'card-issuing-sdk';
 import { createMock, type CardIssuingMock, type CreateMockOptions } from 'card-issuing-mock';
 
 const BASE_URL = 'http://mock.test';
@@ -130,7 +130,8 @@ describe('mock.requests(filter): the request journal', () => {
     const config = mock.fixtures().cardConfigs.find((c) => c.price === null)!;
     for (const consentId of config.consentIds) await client.s2s.consents.sign(user.id, consentId);
     const card = await client.s2s.cards.create(user.id, { configId: config.configId, visualId: config.visualIds[0]! });
-    const keyPair = await import('card-issuing-sdk').then((sdk) => sdk.generateCardKeyPair());
+    if (card.object !== 'card') throw new Error('a free config gives a card');
+    const keyPair = await generateCardKeyPair();
     const details = await client.s2s.cards.getDetails(card.id, { keyPair });
     const snapshot = mock.snapshot();
     expect((await control('PUT', '/state', snapshot)).status).toBe(200);
@@ -207,6 +208,7 @@ describe('mock.events(filter): what changed', () => {
     if (draft.object !== 'draft') throw new Error('a priced config gives a draft');
     await client.s2s.cards.chargeDraft(draft.cardId);
     const card = await client.s2s.cards.completeDraft(draft.cardId);
+    if (card.object !== 'card') throw new Error('a completed draft is a card');
     mock.deposits.incoming({ balanceId: fixtures.corporates[0]!.balanceId, type: 'USDC', amount: '50' });
 
     const types = mock.events().map((e) => e.type);
