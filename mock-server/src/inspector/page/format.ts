@@ -48,6 +48,17 @@ export function wallTime(iso: string): string {
   return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
 }
 
+/** A request target with long query values cut (a card-details request carries a whole public key). */
+export function shortTarget(target: string, max = 24): string {
+  const q = target.indexOf('?');
+  if (q === -1) return target;
+  const parts = target.slice(q + 1).split('&').map((pair) => {
+    const [name, value = ''] = pair.split('=');
+    return value.length > max ? `${name}=${value.slice(0, 8)}…(${value.length} chars)` : pair;
+  });
+  return `${target.slice(0, q)}?${parts.join('&')}`;
+}
+
 /** The first 8 characters of an id, for tables (the whole id is in the title). */
 export function shortId(id: string): string {
   return id.length > 12 ? `${id.slice(0, 8)}…` : id;

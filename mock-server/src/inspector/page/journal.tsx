@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { JournalEntry, JournalSummary, MockEvent } from '../../observe';
 import { getEvents, getExchange, getJournal } from './api';
 import { describeEvent } from './describe';
-import { wallTime } from './format';
+import { shortTarget, wallTime } from './format';
 import { Badge, Field } from './ui';
 
 /** The request id of the page's address (`#request=req_…`), if any. */
@@ -96,7 +96,7 @@ export function JournalPanel({ version }: { version: number }) {
             >
               <span class="t">{wallTime(e.time)}</span>
               <span class="m">{e.method}</span>
-              <span class="p" title={e.path}>{e.path}</span>
+              <span class="p" title={e.path}>{shortTarget(e.path)}</span>
               <span class="o">{e.operationId ?? '—'}</span>
               <span class="s"><Badge status={String(e.status)} /></span>
               <span class="c">{e.code ?? ''}</span>
@@ -123,7 +123,7 @@ function ExchangeDialog({ summary, onClose }: { summary: JournalSummary; onClose
   return (
     <dialog ref={ref} class="exchange" aria-label={`Exchange ${summary.requestId ?? summary.seq}`} onClose={onClose}>
       <header class="dialog-head">
-        <h2>{summary.method} {summary.path} → {summary.status}{summary.code ? ` ${summary.code}` : ''}</h2>
+        <h2>{summary.method} {shortTarget(summary.path)} → {summary.status}{summary.code ? ` ${summary.code}` : ''}</h2>
         <button type="button" class="btn" onClick={() => ref.current?.close()} autoFocus>Close</button>
       </header>
       <dl class="facts">
@@ -134,6 +134,9 @@ function ExchangeDialog({ summary, onClose }: { summary: JournalSummary; onClose
         <div><dt>Duration</dt><dd>{summary.durationMs.toFixed(2)} ms</dd></div>
         <div><dt>Time</dt><dd>{summary.time}</dd></div>
       </dl>
+      {summary.path !== shortTarget(summary.path) && (
+        <details><summary>Whole request target</summary><p class="target"><code>{summary.path}</code></p></details>
+      )}
       {entry === undefined && <p>Loading…</p>}
       {entry === null && <p>This exchange is no longer in the journal (it keeps the latest ones only).</p>}
       {entry && (
