@@ -1,4 +1,5 @@
 import { defineConfig } from '@hey-api/openapi-ts';
+import { operationsPlugin } from './scripts/operations-plugin';
 
 /**
  * The spec gives every integer its format (OWASP API4). hey-api turns `int64` into a zod `bigint`, but JSON numbers
@@ -16,7 +17,7 @@ function numbersThatFit(node: unknown): void {
 }
 
 // One command (`npm run generate`) turns spec/openapi.yaml into sdk/generated/: types, zod schemas and one
-// function per operation on the ky client. The folder is never edited by hand; CI regenerates and diffs it.
+// function per operation on the ky client, and the operation table. The folder is never edited by hand; CI regenerates and diffs it.
 export default defineConfig({
   input: './spec/openapi.yaml',
   output: {
@@ -30,5 +31,7 @@ export default defineConfig({
     // RFC 3339 offsets (`+02:00`) are date-times too; the spec's Timestamp pattern states the rest.
     { name: 'zod', dates: { offset: true } },
     { name: '@hey-api/sdk', validator: true },
+    // operations.gen.ts: operationId, method, path, success status and schema names, for the mock's router.
+    operationsPlugin(),
   ],
 });

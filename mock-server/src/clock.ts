@@ -16,6 +16,27 @@ export interface ClockState {
   offsetMs: number;
 }
 
+let pinnedWall: number | undefined;
+
+/** The wall clock in epoch ms: `Date.now()`, except while {@link atWallClock} replays a journaled change. */
+export function wallNow(): number {
+  return pinnedWall ?? Date.now();
+}
+
+/**
+ * Runs `fn` with the wall clock read as `ms`: a journaled change is replayed at the instant it first ran, so a
+ * ticking virtual clock (wall + offset) gives the same instants again.
+ */
+export function atWallClock<T>(ms: number, fn: () => T): T {
+  const before = pinnedWall;
+  pinnedWall = ms;
+  try {
+    return fn();
+  } finally {
+    pinnedWall = before;
+  }
+}
+
 /** The initial state: frozen at `now` when given, else ticking with no offset. */
 export function initialClock(now?: string | Date): ClockState {
   if (now === undefined) return { frozenAt: null, offsetMs: 0 };
@@ -26,7 +47,7 @@ export function initialClock(now?: string | Date): ClockState {
 
 /** The clock's current instant in epoch milliseconds. */
 export function clockNow(clock: ClockState): number {
-  return clock.frozenAt ?? Date.now() + clock.offsetMs;
+  return clock.frozenAt ?? wallNow() + clock.offsetMs;
 }
 
 /** Moves the clock forward by `seconds` (never backwards: due transitions have already run). */
@@ -39,7 +60,7 @@ export function advanceClock(clock: ClockState, seconds: number): void {
 /** Moves the clock to `instantMs`; a frozen clock stays frozen there, a ticking one keeps ticking from it. */
 export function setClock(clock: ClockState, instantMs: number): void {
   if (clock.frozenAt !== null) clock.frozenAt = instantMs;
-  else clock.offsetMs = instantMs - Date.now();
+  else clock.offsetMs = instantMs - wallNow();
 }
 
 /** RFC 3339 UTC text of an epoch-milliseconds instant. */

@@ -4,7 +4,8 @@
  * handlers serve tests in-process (`setupServer`), the standalone server (`getResponse`) and the service worker.
  *
  * Layers: `store/` (records per tenant, seeded fixtures, snapshots) → `machines/` (state tables) → `domain/`
- * (behaviour) → `http/` (the 32 operations' pipeline) and `control/` (programmatic and `/__mock/` routes).
+ * (behaviour) → `pipeline/` (one transport-free request pipeline for the 32 operations and the `/__mock/` routes of
+ * `control/`) → adapters: msw handlers (`adapters/msw.ts`) and the node:http front (`node/server.ts`).
  *
  * @example
  * ```ts
@@ -17,18 +18,24 @@
  * @packageDocumentation
  */
 import type { HttpHandler } from 'msw';
-import { controlHandlers, tenantControl, zApiKey, type TenantControl } from './control';
+import { mswHandlers } from './adapters/msw';
+import { atWallClock } from './clock';
+import { callAction, controlRoutes, journaled, tenantControl, zApiKey, type TenantControl } from './control';
 import { ProblemError, notFound } from './domain/errors';
-import { apiHandlers } from './http/handlers';
-import { createRuntime } from './http/runtime';
-import { inspectorHandlers } from './inspector/routes';
-import type { ObserveOptions } from './observe';
+import { commandWall, createPipeline, recordCommand, type Exchange, type Pipeline } from './pipeline';
+import { runApi, runSettle, type Command } from './pipeline/commands';
+import { createRuntime, type Journal, type MockRuntime } from './pipeline/runtime';
+import { webCryptoHmac } from './pipeline/signature';
+import { inspectorRoutes } from './inspector/routes';
+import { journalListener, type ObserveOptions } from './observe';
 import { TenantRegistry, cloneState, snapshotProblem, type Credentials, type Tenant, type TenantSnapshot } from './store';
 
 export { ProblemError } from './domain/errors';
 export type { ProblemExtras } from './domain/errors';
 export type { IncomingDeposit, IncomingDepositResult } from './domain';
-export type { FaultSpec } from './http/faults';
+export type { FaultSpec } from './pipeline/faults';
+export type { Exchange } from './pipeline/runtime';
+export type { Reply } from './pipeline/reply';
 export type { TenantControl } from './control';
 export type {
   EventFilter, JournalEntry, JournalMessage, JournalSummary, MockEvent, MockEventType, ObservedListener, ObservedMessage, ObserveOptions,
@@ -51,6 +58,11 @@ export interface CreateMockOptions {
   latencyMs?: number;
   /** The origin (optionally with a path prefix) the handlers match, e.g. `http://127.0.0.1:4010`. Default: any origin. */
   baseUrl?: string;
+  /**
+   * HMAC-SHA256 for signature checks, when the platform has a faster one than Web Crypto (the standalone server
+   * passes node:crypto's). Default: Web Crypto with each secret's key imported once.
+   */
+  hmac?: (secret: string, message: string) => Uint8Array | Promise<Uint8Array>;
   /** How many exchanges and events each tenant keeps (`{ requests: 500, events: 1000 }` by default; 0 keeps none). */
   observe?: ObserveOptions;
 }
@@ -76,6 +88,30 @@ export interface CardIssuingMock extends TenantControl {
   importState(state: ServerState): void;
   /** Calls `listener` after every state change; returns the function that stops it. */
   onChange(listener: () => void): () => void;
+  /**
+   * Calls `listener` once each request handled by the mock has its answer (request, reply, operationId, status,
+   * code, duration, request id); returns the function that stops it. Nothing is built when no one listens.
+   */
+  onExchange(listener: (exchange: Exchange) => void): () => void;
+}
+
+/** What the standalone server needs beyond the public surface: the pipeline itself, and the journal seam. */
+export interface MockInternals {
+  runtime: MockRuntime;
+  pipeline: Pipeline;
+  /** Replays one journaled command (state file load); a command that fails now failed then too, and is skipped. */
+  replay(command: Command): void;
+  /** Hangs a journal on the mock: from now on every change is recorded in it. */
+  attachJournal(journal: Journal | undefined): void;
+}
+
+const internalsOf = new WeakMap<CardIssuingMock, MockInternals>();
+
+/** The internals of a mock made by {@link createMock} (for `card-issuing-mock/node`). @internal */
+export function mockInternals(mock: CardIssuingMock): MockInternals {
+  const found = internalsOf.get(mock);
+  if (!found) throw new TypeError('Not a mock made by createMock().');
+  return found;
 }
 
 /** The default credentials of the mock (contract section 1). */
@@ -88,15 +124,22 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
   const listeners = new Set<() => void>();
   const runtime = createRuntime({
     tenants, verifySignatures: options.verifySignatures ?? true, latencyMs: options.latencyMs ?? 0, baseUrl: options.baseUrl, listeners,
+    hmac: options.hmac ?? webCryptoHmac(),
     ...(options.observe ? { observe: options.observe } : {}),
   });
 
   const controlOf = (apiKey: string): TenantControl => {
     const find = (): Tenant => tenants.get(apiKey) ?? fail(notFound('tenant with api key', apiKey));
     find();
-    return tenantControl(runtime, find);
+    return journaled(runtime, tenantControl(runtime, find));
   };
   const addCredentials = (c: Credentials): { created: boolean; control: TenantControl } => {
+    const wall = commandWall();
+    const result = atWallClock(wall, () => addCredentialsNow(c));
+    if (result.created) recordCommand(runtime, { kind: 'mock', wall, action: 'addCredentials', args: [c] });
+    return result;
+  };
+  const addCredentialsNow = (c: Credentials): { created: boolean; control: TenantControl } => {
     const checked = checkCredentials(c);
     const existing = tenants.get(checked.apiKey);
     if (existing && existing.apiSecret !== checked.apiSecret) {
@@ -109,17 +152,25 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     return { created: !existing, control: controlOf(checked.apiKey) };
   };
 
-  const defaultControl = tenantControl(runtime, () => tenants.default);
-  // Control routes first: without a baseUrl the API's catch-all `*/corporates/*` would also match
-  // `/__mock/corporates/...` and answer ROUTE_NOT_FOUND.
+  const defaultControl = journaled(runtime, tenantControl(runtime, () => tenants.default));
   const control = (apiKey: string | null) => (apiKey === null ? defaultControl : tenants.get(apiKey) ? controlOf(apiKey) : undefined);
-  const handlers = [
-    ...inspectorHandlers(runtime, control),
-    ...controlHandlers(runtime, { control, addCredentials }),
-    ...apiHandlers(runtime),
-  ];
+  const pipeline = createPipeline(runtime, [...controlRoutes({ control, addCredentials }), ...inspectorRoutes(runtime)], { control });
+  // The request journal listens to the pipeline's exchanges (unless it keeps nothing).
+  if (runtime.observer.journalSize > 0) runtime.exchangeListeners.add(journalListener(runtime));
+  const handlers = mswHandlers(pipeline, runtime.baseUrl);
 
-  return {
+  const importState = (state: ServerState): void => {
+    const problem = serverStateProblem(state);
+    if (problem) throw new ProblemError(400, 'VALIDATION_FAILED', `Not a mock server state: ${problem}.`, { errors: [{ path: 'state', message: problem }] });
+    tenants.replaceAll(
+      state.tenants.map((t) => ({ credentials: { apiKey: t.apiKey, apiSecret: t.apiSecret }, state: { ...cloneState(t.state), apiKey: t.apiKey } })),
+      state.defaultApiKey,
+    );
+    recordCommand(runtime, { kind: 'mock', wall: commandWall(), action: 'importState', args: [state] });
+    runtime.changed();
+  };
+
+  const mock: CardIssuingMock = {
     get apiKey() {
       return tenants.default.apiKey;
     },
@@ -135,20 +186,48 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
       defaultApiKey: tenants.default.apiKey,
       tenants: tenants.all().map((t) => ({ apiKey: t.apiKey, apiSecret: t.apiSecret, state: cloneState(t.state) })),
     }),
-    importState: (state: ServerState): void => {
-      const problem = serverStateProblem(state);
-      if (problem) throw new ProblemError(400, 'VALIDATION_FAILED', `Not a mock server state: ${problem}.`, { errors: [{ path: 'state', message: problem }] });
-      tenants.replaceAll(
-        state.tenants.map((t) => ({ credentials: { apiKey: t.apiKey, apiSecret: t.apiSecret }, state: { ...cloneState(t.state), apiKey: t.apiKey } })),
-        state.defaultApiKey,
-      );
-      runtime.changed();
-    },
+    importState,
     onChange: (listener: () => void) => {
       listeners.add(listener);
       return () => void listeners.delete(listener);
     },
+    onExchange: (listener: (exchange: Exchange) => void) => {
+      runtime.exchangeListeners.add(listener);
+      return () => void runtime.exchangeListeners.delete(listener);
+    },
   };
+
+  internalsOf.set(mock, {
+    runtime,
+    pipeline,
+    replay(command) {
+      runtime.replaying = true;
+      try {
+        if (command.kind === 'api') {
+          const tenant = tenants.get(command.apiKey);
+          if (tenant) runApi(runtime, tenant, command);
+        } else if (command.kind === 'settle') {
+          const tenant = tenants.get(command.apiKey);
+          if (tenant) runSettle(tenant, command.wall);
+        } else if (command.kind === 'control') {
+          const target = control(command.apiKey);
+          if (target) atWallClock(command.wall, () => callAction(target, command.action, command.args));
+        } else if (command.action === 'addCredentials') {
+          atWallClock(command.wall, () => addCredentialsNow(command.args[0] as Credentials));
+        } else {
+          atWallClock(command.wall, () => importState(command.args[0] as ServerState));
+        }
+      } catch {
+        // It failed when it first ran too (and changed what it changed before failing, as it just did again).
+      } finally {
+        runtime.replaying = false;
+      }
+    },
+    attachJournal(journal) {
+      runtime.journal = journal;
+    },
+  });
+  return mock;
 }
 
 /** Why `value` is not a {@link ServerState}, or undefined when it is one. */

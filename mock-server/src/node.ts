@@ -1,7 +1,8 @@
 /**
  * `card-issuing-mock/node`: the mock as a real HTTP server, for front-end dev servers, other languages and
- * CI jobs that talk HTTP. It serves the handlers of {@link createMock} through msw's `getResponse`, so the
- * server, the in-process mock and the service worker share one implementation.
+ * CI jobs that talk HTTP. It serves the request pipeline of {@link createMock} straight from node:http (no msw
+ * routing on the way, HMAC with node:crypto), so the server, the in-process mock and the service worker share one
+ * implementation.
  *
  * ```ts
  * import { startMockServer } from 'card-issuing-mock/node';
@@ -11,9 +12,10 @@
  * ```
  * @module
  */
-import { createMock, type CardIssuingMock } from './index.js';
-import { inspectorPageHandlers } from './node/inspector-page.js';
-import { serveHandlers } from './node/server.js';
+import { createHmac } from 'node:crypto';
+import { createMock, mockInternals, type CardIssuingMock } from './index.js';
+import { withInspectorPage } from './node/inspector-page.js';
+import { servePipeline } from './node/server.js';
 import { readStateFile, removeStaleTempFiles, StateFileError, StateFileSaver } from './node/state-file.js';
 
 export { StateFileError } from './node/state-file.js';
@@ -71,6 +73,7 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
       : { credentials: [{ apiKey: options.apiKey, apiSecret: options.apiSecret }] }),
     ...(options.verifySignatures === undefined ? {} : { verifySignatures: options.verifySignatures }),
     ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
+    hmac: (secret, message) => createHmac('sha256', secret).update(message).digest(),
   });
   const log = options.log;
 
@@ -115,7 +118,7 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
 
   let http;
   try {
-    http = await serveHandlers([...inspectorPageHandlers(), ...mock.handlers], {
+    http = await servePipeline(withInspectorPage(mockInternals(mock).pipeline), {
       port: options.port ?? 4010,
       host: options.host ?? '127.0.0.1',
       ...(log ? { log } : {}),

@@ -138,6 +138,11 @@ export interface VerifySignatureInput {
   nonces?: NonceCache;
   /** Seconds a timestamp may be off; defaults to {@link SIGNATURE_TOLERANCE_SECONDS}. */
   toleranceSeconds?: number;
+  /**
+   * HMAC-SHA256 of `message` under `secret` (UTF-8 both), when the verifier has a faster one than importing a Web
+   * Crypto key per request (node:crypto, or a cached `CryptoKey`). The comparison stays constant-time.
+   */
+  hmac?: (secret: string, message: string) => Uint8Array | Promise<Uint8Array>;
 }
 
 /** The outcome of {@link verifySignature}. `stringToSign` is what the verifier expected (for mismatches). */
@@ -180,8 +185,9 @@ export async function verifySignature(input: VerifySignatureInput): Promise<Veri
 
   const stringToSign = await buildStringToSign({ method: input.method, url: input.url, body: input.body, apiKey, timestamp, nonce });
   const given = fromBase64(signature);
-  const key = await hmacKey(secret, 'verify');
-  const valid = given !== undefined && (await crypto.subtle.verify('HMAC', key, given, encoder.encode(stringToSign)));
+  const valid = given !== undefined && (input.hmac
+    ? constantTimeEqual(given, await input.hmac(secret, stringToSign))
+    : await crypto.subtle.verify('HMAC', await hmacKey(secret, 'verify'), given, encoder.encode(stringToSign)));
   if (!valid) {
     return { ok: false, code: 'AUTH_SIGNATURE_MISMATCH', detail: 'The signature does not match the request.', apiKey, stringToSign };
   }
@@ -189,6 +195,14 @@ export async function verifySignature(input: VerifySignatureInput): Promise<Veri
     return { ok: false, code: 'AUTH_NONCE_REUSED', detail: 'This nonce was already used; every request needs a fresh one.', apiKey };
   }
   return { ok: true, apiKey, nonce, timestamp: Number(timestamp) };
+}
+
+/** Equal bytes, in time that depends on the length only. */
+function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  let diff = 0;
+  for (let i = 0; i < a.byteLength; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
 }
 
 async function hashBody(body: SignableBody): Promise<string> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { operations } from '../../mock-server/src/http/operations';
+import { operations } from '../../mock-server/src/pipeline/operations';
 import { specOperations } from '../helpers/spec';
 
 // The mock's operation table names each operation's method, path and success status for its router; the spec

@@ -4,4 +4,5 @@
  */
 export * from './tenant-control';
 export * from './routes';
+export * from './journaled';
 export * from './schemas';

@@ -1,17 +1,11 @@
 /**
- * The control API over HTTP, exactly as contract section 7's table: MSW handlers under `/__mock/`, so they work
- * in-process, over node:http and in the service worker alike. Never signed; `?apiKey=` names the tenant
- * (default: the first credentials); bad bodies are 400 problem+json; every response carries `X-Request-Id`.
+ * The control API over HTTP, exactly as contract section 7's table: routes under `/__mock/` that the request
+ * pipeline serves (so they work in-process, over node:http and in the service worker alike). Never signed;
+ * `?apiKey=` names the tenant (default: the first credentials); bad bodies are 400 problem+json; every response
+ * carries `X-Request-Id`.
  * @module
  */
-import { http, type HttpHandler } from 'msw';
 import * as z from 'zod';
-import { ProblemError, notFound } from '../domain/errors';
-import { catchAll } from '../http/handlers';
-import { asProblem, jsonReply, problemReply, toResponse } from '../http/problem';
-import { routePattern, type MockRuntime } from '../http/runtime';
-import { captureExchange, controlOperationId } from '../observe/capture';
-import { validateParts } from '../http/validation';
 import type { Credentials } from '../store';
 import { zClockAdvanceBody, zCredentialsBody, zFaultBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
 import type { TenantControl } from './tenant-control';
@@ -24,27 +18,34 @@ export interface ControlApi {
   addCredentials(credentials: Credentials): { created: boolean; control: TenantControl };
 }
 
-interface RouteArgs {
+/** What a control route's `run` gets. */
+export interface RouteArgs {
   control: TenantControl;
   params: Record<string, string>;
   body: unknown;
   url: URL;
+  /** A request header by lower-case name (the event stream reads `Last-Event-ID`). */
+  header(name: string): string | undefined;
 }
 
-interface RouteDef {
+/** What a control route answers: a JSON body, or a stream written as it comes (server-sent events). */
+export type RouteResult = { status: number; body: unknown } | { status: number; stream: ReadableStream<Uint8Array>; headers: Record<string, string> };
+
+/** One control route: method and path, the schemas of its path parameters and body, and what it does. */
+export interface RouteDef {
   method: 'get' | 'post' | 'put';
   path: string;
   params?: z.ZodType;
   body?: z.ZodType;
   /** The body may be absent (then `body` is `{}`). */
   optionalBody?: boolean;
-  run(args: RouteArgs): { status: number; body: unknown };
+  run(args: RouteArgs): RouteResult;
 }
 
 const uuid = z.uuid();
 
-/** The `/__mock/` handlers, and a 404 ROUTE_NOT_FOUND catch-all for any other path under `/__mock`. */
-export function controlHandlers(runtime: MockRuntime, api: ControlApi): HttpHandler[] {
+/** The `/__mock/` routes (the pipeline answers 404 ROUTE_NOT_FOUND for any other path under `/__mock`). */
+export function controlRoutes(api: ControlApi): RouteDef[] {
   const ok = (body: unknown, status = 200) => ({ status, body });
   const clockView = (control: TenantControl) => ({ now: control.clock.now().toISOString(), frozen: control.clock.frozen() });
   const routes: RouteDef[] = [
@@ -107,43 +108,5 @@ export function controlHandlers(runtime: MockRuntime, api: ControlApi): HttpHand
     },
   ];
 
-  const handlers = routes.map((route) => http[route.method](routePattern(runtime, route.path), ({ request, params }) =>
-    // The journal records control actions (a page's or a test's moves), not reads, which the inspector makes all the time.
-    route.method === 'get' ? answer(route, request, params)
-      : captureExchange(runtime.observer, {
-        tenant: new URL(request.url).searchParams.get('apiKey') ?? runtime.tenants.default.apiKey, operationId: controlOperationId(route.path, params),
-      }, request, () => answer(route, request, params))));
-
-  async function answer(route: RouteDef, request: Request, params: Record<string, unknown>): Promise<Response> {
-    const requestId = runtime.nextRequestId();
-    const url = new URL(request.url);
-    try {
-      const apiKey = url.searchParams.get('apiKey');
-      const text = await request.text();
-      let body: unknown;
-      if (text.trim() !== '') {
-        try {
-          body = JSON.parse(text);
-        } catch {
-          throw new ProblemError(400, 'MALFORMED_JSON', 'The request body is not valid JSON.');
-        }
-      } else if (route.optionalBody) {
-        body = {};
-      }
-      const [parsedParams, parsedBody] = validateParts([
-        { location: 'path', schema: route.params, value: params },
-        { location: 'body', schema: route.body, value: body },
-      ]);
-      // Adding credentials needs no tenant; every other route acts on the tenant of ?apiKey=.
-      const control = route.path === '/__mock/credentials' ? api.control(null) : api.control(apiKey);
-      if (!control) throw notFound('tenant with api key', apiKey ?? '');
-      const result = route.run({
-        control, params: (parsedParams ?? {}) as Record<string, string>, body: route.body ? parsedBody : body, url,
-      });
-      return toResponse(jsonReply(result.body, result.status, requestId));
-    } catch (error) {
-      return toResponse(problemReply(asProblem(error), requestId, url.pathname));
-    }
-  }
-  return [...handlers, ...catchAll(runtime, ['/__mock'])];
+  return routes;
 }

@@ -7,9 +7,10 @@
 import type { Approval, BusinessUser, Card, Money, User } from 'card-issuing-sdk';
 import { advanceClock, clockNow, setClock } from '../clock';
 import { ProblemError, business, cards, contextOf, deposits, settle, users, type DomainContext, type IncomingDeposit, type IncomingDepositResult } from '../domain';
-import { injectFault, type FaultSpec } from '../http/faults';
-import type { MockRuntime } from '../http/runtime';
-import { validateParts } from '../http/validation';
+import { indexOf, outboxOf } from '../domain/lookups';
+import { injectFault, type FaultSpec } from '../pipeline/faults';
+import type { MockRuntime } from '../pipeline/runtime';
+import { validateParts } from '../pipeline/validation';
 import type { EventFilter, JournalEntry, MockEvent, ObservedListener, RequestFilter } from '../observe';
 import { cloneState, fixturesOf, snapshotProblem, type Fixtures, type OutboxMessage, type Tenant, type TenantSnapshot } from '../store';
 import { zClockAdvanceBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
@@ -145,7 +146,7 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
       runtime.observer.emit(tenant.apiKey, { type: 'mock.restored' });
       runtime.changed();
     },
-    outbox: (userId) => read((ctx) => ctx.state.outbox.filter((m) => userId === undefined || m.userId === userId).map((m) => ({ ...m }))),
+    outbox: (userId) => read((ctx) => (userId === undefined ? ctx.state.outbox : outboxOf(ctx.state, userId)).map((m) => ({ ...m }))),
     kyc: (userId, status) => act((ctx) => {
       const [body] = validateParts([{ location: 'body', schema: zKycBody, value: { status } }]) as [{ status: 'PASSED' | 'FAILED' }];
       return users.setKycStatus(ctx, userId, body.status);
@@ -179,7 +180,7 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
         getTenant().faults = [];
       },
     },
-    fixtures: () => read((ctx, tenant) => fixturesOf(ctx.state, { apiKey: tenant.apiKey, apiSecret: tenant.apiSecret })),
+    fixtures: () => read((ctx, tenant) => fixturesOf(ctx.state, { apiKey: tenant.apiKey, apiSecret: tenant.apiSecret }, indexOf(ctx.state))),
     // Settled first, so that a test reading events sees the transitions its last move of the clock made due.
     requests: (filter) => runtime.observer.requests(getTenant().apiKey, filter),
     events: (filter) => read((_ctx, tenant) => runtime.observer.events(tenant.apiKey, filter)),

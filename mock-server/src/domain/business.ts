@@ -15,7 +15,10 @@ import type { ApprovalRecord, CorporateRecord } from '../store';
 import { nowIso, type DomainContext } from './context';
 import { ProblemError, conflict, unprocessable } from './errors';
 import { detailsOf, issueCard } from './cards';
-import { findApproval, findBusinessUser, findCorporate } from './lookups';
+import {
+  approvalsOf, approvalsOnCard, businessUserByEmail, corporateDepositAddressesOf, findApproval, findBusinessUser, findCorporate,
+  registrationCompleted, topUpsOf,
+} from './lookups';
 import { approvalView, businessUserView, corporateDepositAddressView, topUpView } from './views';
 import { approvalStatusChanged, cardStatusChanged } from '../observe/domain-events';
 
@@ -26,8 +29,7 @@ export const BUDGET_MAX = 100_000_000;
 
 /** Creates a business user, PENDING until registration completes (control API). */
 export function createBusinessUser(ctx: DomainContext, body: BusinessUserCreate): BusinessUser {
-  const email = body.email.toLowerCase();
-  if (Object.values(ctx.state.businessUsers).some((u) => u.email.toLowerCase() === email)) {
+  if (businessUserByEmail(ctx, body.email)) {
     throw new ProblemError(409, 'EMAIL_ALREADY_REGISTERED', `A business user with the e-mail ${body.email} already exists.`);
   }
   const user = {
@@ -43,6 +45,7 @@ export function createBusinessUser(ctx: DomainContext, body: BusinessUserCreate)
 export function completeRegistration(ctx: DomainContext, userUuid: string): BusinessUser {
   const user = findBusinessUser(ctx, userUuid);
   user.registrationStatus = transition(businessUserMachine, user.registrationStatus, 'completeRegistration');
+  registrationCompleted(ctx, userUuid);
   ctx.emit({ type: 'user.registrationCompleted', userId: user.userUuid, area: 'business' });
   return businessUserView(user);
 }
@@ -108,9 +111,7 @@ export function listUserApprovals(ctx: DomainContext, corporateUuid: string, use
   findCorporate(ctx, corporateUuid);
   findBusinessUser(ctx, userUuid);
   return {
-    items: Object.values(ctx.state.approvals)
-      .filter((a) => a.corporateUuid === corporateUuid && a.userUuid === userUuid)
-      .map((a) => approvalView(ctx.state, a)),
+    items: approvalsOf(ctx, corporateUuid, userUuid).map((a) => approvalView(ctx.state, a)),
   };
 }
 
@@ -131,13 +132,13 @@ export function approvalCardDetails(ctx: DomainContext, corporateUuid: string, a
 /** The corporate's deposit addresses. */
 export function listCorporateDepositAddresses(ctx: DomainContext, corporateUuid: string): CorporateDepositAddressList {
   findCorporate(ctx, corporateUuid);
-  return { items: Object.values(ctx.state.corporateDepositAddresses).filter((a) => a.corporateUuid === corporateUuid).map(corporateDepositAddressView) };
+  return { items: corporateDepositAddressesOf(ctx, corporateUuid).map(corporateDepositAddressView) };
 }
 
 /** The corporate's top-ups, oldest first. */
 export function listTopUps(ctx: DomainContext, corporateUuid: string): TopUpList {
   findCorporate(ctx, corporateUuid);
-  return { items: Object.values(ctx.state.topUps).filter((t) => t.corporateUuid === corporateUuid).map(topUpView) };
+  return { items: topUpsOf(ctx, corporateUuid).map(topUpView) };
 }
 
 /**
@@ -181,7 +182,7 @@ export function release(ctx: DomainContext, approval: ApprovalRecord): void {
 
 /** Closes an approval's card unless another instance that is in force (reserving) still uses it. */
 export function closeCardUnlessInUse(ctx: DomainContext, approval: ApprovalRecord): void {
-  const inUse = Object.values(ctx.state.approvals)
+  const inUse = approvalsOnCard(ctx, approval.cardId)
     .some((a) => a.cardId === approval.cardId && a.approvalUuid !== approval.approvalUuid && RESERVING_STATUSES.includes(a.status));
   const card = ctx.state.cards[approval.cardId]!;
   const from = card.status;

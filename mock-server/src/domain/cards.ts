@@ -9,7 +9,7 @@ import { cardMachine, draftMachine, initialStatus, transition, type CardTrigger 
 import type { CardRecord } from '../store';
 import { nowIso, type DomainContext } from './context';
 import { conflict, notFound, unprocessable } from './errors';
-import { balancesOf, findBalance, findCard, findUser } from './lookups';
+import { balancesOf, cardsOf, findBalance, findCard, findUser } from './lookups';
 import { balanceView, cardView, draftView, registrationStatus } from './views';
 import { cardGenerated, cardStatusChanged } from '../observe/domain-events';
 
@@ -161,7 +161,7 @@ export function listBalances(ctx: DomainContext, userId: string): BalanceList {
 /** A user's cards (a Server2Server user's, or a business user's), oldest first; drafts are not cards. */
 export function listCards(ctx: DomainContext, userId: string): CardList {
   if (!ctx.state.users[userId] && !ctx.state.businessUsers[userId]) throw notFound('user', userId);
-  return { items: Object.values(ctx.state.cards).filter((c) => c.userId === userId).map(cardView) };
+  return { items: cardsOf(ctx, userId).map(cardView) };
 }
 
 /**

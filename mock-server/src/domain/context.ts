@@ -6,6 +6,7 @@
 import { clockNow, iso } from '../clock';
 import { emitNothing, type Emit } from '../observe/events';
 import { Prng, type TenantState } from '../store';
+import { indexOf } from './lookups';
 
 /** One tenant's state at one instant. */
 export interface DomainContext {
@@ -19,6 +20,8 @@ export interface DomainContext {
 
 /** A context for `state` at its clock's current instant, emitting its domain events through `emit`. */
 export function contextOf(state: TenantState, emit: Emit = emitNothing): DomainContext {
+  // Build the indexes before any domain code touches the state, so that every record stored from here is filed.
+  indexOf(state);
   return { state, now: clockNow(state.clock), rng: new Prng(state.rng), emit };
 }
 

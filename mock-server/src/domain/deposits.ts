@@ -12,7 +12,10 @@ import { initialStatus, transition, verificationMachine } from '../machines';
 import { makeAddress, type BalanceRecord, type VerificationRecord } from '../store';
 import { nowIso, type DomainContext } from './context';
 import { ProblemError, notFound, unprocessable } from './errors';
-import { balancesOf, findBalance, findDepositType, findUser, findVerification } from './lookups';
+import {
+  balancesOf, corporateByBalanceId, corporateDepositAddressesOf, depositAddressesOf, findBalance, findDepositType, findUser, findVerification,
+  verificationsOfBalance, verificationsOfUser,
+} from './lookups';
 import { MAX_MONEY, compareDecimal, creditedMinorUnits } from './money';
 import { depositAddressView, depositTypeView, topUpView, verificationView } from './views';
 
@@ -41,7 +44,7 @@ export function listDepositAddresses(ctx: DomainContext, balanceId: string, type
 }
 
 function addressesOf(ctx: DomainContext, balanceId: string, type: string) {
-  return Object.values(ctx.state.depositAddresses).filter((a) => a.balanceId === balanceId && a.type === type);
+  return depositAddressesOf(ctx, balanceId, type);
 }
 
 /**
@@ -70,7 +73,8 @@ export function createDepositAddress(ctx: DomainContext, balanceId: string, type
 
 /** The verifications of the application's users (optionally one user's), oldest first. */
 export function listVerifications(ctx: DomainContext, userId?: string): DepositVerificationList {
-  return { items: Object.values(ctx.state.verifications).filter((v) => userId === undefined || v.userId === userId).map(verificationView) };
+  const items = userId === undefined ? Object.values(ctx.state.verifications) : verificationsOfUser(ctx, userId);
+  return { items: items.map(verificationView) };
 }
 
 /** One app user's verifications (Wallet App); the user must exist. */
@@ -143,8 +147,8 @@ export function incomingDeposit(ctx: DomainContext, d: IncomingDeposit): Incomin
     if (d.network !== undefined && d.network !== address.network) {
       throw unprocessable('NETWORK_NOT_SUPPORTED', `The ${type.type} address of balance ${balance.id} is on ${address.network}, not ${d.network}.`);
     }
-    const pending = Object.values(ctx.state.verifications)
-      .filter((v) => v.balanceId === balance.id && v.status === 'PENDING_APPROVAL')
+    const pending = verificationsOfBalance(ctx, balance.id)
+      .filter((v) => v.status === 'PENDING_APPROVAL')
       .reduce((sum, v) => sum + creditedMinorUnits(v.amount, findDepositType(ctx, v.type).rate), 0n);
     assertWithinMoney(BigInt(balance.available) + pending + credited);
     const requiresVerification = d.requiresVerification ?? false;
@@ -159,10 +163,10 @@ export function incomingDeposit(ctx: DomainContext, d: IncomingDeposit): Incomin
     return { kind: 'verification', verification: verificationView(verification) };
   }
 
-  const corporate = Object.values(ctx.state.corporates).find((c) => c.balanceId === d.balanceId);
+  const corporate = corporateByBalanceId(ctx, d.balanceId);
   if (!corporate) throw notFound('balance', d.balanceId);
-  const address = Object.values(ctx.state.corporateDepositAddresses)
-    .find((a) => a.corporateUuid === corporate.corporateUuid && a.type === type.type && (d.network === undefined || a.network === d.network));
+  const address = corporateDepositAddressesOf(ctx, corporate.corporateUuid)
+    .find((a) => a.type === type.type && (d.network === undefined || a.network === d.network));
   if (!address) {
     throw new ProblemError(409, 'DEPOSIT_ADDRESS_MISSING', `Corporate ${corporate.corporateUuid} has no ${type.type} address${d.network ? ` on ${d.network}` : ''}.`);
   }

@@ -7,7 +7,7 @@ import { iso } from '../clock';
 import { MOCK_CURRENCY, type UserRecord } from '../store';
 import { nowIso, type DomainContext } from './context';
 import { ProblemError, notFound, unprocessable } from './errors';
-import { findUser } from './lookups';
+import { findUser, sendMessage, userByEmail } from './lookups';
 import { cardConfigView, consentView, registrationStatus, userView } from './views';
 
 /** An e-mail code is valid this long on the virtual clock. */
@@ -19,8 +19,7 @@ export const KYC_URL = 'https://kyc.card-issuing.example/start';
 
 /** Registers a user (registration consents unsigned) with one EUR balance of 0. */
 export function createUser(ctx: DomainContext, data: RegistrationData): User {
-  const email = data.email.toLowerCase();
-  if (Object.values(ctx.state.users).some((u) => u.email.toLowerCase() === email)) {
+  if (userByEmail(ctx, data.email)) {
     throw new ProblemError(409, 'EMAIL_ALREADY_REGISTERED', `A user with the e-mail ${data.email} is already registered.`);
   }
   const now = nowIso(ctx);
@@ -69,7 +68,7 @@ export function requestEmailOtp(ctx: DomainContext, userId: string): EmailOtpCha
   const code = ctx.rng.digits(6);
   const expiresAt = iso(ctx.now + OTP_TTL_MS);
   user.otp = { code, expiresAt, attemptsRemaining: OTP_ATTEMPTS };
-  ctx.state.outbox.push({ userId: user.id, to: user.email, subject: 'Your verification code', code, sentAt: nowIso(ctx) });
+  sendMessage(ctx, { userId: user.id, to: user.email, subject: 'Your verification code', code, sentAt: nowIso(ctx) });
   ctx.emit({ type: 'email.otpSent', userId: user.id });
   return { sentTo: maskEmail(user.email), expiresAt, attemptsRemaining: OTP_ATTEMPTS };
 }

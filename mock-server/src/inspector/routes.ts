@@ -6,14 +6,11 @@
  * These are reads: the journal does not record them, so the page watching it never feeds it.
  * @module
  */
-import { http, type HttpHandler } from 'msw';
 import * as z from 'zod';
-import type { TenantControl } from '../control';
-import { notFound } from '../domain/errors';
-import { asProblem, jsonReply, problemReply, toResponse } from '../http/problem';
-import { routePattern, type MockRuntime } from '../http/runtime';
-import { validateParts } from '../http/validation';
-import { eventStreamResponse } from '../observe';
+import type { RouteDef, TenantControl } from '../control';
+import type { MockRuntime } from '../pipeline/runtime';
+import { validateParts } from '../pipeline/validation';
+import { eventStream } from '../observe/sse';
 import { inspectorView } from './view';
 
 const zSeq = z.string().regex(/^\d{1,15}$/, 'A sequence number').transform(Number);
@@ -44,58 +41,73 @@ const zEventsQuery = z.strictObject({
 const zStreamQuery = z.strictObject({ apiKey: z.string().optional(), lastEventId: zSeq.optional() });
 const zInspectQuery = z.strictObject({ apiKey: z.string().optional() });
 
-/** The handlers of the journal, the events, their stream and the page model. */
-export function inspectorHandlers(runtime: MockRuntime, control: (apiKey: string | null) => TenantControl | undefined): HttpHandler[] {
-  const route = <Q extends z.ZodType>(path: string, schema: Q, run: (control: TenantControl, query: z.infer<Q>, request: Request) => Response) =>
-    http.get(routePattern(runtime, path), ({ request }) => {
-      const url = new URL(request.url);
-      const requestId = runtime.nextRequestId();
-      try {
-        const [query] = validateParts([{ location: 'query', schema, value: Object.fromEntries(url.searchParams) }]) as [z.infer<Q>];
-        const apiKey = url.searchParams.get('apiKey');
-        const tenant = control(apiKey);
-        if (!tenant) throw notFound('tenant with api key', apiKey ?? '');
-        return run(tenant, query, request);
-      } catch (error) {
-        return toResponse(problemReply(asProblem(error), requestId, url.pathname));
-      }
-    });
-  const json = (body: unknown) => toResponse(jsonReply(body, 200, runtime.nextRequestId()), { 'cache-control': 'no-store' });
+function query<S extends z.ZodType>(schema: S, url: URL): z.infer<S> {
+  const [parsed] = validateParts([{ location: 'query', schema, value: Object.fromEntries(url.searchParams) }]) as [z.infer<S>];
+  return parsed;
+}
 
+/** Drops the keys whose value is undefined (the filters are exact-optional). */
+function defined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** The routes of the journal, the events, their stream and the page model. */
+export function inspectorRoutes(runtime: MockRuntime): RouteDef[] {
+  const stats = (control: TenantControl) => runtime.observer.stats(control.apiKey);
   return [
-    route('/__mock/requests', zRequestsQuery, (tenant, q) => {
-      const filter = {
-        ...(q.operation !== undefined ? { operation: q.operation } : {}), ...(q.status !== undefined ? { status: q.status } : {}),
-        ...(q.code !== undefined ? { code: q.code } : {}), ...(q.requestId !== undefined ? { requestId: q.requestId } : {}),
-        ...(q.method !== undefined ? { method: q.method } : {}), ...(q.after !== undefined ? { after: q.after } : {}),
-        ...(q.seq !== undefined ? { seq: q.seq } : {}), limit: q.limit ?? 100,
-      };
-      const items = q.bodies === 'false' ? runtime.observer.requestSummaries(tenant.apiKey, filter) : runtime.observer.requests(tenant.apiKey, filter);
-      return json({ items, ...runtime.observer.stats(tenant.apiKey).requests });
-    }),
-    route('/__mock/events/stream', zStreamQuery, (tenant, q, request) => {
-      const header = request.headers.get('last-event-id');
-      const lastEventId = q.lastEventId ?? (header !== null && /^\d{1,15}$/.test(header) ? Number(header) : undefined);
-      return eventStreamResponse(runtime.observer, tenant.apiKey, { ...(lastEventId !== undefined ? { lastEventId } : {}), signal: request.signal });
-    }),
-    route('/__mock/events', zEventsQuery, (tenant, q) => {
-      const items = tenant.events({
-        ...(q.type !== undefined ? { type: q.type.split(',').map((t) => t.trim()).filter(Boolean) } : {}),
-        ...(q.id !== undefined ? { id: q.id } : {}), ...(q.requestId !== undefined ? { requestId: q.requestId } : {}),
-        ...(q.after !== undefined ? { after: q.after } : {}), ...(q.limit !== undefined ? { limit: q.limit } : {}),
-      });
-      return json({ items, ...runtime.observer.stats(tenant.apiKey).events });
-    }),
-    route('/__mock/inspect', zInspectQuery, (tenant) => {
-      const state = tenant.snapshot();
-      return json({
-        ...inspectorView({
-          state, frozen: tenant.clock.frozen(), now: tenant.clock.now().getTime(), tenants: runtime.tenants.all().map((t) => t.apiKey),
-          events: runtime.observer.events(tenant.apiKey, { type: ['approval.statusChanged', 'authorization.'] }),
-          faults: runtime.tenants.get(tenant.apiKey)?.faults ?? [],
-        }),
-        journal: runtime.observer.stats(tenant.apiKey),
-      });
-    }),
+    {
+      method: 'get', path: '/__mock/requests',
+      run: ({ control, url }) => {
+        const q = query(zRequestsQuery, url);
+        const filter = defined({
+          operation: q.operation, status: q.status, code: q.code, requestId: q.requestId, method: q.method, seq: q.seq, after: q.after,
+          limit: q.limit ?? 100,
+        });
+        const items = q.bodies === 'false' ? runtime.observer.requestSummaries(control.apiKey, filter) : control.requests(filter);
+        return { status: 200, body: { items, ...stats(control).requests } };
+      },
+    },
+    {
+      method: 'get', path: '/__mock/events/stream',
+      run: ({ control, url, header }) => {
+        const q = query(zStreamQuery, url);
+        const last = header('last-event-id');
+        const lastEventId = q.lastEventId ?? (last !== undefined && /^\d{1,15}$/.test(last) ? Number(last) : undefined);
+        return {
+          status: 200,
+          headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
+          stream: eventStream(runtime.observer, control.apiKey, defined({ lastEventId })),
+        };
+      },
+    },
+    {
+      method: 'get', path: '/__mock/events',
+      run: ({ control, url }) => {
+        const q = query(zEventsQuery, url);
+        const items = control.events(defined({
+          type: q.type === undefined ? undefined : q.type.split(',').map((t) => t.trim()).filter(Boolean),
+          id: q.id, requestId: q.requestId, after: q.after, limit: q.limit,
+        }));
+        return { status: 200, body: { items, ...stats(control).events } };
+      },
+    },
+    {
+      method: 'get', path: '/__mock/inspect',
+      run: ({ control, url }) => {
+        query(zInspectQuery, url);
+        const state = control.snapshot();
+        return {
+          status: 200,
+          body: {
+            ...inspectorView({
+              state, frozen: control.clock.frozen(), now: control.clock.now().getTime(), tenants: runtime.tenants.all().map((t) => t.apiKey),
+              events: runtime.observer.events(control.apiKey, { type: ['approval.statusChanged', 'authorization.'] }),
+              faults: runtime.tenants.get(control.apiKey)?.faults ?? [],
+            }),
+            journal: stats(control),
+          },
+        };
+      },
+    },
   ];
 }

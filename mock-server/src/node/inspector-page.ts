@@ -6,7 +6,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { http, type HttpHandler } from 'msw';
+import type { Pipeline } from '../pipeline/index.js';
+import type { Reply } from '../pipeline/reply.js';
 
 /** The page's assets: where they are relative to this module, built (dist/) or from the sources (src/node/). */
 const CANDIDATES = ['./inspector/', '../../dist/inspector/'];
@@ -61,28 +62,33 @@ function assets(): Promise<Assets | undefined> {
 
 const SECURITY = { 'content-security-policy': CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cache-control': 'no-cache' };
 
-function missing(): Response {
-  return new Response('The inspector page is not built: run `npm run build` (it writes dist/inspector/).\n', {
-    status: 503, headers: { 'content-type': 'text/plain; charset=utf-8', ...SECURITY },
-  });
+function reply(status: number, contentType: string, body: string): Reply {
+  return { status, headers: { 'content-type': contentType, ...SECURITY }, body };
+}
+
+const MISSING = 'The inspector page is not built: run `npm run build` (it writes dist/inspector/).\n';
+
+/** The page at `/__mock/ui` (and `/__mock/ui/`), its script and its stylesheet, or undefined for another path. */
+async function page(pathname: string): Promise<Reply | undefined> {
+  if (pathname === '/__mock/ui' || pathname === '/__mock/ui/') return reply(200, 'text/html; charset=utf-8', HTML);
+  if (pathname !== '/__mock/ui/app.js' && pathname !== '/__mock/ui/app.css') return undefined;
+  const found = await assets();
+  if (!found) return reply(503, 'text/plain; charset=utf-8', MISSING);
+  return pathname.endsWith('.js') ? reply(200, 'text/javascript; charset=utf-8', found.js) : reply(200, 'text/css; charset=utf-8', found.css);
 }
 
 /**
- * The handlers of the page: the HTML at `/__mock/ui` (and `/__mock/ui/`), its script and stylesheet. Put before
- * the mock's own handlers, whose `/__mock/*` catch-all would answer 404 otherwise.
+ * The pipeline with the inspector page in front: GET `/__mock/ui`, its script and stylesheet are answered from
+ * the package's files; everything else goes to the pipeline untouched.
  */
-export function inspectorPageHandlers(): HttpHandler[] {
-  const page = () => new Response(HTML, { headers: { 'content-type': 'text/html; charset=utf-8', ...SECURITY } });
-  return [
-    http.get('*/__mock/ui', page),
-    http.get('*/__mock/ui/', page),
-    http.get('*/__mock/ui/app.js', async () => {
-      const found = await assets();
-      return found ? new Response(found.js, { headers: { 'content-type': 'text/javascript; charset=utf-8', ...SECURITY } }) : missing();
-    }),
-    http.get('*/__mock/ui/app.css', async () => {
-      const found = await assets();
-      return found ? new Response(found.css, { headers: { 'content-type': 'text/css; charset=utf-8', ...SECURITY } }) : missing();
-    }),
-  ];
+export function withInspectorPage(pipeline: Pipeline): Pipeline {
+  return {
+    async handle(request) {
+      if (request.method === 'GET' && request.pathname.startsWith('/__mock/ui')) {
+        const found = await page(request.pathname);
+        if (found) return { kind: 'reply', reply: found };
+      }
+      return pipeline.handle(request);
+    },
+  };
 }

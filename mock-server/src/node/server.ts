@@ -1,21 +1,26 @@
 /**
- * The HTTP front of the standalone mock: node:http in, msw's `getResponse(handlers, request)` in the middle, the
- * answer out. The handlers are the very ones `createMock()` gives to tests and to the service worker, so the server
- * adds transport only: the fetch `Request`, CORS, a problem+json for what no handler answers, and a log line.
+ * The HTTP front of the standalone mock: node:http in, the request pipeline in the middle, the reply out, with no
+ * fetch `Request`/`Response` and no msw routing on the way (the pipeline's route table is compiled once). The same
+ * transport also serves plain msw handlers through `getResponse` ({@link serveHandlers}: tests that place a
+ * handler before the mock's own, and the naive bridge the benchmark compares with). What the transport adds: the
+ * request URL, the raw body, CORS, a problem+json for what nothing answers, the body limit, and a log line.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getResponse, isPassthroughResponse, type RequestHandler } from 'msw';
-import { corsHeaders, isAllowedOrigin, isPreflight, preflightHeaders } from './cors.js';
+import type { Pipeline } from '../pipeline/index.js';
+import type { PipelineRequest } from '../pipeline/request.js';
+import { problemReply, replyCode, type Reply } from '../pipeline/reply.js';
+import { ProblemError } from '../domain/errors.js';
+import { corsHeaders, isAllowedOrigin, preflightHeaders } from './cors.js';
 import { describeError, formatRequestLog } from './log.js';
-import { problemCode, problemResponse } from './problem.js';
 
-/** Bodies larger than this are refused before they reach a handler (the API's own limit is 64 KiB; a
+/** Bodies larger than this are refused before they reach the pipeline (the API's own limit is 64 KiB; a
  * `PUT /__mock/state` snapshot is bigger, so this is generous). */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
-/** Options of {@link serveHandlers}. */
-export interface ServeHandlersOptions {
+/** Options of {@link servePipeline} and {@link serveHandlers}. */
+export interface ServeOptions {
   port: number;
   host: string;
   /** Receives one line per request; nothing is logged without it. */
@@ -23,6 +28,9 @@ export interface ServeHandlersOptions {
   /** Strings that must never reach the log (api secrets); read at the time of each error. */
   secrets?: () => readonly string[];
 }
+
+/** @deprecated Use {@link ServeOptions}. */
+export type ServeHandlersOptions = ServeOptions;
 
 /** A listening server. */
 export interface RunningHttpServer {
@@ -33,12 +41,40 @@ export interface RunningHttpServer {
   close(graceMs?: number): Promise<void>;
 }
 
-/** Serves msw request handlers over node:http. Rejects with a readable error when the port cannot be bound. */
-export async function serveHandlers(handlers: readonly RequestHandler[], options: ServeHandlersOptions): Promise<RunningHttpServer> {
+/** What a front answers for one request: a reply, a dropped connection, or nothing (then 404 ROUTE_NOT_FOUND). */
+type Answer = Reply | 'network-error' | undefined;
+type Respond = (request: PipelineRequest) => Promise<Answer>;
+
+/** Serves the mock's pipeline over node:http. Rejects with a readable error when the port cannot be bound. */
+export function servePipeline(pipeline: Pipeline, options: ServeOptions): Promise<RunningHttpServer> {
+  return serve(async (request) => {
+    const outcome = await pipeline.handle(request);
+    return outcome.kind === 'reply' ? outcome.reply : outcome.kind === 'network-error' ? 'network-error' : undefined;
+  }, options);
+}
+
+/** Serves msw request handlers over node:http through msw's `getResponse` (a fetch `Request` per request). */
+export function serveHandlers(handlers: readonly RequestHandler[], options: ServeOptions): Promise<RunningHttpServer> {
+  return serve(async (request) => {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers())) headers.append(name, value);
+    const body = request.method === 'GET' || request.method === 'HEAD' ? null : (request.body as Uint8Array<ArrayBuffer> | undefined) ?? null;
+    const response = await getResponse(handlers as RequestHandler[], new Request(request.url, { method: request.method, headers, body }));
+    if (!response || isPassthroughResponse(response)) return undefined;
+    if (response.type === 'error') return 'network-error';
+    const out: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      if (name !== 'content-length' && name !== 'transfer-encoding') out[name] = value;
+    });
+    return { status: response.status, headers: out, body: await response.text() };
+  }, options);
+}
+
+async function serve(respond: Respond, options: ServeOptions): Promise<RunningHttpServer> {
   // Open event streams, ended when the server closes (they never end on their own).
   const streams = new Set<() => void>();
   const server = createServer((req, res) => {
-    void handle(handlers, options, req, res, streams);
+    handle(respond, options, req, res, streams);
   });
   await listen(server, options.port, options.host);
   const port = (server.address() as AddressInfo).port;
@@ -63,95 +99,86 @@ export async function serveHandlers(handlers: readonly RequestHandler[], options
   };
 }
 
-async function handle(
-  handlers: readonly RequestHandler[],
-  options: ServeHandlersOptions,
-  req: IncomingMessage,
-  res: ServerResponse,
-  streams: Set<() => void>,
-): Promise<void> {
+function handle(respond: Respond, options: ServeOptions, req: IncomingMessage, res: ServerResponse, streams: Set<() => void>): void {
   const started = performance.now();
   const method = (req.method ?? 'GET').toUpperCase();
   const target = req.url ?? '/';
-  // Same shape as the mock's own request ids, so that a log reads the same for every answer.
-  const requestId = `req_${Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
   const origin = firstHeader(req.headers.origin);
-  let response: Response;
+  const bodyless = req.headers['content-length'] === undefined ? req.headers['transfer-encoding'] === undefined : req.headers['content-length'] === '0';
+  if (bodyless) {
+    req.resume();
+    void answer(respond, options, req, res, method, target, origin, started, undefined, streams);
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.byteLength;
+    // Keep draining after the limit so that the client gets the 413 instead of a reset connection.
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+  });
+  req.on('end', () => {
+    const body = size > MAX_BODY_BYTES ? 'too-large' : size === 0 ? undefined : new Uint8Array(Buffer.concat(chunks, size));
+    void answer(respond, options, req, res, method, target, origin, started, body, streams);
+  });
+  req.on('error', () => res.destroy());
+}
+
+async function answer(
+  respond: Respond, options: ServeOptions, req: IncomingMessage, res: ServerResponse, method: string, target: string,
+  origin: string | undefined, started: number, body: Uint8Array | 'too-large' | undefined, streams: Set<() => void>,
+): Promise<void> {
+  let reply: Answer;
   let error: string | undefined;
   try {
-    response = await respond(handlers, options, req, method, target, requestId, origin);
+    reply = await route(respond, options, req, method, target, origin, body);
   } catch (thrown) {
     error = describeError(thrown, [...(options.secrets?.() ?? []), ...authorizationOf(req)]);
-    response = internalError(requestId, pathOf(target));
+    reply = serverProblem(500, 'INTERNAL_ERROR', 'The mock failed unexpectedly while handling this request; its log has the details.', pathOf(target));
   }
 
-  // An injected network fault (`Response.error()`): the client sees the connection drop, as with a real outage.
-  if (response.type === 'error') {
+  // An injected network fault: the client sees the connection drop, as with a real outage.
+  if (reply === 'network-error' || reply === undefined) {
     res.destroy();
     options.log?.(formatRequestLog({ method, target, status: 0, durationMs: performance.now() - started, code: 'NETWORK_ERROR' }));
     return;
   }
 
   // The event stream of /__mock/events/stream is written as it comes, never buffered.
-  if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
-    streamResponse(response, method, origin, req, res, streams);
-    options.log?.(formatRequestLog({ method, target, status: response.status, durationMs: performance.now() - started }));
+  if (reply.stream) {
+    streamReply(reply, reply.stream, origin, req, res, streams);
+    options.log?.(formatRequestLog({ method, target, status: reply.status, durationMs: performance.now() - started, requestId: reply.headers['x-request-id'] }));
     return;
   }
 
-  let body: Uint8Array;
-  try {
-    body = new Uint8Array(await response.arrayBuffer());
-  } catch (thrown) {
-    error = describeError(thrown, [...(options.secrets?.() ?? []), ...authorizationOf(req)]);
-    response = internalError(requestId, pathOf(target));
-    body = new Uint8Array(await response.arrayBuffer());
-  }
-
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie' && name !== 'content-length' && name !== 'transfer-encoding') headers[name] = value;
-  });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length) headers['set-cookie'] = cookies;
-  // A preflight's answer already carries its own CORS headers.
+  const headers: Record<string, string> = { ...reply.headers };
   const preflight = method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
   if (isAllowedOrigin(origin) && !preflight) Object.assign(headers, corsHeaders(origin));
-  const noBody = response.status === 204 || response.status === 304;
-  if (!noBody) headers['content-length'] = String(body.byteLength);
-
+  const noBody = reply.status === 204 || reply.status === 304;
+  if (!noBody) headers['content-length'] = String(Buffer.byteLength(reply.body));
   if (!res.destroyed) {
-    res.writeHead(response.status, response.statusText || undefined, headers);
-    res.end(noBody ? undefined : body);
+    res.writeHead(reply.status, headers);
+    res.end(noBody ? undefined : reply.body);
   }
-
-  options.log?.(
-    formatRequestLog({
-      method,
-      target,
-      status: response.status,
-      durationMs: performance.now() - started,
-      code: response.status >= 400 ? problemCode(response.headers.get('content-type'), body) : undefined,
-      requestId: response.headers.get('x-request-id') ?? undefined,
-      error,
-    }),
-  );
+  if (options.log) {
+    options.log(formatRequestLog({
+      method, target, status: reply.status, durationMs: performance.now() - started,
+      code: reply.status >= 400 ? replyCode(reply) : undefined, requestId: reply.headers['x-request-id'], error,
+    }));
+  }
 }
 
-/** Writes a streamed response chunk by chunk; the stream is cancelled when the client goes or the server closes. */
-function streamResponse(
-  response: Response, method: string, origin: string | undefined, req: IncomingMessage, res: ServerResponse, streams: Set<() => void>,
+/** Writes a streamed reply chunk by chunk; the stream is cancelled when the client goes or the server closes. */
+function streamReply(
+  reply: Reply, stream: ReadableStream<Uint8Array>, origin: string | undefined, req: IncomingMessage, res: ServerResponse, streams: Set<() => void>,
 ): void {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    if (name !== 'content-length' && name !== 'transfer-encoding') headers[name] = value;
-  });
-  if (isAllowedOrigin(origin) && method !== 'OPTIONS') Object.assign(headers, corsHeaders(origin));
+  const headers: Record<string, string> = { ...reply.headers };
+  if (isAllowedOrigin(origin)) Object.assign(headers, corsHeaders(origin));
   // The connection ends with the stream, so that closing the server does not wait for it to become idle.
   headers.connection = 'close';
-  res.writeHead(response.status, headers);
+  res.writeHead(reply.status, headers);
   res.flushHeaders();
-  const reader = response.body!.getReader();
+  const reader = stream.getReader();
   const stop = () => void reader.cancel().catch(() => undefined);
   req.socket.once('close', stop);
   streams.add(stop);
@@ -172,69 +199,40 @@ function streamResponse(
   })();
 }
 
-async function respond(
-  handlers: readonly RequestHandler[],
-  options: ServeHandlersOptions,
-  req: IncomingMessage,
-  method: string,
-  target: string,
-  requestId: string,
-  origin: string | undefined,
-): Promise<Response> {
+async function route(
+  respond: Respond, options: ServeOptions, req: IncomingMessage, method: string, target: string, origin: string | undefined,
+  body: Uint8Array | 'too-large' | undefined,
+): Promise<Reply | 'network-error'> {
   const url = requestUrl(req, target, options);
-  if (!url) {
-    return problemResponse({
-      status: 400,
-      code: 'MALFORMED_REQUEST',
-      detail: 'The request target or Host header does not form a valid URL.',
-      requestId,
-    });
-  }
-  const headers = new Headers();
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-
-  if (isPreflight(method, headers)) {
+  if (!url) return serverProblem(400, 'MALFORMED_REQUEST', 'The request target or Host header does not form a valid URL.', '');
+  if (method === 'OPTIONS' && origin !== undefined && req.headers['access-control-request-method'] !== undefined) {
     if (isAllowedOrigin(origin)) {
-      return new Response(null, { status: 204, headers: { ...preflightHeaders(origin), 'X-Request-Id': requestId } });
+      return { status: 204, headers: { ...lower(preflightHeaders(origin)), 'x-request-id': serverRequestId() }, body: '' };
     }
-    return problemResponse({
-      status: 403,
-      code: 'CORS_ORIGIN_NOT_ALLOWED',
-      detail: `Origin ${JSON.stringify(origin)} may not call the mock from a browser; only http(s)://localhost, 127.0.0.1 and [::1] origins (any port) may.`,
-      requestId,
-      instance: url.pathname,
-    });
+    return serverProblem(403, 'CORS_ORIGIN_NOT_ALLOWED',
+      `Origin ${JSON.stringify(origin)} may not call the mock from a browser; only http(s)://localhost, 127.0.0.1 and [::1] origins (any port) may.`,
+      url.pathname);
   }
-
-  const body = await readBody(req, method);
-  if (body === 'too-large') {
-    return problemResponse({
-      status: 413,
-      code: 'PAYLOAD_TOO_LARGE',
-      detail: `The request body is larger than ${MAX_BODY_BYTES} bytes.`,
-      requestId,
-      instance: url.pathname,
-    });
-  }
-  const request = new Request(url, { method, headers, body: body ?? null });
-  const response = await getResponse(handlers as RequestHandler[], request);
-  if (!response || isPassthroughResponse(response)) {
-    return problemResponse({
-      status: 404,
-      code: 'ROUTE_NOT_FOUND',
-      detail: `No route ${method} ${url.pathname}.`,
-      requestId,
-      instance: url.pathname,
-    });
-  }
-  return response;
+  if (body === 'too-large') return serverProblem(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes.`, url.pathname);
+  const headers = req.headers;
+  const answer = await respond({
+    method,
+    url: url.href,
+    pathname: url.pathname,
+    search: url.search,
+    header: (name) => headerValue(headers, name),
+    headers: () => headerRecord(headers),
+    // A body is not part of a GET or HEAD of any operation (a fetch Request could not carry one either).
+    body: method === 'GET' || method === 'HEAD' ? undefined : body,
+  });
+  return answer ?? serverProblem(404, 'ROUTE_NOT_FOUND', `No route ${method} ${url.pathname}.`, url.pathname);
 }
 
 /**
- * The URL the client signed: `http://<Host header><request target>`, byte for byte (no normalisation, so a
- * signature over the URL as sent verifies). A proxy-style absolute target is taken as it is.
+ * The URL the client signed: `http://<Host header><request target>` (a proxy-style absolute target as it is),
+ * parsed by the WHATWG URL parser as a fetch `Request` would have it.
  */
-function requestUrl(req: IncomingMessage, target: string, options: ServeHandlersOptions): URL | undefined {
+function requestUrl(req: IncomingMessage, target: string, options: ServeOptions): URL | undefined {
   let text: string;
   if (target.startsWith('/')) {
     const host = firstHeader(req.headers.host) ?? `${reachableHost(options.host)}:${req.socket.localPort ?? options.port}`;
@@ -244,38 +242,32 @@ function requestUrl(req: IncomingMessage, target: string, options: ServeHandlers
   } else {
     return undefined;
   }
-  try {
-    return new URL(text);
-  } catch {
-    return undefined;
-  }
+  return URL.parse(text) ?? undefined;
 }
 
-async function readBody(req: IncomingMessage, method: string): Promise<Uint8Array<ArrayBuffer> | undefined | 'too-large'> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let tooLarge = false;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.byteLength;
-    // Keep draining after the limit so that the client gets the 413 instead of a reset connection.
-    if (size > MAX_BODY_BYTES) tooLarge = true;
-    else chunks.push(chunk);
-  }
-  if (tooLarge) return 'too-large';
-  // A fetch Request cannot carry a GET or HEAD body; such a body is not part of any operation anyway.
-  if (method === 'GET' || method === 'HEAD' || size === 0) return undefined;
-  // Copied into a fresh ArrayBuffer: a Buffer may be a view into Node's shared pool.
-  return new Uint8Array(Buffer.concat(chunks));
+function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
-function internalError(requestId: string, instance: string): Response {
-  return problemResponse({
-    status: 500,
-    code: 'INTERNAL_ERROR',
-    detail: 'The mock failed unexpectedly while handling this request; its log has the details.',
-    requestId,
-    instance,
-  });
+function headerRecord(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
+}
+
+function lower(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+/** A problem the server answers itself (around the pipeline), built by the mock's problem code. */
+function serverProblem(status: number, code: string, detail: string, instance: string): Reply {
+  return problemReply(new ProblemError(status, code, detail), serverRequestId(), instance);
+}
+
+/** Same shape as the mock's own request ids, so that a log reads the same for every answer. */
+function serverRequestId(): string {
+  return `req_${Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

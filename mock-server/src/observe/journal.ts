@@ -9,7 +9,7 @@ import { redactBody, redactTarget, replaceSecrets } from './redact';
 export const JOURNAL_BODY_LIMIT = 16 * 1024;
 
 /** What the pipeline hands the journal about one exchange (raw: secrets are removed when it is read). */
-export interface Exchange {
+export interface ExchangeRecord {
   /** The tenant's api key. */
   tenant: string;
   method: string;
@@ -33,7 +33,7 @@ export interface Exchange {
 }
 
 /** A kept exchange: bodies cut to {@link JOURNAL_BODY_LIMIT}. */
-export interface StoredExchange extends Exchange {
+export interface StoredExchange extends ExchangeRecord {
   seq: number;
   requestTruncated: boolean;
   responseTruncated: boolean;
@@ -92,7 +92,7 @@ export interface RequestFilter {
 }
 
 /** Cuts a body to the journal's limit. */
-export function keep(exchange: Exchange, seq: number): StoredExchange {
+export function keep(exchange: ExchangeRecord, seq: number): StoredExchange {
   const cut = (text: string | null) => (text !== null && text.length > JOURNAL_BODY_LIMIT ? text.slice(0, JOURNAL_BODY_LIMIT) : text);
   return {
     ...exchange,

@@ -6,7 +6,7 @@
  */
 import { iso } from '../clock';
 import { emitNothing, eventMatches, type Emit, type EventFilter, type MockEvent, type MockEventInput } from './events';
-import { entryOf, exchangeMatches, keep, summaryOf, type Exchange, type JournalEntry, type JournalSummary, type RequestFilter, type StoredExchange } from './journal';
+import { entryOf, exchangeMatches, keep, summaryOf, type ExchangeRecord, type JournalEntry, type JournalSummary, type RequestFilter, type StoredExchange } from './journal';
 import { Ring } from './ring';
 
 /** How much each tenant keeps (ring buffer sizes). */
@@ -66,7 +66,7 @@ export class Observer {
   }
 
   /** Records an answered exchange. */
-  record(exchange: Exchange): void {
+  record(exchange: ExchangeRecord): void {
     if (this.journalSize === 0 && this.#listeners.size === 0) return;
     const stored = keep(exchange, ++this.#seq);
     this.#log(exchange.tenant).requests.push(stored);

@@ -15,8 +15,8 @@ function frame(message: ObservedMessage): string {
   return `id: ${payload.seq}\nevent: ${message.kind}\ndata: ${JSON.stringify(payload)}\n\n`;
 }
 
-/** A `text/event-stream` response of a tenant's exchanges and events, from after `lastEventId` when given. */
-export function eventStreamResponse(observer: Observer, tenant: string, options: { lastEventId?: number; signal?: AbortSignal } = {}): Response {
+/** The `text/event-stream` body of a tenant's exchanges and events, from after `lastEventId` when given. */
+export function eventStream(observer: Observer, tenant: string, options: { lastEventId?: number; signal?: AbortSignal } = {}): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let stop = (): void => {};
   const body = new ReadableStream<Uint8Array>({
@@ -61,10 +61,7 @@ export function eventStreamResponse(observer: Observer, tenant: string, options:
       stop();
     },
   });
-  return new Response(body, {
-    status: 200,
-    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
-  });
+  return body;
 }
 
 function seqOf(message: ObservedMessage): number {

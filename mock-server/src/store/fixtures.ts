@@ -6,6 +6,7 @@
 import type { Money } from 'card-issuing-sdk';
 import { clockNow, iso, type ClockState } from '../clock';
 import { Prng, seedState } from './prng';
+import type { TenantIndex } from './indexes';
 import type { CardConfigRecord, ConsentRecord, CorporateRecord, DepositTypeRecord, TenantState } from './records';
 
 /** The currency of every seeded balance and corporate. */
@@ -142,14 +143,13 @@ export interface Fixtures {
 }
 
 /** The fixtures of a tenant's state (ids from the seed, corporate balances as they are now). */
-export function fixturesOf(state: TenantState, credentials: { apiKey: string; apiSecret: string }): Fixtures {
+export function fixturesOf(state: TenantState, credentials: { apiKey: string; apiSecret: string }, index: TenantIndex): Fixtures {
   const money = (amount: number, currency: string): Money => ({ amount, currency });
   return {
     credentials: [{ ...credentials }],
     consents: state.catalogue.consents.map(({ id, kind, title }) => ({ id, kind, title })),
     corporates: Object.values(state.corporates).map((c) => {
-      const reserved = Object.values(state.approvals)
-        .filter((a) => a.corporateUuid === c.corporateUuid)
+      const reserved = index.approvalsByCorporate.get(c.corporateUuid)
         .reduce((sum, a) => sum + a.reserved, 0);
       return {
         corporateUuid: c.corporateUuid,
@@ -158,8 +158,7 @@ export function fixturesOf(state: TenantState, credentials: { apiKey: string; ap
         balance: money(c.available, c.currency),
         reserved: money(reserved, c.currency),
         funded: money(c.funded, c.currency),
-        depositAddresses: Object.values(state.corporateDepositAddresses)
-          .filter((a) => a.corporateUuid === c.corporateUuid)
+        depositAddresses: index.corporateDepositAddressesByCorporate.get(c.corporateUuid)
           .map(({ id, type, network, address }) => ({ id, type, network, address })),
       };
     }),

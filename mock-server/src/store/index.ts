@@ -7,6 +7,8 @@ import type { TenantState } from './records';
 export * from './records';
 export * from './fixtures';
 export { Prng, seedState, type PrngState } from './prng';
+export * from './indexes';
+export { DueQueue } from './due-queue';
 
 /** A deep copy of a tenant state through JSON (what a snapshot is, so it never shares objects with the store). */
 export function cloneState(state: TenantState): TenantState {

@@ -211,6 +211,8 @@ export interface IdempotencyRecord {
   body: string;
   /** Epoch ms (virtual clock); kept 24 hours. */
   storedAt: number;
+  /** Epoch ms of the wall clock (bounds memory when the virtual clock stands still); absent in older snapshots. */
+  storedAtWall?: number;
 }
 
 /** Everything a tenant (one api key) has. Its JSON is the tenant's snapshot. */

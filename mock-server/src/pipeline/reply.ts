@@ -1,6 +1,6 @@
 /**
- * `application/problem+json` responses (RFC 9457) as the spec's `Problem` schema has them: type URI, title,
- * status, detail, code, requestId, instance, and the extras of the code (errors, currentStatus, operation,
+ * Replies as data, and `application/problem+json` (RFC 9457) as the spec's `Problem` schema has it: type URI,
+ * title, status, detail, code, requestId, instance, and the extras of the code (errors, currentStatus, operation,
  * stringToSign). Never a secret, never the Authorization header.
  * @module
  */
@@ -25,10 +25,11 @@ const TITLES: Record<string, string> = {
   INVALID_TRANSITION: 'Invalid transition',
   RATE_LIMITED: 'Too many requests',
   INTERNAL_ERROR: 'Internal error',
-  // Answered by the standalone server around the handlers.
+  // Answered by the standalone server around the pipeline.
   MALFORMED_REQUEST: 'Malformed request',
   PAYLOAD_TOO_LARGE: 'Payload too large',
   CORS_ORIGIN_NOT_ALLOWED: 'Origin not allowed',
+  STATE_NOT_SAVED: 'State not saved',
 };
 
 /** The title of a code: from the table, else the code in words ("INSUFFICIENT_FUNDS" → "Insufficient funds"). */
@@ -52,11 +53,17 @@ export function problemBody(error: ProblemError, requestId: string, instance: st
   };
 }
 
-/** A response as data: what the pipeline builds, stores for idempotency, and turns into a `Response`. */
+/** A response as data: what the pipeline builds, stores for idempotency, and an adapter sends. */
 export interface Reply {
   status: number;
+  /** Lower-case names. */
   headers: Record<string, string>;
   body: string;
+  /**
+   * A body that is written as it comes instead of `body` (the event stream of `/__mock/events/stream`); never
+   * stored, never replayed.
+   */
+  stream?: ReadableStream<Uint8Array>;
 }
 
 /** The problem+json reply of an error, with `X-Request-Id` (and `Retry-After` for 429). */
@@ -71,9 +78,20 @@ export function jsonReply(body: unknown, status: number, requestId: string): Rep
   return { status, headers: { 'content-type': 'application/json', 'x-request-id': requestId }, body: JSON.stringify(body) };
 }
 
-/** The `Response` of a reply. */
+/** The fetch `Response` of a reply (the msw adapter's answer). */
 export function toResponse(reply: Reply, extraHeaders: Record<string, string> = {}): Response {
-  return new Response(reply.body, { status: reply.status, headers: { ...reply.headers, ...extraHeaders } });
+  return new Response(reply.stream ?? reply.body, { status: reply.status, headers: { ...reply.headers, ...extraHeaders } });
+}
+
+/** The problem code of a reply, when it is a problem (for logs and observers). */
+export function replyCode(reply: Reply): string | undefined {
+  if (reply.status < 400 || !reply.headers['content-type']?.includes('problem+json')) return undefined;
+  try {
+    const code = (JSON.parse(reply.body) as { code?: unknown }).code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Any thrown value as a ProblemError: ProblemErrors as they are, anything else a 500 INTERNAL_ERROR. */

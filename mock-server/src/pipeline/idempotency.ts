@@ -1,0 +1,71 @@
+/**
+ * Idempotency-Key replay, per tenant: the first response to a key is kept and replayed with
+ * `Idempotent-Replayed: true` for a repeat with the same method, path and body; a repeat with anything else is 422
+ * IDEMPOTENCY_KEY_REUSED. Bounded: a record is kept 24 hours (on the virtual clock, and at most 24 hours of wall
+ * clock, which bounds memory while a frozen virtual clock stands still), and at most {@link MAX_IDEMPOTENCY_RECORDS}
+ * per tenant, the oldest forgotten first. Records are pruned from the head of an insertion-ordered map, so a
+ * request never walks them all.
+ * @module
+ */
+import { wallNow } from '../clock';
+import { indexOf } from '../domain/lookups';
+import { ProblemError } from '../domain/errors';
+import type { TenantState } from '../store';
+import type { Reply } from './reply';
+
+/** How long a key is kept (virtual clock, and wall clock). */
+export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+/** Most records kept per tenant. */
+export const MAX_IDEMPOTENCY_RECORDS = 10_000;
+
+/** What identifies "the same request": method, path with query, and a hash of the raw body. */
+export function fingerprint(method: string, pathAndQuery: string, body: string): string {
+  return `${method.toUpperCase()} ${pathAndQuery} ${hash(body)}`;
+}
+
+/** cyrb53: a fast 53-bit string hash (collisions between two bodies sent with one key are not a concern). */
+function hash(text: string): string {
+  let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
+/** Forgets records from the oldest while they are expired or more than `max` are kept. */
+function prune(state: TenantState, now: number, max: number): void {
+  const order = indexOf(state).idempotencyOrder;
+  const wall = wallNow();
+  for (const key of order.keys()) {
+    const record = state.idempotency[key];
+    if (record && order.size <= max && now - record.storedAt <= IDEMPOTENCY_TTL_MS && wall - (record.storedAtWall ?? wall) <= IDEMPOTENCY_TTL_MS) break;
+    order.delete(key);
+    delete state.idempotency[key];
+  }
+}
+
+/** The replayed response for a repeated key, or undefined for a new key; throws for a key reused on another request. */
+export function replay(state: TenantState, key: string, print: string, now: number): Reply | undefined {
+  prune(state, now, MAX_IDEMPOTENCY_RECORDS);
+  const record = Object.hasOwn(state.idempotency, key) ? state.idempotency[key] : undefined;
+  if (!record || now - record.storedAt > IDEMPOTENCY_TTL_MS) return undefined;
+  if (record.fingerprint !== print) {
+    throw new ProblemError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request; use a fresh key for a new request.');
+  }
+  return { status: record.status, headers: { ...record.headers, 'idempotent-replayed': 'true' }, body: record.body };
+}
+
+/** Keeps the first response of a key (synchronously, in the same turn as the domain call it records). */
+export function remember(state: TenantState, key: string, print: string, response: Reply, now: number): void {
+  const order = indexOf(state).idempotencyOrder;
+  order.delete(key);
+  order.set(key, true);
+  state.idempotency[key] = {
+    fingerprint: print, status: response.status, headers: { ...response.headers }, body: response.body, storedAt: now, storedAtWall: wallNow(),
+  };
+  prune(state, now, MAX_IDEMPOTENCY_RECORDS);
+}

@@ -1,0 +1,205 @@
+/**
+ * The request pipeline, transport-free: one function from a {@link PipelineRequest} to an {@link Outcome}, shared
+ * by the msw handlers (in-process tests, the service worker) and the standalone server's node:http front.
+ *
+ * An API request goes through these stages, in this order: route (a table compiled once) → injected faults →
+ * signature (HMAC, wall clock, nonce cache; the expected `stringToSign` in the body of a mismatch) → parse (400
+ * MALFORMED_JSON) → validate path, query, headers and body with the generated zod schemas (400 VALIDATION_FAILED
+ * naming each field) → the command: Idempotency-Key replay, settle (due time-driven transitions), domain, record
+ * of the reply → durability (with a state file, the reply waits until its change is on disk; 503 when it cannot
+ * be written) → latency → reply. Control routes (`/__mock/`) skip faults, signature and latency. Every reply
+ * carries `X-Request-Id`; every error is problem+json. Exchange observers see each request and its reply.
+ * @module
+ */
+import { ProblemError, notFound } from '../domain/errors';
+import type { RouteDef, TenantControl } from '../control';
+import type { Tenant } from '../store';
+import { commandWall, runApi, ticketOf } from './commands';
+import { faultProblem, takeFault } from './faults';
+import { fingerprint } from './idempotency';
+import { operations, type Operation } from './operations';
+import { bodyText, parseJson, parseQuery } from './parse';
+import { asProblem, jsonReply, problemReply, replyCode, type Reply } from './reply';
+import type { PipelineRequest } from './request';
+import { Router } from './router';
+import { tenantOfHeader, type Exchange, type MockRuntime } from './runtime';
+import { verifiedTenant } from './signature';
+import { strict, validateParts } from './validation';
+
+export type { PipelineRequest } from './request';
+export type { Reply } from './reply';
+export type { Exchange, MockRuntime } from './runtime';
+
+/** What the pipeline answers. */
+export type Outcome =
+  | { kind: 'reply'; reply: Reply }
+  /** An injected network error: the transport drops the connection (msw: `Response.error()`). */
+  | { kind: 'network-error' }
+  /** Not the mock's request (another origin, no area of the API, a CORS preflight): the transport decides. */
+  | { kind: 'pass' };
+
+/** The request pipeline of one mock. */
+export interface Pipeline {
+  handle(request: PipelineRequest): Promise<Outcome>;
+}
+
+type Route = { kind: 'api'; operation: Operation } | { kind: 'control'; def: RouteDef };
+
+/** What the control routes need from the mock (as `controlRoutes` has it). */
+export interface ControlAccess {
+  /** The control of the tenant of `apiKey` (null: the default tenant); undefined when no such tenant exists. */
+  control(apiKey: string | null): TenantControl | undefined;
+}
+
+/** Compiles the route table once and returns the pipeline. */
+export function createPipeline(runtime: MockRuntime, controlRoutes: readonly RouteDef[], access: ControlAccess): Pipeline {
+  const router = new Router<Route>(
+    [
+      ...operations.map((operation) => ({ method: operation.method, path: operation.path, route: { kind: 'api', operation } as Route })),
+      ...controlRoutes.map((def) => ({ method: def.method.toUpperCase(), path: def.path, route: { kind: 'control', def } as Route })),
+    ],
+    runtime.baseUrl,
+  );
+
+  return {
+    async handle(request) {
+      if (request.method === 'OPTIONS') return { kind: 'pass' };
+      const found = router.match(request.method, request.url, request.pathname);
+      if (found.kind === 'not-ours') return { kind: 'pass' };
+      const started = performance.now();
+      const requestId = runtime.nextRequestId();
+      let operationId: string | undefined;
+      let tenant: Tenant | undefined;
+      let outcome: Outcome;
+      if (found.kind === 'not-found') {
+        const problem = new ProblemError(404, 'ROUTE_NOT_FOUND', `No operation ${request.method} ${request.pathname}; see spec/openapi.yaml for the routes.`);
+        if (runtime.latencyMs > 0 && !found.path.startsWith('/__mock')) await delay(runtime.latencyMs);
+        outcome = { kind: 'reply', reply: problemReply(problem, requestId, request.pathname) };
+      } else if (found.match.route.kind === 'api') {
+        const operation = found.match.route.operation;
+        operationId = operation.operationId;
+        const result = await api(runtime, operation, request, found.match.params, requestId);
+        tenant = result.tenant;
+        outcome = result.outcome;
+      } else {
+        const def = found.match.route.def;
+        operationId = `control:${def.method.toUpperCase()} ${def.path}`;
+        outcome = { kind: 'reply', reply: await control(runtime, access, def, request, found.match.params, requestId) };
+      }
+      if (runtime.exchangeListeners.size > 0) observe(runtime, request, outcome, operationId, requestId, started, tenant);
+      return outcome;
+    },
+  };
+}
+
+async function api(
+  runtime: MockRuntime, operation: Operation, request: PipelineRequest, params: Record<string, string>, requestId: string,
+): Promise<{ outcome: Outcome; tenant: Tenant | undefined }> {
+  const hinted = tenantOfHeader(runtime, request.header('authorization')) ?? runtime.tenants.default;
+  const fault = takeFault(hinted, request.method, request.pathname);
+  if (fault?.delayMs) await delay(fault.delayMs);
+  if (fault?.status === 0) return { outcome: { kind: 'network-error' }, tenant: hinted };
+
+  let reply: Reply;
+  let tenant: Tenant | undefined;
+  try {
+    if (fault?.status !== undefined) throw faultProblem(fault.status);
+    tenant = runtime.verifySignatures ? await verifiedTenant(runtime, request) : hinted;
+    const text = bodyText(request.body);
+    const body = operation.schemas.body ? parseJson(text) : undefined;
+    const idempotencyKey = request.header('idempotency-key');
+    const [path, query, , parsedBody] = validateParts([
+      { location: 'path', schema: operation.schemas.path, value: params },
+      { location: 'query', schema: operation.schemas.query, value: operation.schemas.query ? parseQuery(request.search) : undefined },
+      { location: 'headers', schema: operation.schemas.headers, value: { 'Idempotency-Key': idempotencyKey } },
+      { location: 'body', schema: operation.schemas.body && strict(operation.schemas.body), value: body },
+    ]);
+    const before = ticketOf(runtime);
+    reply = runApi(runtime, tenant, {
+      kind: 'api', apiKey: tenant.apiKey, wall: commandWall(), operationId: operation.operationId,
+      input: { path, query, body: parsedBody },
+      idempotency: operation.method === 'POST' && idempotencyKey !== undefined
+        ? { key: idempotencyKey, print: fingerprint(request.method, request.pathname + request.search, text) }
+        : undefined,
+      requestId, instance: request.pathname,
+    });
+    await durable(runtime, before);
+  } catch (error) {
+    reply = problemReply(asProblem(error), requestId, request.pathname);
+  }
+  if (runtime.latencyMs > 0) await delay(runtime.latencyMs);
+  return { outcome: { kind: 'reply', reply }, tenant };
+}
+
+async function control(
+  runtime: MockRuntime, access: ControlAccess, def: RouteDef, request: PipelineRequest, params: Record<string, string>, requestId: string,
+): Promise<Reply> {
+  try {
+    const query = parseQuery(request.search);
+    const apiKey = query.apiKey ?? null;
+    let body = parseJson(bodyText(request.body));
+    if (body === undefined && def.optionalBody) body = {};
+    const [parsedParams, parsedBody] = validateParts([
+      { location: 'path', schema: def.params, value: params },
+      { location: 'body', schema: def.body, value: body },
+    ]);
+    // Adding credentials needs no tenant; every other route acts on the tenant of ?apiKey=.
+    const tenantControl = def.path === '/__mock/credentials' ? access.control(null) : access.control(apiKey);
+    if (!tenantControl) throw notFound('tenant with api key', apiKey ?? '');
+    const before = ticketOf(runtime);
+    const result = def.run({
+      control: tenantControl, params: (parsedParams ?? {}) as Record<string, string>, body: def.body ? parsedBody : body,
+      url: new URL(request.url), header: (name) => request.header(name),
+    });
+    await durable(runtime, before);
+    if ('stream' in result) return { status: result.status, headers: { ...result.headers, 'x-request-id': requestId }, body: '', stream: result.stream };
+    return jsonReply(result.body, result.status, requestId);
+  } catch (error) {
+    return problemReply(asProblem(error), requestId, request.pathname);
+  }
+}
+
+/** Waits until every change this request journaled is on disk; 503 STATE_NOT_SAVED when it could not be written. */
+async function durable(runtime: MockRuntime, before: number): Promise<void> {
+  const ticket = ticketOf(runtime);
+  if (ticket === before || !runtime.journal) return;
+  try {
+    await runtime.journal.durable(ticket);
+  } catch {
+    throw new ProblemError(503, 'STATE_NOT_SAVED', 'The change could not be saved to the state file, so it is not confirmed; the server log says why. Retry with the same Idempotency-Key.');
+  }
+}
+
+function observe(
+  runtime: MockRuntime, request: PipelineRequest, outcome: Outcome, operationId: string | undefined, requestId: string, started: number,
+  tenant: Tenant | undefined,
+): void {
+  const response = outcome.kind === 'reply' ? outcome.reply : undefined;
+  const exchange: Exchange = {
+    request: {
+      method: request.method, url: request.url, path: request.pathname, headers: request.headers(),
+      body: request.body === undefined ? undefined : bodyText(request.body),
+    },
+    response,
+    operationId,
+    status: response?.status ?? 0,
+    code: response ? replyCode(response) : 'NETWORK_ERROR',
+    durationMs: performance.now() - started,
+    requestId,
+    apiKey: tenant?.apiKey,
+  };
+  for (const listener of runtime.exchangeListeners) {
+    try {
+      listener(exchange);
+    } catch {
+      // An observer's failure must not change the answer.
+    }
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+// For the control API and the mock, which journal their changes the same way.
+export { commandWall, record as recordCommand } from './commands';

@@ -1,0 +1,125 @@
+/**
+ * The 32 operations of the spec as the mock serves them: method, path, success status and schemas come from the
+ * generated operation table (`card-issuing-sdk/internal`, made from the spec by `npm run generate`); this module
+ * adds only what each one does in the domain. `runners` is keyed by every operationId and typed by the generated
+ * schemas, so a missing operation, a new one, or a result the spec does not allow fails to compile.
+ * @module
+ */
+import type * as z from 'zod';
+import * as g from 'card-issuing-sdk/internal';
+import type { OperationId, OperationRow } from 'card-issuing-sdk/internal';
+import type { CardDetails } from 'card-issuing-sdk';
+import { encryptCardDetails } from 'card-issuing-sdk';
+import type { DomainContext } from '../domain/context';
+import { ProblemError } from '../domain/errors';
+import { business, cards, deposits, users } from '../domain';
+
+type Row<K extends OperationId> = Extract<OperationRow, { operationId: K }>;
+type Schemas = typeof g;
+type Part<K extends OperationId, P extends string> = Row<K>['schemas'] extends { readonly [Q in P]: infer N }
+  ? N extends keyof Schemas ? Schemas[N] extends z.ZodType ? z.output<Schemas[N]> : never : never
+  : undefined;
+
+/** The parsed inputs of a request of operation `K`. */
+export interface OperationInput<K extends OperationId = OperationId> {
+  path: Part<K, 'path'>;
+  query: Part<K, 'query'>;
+  body: Part<K, 'body'>;
+}
+
+type Runners = { [K in OperationId]: (ctx: DomainContext, input: OperationInput<K>) => z.input<Schemas[Row<K>['schemas']['response']]> };
+
+/** One operation of the spec as the mock serves it. */
+export interface Operation {
+  operationId: OperationId;
+  method: 'GET' | 'POST';
+  /** The spec's path, `{param}` style. */
+  path: string;
+  /** The success status. */
+  status: number;
+  schemas: { path?: z.ZodType; query?: z.ZodType; headers?: z.ZodType; body?: z.ZodType; response: z.ZodType };
+  run(ctx: DomainContext, input: { path: unknown; query: unknown; body: unknown }): unknown;
+}
+
+/** Encrypts card details to the caller's key; a key that is not usable is 400 PUBLIC_KEY_INVALID. */
+function encrypt(details: CardDetails, publicKey: string): { encryptedDetails: string } {
+  try {
+    return { encryptedDetails: encryptCardDetails(details, publicKey) };
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'PUBLIC_KEY_INVALID') {
+      throw new ProblemError(400, 'PUBLIC_KEY_INVALID', 'publicKey must be the base64url DER SubjectPublicKeyInfo of an RSA key of at least 2048 bits.');
+    }
+    throw error;
+  }
+}
+
+const runners: Runners = {
+  // ------------------------------------------------------------ Server2Server
+  createUser: (ctx, { body }) => users.createUser(ctx, body),
+  getUser: (ctx, { path }) => users.getUser(ctx, path.userId),
+  signUserConsent: (ctx, { path }) => users.signConsent(ctx, path.userId, path.consentId),
+  listCardConfigs: (ctx, { path }) => users.listCardConfigs(ctx, path.userId),
+  requestEmailOtp: (ctx, { path }) => users.requestEmailOtp(ctx, path.userId),
+  confirmEmail: (ctx, { path, body }) => users.confirmEmail(ctx, path.userId, body.code),
+  createCard: (ctx, { path, body }) => cards.createCard(ctx, path.userId, body),
+  chargeDraft: (ctx, { path }) => cards.chargeDraft(ctx, path.cardId),
+  completeDraft: (ctx, { path }) => cards.completeDraft(ctx, path.cardId),
+  activateCard: (ctx, { path }) => cards.activateCard(ctx, path.cardId),
+  listBalances: (ctx, { query }) => cards.listBalances(ctx, query.userId),
+  listCards: (ctx, { query }) => cards.listCards(ctx, query.userId),
+  getCardDetails: (ctx, { path, query }) => encrypt(cards.cardDetails(ctx, path.cardId), query.publicKey),
+  listDepositTypes: (ctx, { path }) => deposits.listDepositTypes(ctx, path.balanceId),
+  listDepositVerifications: (ctx, { query }) => deposits.listVerifications(ctx, query.userId),
+  approveDepositVerification: (ctx, { path, body }) => deposits.approveVerification(ctx, path.id, body, 'approveDepositVerification'),
+  listDepositAddresses: (ctx, { path }) => deposits.listDepositAddresses(ctx, path.balanceId, path.type),
+  createDepositAddress: (ctx, { path, body }) => deposits.createDepositAddress(ctx, path.balanceId, path.type, body),
+  // ------------------------------------------------------------ Wallet App
+  listAppDepositTypes: (ctx, { query }) => deposits.listAppDepositTypes(ctx, query.userUuid),
+  signAppConsent: (ctx, { path, query }) => users.signConsent(ctx, query.userUuid, path.consentUuid),
+  listAppDepositVerifications: (ctx, { query }) => deposits.listAppVerifications(ctx, query.userUuid),
+  approveAppDepositVerification: (ctx, { path, body }) => deposits.approveVerification(ctx, path.id, body, 'approveAppDepositVerification'),
+  listAppDepositAddresses: (ctx, { path }) => deposits.listDepositAddresses(ctx, path.balanceUuid, path.type),
+  createAppDepositAddress: (ctx, { path, body }) => deposits.createDepositAddress(ctx, path.balanceUuid, path.type, body),
+  // ------------------------------------------------------------ Business cards
+  createBusinessUser: (ctx, { body }) => business.createBusinessUser(ctx, body),
+  createApproval: (ctx, { path, body }) => business.createApproval(ctx, path.corporateUuid, body),
+  getApprovalCardDetails: (ctx, { path, query }) =>
+    encrypt(business.approvalCardDetails(ctx, path.corporateUuid, path.approvalUuid), query.publicKey),
+  increaseApprovalBudget: (ctx, { path, body }) => {
+    const reapproval = business.increaseBudget(ctx, path.corporateUuid, path.approvalUuid, body.additionalBudget);
+    return { ...reapproval, previousApprovalUuid: reapproval.previousApprovalUuid ?? path.approvalUuid };
+  },
+  getApproval: (ctx, { path }) => business.getApproval(ctx, path.corporateUuid, path.approvalUuid),
+  listUserApprovals: (ctx, { path }) => business.listUserApprovals(ctx, path.corporateUuid, path.userUuid),
+  listCorporateDepositAddresses: (ctx, { path }) => business.listCorporateDepositAddresses(ctx, path.corporateUuid),
+  listTopUps: (ctx, { path }) => business.listTopUps(ctx, path.corporateUuid),
+};
+
+function schema(name: string | undefined): z.ZodType | undefined {
+  if (name === undefined) return undefined;
+  const found = (g as unknown as Record<string, unknown>)[name];
+  if (!found) throw new Error(`The operation table names ${name}, which the generated schemas do not have.`);
+  return found as z.ZodType;
+}
+
+/** Every operation: the generated table's facts with the domain's runner. */
+export const operations: readonly Operation[] = g.operationTable.map((row): Operation => {
+  const names = row.schemas as Partial<Record<'path' | 'query' | 'headers' | 'body' | 'response', string>>;
+  return {
+    operationId: row.operationId,
+    method: row.method as 'GET' | 'POST',
+    path: row.path,
+    status: row.status,
+    schemas: {
+      ...(names.path ? { path: schema(names.path) } : {}),
+      ...(names.query ? { query: schema(names.query) } : {}),
+      ...(names.headers ? { headers: schema(names.headers) } : {}),
+      ...(names.body ? { body: schema(names.body) } : {}),
+      response: schema(names.response)!,
+    },
+    run: runners[row.operationId] as Operation['run'],
+  };
+});
+
+/** The operation of an operationId. */
+export const operationById: ReadonlyMap<string, Operation> = new Map(operations.map((o) => [o.operationId, o]));

@@ -1,0 +1,27 @@
+/**
+ * The parse stage: the body's text, and its JSON for operations that take a body (400 MALFORMED_JSON otherwise).
+ * @module
+ */
+import { ProblemError } from '../domain/errors';
+
+const decoder = new TextDecoder();
+
+/** The body as text ('' for none). */
+export function bodyText(body: Uint8Array | undefined): string {
+  return body === undefined ? '' : decoder.decode(body);
+}
+
+/** The JSON of a body text; undefined for an empty body; 400 MALFORMED_JSON when it is not JSON. */
+export function parseJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ProblemError(400, 'MALFORMED_JSON', 'The request body is not valid JSON.');
+  }
+}
+
+/** The query parameters of a `?a=b` search string (the last value of a repeated name wins). */
+export function parseQuery(search: string): Record<string, string> {
+  return search === '' ? {} : Object.fromEntries(new URLSearchParams(search));
+}

@@ -1,0 +1,111 @@
+/**
+ * What the pipeline stages and the control API share: the tenants, the options, the nonce cache, request ids, the
+ * HMAC the platform does fastest, the journal a state file hangs on, and the listeners (changes, exchanges).
+ * @module
+ */
+import { parseAuthorization } from 'card-issuing-sdk';
+import { clockNow } from '../clock';
+import { Observer, type ObserveOptions } from '../observe/observer';
+import { Prng, seedState, type Tenant, type TenantRegistry } from '../store';
+import type { Command } from './commands';
+import type { Reply } from './reply';
+import { BoundedNonceCache } from './nonces';
+
+/** What an exchange observer receives once a request has its answer (the inspector's seam). */
+export interface Exchange {
+  request: { method: string; url: string; path: string; headers: Record<string, string>; body: string | undefined };
+  /** The reply as sent; undefined for an injected network error (the connection was dropped). */
+  response: Reply | undefined;
+  /** The spec operation, or the control route (`control:<METHOD> <path>`), or undefined for no route. */
+  operationId: string | undefined;
+  /** 0 for a network error. */
+  status: number;
+  /** The problem code of an error reply. */
+  code: string | undefined;
+  durationMs: number;
+  requestId: string;
+  /** The tenant the request acted on (its api key), when it got that far. */
+  apiKey: string | undefined;
+}
+
+/**
+ * Where state changes are made durable (the standalone server's `--state-file`): `record` is called in the same
+ * turn as the change with the command that made it and returns a ticket; the reply waits for `durable(ticket)`.
+ */
+export interface Journal {
+  record(command: Command): number;
+  /** Resolves once every change up to `ticket` is on disk; rejects when it could not be written. */
+  durable(ticket: number): Promise<void>;
+}
+
+/** The mock's shared runtime. */
+export interface MockRuntime {
+  readonly tenants: TenantRegistry;
+  readonly verifySignatures: boolean;
+  readonly latencyMs: number;
+  /** The origin (and optional path prefix) requests are matched under; undefined: any origin. */
+  readonly baseUrl: string | undefined;
+  readonly nonces: BoundedNonceCache;
+  /** HMAC-SHA256 for signature checks: node:crypto on the server, a cached Web Crypto key elsewhere. */
+  readonly hmac: (secret: string, message: string) => Uint8Array | Promise<Uint8Array>;
+  /** A fresh request id (`req_` + 16 hex), deterministic for the seed and the order of requests. */
+  nextRequestId(): string;
+  /** Tells the change listeners that state changed. */
+  changed(): void;
+  /** How many changes were told so far (a control action that made one is journaled). */
+  readonly changes: number;
+  /** The journal of the state file, when there is one. */
+  journal: Journal | undefined;
+  /** True while a journal is replayed into this runtime (nothing is journaled again then). */
+  replaying: boolean;
+  /** Exchange observers; the pipeline builds an {@link Exchange} only when there is one. */
+  readonly exchangeListeners: Set<(exchange: Exchange) => void>;
+  /** The request journal and domain event log of every tenant (fed by an exchange listener and the domain's `emit`). */
+  readonly observer: Observer;
+}
+
+/** Creates the runtime of one mock. */
+export function createRuntime(options: {
+  tenants: TenantRegistry; verifySignatures: boolean; latencyMs: number; baseUrl: string | undefined; listeners: Set<() => void>;
+  hmac: MockRuntime['hmac'];
+  observe?: ObserveOptions;
+}): MockRuntime {
+  const { tenants } = options;
+  const ids = new Prng(seedState(`${options.tenants.seed}\u0000request-ids`));
+  let changes = 0;
+  return {
+    tenants: options.tenants,
+    verifySignatures: options.verifySignatures,
+    latencyMs: options.latencyMs,
+    baseUrl: options.baseUrl?.replace(/\/+$/, ''),
+    nonces: new BoundedNonceCache(),
+    hmac: options.hmac,
+    nextRequestId: () => `req_${ids.chars(16, '0123456789abcdef')}`,
+    get changes() {
+      return changes;
+    },
+    changed: () => {
+      changes++;
+      for (const listener of options.listeners) {
+        try {
+          listener();
+        } catch {
+          // A listener's failure must not fail the request.
+        }
+      }
+    },
+    journal: undefined,
+    replaying: false,
+    exchangeListeners: new Set(),
+    observer: new Observer({
+      secrets: () => tenants.all().map((t) => t.apiSecret),
+      virtualNow: (apiKey) => clockNow((tenants.get(apiKey) ?? tenants.default).state.clock),
+    }, options.observe),
+  };
+}
+
+/** The tenant an `Authorization` header names (without verifying it), when it parses and the key is known. */
+export function tenantOfHeader(runtime: MockRuntime, authorization: string | undefined): Tenant | undefined {
+  const apiKey = authorization ? parseAuthorization(authorization)?.apiKey : undefined;
+  return apiKey === undefined ? undefined : runtime.tenants.get(apiKey);
+}

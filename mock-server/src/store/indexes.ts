@@ -1,0 +1,202 @@
+/**
+ * Indexes of a tenant's state, for every lookup a request makes (e-mail → user, cards by user, approvals by
+ * corporate and user, ...), and its due-time queue. Derived data: never in a snapshot, built once per state object
+ * (the first time the domain touches it) and kept up to date from then on by the collections themselves: each
+ * indexed collection is wrapped in a Proxy whose `set` trap files a new record, so no code path that stores a
+ * record can forget an index. Indexed fields never change after a record is stored (ids, e-mails, owners).
+ * @module
+ */
+import { DueQueue } from './due-queue';
+import type {
+  ApprovalRecord, BalanceRecord, CardRecord, CorporateDepositAddressRecord, CorporateRecord, DepositAddressRecord, OutboxMessage,
+  TenantState, TopUpRecord, VerificationRecord,
+} from './records';
+
+/** Most messages kept in a user's outbox (the oldest go first). */
+export const MAX_OUTBOX_PER_USER = 20;
+
+/** Called for every record filed (at build and on every insert): the domain schedules due transitions here. */
+export type InsertHook = (collection: IndexedCollection, record: unknown, index: TenantIndex, state: TenantState) => void;
+
+/** The collections whose records are filed in an index. */
+export type IndexedCollection =
+  | 'users' | 'businessUsers' | 'balances' | 'cards' | 'approvals' | 'depositAddresses' | 'verifications' | 'corporates'
+  | 'corporateDepositAddresses' | 'topUps';
+
+const COLLECTIONS: readonly IndexedCollection[] = [
+  'users', 'businessUsers', 'balances', 'cards', 'approvals', 'depositAddresses', 'verifications', 'corporates',
+  'corporateDepositAddresses', 'topUps',
+];
+
+/** A list per key, in insertion (creation) order. */
+export class Multi<V> {
+  readonly #lists = new Map<string, V[]>();
+
+  /** The values of a key, oldest first (an empty list when none). */
+  get(key: string): readonly V[] {
+    return this.#lists.get(key) ?? EMPTY;
+  }
+
+  add(key: string, value: V): void {
+    const list = this.#lists.get(key);
+    if (list) list.push(value);
+    else this.#lists.set(key, [value]);
+  }
+
+  remove(key: string, value: V): void {
+    const list = this.#lists.get(key);
+    const at = list?.indexOf(value) ?? -1;
+    if (at >= 0) list!.splice(at, 1);
+    if (list?.length === 0) this.#lists.delete(key);
+  }
+}
+const EMPTY: readonly never[] = Object.freeze([]);
+
+/** The indexes and due queue of one tenant state. */
+export class TenantIndex {
+  /** Lower-cased e-mail → Server2Server user id. */
+  readonly userByEmail = new Map<string, string>();
+  /** Lower-cased e-mail → business user uuid. */
+  readonly businessUserByEmail = new Map<string, string>();
+  readonly balancesByUser = new Multi<BalanceRecord>();
+  readonly cardsByUser = new Multi<CardRecord>();
+  /** `corporateUuid userUuid` → approval instances. */
+  readonly approvalsByCorporateUser = new Multi<ApprovalRecord>();
+  readonly approvalsByCorporate = new Multi<ApprovalRecord>();
+  readonly approvalsByCard = new Multi<ApprovalRecord>();
+  /** Business user uuid → approval instances. */
+  readonly approvalsByUser = new Multi<ApprovalRecord>();
+  /** `balanceId type` → deposit addresses. */
+  readonly depositAddressesByBalanceType = new Multi<DepositAddressRecord>();
+  readonly verificationsByUser = new Multi<VerificationRecord>();
+  readonly verificationsByBalance = new Multi<VerificationRecord>();
+  readonly corporateByBalanceId = new Map<string, CorporateRecord>();
+  readonly corporateDepositAddressesByCorporate = new Multi<CorporateDepositAddressRecord>();
+  readonly topUpsByCorporate = new Multi<TopUpRecord>();
+  readonly outboxByUser = new Multi<OutboxMessage>();
+  /** Idempotency keys in the order their records were stored (pruned from the head). */
+  readonly idempotencyOrder = new Map<string, true>();
+  /** Keys `card:<id>` and `approval:<id>` at the instant their next time-driven transition may be due. */
+  readonly due = new DueQueue<string>();
+
+  /** Files a record of a collection. */
+  add(collection: IndexedCollection, record: unknown): void {
+    this.#file(collection, record, true);
+  }
+
+  /** Takes a record of a collection out of the indexes (it was replaced). */
+  remove(collection: IndexedCollection, record: unknown): void {
+    this.#file(collection, record, false);
+  }
+
+  #file(collection: IndexedCollection, record: unknown, add: boolean): void {
+    const m = <V>(multi: Multi<V>, key: string, value: V) => (add ? multi.add(key, value) : multi.remove(key, value));
+    switch (collection) {
+      case 'users': {
+        const u = record as { id: string; email: string };
+        if (add) this.userByEmail.set(u.email.toLowerCase(), u.id);
+        else if (this.userByEmail.get(u.email.toLowerCase()) === u.id) this.userByEmail.delete(u.email.toLowerCase());
+        return;
+      }
+      case 'businessUsers': {
+        const u = record as { userUuid: string; email: string };
+        if (add) this.businessUserByEmail.set(u.email.toLowerCase(), u.userUuid);
+        else if (this.businessUserByEmail.get(u.email.toLowerCase()) === u.userUuid) this.businessUserByEmail.delete(u.email.toLowerCase());
+        return;
+      }
+      case 'balances': {
+        const b = record as BalanceRecord;
+        return m(this.balancesByUser, b.userId, b);
+      }
+      case 'cards': {
+        const c = record as CardRecord;
+        return m(this.cardsByUser, c.userId, c);
+      }
+      case 'approvals': {
+        const a = record as ApprovalRecord;
+        m(this.approvalsByCorporateUser, `${a.corporateUuid} ${a.userUuid}`, a);
+        m(this.approvalsByCorporate, a.corporateUuid, a);
+        m(this.approvalsByCard, a.cardId, a);
+        return m(this.approvalsByUser, a.userUuid, a);
+      }
+      case 'depositAddresses': {
+        const d = record as DepositAddressRecord;
+        return m(this.depositAddressesByBalanceType, `${d.balanceId} ${d.type}`, d);
+      }
+      case 'verifications': {
+        const v = record as VerificationRecord;
+        m(this.verificationsByUser, v.userId, v);
+        return m(this.verificationsByBalance, v.balanceId, v);
+      }
+      case 'corporates': {
+        const c = record as CorporateRecord;
+        if (add) this.corporateByBalanceId.set(c.balanceId, c);
+        else this.corporateByBalanceId.delete(c.balanceId);
+        return;
+      }
+      case 'corporateDepositAddresses': {
+        const d = record as CorporateDepositAddressRecord;
+        return m(this.corporateDepositAddressesByCorporate, d.corporateUuid, d);
+      }
+      case 'topUps': {
+        const t = record as TopUpRecord;
+        return m(this.topUpsByCorporate, t.corporateUuid, t);
+      }
+    }
+  }
+}
+
+const indexes = new WeakMap<TenantState, TenantIndex>();
+
+/**
+ * The index of a state: built on first use (one pass over the records), after which the state's indexed
+ * collections file every new record themselves. `onInsert` runs for each record filed.
+ */
+export function tenantIndex(state: TenantState, onInsert: InsertHook): TenantIndex {
+  const existing = indexes.get(state);
+  if (existing) return existing;
+  const index = new TenantIndex();
+  indexes.set(state, index);
+  for (const collection of COLLECTIONS) {
+    const records = state[collection] as Record<string, unknown>;
+    for (const record of Object.values(records)) {
+      index.add(collection, record);
+      onInsert(collection, record, index, state);
+    }
+    (state as unknown as Record<string, unknown>)[collection] = new Proxy(records, {
+      set(target, key, value: unknown) {
+        const old = target[key as string];
+        target[key as string] = value;
+        if (old !== value && typeof key === 'string') {
+          if (old !== undefined) index.remove(collection, old);
+          index.add(collection, value);
+          onInsert(collection, value, index, state);
+        }
+        return true;
+      },
+      deleteProperty(target, key) {
+        const old = target[key as string];
+        delete target[key as string];
+        if (old !== undefined) index.remove(collection, old);
+        return true;
+      },
+    });
+  }
+  for (const message of state.outbox) index.outboxByUser.add(message.userId, message);
+  const byAge = Object.entries(state.idempotency).sort(([, a], [, b]) => (a.storedAtWall ?? a.storedAt) - (b.storedAtWall ?? b.storedAt));
+  for (const [key] of byAge) index.idempotencyOrder.set(key, true);
+  return index;
+}
+
+/** Adds a message to a user's outbox, forgetting that user's oldest beyond {@link MAX_OUTBOX_PER_USER}. */
+export function appendOutbox(state: TenantState, index: TenantIndex, message: OutboxMessage): void {
+  state.outbox.push(message);
+  index.outboxByUser.add(message.userId, message);
+  const mine = index.outboxByUser.get(message.userId);
+  if (mine.length > MAX_OUTBOX_PER_USER) {
+    const oldest = mine[0]!;
+    index.outboxByUser.remove(message.userId, oldest);
+    const at = state.outbox.indexOf(oldest);
+    if (at >= 0) state.outbox.splice(at, 1);
+  }
+}
