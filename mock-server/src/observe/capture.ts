@@ -6,35 +6,47 @@
  */
 import type { Exchange, MockRuntime } from '../pipeline/runtime';
 import { tenantOfHeader } from '../pipeline/runtime';
-import { redactHeaders } from './redact';
 
 /** The listener that records every exchange of `runtime` in its observer's journal. */
 export function journalListener(runtime: MockRuntime): (exchange: Exchange) => void {
   return (exchange) => {
     const control = exchange.operationId?.startsWith('control:') ? parseControl(exchange.operationId) : undefined;
     if (control?.method === 'GET') return;
-    const url = new URL(exchange.request.url);
-    if (exchange.operationId === undefined && exchange.request.method === 'GET' && url.pathname.includes('/__mock')) return;
+    const { request } = exchange;
+    const isControl = request.path.includes('/__mock');
+    if (exchange.operationId === undefined && request.method === 'GET' && isControl) return;
+    const target = targetOf(request.url);
     // The tenant it acted on; else the one its ?apiKey= (control) or its Authorization header (API) names; else the default.
-    const named = url.pathname.includes('/__mock') ? url.searchParams.get('apiKey') : tenantOfHeader(runtime, exchange.request.headers.authorization)?.apiKey;
-    const tenant = exchange.apiKey ?? (named && runtime.tenants.get(named) ? named : runtime.tenants.default.apiKey);
+    let tenant = exchange.apiKey;
+    if (tenant === undefined) {
+      const named = isControl ? new URL(request.url).searchParams.get('apiKey') : tenantOfHeader(runtime, request.headers.authorization)?.apiKey;
+      tenant = named && runtime.tenants.get(named) ? named : runtime.tenants.default.apiKey;
+    }
     const response = exchange.response;
     runtime.observer.record({
       tenant,
-      method: exchange.request.method,
-      target: url.pathname + url.search,
-      operationId: control ? controlOperationId(control.path, url.pathname) : exchange.operationId ?? null,
+      method: request.method,
+      target,
+      operationId: control ? controlOperationId(control.path, request.path) : exchange.operationId ?? null,
       status: exchange.status,
       code: exchange.code ?? null,
       durationMs: exchange.durationMs,
       requestId: response ? exchange.requestId : null,
-      requestHeaders: redactHeaders(Object.entries(exchange.request.headers)),
-      requestBody: exchange.request.body === undefined || exchange.request.body === '' ? null : exchange.request.body,
-      responseHeaders: response ? redactHeaders(Object.entries(response.headers)) : {},
+      // Kept as they are (the journal redacts when it is read, which is rarer than a request).
+      requestHeaders: request.headers,
+      requestBody: request.body === undefined || request.body === '' ? null : request.body,
+      responseHeaders: response ? response.headers : {},
       responseBody: response && !response.stream && response.body !== '' ? response.body : null,
       startedAt: Date.now() - exchange.durationMs,
     });
   };
+}
+
+/** The path and query of an absolute URL, as received. */
+function targetOf(url: string): string {
+  const scheme = url.indexOf('://');
+  const path = url.indexOf('/', scheme < 0 ? 0 : scheme + 3);
+  return path < 0 ? '/' : url.slice(path);
 }
 
 /** `control:POST /__mock/kyc/{userId}` → its method and route path. */

@@ -3,7 +3,7 @@
  * raw in a ring per tenant and redacted when read.
  * @module
  */
-import { redactBody, redactTarget, replaceSecrets } from './redact';
+import { redactBody, redactHeaders, redactTarget, replaceSecrets } from './redact';
 
 /** Bodies longer than this many characters are kept cut to it (and marked `truncated`). */
 export const JOURNAL_BODY_LIMIT = 16 * 1024;
@@ -23,7 +23,7 @@ export interface ExchangeRecord {
   code: string | null;
   durationMs: number;
   requestId: string | null;
-  /** Header values of secret headers are already replaced. */
+  /** As received (never changed afterwards): secret headers are replaced when the journal is read. */
   requestHeaders: Record<string, string>;
   requestBody: string | null;
   responseHeaders: Record<string, string>;
@@ -93,15 +93,21 @@ export interface RequestFilter {
 
 /** Cuts a body to the journal's limit. */
 export function keep(exchange: ExchangeRecord, seq: number): StoredExchange {
-  const cut = (text: string | null) => (text !== null && text.length > JOURNAL_BODY_LIMIT ? text.slice(0, JOURNAL_BODY_LIMIT) : text);
-  return {
-    ...exchange,
-    seq,
-    requestBody: cut(exchange.requestBody),
-    responseBody: cut(exchange.responseBody),
-    requestTruncated: exchange.requestBody !== null && exchange.requestBody.length > JOURNAL_BODY_LIMIT,
-    responseTruncated: exchange.responseBody !== null && exchange.responseBody.length > JOURNAL_BODY_LIMIT,
-  };
+  const stored = exchange as StoredExchange;
+  stored.seq = seq;
+  stored.requestTruncated = exchange.requestBody !== null && exchange.requestBody.length > JOURNAL_BODY_LIMIT;
+  stored.responseTruncated = exchange.responseBody !== null && exchange.responseBody.length > JOURNAL_BODY_LIMIT;
+  if (stored.requestTruncated) stored.requestBody = cut(exchange.requestBody!);
+  if (stored.responseTruncated) stored.responseBody = cut(exchange.responseBody!);
+  return stored;
+}
+
+/**
+ * The beginning of a long body, copied: a plain `slice` may stay a view of the whole string (a 32 MiB snapshot
+ * restored by PUT /__mock/state would then stay alive in the journal).
+ */
+function cut(text: string): string {
+  return new TextDecoder().decode(new TextEncoder().encode(text.slice(0, JOURNAL_BODY_LIMIT)));
 }
 
 /** Whether a kept exchange matches a filter. */
@@ -130,7 +136,7 @@ export function summaryOf(e: StoredExchange, secrets: readonly string[]): Journa
 /** The redacted entry of a kept exchange. */
 export function entryOf(e: StoredExchange, secrets: readonly string[]): JournalEntry {
   const message = (headers: Record<string, string>, body: string | null, truncated: boolean): JournalMessage => ({
-    headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, replaceSecrets(v, secrets)])), body: redactBody(body, secrets, truncated), ...(truncated ? { truncated: true as const } : {}),
+    headers: Object.fromEntries(Object.entries(redactHeaders(Object.entries(headers))).map(([k, v]) => [k, replaceSecrets(v, secrets)])), body: redactBody(body, secrets, truncated), ...(truncated ? { truncated: true as const } : {}),
   });
   return {
     ...summaryOf(e, secrets),

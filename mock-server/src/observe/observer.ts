@@ -30,9 +30,22 @@ export type ObservedMessage =
 /** A live subscriber. */
 export type ObservedListener = (message: ObservedMessage) => void;
 
+/** An event as kept: instants as numbers, made into text only when it is read. */
+interface StoredEvent {
+  input: MockEventInput;
+  seq: number;
+  at: number;
+  recordedAt: number;
+  requestId: string | null;
+}
+
 interface TenantLog {
   requests: Ring<StoredExchange>;
-  events: Ring<MockEvent>;
+  events: Ring<StoredEvent>;
+}
+
+function eventOf(tenant: string, e: StoredEvent): MockEvent {
+  return { ...e.input, seq: e.seq, tenant, at: iso(e.at), recordedAt: iso(e.recordedAt), requestId: e.requestId } as MockEvent;
 }
 
 /** What the observer reads from the mock: the api secrets to redact and each tenant's virtual clock. */
@@ -76,12 +89,11 @@ export class Observer {
   /** Records a domain event of a tenant; `at` defaults to the tenant's virtual now. */
   emit(tenant: string, input: MockEventInput, options: { at?: number; requestId?: string | null } = {}): void {
     if (this.eventLogSize === 0 && this.#listeners.size === 0) return;
-    const event = {
-      ...input, seq: ++this.#seq, tenant, at: iso(options.at ?? this.source.virtualNow(tenant)), recordedAt: new Date().toISOString(),
-      requestId: options.requestId ?? null,
-    } as MockEvent;
-    this.#log(tenant).events.push(event);
-    this.#tell(tenant, { kind: 'event', event });
+    const stored: StoredEvent = {
+      input, seq: ++this.#seq, at: options.at ?? this.source.virtualNow(tenant), recordedAt: Date.now(), requestId: options.requestId ?? null,
+    };
+    this.#log(tenant).events.push(stored);
+    if (this.#listeners.size > 0) this.#tell(tenant, { kind: 'event', event: eventOf(tenant, stored) });
   }
 
   /** The emitter a domain context of `tenant` uses, linking its events to `requestId`. */
@@ -114,9 +126,9 @@ export class Observer {
 
   /** A tenant's events, oldest first (the order they happened in); `limit` keeps the newest of them. */
   events(tenant: string, filter: EventFilter = {}): MockEvent[] {
-    const matching = (this.#logs.get(tenant)?.events.oldestFirst() ?? []).filter((e) => eventMatches(e, filter));
+    const matching = (this.#logs.get(tenant)?.events.oldestFirst() ?? []).map((e) => eventOf(tenant, e)).filter((e) => eventMatches(e, filter));
     const limit = filter.limit;
-    return (limit !== undefined && matching.length > limit ? matching.slice(matching.length - limit) : matching).map((e) => ({ ...e }));
+    return limit !== undefined && matching.length > limit ? matching.slice(matching.length - limit) : matching;
   }
 
   /** How many exchanges and events of a tenant were recorded and how many are still kept. */
