@@ -223,6 +223,21 @@ describe('mock.events(filter): what changed', () => {
     expect(mock.events({ type: 'user.', id: user.id })).toHaveLength(2);
   });
 
+  it('links what a control call over HTTP changed to its request id: the move of the clock and what it made due', async () => {
+    const { mock, client, control } = setup();
+    const { user, approval } = await businessApproval(client, mock, 2);
+    mock.users.completeRegistration(user.userUuid);
+    const response = await control('POST', '/clock/advance', { seconds: 3 * DAY });
+    const requestId = response.headers.get('x-request-id')!;
+    expect(mock.requests({ requestId }).map((e) => e.operationId)).toEqual(['mock.clock.advance']);
+    expect(mock.events({ requestId }).map((e) => e.type === 'approval.statusChanged' ? `${e.approvalUuid} ${e.from}→${e.to}` : e.type)).toEqual([
+      'clock.advanced', `${approval.approvalUuid} DELIVERED→FINISHED`, 'card.statusChanged',
+    ]);
+    // A programmatic call is no request: its events name none.
+    mock.clock.advance(60);
+    expect(mock.events({ type: 'clock.advanced' }).at(-1)!.requestId).toBeNull();
+  });
+
   it('records a reset and a restore, and events carry their virtual time', async () => {
     const { mock } = setup();
     mock.clock.advance(60);

@@ -63,6 +63,8 @@ export class Observer {
   readonly #logs = new Map<string, TenantLog>();
   readonly #listeners = new Set<{ tenant: string | null; listener: ObservedListener }>();
   #seq = 0;
+  /** The request whose control action runs now (set around a synchronous control route). */
+  #during: string | null = null;
 
   constructor(private readonly source: ObserverSource, options: ObserveOptions = {}) {
     this.journalSize = checkSize(options.requests ?? DEFAULT_JOURNAL_SIZE, 'requests');
@@ -90,16 +92,30 @@ export class Observer {
   emit(tenant: string, input: MockEventInput, options: { at?: number; requestId?: string | null } = {}): void {
     if (this.eventLogSize === 0 && this.#listeners.size === 0) return;
     const stored: StoredEvent = {
-      input, seq: ++this.#seq, at: options.at ?? this.source.virtualNow(tenant), recordedAt: Date.now(), requestId: options.requestId ?? null,
+      input, seq: ++this.#seq, at: options.at ?? this.source.virtualNow(tenant), recordedAt: Date.now(), requestId: options.requestId ?? this.#during,
     };
     this.#log(tenant).events.push(stored);
     if (this.#listeners.size > 0) this.#tell(tenant, { kind: 'event', event: eventOf(tenant, stored) });
   }
 
-  /** The emitter a domain context of `tenant` uses, linking its events to `requestId`. */
-  emitter(tenant: string, requestId: string | null = null): Emit {
+  /**
+   * The emitter a domain context of `tenant` uses, linking its events to `requestId` (default: the request whose
+   * control action runs now, if any).
+   */
+  emitter(tenant: string, requestId: string | null = this.#during): Emit {
     if (this.eventLogSize === 0 && this.#listeners.size === 0) return emitNothing;
     return (input, at) => this.emit(tenant, input, { ...(at === undefined ? {} : { at }), requestId });
+  }
+
+  /** Runs a control route's synchronous action, so that the events it emits name the request that asked for it. */
+  during<T>(requestId: string, action: () => T): T {
+    const outer = this.#during;
+    this.#during = requestId;
+    try {
+      return action();
+    } finally {
+      this.#during = outer;
+    }
   }
 
   /** A tenant's journal, newest first, redacted. */

@@ -142,7 +142,7 @@ export function App() {
           </div>
         </div>
         <aside class="side">
-          {view && <ClockPanel view={view} version={version} />}
+          {view && <ClockPanel view={view} />}
           <div id="journal" tabIndex={-1}><JournalPanel version={version} /></div>
         </aside>
       </main>

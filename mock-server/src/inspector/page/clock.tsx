@@ -1,5 +1,5 @@
 /** The virtual clock: where it stands, buttons to move it, what falls due next and what the last move made due. */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { MockEvent } from '../../observe';
 import type { InspectorView } from '../view';
 import { act, getEvents } from './api';
@@ -10,27 +10,22 @@ import { ActionButton, Field, useActions } from './ui';
 const STEPS: [number, string][] = [[3600, '+1 hour'], [86400, '+1 day'], [3 * 86400, '+3 days'], [30 * 86400, '+30 days']];
 
 /** The clock panel; `version` changes whenever the mock reports something. */
-export function ClockPanel({ view, version }: { view: InspectorView; version: number }) {
+export function ClockPanel({ view }: { view: InspectorView }) {
   const { run } = useActions();
   const [seconds, setSeconds] = useState('');
-  const [since, setSince] = useState<number | null>(null);
-  const [became, setBecame] = useState<MockEvent[]>([]);
+  const [became, setBecame] = useState<MockEvent[] | null>(null);
   const now = Date.parse(view.clock.now);
   const next = view.upcoming[0];
 
-  useEffect(() => {
-    if (since === null) return;
-    let live = true;
-    void getEvents({ after: since, limit: 200 }).then((r) => {
-      if (live) setBecame(r.items.filter((e) => e.type !== 'clock.advanced'));
-    }, () => undefined);
-    return () => void (live = false);
-  }, [since, version]);
-
+  // What a move made due is exactly what happened during it: the mock runs due transitions before it answers.
   const advance = async (by: number) => {
     const before = await getEvents({ limit: 1 }).then((r) => r.items.at(-1)?.seq ?? 0, () => 0);
     const done = await run('Advance the clock', () => act('/clock/advance', { seconds: by }), () => `Clock moved ${duration(by)}`);
-    if (done !== undefined) setSince(before);
+    if (done === undefined) return;
+    const during = await getEvents({ after: before, limit: 500 }).then((r) => r.items, () => []);
+    const moved = during.findLast((e) => e.type === 'clock.advanced');
+    // The events of that very request, after the move itself.
+    setBecame(moved ? during.filter((e) => e.seq > moved.seq && e.requestId !== null && e.requestId === moved.requestId) : []);
   };
 
   return (
@@ -68,7 +63,7 @@ export function ClockPanel({ view, version }: { view: InspectorView; version: nu
           ))}
         </ul>
       )}
-      {since !== null && (
+      {became !== null && (
         <>
           <h3>Became due at the last move</h3>
           {became.length === 0 ? <p class="muted small">Nothing was due.</p> : (
