@@ -32,7 +32,10 @@ import { TenantRegistry, cloneState, snapshotProblem, type Credentials, type Ten
 
 export { ProblemError } from './domain/errors';
 export type { ProblemExtras } from './domain/errors';
-export type { IncomingDeposit, IncomingDepositResult } from './domain';
+export type { IncomingDeposit, IncomingDepositResult, DomainEvent, DomainObserver } from './domain';
+export type { ChangeRequest } from './domain/business';
+export type { Purchase } from './domain/authorizations';
+export { DECLINE_REASONS } from './domain/authorizations';
 export type { FaultSpec } from './pipeline/faults';
 export type { Exchange } from './pipeline/runtime';
 export type { Reply } from './pipeline/reply';
@@ -42,7 +45,7 @@ export type {
   RequestFilter,
 } from './observe';
 export { DEFAULT_EVENT_LOG_SIZE, DEFAULT_JOURNAL_SIZE, JOURNAL_BODY_LIMIT } from './observe';
-export type { Credentials, Fixtures, OutboxMessage, TenantSnapshot } from './store';
+export type { AuthorizationRecord as Authorization, Credentials, DeclineReason, Fixtures, OutboxMessage, TenantSnapshot } from './store';
 
 /** Options of {@link createMock}. */
 export interface CreateMockOptions {

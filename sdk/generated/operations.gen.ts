@@ -201,6 +201,7 @@ export const operationTable = [
         status: 200,
         schemas: {
             path: 'zListAppDepositAddressesPath',
+            query: 'zListAppDepositAddressesQuery',
             response: 'zListAppDepositAddressesResponse'
         }
     },
@@ -241,6 +242,7 @@ export const operationTable = [
         status: 200,
         schemas: {
             path: 'zListCardConfigsPath',
+            query: 'zListCardConfigsQuery',
             response: 'zListCardConfigsResponse'
         }
     },
@@ -261,6 +263,7 @@ export const operationTable = [
         status: 200,
         schemas: {
             path: 'zListCorporateDepositAddressesPath',
+            query: 'zListCorporateDepositAddressesQuery',
             response: 'zListCorporateDepositAddressesResponse'
         }
     },
@@ -271,6 +274,7 @@ export const operationTable = [
         status: 200,
         schemas: {
             path: 'zListDepositAddressesPath',
+            query: 'zListDepositAddressesQuery',
             response: 'zListDepositAddressesResponse'
         }
     },
@@ -281,6 +285,7 @@ export const operationTable = [
         status: 200,
         schemas: {
             path: 'zListDepositTypesPath',
+            query: 'zListDepositTypesQuery',
             response: 'zListDepositTypesResponse'
         }
     },
@@ -301,6 +306,7 @@ export const operationTable = [
         status: 200,
         schemas: {
             path: 'zListTopUpsPath',
+            query: 'zListTopUpsQuery',
             response: 'zListTopUpsResponse'
         }
     },
@@ -311,6 +317,7 @@ export const operationTable = [
         status: 200,
         schemas: {
             path: 'zListUserApprovalsPath',
+            query: 'zListUserApprovalsQuery',
             response: 'zListUserApprovalsResponse'
         }
     },

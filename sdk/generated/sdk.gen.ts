@@ -5,7 +5,7 @@ import * as z from 'zod';
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client';
 import { client } from './client.gen';
 import type { ActivateCardData, ActivateCardErrors, ActivateCardResponses, ApproveAppDepositVerificationData, ApproveAppDepositVerificationErrors, ApproveAppDepositVerificationResponses, ApproveDepositVerificationData, ApproveDepositVerificationErrors, ApproveDepositVerificationResponses, ChargeDraftData, ChargeDraftErrors, ChargeDraftResponses, CompleteDraftData, CompleteDraftErrors, CompleteDraftResponses, ConfirmEmailData, ConfirmEmailErrors, ConfirmEmailResponses, CreateAppDepositAddressData, CreateAppDepositAddressErrors, CreateAppDepositAddressResponses, CreateApprovalData, CreateApprovalErrors, CreateApprovalResponses, CreateBusinessUserData, CreateBusinessUserErrors, CreateBusinessUserResponses, CreateCardData, CreateCardErrors, CreateCardResponses, CreateDepositAddressData, CreateDepositAddressErrors, CreateDepositAddressResponses, CreateUserData, CreateUserErrors, CreateUserResponses, GetApprovalCardDetailsData, GetApprovalCardDetailsErrors, GetApprovalCardDetailsResponses, GetApprovalData, GetApprovalErrors, GetApprovalResponses, GetCardDetailsData, GetCardDetailsErrors, GetCardDetailsResponses, GetUserData, GetUserErrors, GetUserResponses, IncreaseApprovalBudgetData, IncreaseApprovalBudgetErrors, IncreaseApprovalBudgetResponses, ListAppDepositAddressesData, ListAppDepositAddressesErrors, ListAppDepositAddressesResponses, ListAppDepositTypesData, ListAppDepositTypesErrors, ListAppDepositTypesResponses, ListAppDepositVerificationsData, ListAppDepositVerificationsErrors, ListAppDepositVerificationsResponses, ListBalancesData, ListBalancesErrors, ListBalancesResponses, ListCardConfigsData, ListCardConfigsErrors, ListCardConfigsResponses, ListCardsData, ListCardsErrors, ListCardsResponses, ListCorporateDepositAddressesData, ListCorporateDepositAddressesErrors, ListCorporateDepositAddressesResponses, ListDepositAddressesData, ListDepositAddressesErrors, ListDepositAddressesResponses, ListDepositTypesData, ListDepositTypesErrors, ListDepositTypesResponses, ListDepositVerificationsData, ListDepositVerificationsErrors, ListDepositVerificationsResponses, ListTopUpsData, ListTopUpsErrors, ListTopUpsResponses, ListUserApprovalsData, ListUserApprovalsErrors, ListUserApprovalsResponses, RequestEmailOtpData, RequestEmailOtpErrors, RequestEmailOtpResponses, SignAppConsentData, SignAppConsentErrors, SignAppConsentResponses, SignUserConsentData, SignUserConsentErrors, SignUserConsentResponses } from './types.gen';
-import { zActivateCardHeaders, zActivateCardPath, zActivateCardResponse, zApproveAppDepositVerificationBody, zApproveAppDepositVerificationHeaders, zApproveAppDepositVerificationPath, zApproveAppDepositVerificationResponse, zApproveDepositVerificationBody, zApproveDepositVerificationHeaders, zApproveDepositVerificationPath, zApproveDepositVerificationResponse, zChargeDraftHeaders, zChargeDraftPath, zChargeDraftResponse, zCompleteDraftHeaders, zCompleteDraftPath, zCompleteDraftResponse, zConfirmEmailBody, zConfirmEmailHeaders, zConfirmEmailPath, zConfirmEmailResponse, zCreateAppDepositAddressBody, zCreateAppDepositAddressHeaders, zCreateAppDepositAddressPath, zCreateAppDepositAddressResponse, zCreateApprovalBody, zCreateApprovalHeaders, zCreateApprovalPath, zCreateApprovalResponse, zCreateBusinessUserBody, zCreateBusinessUserHeaders, zCreateBusinessUserResponse, zCreateCardBody, zCreateCardHeaders, zCreateCardPath, zCreateCardResponse, zCreateDepositAddressBody, zCreateDepositAddressHeaders, zCreateDepositAddressPath, zCreateDepositAddressResponse, zCreateUserBody, zCreateUserHeaders, zCreateUserResponse, zGetApprovalCardDetailsPath, zGetApprovalCardDetailsQuery, zGetApprovalCardDetailsResponse, zGetApprovalPath, zGetApprovalResponse, zGetCardDetailsPath, zGetCardDetailsQuery, zGetCardDetailsResponse, zGetUserPath, zGetUserResponse, zIncreaseApprovalBudgetBody, zIncreaseApprovalBudgetHeaders, zIncreaseApprovalBudgetPath, zIncreaseApprovalBudgetResponse, zListAppDepositAddressesPath, zListAppDepositAddressesResponse, zListAppDepositTypesQuery, zListAppDepositTypesResponse, zListAppDepositVerificationsQuery, zListAppDepositVerificationsResponse, zListBalancesQuery, zListBalancesResponse, zListCardConfigsPath, zListCardConfigsResponse, zListCardsQuery, zListCardsResponse, zListCorporateDepositAddressesPath, zListCorporateDepositAddressesResponse, zListDepositAddressesPath, zListDepositAddressesResponse, zListDepositTypesPath, zListDepositTypesResponse, zListDepositVerificationsQuery, zListDepositVerificationsResponse, zListTopUpsPath, zListTopUpsResponse, zListUserApprovalsPath, zListUserApprovalsResponse, zRequestEmailOtpHeaders, zRequestEmailOtpPath, zRequestEmailOtpResponse, zSignAppConsentHeaders, zSignAppConsentPath, zSignAppConsentQuery, zSignAppConsentResponse, zSignUserConsentHeaders, zSignUserConsentPath, zSignUserConsentResponse } from './zod.gen';
+import { zActivateCardHeaders, zActivateCardPath, zActivateCardResponse, zApproveAppDepositVerificationBody, zApproveAppDepositVerificationHeaders, zApproveAppDepositVerificationPath, zApproveAppDepositVerificationResponse, zApproveDepositVerificationBody, zApproveDepositVerificationHeaders, zApproveDepositVerificationPath, zApproveDepositVerificationResponse, zChargeDraftHeaders, zChargeDraftPath, zChargeDraftResponse, zCompleteDraftHeaders, zCompleteDraftPath, zCompleteDraftResponse, zConfirmEmailBody, zConfirmEmailHeaders, zConfirmEmailPath, zConfirmEmailResponse, zCreateAppDepositAddressBody, zCreateAppDepositAddressHeaders, zCreateAppDepositAddressPath, zCreateAppDepositAddressResponse, zCreateApprovalBody, zCreateApprovalHeaders, zCreateApprovalPath, zCreateApprovalResponse, zCreateBusinessUserBody, zCreateBusinessUserHeaders, zCreateBusinessUserResponse, zCreateCardBody, zCreateCardHeaders, zCreateCardPath, zCreateCardResponse, zCreateDepositAddressBody, zCreateDepositAddressHeaders, zCreateDepositAddressPath, zCreateDepositAddressResponse, zCreateUserBody, zCreateUserHeaders, zCreateUserResponse, zGetApprovalCardDetailsPath, zGetApprovalCardDetailsQuery, zGetApprovalCardDetailsResponse, zGetApprovalPath, zGetApprovalResponse, zGetCardDetailsPath, zGetCardDetailsQuery, zGetCardDetailsResponse, zGetUserPath, zGetUserResponse, zIncreaseApprovalBudgetBody, zIncreaseApprovalBudgetHeaders, zIncreaseApprovalBudgetPath, zIncreaseApprovalBudgetResponse, zListAppDepositAddressesPath, zListAppDepositAddressesQuery, zListAppDepositAddressesResponse, zListAppDepositTypesQuery, zListAppDepositTypesResponse, zListAppDepositVerificationsQuery, zListAppDepositVerificationsResponse, zListBalancesQuery, zListBalancesResponse, zListCardConfigsPath, zListCardConfigsQuery, zListCardConfigsResponse, zListCardsQuery, zListCardsResponse, zListCorporateDepositAddressesPath, zListCorporateDepositAddressesQuery, zListCorporateDepositAddressesResponse, zListDepositAddressesPath, zListDepositAddressesQuery, zListDepositAddressesResponse, zListDepositTypesPath, zListDepositTypesQuery, zListDepositTypesResponse, zListDepositVerificationsQuery, zListDepositVerificationsResponse, zListTopUpsPath, zListTopUpsQuery, zListTopUpsResponse, zListUserApprovalsPath, zListUserApprovalsQuery, zListUserApprovalsResponse, zRequestEmailOtpHeaders, zRequestEmailOtpPath, zRequestEmailOtpResponse, zSignAppConsentHeaders, zSignAppConsentPath, zSignAppConsentQuery, zSignAppConsentResponse, zSignUserConsentHeaders, zSignUserConsentPath, zSignUserConsentResponse } from './zod.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -87,15 +87,16 @@ export const signUserConsent = <ThrowOnError extends boolean = false>(options: O
 /**
  * List card configs with their required consents and the KYC URL
  *
- * The card products the user can order, each with its visuals, price (null when free) and required card
- * consents (with the user's signature state), together with the URL where the user passes KYC.
+ * The card products the user can order, in the catalogue's order, each with its visuals, price (null when free)
+ * and required card consents (with the user's signature state), together with the URL where the user passes
+ * KYC (on every page).
  *
  */
 export const listCardConfigs = <ThrowOnError extends boolean = false>(options: Options<ListCardConfigsData, ThrowOnError>): RequestResult<ListCardConfigsResponses, ListCardConfigsErrors, ThrowOnError> => (options.client ?? client).get<ListCardConfigsResponses, ListCardConfigsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
         path: zListCardConfigsPath,
-        query: z.never().optional()
+        query: zListCardConfigsQuery.optional()
     }).parseAsync(data),
     responseValidator: async (data) => await zListCardConfigsResponse.parseAsync(data),
     security: [{ name: 'Authorization', type: 'apiKey' }],
@@ -244,7 +245,7 @@ export const activateCard = <ThrowOnError extends boolean = false>(options: Opti
 /**
  * List a user's balances
  *
- * The user's balances. `userId` is a query parameter (contract section 5: signed, not a header).
+ * The user's balances, oldest first. `userId` is a query parameter (contract section 5: signed, not a header).
  */
 export const listBalances = <ThrowOnError extends boolean = false>(options: Options<ListBalancesData, ThrowOnError>): RequestResult<ListBalancesResponses, ListBalancesErrors, ThrowOnError> => (options.client ?? client).get<ListBalancesResponses, ListBalancesErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
@@ -261,8 +262,9 @@ export const listBalances = <ThrowOnError extends boolean = false>(options: Opti
 /**
  * List a user's cards
  *
- * The user's cards, newest last. Drafts that are not completed are not cards and are not listed. `userId` is a
- * query parameter.
+ * The Server2Server user's cards, oldest first (by issue, then id). Drafts that are not completed are not cards
+ * and are not listed. `userId` is a query parameter; a business user's `userUuid` is not a Server2Server user
+ * (`404 NOT_FOUND`), and business cards are never listed here.
  *
  */
 export const listCards = <ThrowOnError extends boolean = false>(options: Options<ListCardsData, ThrowOnError>): RequestResult<ListCardsResponses, ListCardsErrors, ThrowOnError> => (options.client ?? client).get<ListCardsResponses, ListCardsErrors, ThrowOnError>({
@@ -283,7 +285,8 @@ export const listCards = <ThrowOnError extends boolean = false>(options: Options
  * The card's PAN, expiry, CVV and cardholder name as a JWE encrypted to the RSA public key given in the
  * `publicKey` query parameter (contract section 3; in the query so that the signature covers it). Served only
  * for an `ACTIVE` card; otherwise `409 CARD_NOT_ACTIVE`. A key that is not an RSA key of at least 2048 bits is
- * `400 PUBLIC_KEY_INVALID`.
+ * `400 PUBLIC_KEY_INVALID`. A business card (one issued with an approval) is `404 NOT_FOUND` here: its details
+ * are served by `getApprovalCardDetails`.
  *
  */
 export const getCardDetails = <ThrowOnError extends boolean = false>(options: Options<GetCardDetailsData, ThrowOnError>): RequestResult<GetCardDetailsResponses, GetCardDetailsErrors, ThrowOnError> => (options.client ?? client).get<GetCardDetailsResponses, GetCardDetailsErrors, ThrowOnError>({
@@ -301,13 +304,13 @@ export const getCardDetails = <ThrowOnError extends boolean = false>(options: Op
 /**
  * List the deposit types of a balance
  *
- * The crypto assets that can be deposited to credit this balance, each with its networks and consents.
+ * The crypto assets that can be deposited to credit this balance, each with its networks and consents, in the catalogue's order.
  */
 export const listDepositTypes = <ThrowOnError extends boolean = false>(options: Options<ListDepositTypesData, ThrowOnError>): RequestResult<ListDepositTypesResponses, ListDepositTypesErrors, ThrowOnError> => (options.client ?? client).get<ListDepositTypesResponses, ListDepositTypesErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
         path: zListDepositTypesPath,
-        query: z.never().optional()
+        query: zListDepositTypesQuery.optional()
     }).parseAsync(data),
     responseValidator: async (data) => await zListDepositTypesResponse.parseAsync(data),
     security: [{ name: 'Authorization', type: 'apiKey' }],
@@ -318,13 +321,13 @@ export const listDepositTypes = <ThrowOnError extends boolean = false>(options: 
 /**
  * List the deposit addresses of a balance and type
  *
- * The addresses to which the user can send this type of asset to credit the balance; empty when none exists yet.
+ * The addresses to which the user can send this type of asset to credit the balance, oldest first; empty when none exists yet.
  */
 export const listDepositAddresses = <ThrowOnError extends boolean = false>(options: Options<ListDepositAddressesData, ThrowOnError>): RequestResult<ListDepositAddressesResponses, ListDepositAddressesErrors, ThrowOnError> => (options.client ?? client).get<ListDepositAddressesResponses, ListDepositAddressesErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
         path: zListDepositAddressesPath,
-        query: z.never().optional()
+        query: zListDepositAddressesQuery.optional()
     }).parseAsync(data),
     responseValidator: async (data) => await zListDepositAddressesResponse.parseAsync(data),
     security: [{ name: 'Authorization', type: 'apiKey' }],
@@ -360,8 +363,8 @@ export const createDepositAddress = <ThrowOnError extends boolean = false>(optio
 /**
  * List deposit verifications
  *
- * The incoming deposits of the application's users, each with its verification state; those `PENDING_APPROVAL`
- * wait for `approveDepositVerification`. Decided: the optional `userId` query parameter narrows the list to
+ * The incoming deposits of the application's users, oldest first, each with its verification state; those
+ * `PENDING_APPROVAL` wait for `approveDepositVerification`. Decided: the optional `userId` query parameter narrows the list to
  * one user (an unknown user has an empty list: a filter, not a lookup).
  *
  */
@@ -405,8 +408,8 @@ export const approveDepositVerification = <ThrowOnError extends boolean = false>
 /**
  * List the deposit types of an app user
  *
- * The deposit types of every balance of the user, each naming its `balanceId` (the `balanceUuid` of the
- * Wallet App paths). Decided: the app user is named by the `userUuid` query parameter, which the signature
+ * The deposit types of every balance of the user (balances oldest first, each balance's types in the
+ * catalogue's order), each naming its `balanceId` (the `balanceUuid` of the Wallet App paths). Decided: the app user is named by the `userUuid` query parameter, which the signature
  * covers.
  *
  */
@@ -451,7 +454,7 @@ export const listAppDepositAddresses = <ThrowOnError extends boolean = false>(op
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
         path: zListAppDepositAddressesPath,
-        query: z.never().optional()
+        query: zListAppDepositAddressesQuery.optional()
     }).parseAsync(data),
     responseValidator: async (data) => await zListAppDepositAddressesResponse.parseAsync(data),
     security: [{ name: 'Authorization', type: 'apiKey' }],
@@ -486,7 +489,7 @@ export const createAppDepositAddress = <ThrowOnError extends boolean = false>(op
 /**
  * List an app user's deposit verifications
  *
- * The Wallet App twin of `listDepositVerifications`, for the user named by `userUuid` (decided).
+ * The Wallet App twin of `listDepositVerifications`, for the user named by `userUuid` (decided), oldest first.
  */
 export const listAppDepositVerifications = <ThrowOnError extends boolean = false>(options: Options<ListAppDepositVerificationsData, ThrowOnError>): RequestResult<ListAppDepositVerificationsResponses, ListAppDepositVerificationsErrors, ThrowOnError> => (options.client ?? client).get<ListAppDepositVerificationsResponses, ListAppDepositVerificationsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
@@ -553,8 +556,11 @@ export const createBusinessUser = <ThrowOnError extends boolean = false>(options
  * Create an approval, issuing a card with a budget
  *
  * Allocates `budget` from the corporate balance to a new card of the user for `validFrom`..`validTo`. The
- * approval starts `ACCEPTED` and is returned with its card (card `INACTIVE` until the approval is DELIVERED).
- * The budget is reserved from the corporate balance at once. Rules (decided): the budget is 1.00 to
+ * approval starts `ACCEPTED` and is returned with its card: the card exists (id, type, status `INACTIVE`,
+ * cardholder name) but is not generated yet, so `last4`, `expiryMonth`, `expiryYear` and `generatedAt` are null;
+ * it is generated, and ACTIVE, when the approval becomes DELIVERED. The budget is reserved from the corporate
+ * balance at once. An approval still ACCEPTED at `validTo` (the user never completed registration) ends
+ * `EXPIRED` (`statusReason: NOT_DELIVERED_BY_VALID_TO`), its budget released and its card CLOSED. Rules (decided): the budget is 1.00 to
  * 1,000,000.00 in the corporate's currency (`422 BUDGET_OUT_OF_BOUNDS`, `422 CURRENCY_MISMATCH`), within the
  * available corporate balance (`422 INSUFFICIENT_FUNDS`); `validTo` is after `validFrom` and in the future
  * (`422 VALIDITY_PERIOD_INVALID`). The path holds the segment `corporates` twice, as the interface document
@@ -598,13 +604,15 @@ export const getApproval = <ThrowOnError extends boolean = false>(options: Optio
 /**
  * List a business user's approvals
  *
- * Every approval instance of the user under this corporate, reapprovals included, oldest first.
+ * Every approval instance of the user under this corporate, reapprovals and change requests included, oldest
+ * first (by creation, then id). A Server2Server `userId` is not a business user (`404 NOT_FOUND`).
+ *
  */
 export const listUserApprovals = <ThrowOnError extends boolean = false>(options: Options<ListUserApprovalsData, ThrowOnError>): RequestResult<ListUserApprovalsResponses, ListUserApprovalsErrors, ThrowOnError> => (options.client ?? client).get<ListUserApprovalsResponses, ListUserApprovalsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
         path: zListUserApprovalsPath,
-        query: z.never().optional()
+        query: zListUserApprovalsQuery.optional()
     }).parseAsync(data),
     responseValidator: async (data) => await zListUserApprovalsResponse.parseAsync(data),
     security: [{ name: 'Authorization', type: 'apiKey' }],
@@ -635,13 +643,13 @@ export const getApprovalCardDetails = <ThrowOnError extends boolean = false>(opt
 /**
  * List the corporate's deposit addresses
  *
- * The addresses to which crypto can be sent to top up the corporate balance.
+ * The addresses to which crypto can be sent to top up the corporate balance, oldest first.
  */
 export const listCorporateDepositAddresses = <ThrowOnError extends boolean = false>(options: Options<ListCorporateDepositAddressesData, ThrowOnError>): RequestResult<ListCorporateDepositAddressesResponses, ListCorporateDepositAddressesErrors, ThrowOnError> => (options.client ?? client).get<ListCorporateDepositAddressesResponses, ListCorporateDepositAddressesErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
         path: zListCorporateDepositAddressesPath,
-        query: z.never().optional()
+        query: zListCorporateDepositAddressesQuery.optional()
     }).parseAsync(data),
     responseValidator: async (data) => await zListCorporateDepositAddressesResponse.parseAsync(data),
     security: [{ name: 'Authorization', type: 'apiKey' }],
@@ -658,7 +666,7 @@ export const listTopUps = <ThrowOnError extends boolean = false>(options: Option
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
         path: zListTopUpsPath,
-        query: z.never().optional()
+        query: zListTopUpsQuery.optional()
     }).parseAsync(data),
     responseValidator: async (data) => await zListTopUpsResponse.parseAsync(data),
     security: [{ name: 'Authorization', type: 'apiKey' }],
@@ -672,7 +680,8 @@ export const listTopUps = <ThrowOnError extends boolean = false>(options: Option
  * Creates a new approval instance (a reapproval) on the same card, with the budget raised by
  * `additionalBudget` and the same validity period; the additional amount is reserved from the corporate balance.
  * The approval it replaces becomes `REAPPROVED`; the new instance takes over its status (`ACCEPTED` or
- * `DELIVERED`). Allowed only on an `ACCEPTED` or `DELIVERED` approval: any other status is
+ * `DELIVERED`), its reservation and what was spent on the card (`spent`), and `change` says what it changed. A
+ * change request pending on the replaced instance ends `CANCELED` (`CHANGED_APPROVAL_ENDED`). Allowed only on an `ACCEPTED` or `DELIVERED` approval: any other status is
  * `409 INVALID_TRANSITION` naming the current status. Budget rules as for `createApproval` (the new total
  * within bounds, the additional amount within the available balance); an increase of zero is
  * `422 BUDGET_OUT_OF_BOUNDS`.

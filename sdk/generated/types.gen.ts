@@ -40,25 +40,26 @@ export type Money = {
 };
 
 /**
+ * The closed set of problem codes of this version (decided): a stable upper-snake identifier per condition,
+ * each with the one HTTP status it comes with (`x-enumDescriptions`). Codes marked "the mock" are answered only
+ * by the mock's control API or its standalone server, never by the service.
+ *
+ */
+export type ProblemCode = 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'PUBLIC_KEY_INVALID' | 'CURSOR_INVALID' | 'MALFORMED_REQUEST' | 'AUTH_MISSING' | 'AUTH_MALFORMED' | 'AUTH_UNKNOWN_KEY' | 'AUTH_TIMESTAMP_SKEW' | 'AUTH_NONCE_REUSED' | 'AUTH_SIGNATURE_MISMATCH' | 'CORS_ORIGIN_NOT_ALLOWED' | 'ORIGIN_NOT_ALLOWED' | 'HOST_NOT_ALLOWED' | 'URI_TOO_LONG' | 'HEADERS_TOO_LARGE' | 'NOT_FOUND' | 'ROUTE_NOT_FOUND' | 'INVALID_TRANSITION' | 'EMAIL_ALREADY_REGISTERED' | 'EMAIL_ALREADY_VERIFIED' | 'CARD_NOT_A_DRAFT' | 'DRAFT_NOT_CHARGED' | 'DRAFT_ALREADY_CHARGED' | 'DRAFT_ALREADY_COMPLETED' | 'CARD_ORDER_NOT_COMPLETED' | 'CARD_NOT_ACTIVATABLE' | 'CARD_NOT_ACTIVE' | 'APPROVAL_NOT_DELIVERED' | 'DEPOSIT_ADDRESS_EXISTS' | 'VERIFICATION_NOT_PENDING' | 'CHANGE_ALREADY_PENDING' | 'DEPOSIT_ADDRESS_MISSING' | 'API_KEY_EXISTS' | 'PAYLOAD_TOO_LARGE' | 'REGISTRATION_INCOMPLETE' | 'EMAIL_UNVERIFIED' | 'KYC_NOT_PASSED' | 'CARD_CONSENTS_UNSIGNED' | 'DEPOSIT_CONSENTS_UNSIGNED' | 'VISUAL_NOT_IN_CONFIG' | 'NETWORK_NOT_SUPPORTED' | 'OTP_NOT_REQUESTED' | 'OTP_INVALID' | 'OTP_EXPIRED' | 'OTP_TOO_MANY_ATTEMPTS' | 'INSUFFICIENT_FUNDS' | 'BUDGET_OUT_OF_BOUNDS' | 'CURRENCY_MISMATCH' | 'VALIDITY_PERIOD_INVALID' | 'IDEMPOTENCY_KEY_REUSED' | 'AMOUNT_BELOW_MINIMUM' | 'AMOUNT_TOO_LARGE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE' | 'STATE_NOT_SAVED' | 'INJECTED_FAULT';
+
+/**
+ * An opaque cursor of one list of one api key (see the `cursor` query parameter).
+ */
+export type PageCursor = string;
+
+/**
  * An error, as `application/problem+json` (RFC 9457). `code` is a stable upper-snake identifier to branch on;
  * `title` and `detail` are for people and may change. Status use (contract section 4): 400 malformed or invalid
  * request, 401 signing, 404 unknown resource (also one of another api key), 409 wrong state for the operation,
  * 422 business rule, 429 too many requests (with `Retry-After`), 5xx the server's fault (safe to retry only for
  * GET or with an `Idempotency-Key`).
  *
- * Codes: 400 `VALIDATION_FAILED`, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`; 401 `AUTH_MISSING`, `AUTH_MALFORMED`,
- * `AUTH_UNKNOWN_KEY`, `AUTH_TIMESTAMP_SKEW`, `AUTH_NONCE_REUSED`, `AUTH_SIGNATURE_MISMATCH`; 404 `NOT_FOUND`,
- * `ROUTE_NOT_FOUND`; 409 `INVALID_TRANSITION`, `EMAIL_ALREADY_REGISTERED`, `EMAIL_ALREADY_VERIFIED`,
- * `CARD_NOT_A_DRAFT`, `DRAFT_NOT_CHARGED`, `DRAFT_ALREADY_CHARGED`, `DRAFT_ALREADY_COMPLETED`,
- * `CARD_ORDER_NOT_COMPLETED`, `CARD_NOT_ACTIVATABLE`, `CARD_NOT_ACTIVE`, `APPROVAL_NOT_DELIVERED`,
- * `DEPOSIT_ADDRESS_EXISTS`, `VERIFICATION_NOT_PENDING`; 422 `REGISTRATION_INCOMPLETE`, `EMAIL_UNVERIFIED`,
- * `KYC_NOT_PASSED`, `CARD_CONSENTS_UNSIGNED`, `DEPOSIT_CONSENTS_UNSIGNED`, `VISUAL_NOT_IN_CONFIG`,
- * `NETWORK_NOT_SUPPORTED`, `OTP_NOT_REQUESTED`, `OTP_INVALID`, `OTP_EXPIRED`, `OTP_TOO_MANY_ATTEMPTS`,
- * `INSUFFICIENT_FUNDS`, `BUDGET_OUT_OF_BOUNDS`, `CURRENCY_MISMATCH`, `VALIDITY_PERIOD_INVALID`,
- * `IDEMPOTENCY_KEY_REUSED`; 429 `RATE_LIMITED`; 500 `INTERNAL_ERROR`; 503 `SERVICE_UNAVAILABLE`. Refused before
- * any effect (`4XX`): 400 `MALFORMED_REQUEST`, 403 `ORIGIN_NOT_ALLOWED`, `HOST_NOT_ALLOWED`, 413
- * `PAYLOAD_TOO_LARGE`, 414 `URI_TOO_LONG`, 431 `HEADERS_TOO_LARGE`. The mock answers `INJECTED_FAULT` (with
- * the injected status) for faults injected through its control API. New codes may be added.
+ * Codes: the closed enum `ProblemCode`, each with its status.
  *
  */
 export type Problem = {
@@ -78,10 +79,7 @@ export type Problem = {
      * What went wrong with this request. Never holds a secret.
      */
     detail?: string;
-    /**
-     * The stable error code.
-     */
-    code: string;
+    code: ProblemCode;
     /**
      * The request's path.
      */
@@ -240,6 +238,14 @@ export type CardConfigList = {
      */
     kycUrl: string;
     kycStatus: 'NOT_STARTED' | 'PASSED' | 'FAILED';
+    /**
+     * True when more items follow this page; ask for them with `cursor` set to `nextCursor`.
+     */
+    hasMore: boolean;
+    /**
+     * The cursor of the next page; null on the last page (`hasMore` false).
+     */
+    nextCursor: PageCursor | null;
 };
 
 /**
@@ -268,6 +274,13 @@ export type CardCreate = {
  * A payment card. `object` is `card` (it tells a card from a draft). `configId` and `visualId` are null for a
  * business card, which has no config. The PAN and CVV are never here: see the details operations.
  *
+ * Generation (decided, interface section 3: "the card is generated at the approval's validFrom"): a
+ * Server2Server card is generated when it is issued. A business card exists from its approval's creation (id,
+ * type, status `INACTIVE`, cardholder name) and is generated (number, expiry, CVV) when the approval becomes
+ * DELIVERED: at `validFrom`, or when the user completes registration if that is later. Until then `last4`,
+ * `expiryMonth`, `expiryYear` and `generatedAt` are null; a card whose approval ended before that is CLOSED
+ * and never generated.
+ *
  */
 export type Card = {
     object: 'card';
@@ -278,13 +291,26 @@ export type Card = {
     userId: Uuid;
     type: CardType;
     status: CardStatus;
-    last4: string;
-    expiryMonth: number;
-    expiryYear: number;
+    /**
+     * The last four digits of the PAN; null until the card is generated.
+     */
+    last4: string | null;
+    /**
+     * Null until the card is generated.
+     */
+    expiryMonth: number | null;
+    /**
+     * Null until the card is generated.
+     */
+    expiryYear: number | null;
     cardholderName: string;
     configId: Uuid | null;
     visualId: Uuid | null;
     createdAt: Timestamp;
+    /**
+     * When the number, expiry and CVV were generated; null until then.
+     */
+    generatedAt: Timestamp | null;
 };
 
 /**
@@ -321,6 +347,14 @@ export type CardOrDraft = ({
  */
 export type CardList = {
     items: Array<Card>;
+    /**
+     * True when more items follow this page; ask for them with `cursor` set to `nextCursor`.
+     */
+    hasMore: boolean;
+    /**
+     * The cursor of the next page; null on the last page (`hasMore` false).
+     */
+    nextCursor: PageCursor | null;
 };
 
 /**
@@ -366,6 +400,14 @@ export type Balance = {
  */
 export type BalanceList = {
     items: Array<Balance>;
+    /**
+     * True when more items follow this page; ask for them with `cursor` set to `nextCursor`.
+     */
+    hasMore: boolean;
+    /**
+     * The cursor of the next page; null on the last page (`hasMore` false).
+     */
+    nextCursor: PageCursor | null;
 };
 
 /**
@@ -402,6 +444,14 @@ export type DepositType = {
  */
 export type DepositTypeList = {
     items: Array<DepositType>;
+    /**
+     * True when more items follow this page; ask for them with `cursor` set to `nextCursor`.
+     */
+    hasMore: boolean;
+    /**
+     * The cursor of the next page; null on the last page (`hasMore` false).
+     */
+    nextCursor: PageCursor | null;
 };
 
 /**
@@ -435,6 +485,14 @@ export type DepositAddress = {
  */
 export type DepositAddressList = {
     items: Array<DepositAddress>;
+    /**
+     * True when more items follow this page; ask for them with `cursor` set to `nextCursor`.
+     */
+    hasMore: boolean;
+    /**
+     * The cursor of the next page; null on the last page (`hasMore` false).
+     */
+    nextCursor: PageCursor | null;
 };
 
 /**
@@ -468,6 +526,14 @@ export type DepositVerification = {
  */
 export type DepositVerificationList = {
     items: Array<DepositVerification>;
+    /**
+     * True when more items follow this page; ask for them with `cursor` set to `nextCursor`.
+     */
+    hasMore: boolean;
+    /**
+     * The cursor of the next page; null on the last page (`hasMore` false).
+     */
+    nextCursor: PageCursor | null;
 };
 
 /**
@@ -515,22 +581,59 @@ export type BusinessUser = {
 };
 
 /**
- * The nine approval statuses (interface section 3):
- * `CREATED` only when a user requests changes (a reapproval awaiting the corporation; the instance it would
- * replace stays in force meanwhile, and since no operation accepts it, it ends CANCELED, REJECTED or EXPIRED);
- * `ACCEPTED` assigned when an approval is initially created;
- * `PREPARED` accepted, card generated at `validFrom`;
- * `DELIVERED` the card is issued and active;
- * `FINISHED` was DELIVERED and `validTo` has passed;
- * `REAPPROVED` a reapproval replaced it (from ACCEPTED or DELIVERED);
- * `CANCELED` canceled by the corporation from CREATED, ACCEPTED or PREPARED;
- * `REJECTED` a CREATED reapproval rejected by the corporation;
- * `EXPIRED` a CREATED reapproval neither accepted nor rejected before `expiresAt`.
- * Budgets are reserved while ACCEPTED, PREPARED or DELIVERED and released on CANCELED and FINISHED; a
- * REAPPROVED instance hands its reservation to its reapproval.
+ * The nine approval statuses (interface section 3) and what entering each does (decided):
+ * `CREATED` a change the user requested (a reapproval awaiting the corporation; in the mock, the control API):
+ * nothing is reserved and the instance it would replace stays in force; at most one is pending per approval.
+ * The corporation accepts it (it takes over the replaced instance's status, card, reservation and spending, plus
+ * the additional budget, and the replaced instance becomes REAPPROVED), rejects it (REJECTED) or cancels it
+ * (CANCELED); unanswered at `expiresAt` it is EXPIRED; and it ends CANCELED when the instance it changes ends or
+ * is replaced.
+ * `ACCEPTED` assigned when an approval is initially created: the budget is reserved; the card exists, not yet
+ * generated.
+ * `PREPARED` the user completed registration before `validFrom`: the card is generated at `validFrom`.
+ * `DELIVERED` the card is generated (number, expiry, CVV) and ACTIVE: card transactions can occur.
+ * `FINISHED` was DELIVERED and `validTo` has passed: what is left of the budget is released, the card CLOSED.
+ * `REAPPROVED` a reapproval replaced it (from ACCEPTED or DELIVERED): its reservation and spending move to it.
+ * `CANCELED` canceled by the corporation from CREATED, ACCEPTED or PREPARED (budget released, card CLOSED), or
+ * a CREATED change whose approval ended first.
+ * `REJECTED` a CREATED reapproval rejected by the corporation.
+ * `EXPIRED` time ran out before the party awaited acted: a CREATED reapproval neither accepted nor rejected by
+ * `expiresAt`; or (decided) an approval still ACCEPTED at `validTo`, because its user never completed
+ * registration: its budget is released and its card CLOSED without ever being generated. `statusReason` tells
+ * the two apart.
+ * Live statuses are CREATED, ACCEPTED, PREPARED and DELIVERED; the others are final.
  *
  */
 export type ApprovalStatus = 'CREATED' | 'ACCEPTED' | 'CANCELED' | 'REJECTED' | 'EXPIRED' | 'PREPARED' | 'DELIVERED' | 'FINISHED' | 'REAPPROVED';
+
+/**
+ * Why an approval instance left the live statuses (decided, as Stripe's `cancellation_reason` and Marqeta's
+ * `reason_code` say why a card or authorization ended): null while the instance is live.
+ * `REPLACED` REAPPROVED: a reapproval (increase-budget, or an accepted change) took over.
+ * `VALIDITY_ENDED` FINISHED: `validTo` passed while DELIVERED.
+ * `CANCELED_BY_CORPORATION` CANCELED by the corporation.
+ * `CHANGED_APPROVAL_ENDED` CANCELED: a change request whose approval ended or was replaced before the
+ * corporation decided.
+ * `REJECTED_BY_CORPORATION` REJECTED by the corporation.
+ * `CHANGE_NOT_DECIDED` EXPIRED: a change request neither accepted nor rejected before `expiresAt`.
+ * `NOT_DELIVERED_BY_VALID_TO` EXPIRED: the approval was still ACCEPTED at `validTo` (the user never completed
+ * registration), so its card was never generated. EXPIRED rather than CANCELED, because in the interface
+ * document CANCELED is always the corporation's act, and EXPIRED is time running out before the party awaited
+ * acted.
+ *
+ */
+export type ApprovalStatusReason = 'REPLACED' | 'VALIDITY_ENDED' | 'CANCELED_BY_CORPORATION' | 'CHANGED_APPROVAL_ENDED' | 'REJECTED_BY_CORPORATION' | 'CHANGE_NOT_DECIDED' | 'NOT_DELIVERED_BY_VALID_TO';
+
+/**
+ * What a reapproval changes in the instance it replaces (interface section 1: "any change to an approval
+ * (budget change, PIN update) creates a new approval instance"): the budget added (0 for none) and whether the
+ * card's PIN is updated (the PIN itself is never shown).
+ *
+ */
+export type ApprovalChange = {
+    additionalBudget: Money;
+    pinUpdate: boolean;
+};
 
 /**
  * A budget for a new card of a business user, over a validity period.
@@ -552,7 +655,15 @@ export type BudgetIncrease = {
 /**
  * An approval instance: a budget from the corporate balance on one card of one user. `previousApprovalUuid`
  * is the instance it replaced (null for an original approval); `replacedByApprovalUuid` the reapproval that
- * replaced it. `expiresAt` is set only on a CREATED reapproval. The card is the same across all instances.
+ * replaced it. `expiresAt` is set only on a CREATED reapproval. The card is the same across all instances; it
+ * exists from the approval's creation but is generated (number, expiry, CVV) only when the approval becomes
+ * DELIVERED: until then `card.last4`, `card.expiryMonth`, `card.expiryYear` and `card.generatedAt` are null.
+ *
+ * Spending (decided): `spent` is what approved card transactions took under this instance and the ones it
+ * replaced (a reapproval carries it over); `remaining` is what can still be spent under it: `budget` − `spent`
+ * while ACCEPTED, PREPARED or DELIVERED (exactly what it holds reserved from the corporate balance), 0 otherwise
+ * (a CREATED change reserves nothing until accepted). Per corporate: funded = available + reserved + spent, so
+ * FINISHED and CANCELED release only what is left.
  *
  */
 export type Approval = {
@@ -560,11 +671,21 @@ export type Approval = {
     corporateUuid: Uuid;
     userUuid: Uuid;
     status: ApprovalStatus;
+    /**
+     * Why the instance left the live statuses; null while it is live.
+     */
+    statusReason: ApprovalStatusReason | null;
     budget: Money;
+    spent: Money;
+    remaining: Money;
     validFrom: Timestamp;
     validTo: Timestamp;
     previousApprovalUuid: Uuid | null;
     replacedByApprovalUuid: Uuid | null;
+    /**
+     * What this reapproval changes; null for an original approval.
+     */
+    change: ApprovalChange | null;
     expiresAt: Timestamp | null;
     card: Card;
     createdAt: Timestamp;
@@ -585,6 +706,14 @@ export type Reapproval = Approval & {
  */
 export type ApprovalList = {
     items: Array<Approval>;
+    /**
+     * True when more items follow this page; ask for them with `cursor` set to `nextCursor`.
+     */
+    hasMore: boolean;
+    /**
+     * The cursor of the next page; null on the last page (`hasMore` false).
+     */
+    nextCursor: PageCursor | null;
 };
 
 /**
@@ -604,6 +733,14 @@ export type CorporateDepositAddress = {
  */
 export type CorporateDepositAddressList = {
     items: Array<CorporateDepositAddress>;
+    /**
+     * True when more items follow this page; ask for them with `cursor` set to `nextCursor`.
+     */
+    hasMore: boolean;
+    /**
+     * The cursor of the next page; null on the last page (`hasMore` false).
+     */
+    nextCursor: PageCursor | null;
 };
 
 /**
@@ -629,6 +766,14 @@ export type TopUp = {
  */
 export type TopUpList = {
     items: Array<TopUp>;
+    /**
+     * True when more items follow this page; ask for them with `cursor` set to `nextCursor`.
+     */
+    hasMore: boolean;
+    /**
+     * The cursor of the next page; null on the last page (`hasMore` false).
+     */
+    nextCursor: PageCursor | null;
 };
 
 /**
@@ -711,6 +856,21 @@ export type ApprovalUuidPath = string;
  */
 export type PublicKeyQuery = string;
 
+/**
+ * How many items the page holds at most: 1 to 100, default 20 (decided, as Stripe's `limit`). A page may hold
+ * fewer only when it is the last one.
+ *
+ */
+export type Limit = number;
+
+/**
+ * Where the page starts: the `nextCursor` of the previous page of the same list (the same operation with the
+ * same path and query parameters) under the same api key. Omitted: the first page. Anything else is
+ * `400 CURSOR_INVALID`.
+ *
+ */
+export type Cursor = PageCursor;
+
 export type CreateUserData = {
     body: RegistrationData;
     headers?: {
@@ -729,7 +889,7 @@ export type CreateUserData = {
 export type CreateUserErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -791,7 +951,7 @@ export type GetUserData = {
 export type GetUserErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -863,7 +1023,7 @@ export type SignUserConsentData = {
 export type SignUserConsentErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -920,14 +1080,28 @@ export type ListCardConfigsData = {
          */
         userId: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * How many items the page holds at most: 1 to 100, default 20 (decided, as Stripe's `limit`). A page may hold
+         * fewer only when it is the last one.
+         *
+         */
+        limit?: number;
+        /**
+         * Where the page starts: the `nextCursor` of the previous page of the same list (the same operation with the
+         * same path and query parameters) under the same api key. Omitted: the first page. Anything else is
+         * `400 CURSOR_INVALID`.
+         *
+         */
+        cursor?: PageCursor;
+    };
     url: '/s2s/users/{userId}/cards/configs';
 };
 
 export type ListCardConfigsErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -995,7 +1169,7 @@ export type RequestEmailOtpData = {
 export type RequestEmailOtpErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -1071,7 +1245,7 @@ export type ConfirmEmailData = {
 export type ConfirmEmailErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -1147,7 +1321,7 @@ export type CreateCardData = {
 export type CreateCardErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -1219,7 +1393,7 @@ export type ChargeDraftData = {
 export type ChargeDraftErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -1295,7 +1469,7 @@ export type CompleteDraftData = {
 export type CompleteDraftErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -1371,7 +1545,7 @@ export type ActivateCardData = {
 export type ActivateCardErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -1432,6 +1606,19 @@ export type ListBalancesData = {
          * The user's id (in the query, where the signature covers it).
          */
         userId: string;
+        /**
+         * How many items the page holds at most: 1 to 100, default 20 (decided, as Stripe's `limit`). A page may hold
+         * fewer only when it is the last one.
+         *
+         */
+        limit?: number;
+        /**
+         * Where the page starts: the `nextCursor` of the previous page of the same list (the same operation with the
+         * same path and query parameters) under the same api key. Omitted: the first page. Anything else is
+         * `400 CURSOR_INVALID`.
+         *
+         */
+        cursor?: PageCursor;
     };
     url: '/s2s/balances';
 };
@@ -1439,7 +1626,7 @@ export type ListBalancesData = {
 export type ListBalancesErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -1492,6 +1679,19 @@ export type ListCardsData = {
          * The user's id (in the query, where the signature covers it).
          */
         userId: string;
+        /**
+         * How many items the page holds at most: 1 to 100, default 20 (decided, as Stripe's `limit`). A page may hold
+         * fewer only when it is the last one.
+         *
+         */
+        limit?: number;
+        /**
+         * Where the page starts: the `nextCursor` of the previous page of the same list (the same operation with the
+         * same path and query parameters) under the same api key. Omitted: the first page. Anything else is
+         * `400 CURSOR_INVALID`.
+         *
+         */
+        cursor?: PageCursor;
     };
     url: '/s2s/cards';
 };
@@ -1499,7 +1699,7 @@ export type ListCardsData = {
 export type ListCardsErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -1567,7 +1767,7 @@ export type GetCardDetailsData = {
 export type GetCardDetailsErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -1624,14 +1824,28 @@ export type ListDepositTypesData = {
          */
         balanceId: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * How many items the page holds at most: 1 to 100, default 20 (decided, as Stripe's `limit`). A page may hold
+         * fewer only when it is the last one.
+         *
+         */
+        limit?: number;
+        /**
+         * Where the page starts: the `nextCursor` of the previous page of the same list (the same operation with the
+         * same path and query parameters) under the same api key. Omitted: the first page. Anything else is
+         * `400 CURSOR_INVALID`.
+         *
+         */
+        cursor?: PageCursor;
+    };
     url: '/s2s/deposits/{balanceId}/types';
 };
 
 export type ListDepositTypesErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -1688,14 +1902,28 @@ export type ListDepositAddressesData = {
          */
         type: DepositTypeCode;
     };
-    query?: never;
+    query?: {
+        /**
+         * How many items the page holds at most: 1 to 100, default 20 (decided, as Stripe's `limit`). A page may hold
+         * fewer only when it is the last one.
+         *
+         */
+        limit?: number;
+        /**
+         * Where the page starts: the `nextCursor` of the previous page of the same list (the same operation with the
+         * same path and query parameters) under the same api key. Omitted: the first page. Anything else is
+         * `400 CURSOR_INVALID`.
+         *
+         */
+        cursor?: PageCursor;
+    };
     url: '/s2s/deposits/{balanceId}/{type}';
 };
 
 export type ListDepositAddressesErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -1767,7 +1995,7 @@ export type CreateDepositAddressData = {
 export type CreateDepositAddressErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -1828,6 +2056,19 @@ export type ListDepositVerificationsData = {
          * Only this user's deposits.
          */
         userId?: string;
+        /**
+         * How many items the page holds at most: 1 to 100, default 20 (decided, as Stripe's `limit`). A page may hold
+         * fewer only when it is the last one.
+         *
+         */
+        limit?: number;
+        /**
+         * Where the page starts: the `nextCursor` of the previous page of the same list (the same operation with the
+         * same path and query parameters) under the same api key. Omitted: the first page. Anything else is
+         * `400 CURSOR_INVALID`.
+         *
+         */
+        cursor?: PageCursor;
     };
     url: '/s2s/deposits/verifications';
 };
@@ -1835,7 +2076,7 @@ export type ListDepositVerificationsData = {
 export type ListDepositVerificationsErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -1897,7 +2138,7 @@ export type ApproveDepositVerificationData = {
 export type ApproveDepositVerificationErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -1958,6 +2199,19 @@ export type ListAppDepositTypesData = {
          * The app user's id (the Server2Server `userId`), in the query where the signature covers it.
          */
         userUuid: string;
+        /**
+         * How many items the page holds at most: 1 to 100, default 20 (decided, as Stripe's `limit`). A page may hold
+         * fewer only when it is the last one.
+         *
+         */
+        limit?: number;
+        /**
+         * Where the page starts: the `nextCursor` of the previous page of the same list (the same operation with the
+         * same path and query parameters) under the same api key. Omitted: the first page. Anything else is
+         * `400 CURSOR_INVALID`.
+         *
+         */
+        cursor?: PageCursor;
     };
     url: '/app/deposits/types';
 };
@@ -1965,7 +2219,7 @@ export type ListAppDepositTypesData = {
 export type ListAppDepositTypesErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -2038,7 +2292,7 @@ export type SignAppConsentData = {
 export type SignAppConsentErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -2099,14 +2353,28 @@ export type ListAppDepositAddressesData = {
          */
         type: DepositTypeCode;
     };
-    query?: never;
+    query?: {
+        /**
+         * How many items the page holds at most: 1 to 100, default 20 (decided, as Stripe's `limit`). A page may hold
+         * fewer only when it is the last one.
+         *
+         */
+        limit?: number;
+        /**
+         * Where the page starts: the `nextCursor` of the previous page of the same list (the same operation with the
+         * same path and query parameters) under the same api key. Omitted: the first page. Anything else is
+         * `400 CURSOR_INVALID`.
+         *
+         */
+        cursor?: PageCursor;
+    };
     url: '/app/deposits/{balanceUuid}/{type}';
 };
 
 export type ListAppDepositAddressesErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -2178,7 +2446,7 @@ export type CreateAppDepositAddressData = {
 export type CreateAppDepositAddressErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -2239,6 +2507,19 @@ export type ListAppDepositVerificationsData = {
          * The app user's id (the Server2Server `userId`), in the query where the signature covers it.
          */
         userUuid: string;
+        /**
+         * How many items the page holds at most: 1 to 100, default 20 (decided, as Stripe's `limit`). A page may hold
+         * fewer only when it is the last one.
+         *
+         */
+        limit?: number;
+        /**
+         * Where the page starts: the `nextCursor` of the previous page of the same list (the same operation with the
+         * same path and query parameters) under the same api key. Omitted: the first page. Anything else is
+         * `400 CURSOR_INVALID`.
+         *
+         */
+        cursor?: PageCursor;
     };
     url: '/app/deposits/verifications';
 };
@@ -2246,7 +2527,7 @@ export type ListAppDepositVerificationsData = {
 export type ListAppDepositVerificationsErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -2314,7 +2595,7 @@ export type ApproveAppDepositVerificationData = {
 export type ApproveAppDepositVerificationErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -2385,7 +2666,7 @@ export type CreateBusinessUserData = {
 export type CreateBusinessUserErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -2455,7 +2736,7 @@ export type CreateApprovalData = {
 export type CreateApprovalErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -2523,7 +2804,7 @@ export type GetApprovalData = {
 export type GetApprovalErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -2580,14 +2861,28 @@ export type ListUserApprovalsData = {
          */
         userUuid: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * How many items the page holds at most: 1 to 100, default 20 (decided, as Stripe's `limit`). A page may hold
+         * fewer only when it is the last one.
+         *
+         */
+        limit?: number;
+        /**
+         * Where the page starts: the `nextCursor` of the previous page of the same list (the same operation with the
+         * same path and query parameters) under the same api key. Omitted: the first page. Anything else is
+         * `400 CURSOR_INVALID`.
+         *
+         */
+        cursor?: PageCursor;
+    };
     url: '/corporates/{corporateUuid}/users/{userUuid}/approvals';
 };
 
 export type ListUserApprovalsErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -2659,7 +2954,7 @@ export type GetApprovalCardDetailsData = {
 export type GetApprovalCardDetailsErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -2716,14 +3011,28 @@ export type ListCorporateDepositAddressesData = {
          */
         corporateUuid: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * How many items the page holds at most: 1 to 100, default 20 (decided, as Stripe's `limit`). A page may hold
+         * fewer only when it is the last one.
+         *
+         */
+        limit?: number;
+        /**
+         * Where the page starts: the `nextCursor` of the previous page of the same list (the same operation with the
+         * same path and query parameters) under the same api key. Omitted: the first page. Anything else is
+         * `400 CURSOR_INVALID`.
+         *
+         */
+        cursor?: PageCursor;
+    };
     url: '/corporates/{corporateUuid}/deposits';
 };
 
 export type ListCorporateDepositAddressesErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -2776,14 +3085,28 @@ export type ListTopUpsData = {
          */
         corporateUuid: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * How many items the page holds at most: 1 to 100, default 20 (decided, as Stripe's `limit`). A page may hold
+         * fewer only when it is the last one.
+         *
+         */
+        limit?: number;
+        /**
+         * Where the page starts: the `nextCursor` of the previous page of the same list (the same operation with the
+         * same path and query parameters) under the same api key. Omitted: the first page. Anything else is
+         * `400 CURSOR_INVALID`.
+         *
+         */
+        cursor?: PageCursor;
+    };
     url: '/corporates/{corporateUuid}/top-ups';
 };
 
 export type ListTopUpsErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;
@@ -2855,7 +3178,7 @@ export type IncreaseApprovalBudgetData = {
 export type IncreaseApprovalBudgetErrors = {
     /**
      * The request is malformed or does not match the schema (`VALIDATION_FAILED` with one `errors` entry per bad
-     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`).
+     * field, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`, `CURSOR_INVALID`).
      *
      */
     400: Problem;

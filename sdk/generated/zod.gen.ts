@@ -35,25 +35,85 @@ export const zMoney = z.object({
 });
 
 /**
+ * The closed set of problem codes of this version (decided): a stable upper-snake identifier per condition,
+ * each with the one HTTP status it comes with (`x-enumDescriptions`). Codes marked "the mock" are answered only
+ * by the mock's control API or its standalone server, never by the service.
+ *
+ */
+export const zProblemCode = z.enum([
+    'VALIDATION_FAILED',
+    'MALFORMED_JSON',
+    'PUBLIC_KEY_INVALID',
+    'CURSOR_INVALID',
+    'MALFORMED_REQUEST',
+    'AUTH_MISSING',
+    'AUTH_MALFORMED',
+    'AUTH_UNKNOWN_KEY',
+    'AUTH_TIMESTAMP_SKEW',
+    'AUTH_NONCE_REUSED',
+    'AUTH_SIGNATURE_MISMATCH',
+    'CORS_ORIGIN_NOT_ALLOWED',
+    'ORIGIN_NOT_ALLOWED',
+    'HOST_NOT_ALLOWED',
+    'URI_TOO_LONG',
+    'HEADERS_TOO_LARGE',
+    'NOT_FOUND',
+    'ROUTE_NOT_FOUND',
+    'INVALID_TRANSITION',
+    'EMAIL_ALREADY_REGISTERED',
+    'EMAIL_ALREADY_VERIFIED',
+    'CARD_NOT_A_DRAFT',
+    'DRAFT_NOT_CHARGED',
+    'DRAFT_ALREADY_CHARGED',
+    'DRAFT_ALREADY_COMPLETED',
+    'CARD_ORDER_NOT_COMPLETED',
+    'CARD_NOT_ACTIVATABLE',
+    'CARD_NOT_ACTIVE',
+    'APPROVAL_NOT_DELIVERED',
+    'DEPOSIT_ADDRESS_EXISTS',
+    'VERIFICATION_NOT_PENDING',
+    'CHANGE_ALREADY_PENDING',
+    'DEPOSIT_ADDRESS_MISSING',
+    'API_KEY_EXISTS',
+    'PAYLOAD_TOO_LARGE',
+    'REGISTRATION_INCOMPLETE',
+    'EMAIL_UNVERIFIED',
+    'KYC_NOT_PASSED',
+    'CARD_CONSENTS_UNSIGNED',
+    'DEPOSIT_CONSENTS_UNSIGNED',
+    'VISUAL_NOT_IN_CONFIG',
+    'NETWORK_NOT_SUPPORTED',
+    'OTP_NOT_REQUESTED',
+    'OTP_INVALID',
+    'OTP_EXPIRED',
+    'OTP_TOO_MANY_ATTEMPTS',
+    'INSUFFICIENT_FUNDS',
+    'BUDGET_OUT_OF_BOUNDS',
+    'CURRENCY_MISMATCH',
+    'VALIDITY_PERIOD_INVALID',
+    'IDEMPOTENCY_KEY_REUSED',
+    'AMOUNT_BELOW_MINIMUM',
+    'AMOUNT_TOO_LARGE',
+    'RATE_LIMITED',
+    'INTERNAL_ERROR',
+    'SERVICE_UNAVAILABLE',
+    'STATE_NOT_SAVED',
+    'INJECTED_FAULT'
+]);
+
+/**
+ * An opaque cursor of one list of one api key (see the `cursor` query parameter).
+ */
+export const zPageCursor = z.string().min(1).max(512).regex(/^[A-Za-z0-9_.-]+$/);
+
+/**
  * An error, as `application/problem+json` (RFC 9457). `code` is a stable upper-snake identifier to branch on;
  * `title` and `detail` are for people and may change. Status use (contract section 4): 400 malformed or invalid
  * request, 401 signing, 404 unknown resource (also one of another api key), 409 wrong state for the operation,
  * 422 business rule, 429 too many requests (with `Retry-After`), 5xx the server's fault (safe to retry only for
  * GET or with an `Idempotency-Key`).
  *
- * Codes: 400 `VALIDATION_FAILED`, `MALFORMED_JSON`, `PUBLIC_KEY_INVALID`; 401 `AUTH_MISSING`, `AUTH_MALFORMED`,
- * `AUTH_UNKNOWN_KEY`, `AUTH_TIMESTAMP_SKEW`, `AUTH_NONCE_REUSED`, `AUTH_SIGNATURE_MISMATCH`; 404 `NOT_FOUND`,
- * `ROUTE_NOT_FOUND`; 409 `INVALID_TRANSITION`, `EMAIL_ALREADY_REGISTERED`, `EMAIL_ALREADY_VERIFIED`,
- * `CARD_NOT_A_DRAFT`, `DRAFT_NOT_CHARGED`, `DRAFT_ALREADY_CHARGED`, `DRAFT_ALREADY_COMPLETED`,
- * `CARD_ORDER_NOT_COMPLETED`, `CARD_NOT_ACTIVATABLE`, `CARD_NOT_ACTIVE`, `APPROVAL_NOT_DELIVERED`,
- * `DEPOSIT_ADDRESS_EXISTS`, `VERIFICATION_NOT_PENDING`; 422 `REGISTRATION_INCOMPLETE`, `EMAIL_UNVERIFIED`,
- * `KYC_NOT_PASSED`, `CARD_CONSENTS_UNSIGNED`, `DEPOSIT_CONSENTS_UNSIGNED`, `VISUAL_NOT_IN_CONFIG`,
- * `NETWORK_NOT_SUPPORTED`, `OTP_NOT_REQUESTED`, `OTP_INVALID`, `OTP_EXPIRED`, `OTP_TOO_MANY_ATTEMPTS`,
- * `INSUFFICIENT_FUNDS`, `BUDGET_OUT_OF_BOUNDS`, `CURRENCY_MISMATCH`, `VALIDITY_PERIOD_INVALID`,
- * `IDEMPOTENCY_KEY_REUSED`; 429 `RATE_LIMITED`; 500 `INTERNAL_ERROR`; 503 `SERVICE_UNAVAILABLE`. Refused before
- * any effect (`4XX`): 400 `MALFORMED_REQUEST`, 403 `ORIGIN_NOT_ALLOWED`, `HOST_NOT_ALLOWED`, 413
- * `PAYLOAD_TOO_LARGE`, 414 `URI_TOO_LONG`, 431 `HEADERS_TOO_LARGE`. The mock answers `INJECTED_FAULT` (with
- * the injected status) for faults injected through its control API. New codes may be added.
+ * Codes: the closed enum `ProblemCode`, each with its status.
  *
  */
 export const zProblem = z.object({
@@ -61,7 +121,7 @@ export const zProblem = z.object({
     title: z.string().max(200),
     status: z.int().gte(400).lte(599),
     detail: z.string().max(2000).optional(),
-    code: z.string().max(64).regex(/^[A-Z][A-Z0-9_]*$/),
+    code: zProblemCode,
     instance: z.string().max(8192).regex(/^[\x21-\x7E]*$/).optional(),
     requestId: z.string().max(128).regex(/^[\x21-\x7E]+$/).optional(),
     errors: z.array(z.object({
@@ -186,7 +246,9 @@ export const zCardConfigList = z.object({
         'NOT_STARTED',
         'PASSED',
         'FAILED'
-    ])
+    ]),
+    hasMore: z.boolean(),
+    nextCursor: zPageCursor.nullable()
 });
 
 /**
@@ -217,6 +279,13 @@ export const zCardCreate = z.object({
  * A payment card. `object` is `card` (it tells a card from a draft). `configId` and `visualId` are null for a
  * business card, which has no config. The PAN and CVV are never here: see the details operations.
  *
+ * Generation (decided, interface section 3: "the card is generated at the approval's validFrom"): a
+ * Server2Server card is generated when it is issued. A business card exists from its approval's creation (id,
+ * type, status `INACTIVE`, cardholder name) and is generated (number, expiry, CVV) when the approval becomes
+ * DELIVERED: at `validFrom`, or when the user completes registration if that is later. Until then `last4`,
+ * `expiryMonth`, `expiryYear` and `generatedAt` are null; a card whose approval ended before that is CLOSED
+ * and never generated.
+ *
  */
 export const zCard = z.object({
     object: z.literal('card'),
@@ -224,13 +293,14 @@ export const zCard = z.object({
     userId: zUuid,
     type: zCardType,
     status: zCardStatus,
-    last4: z.string().max(4).regex(/^[0-9]{4}$/),
-    expiryMonth: z.int().gte(1).lte(12),
-    expiryYear: z.int().gte(2000).lte(2100),
+    last4: z.string().max(4).regex(/^[0-9]{4}$/).nullable(),
+    expiryMonth: z.int().gte(1).lte(12).nullable(),
+    expiryYear: z.int().gte(2000).lte(2100).nullable(),
     cardholderName: z.string().max(201).regex(/^[^\x00-\x1F\x7F]*$/),
     configId: zUuid.nullable(),
     visualId: zUuid.nullable(),
-    createdAt: zTimestamp
+    createdAt: zTimestamp,
+    generatedAt: zTimestamp.nullable()
 });
 
 /**
@@ -269,7 +339,9 @@ export const zCardOrDraft = z.discriminatedUnion('object', [
  * A user's cards.
  */
 export const zCardList = z.object({
-    items: z.array(zCard).max(100)
+    items: z.array(zCard).max(100),
+    hasMore: z.boolean(),
+    nextCursor: zPageCursor.nullable()
 });
 
 /**
@@ -311,7 +383,9 @@ export const zBalance = z.object({
  * A user's balances.
  */
 export const zBalanceList = z.object({
-    items: z.array(zBalance).max(100)
+    items: z.array(zBalance).max(100),
+    hasMore: z.boolean(),
+    nextCursor: zPageCursor.nullable()
 });
 
 /**
@@ -347,7 +421,9 @@ export const zDepositType = z.object({
  * Deposit types.
  */
 export const zDepositTypeList = z.object({
-    items: z.array(zDepositType).max(100)
+    items: z.array(zDepositType).max(100),
+    hasMore: z.boolean(),
+    nextCursor: zPageCursor.nullable()
 });
 
 /**
@@ -377,7 +453,9 @@ export const zDepositAddress = z.object({
  * Deposit addresses.
  */
 export const zDepositAddressList = z.object({
-    items: z.array(zDepositAddress).max(100)
+    items: z.array(zDepositAddress).max(100),
+    hasMore: z.boolean(),
+    nextCursor: zPageCursor.nullable()
 });
 
 /**
@@ -404,7 +482,9 @@ export const zDepositVerification = z.object({
  * Deposit verifications, oldest first.
  */
 export const zDepositVerificationList = z.object({
-    items: z.array(zDepositVerification).max(100)
+    items: z.array(zDepositVerification).max(100),
+    hasMore: z.boolean(),
+    nextCursor: zPageCursor.nullable()
 });
 
 /**
@@ -453,19 +533,27 @@ export const zBusinessUser = z.object({
 });
 
 /**
- * The nine approval statuses (interface section 3):
- * `CREATED` only when a user requests changes (a reapproval awaiting the corporation; the instance it would
- * replace stays in force meanwhile, and since no operation accepts it, it ends CANCELED, REJECTED or EXPIRED);
- * `ACCEPTED` assigned when an approval is initially created;
- * `PREPARED` accepted, card generated at `validFrom`;
- * `DELIVERED` the card is issued and active;
- * `FINISHED` was DELIVERED and `validTo` has passed;
- * `REAPPROVED` a reapproval replaced it (from ACCEPTED or DELIVERED);
- * `CANCELED` canceled by the corporation from CREATED, ACCEPTED or PREPARED;
- * `REJECTED` a CREATED reapproval rejected by the corporation;
- * `EXPIRED` a CREATED reapproval neither accepted nor rejected before `expiresAt`.
- * Budgets are reserved while ACCEPTED, PREPARED or DELIVERED and released on CANCELED and FINISHED; a
- * REAPPROVED instance hands its reservation to its reapproval.
+ * The nine approval statuses (interface section 3) and what entering each does (decided):
+ * `CREATED` a change the user requested (a reapproval awaiting the corporation; in the mock, the control API):
+ * nothing is reserved and the instance it would replace stays in force; at most one is pending per approval.
+ * The corporation accepts it (it takes over the replaced instance's status, card, reservation and spending, plus
+ * the additional budget, and the replaced instance becomes REAPPROVED), rejects it (REJECTED) or cancels it
+ * (CANCELED); unanswered at `expiresAt` it is EXPIRED; and it ends CANCELED when the instance it changes ends or
+ * is replaced.
+ * `ACCEPTED` assigned when an approval is initially created: the budget is reserved; the card exists, not yet
+ * generated.
+ * `PREPARED` the user completed registration before `validFrom`: the card is generated at `validFrom`.
+ * `DELIVERED` the card is generated (number, expiry, CVV) and ACTIVE: card transactions can occur.
+ * `FINISHED` was DELIVERED and `validTo` has passed: what is left of the budget is released, the card CLOSED.
+ * `REAPPROVED` a reapproval replaced it (from ACCEPTED or DELIVERED): its reservation and spending move to it.
+ * `CANCELED` canceled by the corporation from CREATED, ACCEPTED or PREPARED (budget released, card CLOSED), or
+ * a CREATED change whose approval ended first.
+ * `REJECTED` a CREATED reapproval rejected by the corporation.
+ * `EXPIRED` time ran out before the party awaited acted: a CREATED reapproval neither accepted nor rejected by
+ * `expiresAt`; or (decided) an approval still ACCEPTED at `validTo`, because its user never completed
+ * registration: its budget is released and its card CLOSED without ever being generated. `statusReason` tells
+ * the two apart.
+ * Live statuses are CREATED, ACCEPTED, PREPARED and DELIVERED; the others are final.
  *
  */
 export const zApprovalStatus = z.enum([
@@ -479,6 +567,43 @@ export const zApprovalStatus = z.enum([
     'FINISHED',
     'REAPPROVED'
 ]);
+
+/**
+ * Why an approval instance left the live statuses (decided, as Stripe's `cancellation_reason` and Marqeta's
+ * `reason_code` say why a card or authorization ended): null while the instance is live.
+ * `REPLACED` REAPPROVED: a reapproval (increase-budget, or an accepted change) took over.
+ * `VALIDITY_ENDED` FINISHED: `validTo` passed while DELIVERED.
+ * `CANCELED_BY_CORPORATION` CANCELED by the corporation.
+ * `CHANGED_APPROVAL_ENDED` CANCELED: a change request whose approval ended or was replaced before the
+ * corporation decided.
+ * `REJECTED_BY_CORPORATION` REJECTED by the corporation.
+ * `CHANGE_NOT_DECIDED` EXPIRED: a change request neither accepted nor rejected before `expiresAt`.
+ * `NOT_DELIVERED_BY_VALID_TO` EXPIRED: the approval was still ACCEPTED at `validTo` (the user never completed
+ * registration), so its card was never generated. EXPIRED rather than CANCELED, because in the interface
+ * document CANCELED is always the corporation's act, and EXPIRED is time running out before the party awaited
+ * acted.
+ *
+ */
+export const zApprovalStatusReason = z.enum([
+    'REPLACED',
+    'VALIDITY_ENDED',
+    'CANCELED_BY_CORPORATION',
+    'CHANGED_APPROVAL_ENDED',
+    'REJECTED_BY_CORPORATION',
+    'CHANGE_NOT_DECIDED',
+    'NOT_DELIVERED_BY_VALID_TO'
+]);
+
+/**
+ * What a reapproval changes in the instance it replaces (interface section 1: "any change to an approval
+ * (budget change, PIN update) creates a new approval instance"): the budget added (0 for none) and whether the
+ * card's PIN is updated (the PIN itself is never shown).
+ *
+ */
+export const zApprovalChange = z.object({
+    additionalBudget: zMoney,
+    pinUpdate: z.boolean()
+});
 
 /**
  * A budget for a new card of a business user, over a validity period.
@@ -500,7 +625,15 @@ export const zBudgetIncrease = z.object({
 /**
  * An approval instance: a budget from the corporate balance on one card of one user. `previousApprovalUuid`
  * is the instance it replaced (null for an original approval); `replacedByApprovalUuid` the reapproval that
- * replaced it. `expiresAt` is set only on a CREATED reapproval. The card is the same across all instances.
+ * replaced it. `expiresAt` is set only on a CREATED reapproval. The card is the same across all instances; it
+ * exists from the approval's creation but is generated (number, expiry, CVV) only when the approval becomes
+ * DELIVERED: until then `card.last4`, `card.expiryMonth`, `card.expiryYear` and `card.generatedAt` are null.
+ *
+ * Spending (decided): `spent` is what approved card transactions took under this instance and the ones it
+ * replaced (a reapproval carries it over); `remaining` is what can still be spent under it: `budget` − `spent`
+ * while ACCEPTED, PREPARED or DELIVERED (exactly what it holds reserved from the corporate balance), 0 otherwise
+ * (a CREATED change reserves nothing until accepted). Per corporate: funded = available + reserved + spent, so
+ * FINISHED and CANCELED release only what is left.
  *
  */
 export const zApproval = z.object({
@@ -508,11 +641,15 @@ export const zApproval = z.object({
     corporateUuid: zUuid,
     userUuid: zUuid,
     status: zApprovalStatus,
+    statusReason: zApprovalStatusReason.nullable(),
     budget: zMoney,
+    spent: zMoney,
+    remaining: zMoney,
     validFrom: zTimestamp,
     validTo: zTimestamp,
     previousApprovalUuid: zUuid.nullable(),
     replacedByApprovalUuid: zUuid.nullable(),
+    change: zApprovalChange.nullable(),
     expiresAt: zTimestamp.nullable(),
     card: zCard,
     createdAt: zTimestamp,
@@ -532,7 +669,9 @@ export const zReapproval = zApproval.and(z.object({
  * Approval instances, oldest first.
  */
 export const zApprovalList = z.object({
-    items: z.array(zApproval).max(100)
+    items: z.array(zApproval).max(100),
+    hasMore: z.boolean(),
+    nextCursor: zPageCursor.nullable()
 });
 
 /**
@@ -551,7 +690,9 @@ export const zCorporateDepositAddress = z.object({
  * Corporate deposit addresses.
  */
 export const zCorporateDepositAddressList = z.object({
-    items: z.array(zCorporateDepositAddress).max(100)
+    items: z.array(zCorporateDepositAddress).max(100),
+    hasMore: z.boolean(),
+    nextCursor: zPageCursor.nullable()
 });
 
 /**
@@ -573,7 +714,9 @@ export const zTopUp = z.object({
  * Top-ups, oldest first.
  */
 export const zTopUpList = z.object({
-    items: z.array(zTopUp).max(100)
+    items: z.array(zTopUp).max(100),
+    hasMore: z.boolean(),
+    nextCursor: zPageCursor.nullable()
 });
 
 /**
@@ -656,6 +799,21 @@ export const zApprovalUuidPath = z.uuid().max(36);
  */
 export const zPublicKeyQuery = z.string().min(64).max(2048).regex(/^[A-Za-z0-9_-]+$/);
 
+/**
+ * How many items the page holds at most: 1 to 100, default 20 (decided, as Stripe's `limit`). A page may hold
+ * fewer only when it is the last one.
+ *
+ */
+export const zLimit = z.int().gte(1).lte(100).default(20);
+
+/**
+ * Where the page starts: the `nextCursor` of the previous page of the same list (the same operation with the
+ * same path and query parameters) under the same api key. Omitted: the first page. Anything else is
+ * `400 CURSOR_INVALID`.
+ *
+ */
+export const zCursor = zPageCursor;
+
 export const zCreateUserBody = zRegistrationData;
 
 export const zCreateUserHeaders = z.object({
@@ -692,6 +850,11 @@ export const zSignUserConsentResponse = zConsent;
 
 export const zListCardConfigsPath = z.object({
     userId: z.uuid().max(36)
+});
+
+export const zListCardConfigsQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
 });
 
 /**
@@ -782,7 +945,9 @@ export const zActivateCardPath = z.object({
 export const zActivateCardResponse = zCard;
 
 export const zListBalancesQuery = z.object({
-    userId: z.uuid().max(36)
+    userId: z.uuid().max(36),
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
 });
 
 /**
@@ -791,7 +956,9 @@ export const zListBalancesQuery = z.object({
 export const zListBalancesResponse = zBalanceList;
 
 export const zListCardsQuery = z.object({
-    userId: z.uuid().max(36)
+    userId: z.uuid().max(36),
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
 });
 
 /**
@@ -816,6 +983,11 @@ export const zListDepositTypesPath = z.object({
     balanceId: z.uuid().max(36)
 });
 
+export const zListDepositTypesQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
+});
+
 /**
  * The deposit types.
  */
@@ -824,6 +996,11 @@ export const zListDepositTypesResponse = zDepositTypeList;
 export const zListDepositAddressesPath = z.object({
     balanceId: z.uuid().max(36),
     type: zDepositTypeCode
+});
+
+export const zListDepositAddressesQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
 });
 
 /**
@@ -848,7 +1025,9 @@ export const zCreateDepositAddressPath = z.object({
 export const zCreateDepositAddressResponse = zDepositAddress;
 
 export const zListDepositVerificationsQuery = z.object({
-    userId: z.uuid().max(36).optional()
+    userId: z.uuid().max(36).optional(),
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
 });
 
 /**
@@ -872,7 +1051,9 @@ export const zApproveDepositVerificationPath = z.object({
 export const zApproveDepositVerificationResponse = zDepositVerification;
 
 export const zListAppDepositTypesQuery = z.object({
-    userUuid: z.uuid().max(36)
+    userUuid: z.uuid().max(36),
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
 });
 
 /**
@@ -902,6 +1083,11 @@ export const zListAppDepositAddressesPath = z.object({
     type: zDepositTypeCode
 });
 
+export const zListAppDepositAddressesQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
+});
+
 /**
  * The deposit addresses.
  */
@@ -924,7 +1110,9 @@ export const zCreateAppDepositAddressPath = z.object({
 export const zCreateAppDepositAddressResponse = zDepositAddress;
 
 export const zListAppDepositVerificationsQuery = z.object({
-    userUuid: z.uuid().max(36)
+    userUuid: z.uuid().max(36),
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
 });
 
 /**
@@ -988,6 +1176,11 @@ export const zListUserApprovalsPath = z.object({
     userUuid: z.uuid().max(36)
 });
 
+export const zListUserApprovalsQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
+});
+
 /**
  * The approvals.
  */
@@ -1011,6 +1204,11 @@ export const zListCorporateDepositAddressesPath = z.object({
     corporateUuid: z.uuid().max(36)
 });
 
+export const zListCorporateDepositAddressesQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
+});
+
 /**
  * The deposit addresses.
  */
@@ -1018,6 +1216,11 @@ export const zListCorporateDepositAddressesResponse = zCorporateDepositAddressLi
 
 export const zListTopUpsPath = z.object({
     corporateUuid: z.uuid().max(36)
+});
+
+export const zListTopUpsQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: zPageCursor.optional()
 });
 
 /**

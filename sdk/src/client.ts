@@ -62,6 +62,7 @@ import type {
   VerificationData,
 } from '../generated/types.gen';
 import { decryptCardDetails, exportPublicKey, type CardKeyPair } from './card-details';
+import { itemsFrom, toPage, type Page, type PageBody, type PageItem, type PageParams } from './pagination';
 import {
   CardIssuingError,
   NetworkError,
@@ -210,6 +211,20 @@ export class ApiPromise<T> extends Promise<T> {
   }
 }
 
+/**
+ * What every list method returns: the first page (await it, or `.withResponse()`), and, with `for await`, every
+ * item of every page, each next page fetched only when the loop reaches it (see `pagination.ts`).
+ */
+export class PagePromise<B extends PageBody> extends ApiPromise<Page<B>> implements AsyncIterable<PageItem<B>> {
+  /** Every item of this list, page after page, fetched on demand. */
+  [Symbol.asyncIterator](): AsyncGenerator<PageItem<B>, void, undefined> {
+    return itemsFrom(this);
+  }
+}
+
+/** Per-call options of a list method: the page (`limit`, `cursor`) and the request options. */
+export interface ListOptions extends RequestOptions, PageParams {}
+
 /** Options of the card-details methods: the key pair whose public key is sent and whose private key decrypts. */
 export interface CardDetailsRequestOptions extends RequestOptions {
   keyPair: CardKeyPair;
@@ -237,7 +252,7 @@ export interface S2sApi {
   };
   cards: {
     /** The card configs the user can order, with their consents, and the KYC URL (`listCardConfigs`). */
-    listConfigs(userId: string, options?: RequestOptions): ApiPromise<ListCardConfigsResponse>;
+    listConfigs(userId: string, options?: ListOptions): PagePromise<ListCardConfigsResponse>;
     /** Issues a card (`createCard`): a card (`object: 'card'`), or a draft to pay for (`object: 'draft'`). */
     create(userId: string, body: CardCreate, options?: RequestOptions): ApiPromise<CreateCardResponse>;
     /** Charges a draft's price to the user's balance (`chargeDraft`). */
@@ -247,7 +262,7 @@ export interface S2sApi {
     /** Activates a physical card whose order has completed (`activateCard`). */
     activate(cardId: string, options?: RequestOptions): ApiPromise<ActivateCardResponse>;
     /** The user's cards (`listCards`). */
-    list(userId: string, options?: RequestOptions): ApiPromise<ListCardsResponse>;
+    list(userId: string, options?: ListOptions): PagePromise<ListCardsResponse>;
     /**
      * The card's PAN, expiry, CVV and cardholder name (`getCardDetails`): sends the key pair's public key,
      * decrypts the JWE with its private key and validates the result.
@@ -256,17 +271,17 @@ export interface S2sApi {
   };
   balances: {
     /** The user's balances (`listBalances`). */
-    list(userId: string, options?: RequestOptions): ApiPromise<ListBalancesResponse>;
+    list(userId: string, options?: ListOptions): PagePromise<ListBalancesResponse>;
   };
   deposits: {
     /** The crypto assets that credit a balance, with networks and consents (`listDepositTypes`). */
-    listTypes(balanceId: string, options?: RequestOptions): ApiPromise<ListDepositTypesResponse>;
+    listTypes(balanceId: string, options?: ListOptions): PagePromise<ListDepositTypesResponse>;
     /** A balance's deposit addresses of one type (`listDepositAddresses`). */
-    listAddresses(balanceId: string, type: DepositTypeCode, options?: RequestOptions): ApiPromise<ListDepositAddressesResponse>;
+    listAddresses(balanceId: string, type: DepositTypeCode, options?: ListOptions): PagePromise<ListDepositAddressesResponse>;
     /** Creates the deposit address of a balance and type; only when none exists (`createDepositAddress`). */
     createAddress(balanceId: string, type: DepositTypeCode, body: DepositOptions, options?: RequestOptions): ApiPromise<CreateDepositAddressResponse>;
     /** Incoming deposits with their verification state, optionally of one user (`listDepositVerifications`). */
-    listVerifications(query?: { userId?: string }, options?: RequestOptions): ApiPromise<ListDepositVerificationsResponse>;
+    listVerifications(query?: { userId?: string }, options?: ListOptions): PagePromise<ListDepositVerificationsResponse>;
     /** Approves a deposit verification with verification data (`approveDepositVerification`). */
     approveVerification(id: string, body: VerificationData, options?: RequestOptions): ApiPromise<ApproveDepositVerificationResponse>;
   };
@@ -276,13 +291,13 @@ export interface S2sApi {
 export interface AppApi {
   deposits: {
     /** The deposit types of every balance of the app user (`listAppDepositTypes`). */
-    listTypes(userUuid: string, options?: RequestOptions): ApiPromise<ListAppDepositTypesResponse>;
+    listTypes(userUuid: string, options?: ListOptions): PagePromise<ListAppDepositTypesResponse>;
     /** A balance's deposit addresses of one type (`listAppDepositAddresses`). */
-    listAddresses(balanceUuid: string, type: DepositTypeCode, options?: RequestOptions): ApiPromise<ListAppDepositAddressesResponse>;
+    listAddresses(balanceUuid: string, type: DepositTypeCode, options?: ListOptions): PagePromise<ListAppDepositAddressesResponse>;
     /** Creates the deposit address of a balance and type; only when none exists (`createAppDepositAddress`). */
     createAddress(balanceUuid: string, type: DepositTypeCode, body: DepositOptions, options?: RequestOptions): ApiPromise<CreateAppDepositAddressResponse>;
     /** The app user's deposit verifications (`listAppDepositVerifications`). */
-    listVerifications(userUuid: string, options?: RequestOptions): ApiPromise<ListAppDepositVerificationsResponse>;
+    listVerifications(userUuid: string, options?: ListOptions): PagePromise<ListAppDepositVerificationsResponse>;
     /** Approves a deposit verification (`approveAppDepositVerification`). */
     approveVerification(id: string, body: VerificationData, options?: RequestOptions): ApiPromise<ApproveAppDepositVerificationResponse>;
   };
@@ -304,7 +319,7 @@ export interface CorporatesApi {
     /** One approval instance with its card (`getApproval`). */
     get(corporateUuid: string, approvalUuid: string, options?: RequestOptions): ApiPromise<GetApprovalResponse>;
     /** Every approval instance of a business user, reapprovals included (`listUserApprovals`). */
-    listForUser(corporateUuid: string, userUuid: string, options?: RequestOptions): ApiPromise<ListUserApprovalsResponse>;
+    listForUser(corporateUuid: string, userUuid: string, options?: ListOptions): PagePromise<ListUserApprovalsResponse>;
     /** The approval's card details, decrypted and validated (`getApprovalCardDetails`); only while DELIVERED. */
     getDetails(corporateUuid: string, approvalUuid: string, options: CardDetailsRequestOptions): ApiPromise<CardDetails>;
     /** Raises the budget, creating a reapproval on the same card (`increaseApprovalBudget`). */
@@ -312,11 +327,11 @@ export interface CorporatesApi {
   };
   deposits: {
     /** The corporate's deposit addresses (`listCorporateDepositAddresses`). */
-    list(corporateUuid: string, options?: RequestOptions): ApiPromise<ListCorporateDepositAddressesResponse>;
+    list(corporateUuid: string, options?: ListOptions): PagePromise<ListCorporateDepositAddressesResponse>;
   };
   topUps: {
     /** The corporate's top-ups (`listTopUps`). */
-    list(corporateUuid: string, options?: RequestOptions): ApiPromise<ListTopUpsResponse>;
+    list(corporateUuid: string, options?: ListOptions): PagePromise<ListTopUpsResponse>;
   };
 }
 
@@ -376,6 +391,16 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
 
   const call = <T>(operation: string, method: 'GET' | 'POST', callOptions: RequestOptions | undefined, send: Send<T>): ApiPromise<T> =>
     new ApiPromise(run(operation, method, callOptions ?? {}, send));
+
+  /** A list operation: the page asked for, each next page fetched by the same call with the page's `nextCursor`. */
+  const list = <B extends PageBody>(operation: string, listOptions: ListOptions | undefined, send: (page: PageParams) => Send<B>): PagePromise<B> => {
+    const { limit, cursor, ...callOptions } = listOptions ?? {};
+    const fetchPage = (after: string | undefined): PagePromise<B> => {
+      const page: PageParams = { ...(limit === undefined ? {} : { limit }), ...(after === undefined ? {} : { cursor: after }) };
+      return new PagePromise(run(operation, 'GET', callOptions, send(page)).then((r) => ({ ...r, data: toPage(r.data, fetchPage) })));
+    };
+    return fetchPage(cursor);
+  };
 
   async function run<T>(operation: string, method: 'GET' | 'POST', callOptions: RequestOptions, send: Send<T>): Promise<ApiResponse<T>> {
     const retry = resolveRetry(options.retry, callOptions.retry);
@@ -529,39 +554,40 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
         confirm: (userId, body, o) => call('confirmEmail', 'POST', o, (c) => api.confirmEmail({ ...c, path: { userId }, body })),
       },
       cards: {
-        listConfigs: (userId, o) => call('listCardConfigs', 'GET', o, (c) => api.listCardConfigs({ ...c, path: { userId } })),
+        listConfigs: (userId, o) => list('listCardConfigs', o, (page) => (c) => api.listCardConfigs({ ...c, path: { userId }, query: page })),
         create: (userId, body, o) => call('createCard', 'POST', o, (c) => api.createCard({ ...c, path: { userId }, body })),
         chargeDraft: (cardId, o) => call('chargeDraft', 'POST', o, (c) => api.chargeDraft({ ...c, path: { cardId } })),
         completeDraft: (cardId, o) => call('completeDraft', 'POST', o, (c) => api.completeDraft({ ...c, path: { cardId } })),
         activate: (cardId, o) => call('activateCard', 'POST', o, (c) => api.activateCard({ ...c, path: { cardId } })),
-        list: (userId, o) => call('listCards', 'GET', o, (c) => api.listCards({ ...c, query: { userId } })),
+        list: (userId, o) => list('listCards', o, (page) => (c) => api.listCards({ ...c, query: { userId, ...page } })),
         getDetails: (cardId, o) =>
           detailsCall('getCardDetails', o, (publicKey) => (c) => api.getCardDetails({ ...c, path: { cardId }, query: { publicKey } })),
       },
       balances: {
-        list: (userId, o) => call('listBalances', 'GET', o, (c) => api.listBalances({ ...c, query: { userId } })),
+        list: (userId, o) => list('listBalances', o, (page) => (c) => api.listBalances({ ...c, query: { userId, ...page } })),
       },
       deposits: {
-        listTypes: (balanceId, o) => call('listDepositTypes', 'GET', o, (c) => api.listDepositTypes({ ...c, path: { balanceId } })),
+        listTypes: (balanceId, o) => list('listDepositTypes', o, (page) => (c) => api.listDepositTypes({ ...c, path: { balanceId }, query: page })),
         listAddresses: (balanceId, type, o) =>
-          call('listDepositAddresses', 'GET', o, (c) => api.listDepositAddresses({ ...c, path: { balanceId, type } })),
+          list('listDepositAddresses', o, (page) => (c) => api.listDepositAddresses({ ...c, path: { balanceId, type }, query: page })),
         createAddress: (balanceId, type, body, o) =>
           call('createDepositAddress', 'POST', o, (c) => api.createDepositAddress({ ...c, path: { balanceId, type }, body })),
         listVerifications: (query, o) =>
-          call('listDepositVerifications', 'GET', o, (c) => api.listDepositVerifications({ ...c, ...(query?.userId ? { query: { userId: query.userId } } : {}) })),
+          list('listDepositVerifications', o, (page) => (c) =>
+            api.listDepositVerifications({ ...c, query: { ...(query?.userId ? { userId: query.userId } : {}), ...page } })),
         approveVerification: (id, body, o) =>
           call('approveDepositVerification', 'POST', o, (c) => api.approveDepositVerification({ ...c, path: { id }, body })),
       },
     },
     app: {
       deposits: {
-        listTypes: (userUuid, o) => call('listAppDepositTypes', 'GET', o, (c) => api.listAppDepositTypes({ ...c, query: { userUuid } })),
+        listTypes: (userUuid, o) => list('listAppDepositTypes', o, (page) => (c) => api.listAppDepositTypes({ ...c, query: { userUuid, ...page } })),
         listAddresses: (balanceUuid, type, o) =>
-          call('listAppDepositAddresses', 'GET', o, (c) => api.listAppDepositAddresses({ ...c, path: { balanceUuid, type } })),
+          list('listAppDepositAddresses', o, (page) => (c) => api.listAppDepositAddresses({ ...c, path: { balanceUuid, type }, query: page })),
         createAddress: (balanceUuid, type, body, o) =>
           call('createAppDepositAddress', 'POST', o, (c) => api.createAppDepositAddress({ ...c, path: { balanceUuid, type }, body })),
         listVerifications: (userUuid, o) =>
-          call('listAppDepositVerifications', 'GET', o, (c) => api.listAppDepositVerifications({ ...c, query: { userUuid } })),
+          list('listAppDepositVerifications', o, (page) => (c) => api.listAppDepositVerifications({ ...c, query: { userUuid, ...page } })),
         approveVerification: (id, body, o) =>
           call('approveAppDepositVerification', 'POST', o, (c) => api.approveAppDepositVerification({ ...c, path: { id }, body })),
       },
@@ -579,7 +605,7 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
         get: (corporateUuid, approvalUuid, o) =>
           call('getApproval', 'GET', o, (c) => api.getApproval({ ...c, path: { corporateUuid, approvalUuid } })),
         listForUser: (corporateUuid, userUuid, o) =>
-          call('listUserApprovals', 'GET', o, (c) => api.listUserApprovals({ ...c, path: { corporateUuid, userUuid } })),
+          list('listUserApprovals', o, (page) => (c) => api.listUserApprovals({ ...c, path: { corporateUuid, userUuid }, query: page })),
         getDetails: (corporateUuid, approvalUuid, o) =>
           detailsCall('getApprovalCardDetails', o, (publicKey) => (c) =>
             api.getApprovalCardDetails({ ...c, path: { corporateUuid, approvalUuid }, query: { publicKey } }),
@@ -589,10 +615,10 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
       },
       deposits: {
         list: (corporateUuid, o) =>
-          call('listCorporateDepositAddresses', 'GET', o, (c) => api.listCorporateDepositAddresses({ ...c, path: { corporateUuid } })),
+          list('listCorporateDepositAddresses', o, (page) => (c) => api.listCorporateDepositAddresses({ ...c, path: { corporateUuid }, query: page })),
       },
       topUps: {
-        list: (corporateUuid, o) => call('listTopUps', 'GET', o, (c) => api.listTopUps({ ...c, path: { corporateUuid } })),
+        list: (corporateUuid, o) => list('listTopUps', o, (page) => (c) => api.listTopUps({ ...c, path: { corporateUuid }, query: page })),
       },
     },
   };

@@ -7,8 +7,38 @@
  * never ky's error, which holds the signed request).
  * @module
  */
+import * as z from 'zod';
 import { zProblem } from '../generated/zod.gen';
-import type { Problem } from '../generated/types.gen';
+import type { Problem, ProblemCode } from '../generated/types.gen';
+
+/** Codes a flow helper stops with when the flow itself refuses to go on (beside the server's codes it repeats). */
+export type FlowErrorCode =
+  | 'CALLBACK_FAILED'
+  | 'CONSENTS_DECLINED'
+  | 'CONFIG_NOT_FOUND'
+  | 'CARD_NOT_ISSUED'
+  | 'BALANCE_NOT_FOUND'
+  | 'DEPOSIT_TYPE_NOT_FOUND'
+  | 'VERIFICATION_NOT_FOUND';
+
+/** Codes of errors the SDK raises itself, with no problem+json from the server to name them. */
+export type ClientErrorCode =
+  | 'NETWORK_ERROR'
+  | 'TIMEOUT'
+  | 'RESPONSE_VALIDATION_FAILED'
+  | 'PRIVATE_KEY_INVALID'
+  | 'CARD_DETAILS_DECRYPTION_FAILED'
+  | 'CARD_DETAILS_INVALID'
+  | 'NO_NEXT_PAGE'
+  | FlowErrorCode
+  /** A response that is no problem+json of this spec version (a proxy's page, or a code a newer server added). */
+  | `HTTP_${number}`;
+
+/**
+ * Every `code` an SDK error can carry: the spec's closed `ProblemCode` set (generated, so a code the spec drops or
+ * renames fails to compile where it is compared) and the SDK's own codes.
+ */
+export type ErrorCode = ProblemCode | ClientErrorCode;
 
 /** One bad field of a request (or, for {@link ResponseValidationError}, of a response). */
 export interface FieldError {
@@ -24,7 +54,7 @@ export interface CardIssuingErrorInit {
   message?: string;
   /** The HTTP status; undefined when no response was received (network, timeout, client-side checks). */
   status?: number | undefined;
-  code: string;
+  code: ErrorCode;
   detail?: string | undefined;
   errors?: readonly FieldError[] | undefined;
   requestId?: string | undefined;
@@ -40,7 +70,7 @@ export interface CardIssuingErrorJSON {
   name: string;
   message: string;
   status: number | undefined;
-  code: string;
+  code: ErrorCode;
   detail: string;
   errors: FieldError[];
   requestId: string | undefined;
@@ -66,7 +96,7 @@ export class CardIssuingError extends Error {
   /** The HTTP status, or undefined when no response was received. */
   readonly status: number | undefined;
   /** The stable error code (problem+json `code`, or the SDK's own such as `NETWORK_ERROR`). */
-  readonly code: string;
+  readonly code: ErrorCode;
   /** What went wrong, for people. */
   readonly detail: string;
   /** For validation errors, one entry per bad field; otherwise empty. */
@@ -286,21 +316,33 @@ export interface ErrorResponseInput {
   signedString?: string;
 }
 
+/** A problem of a newer spec version: any upper-snake code where this version's enum has none. */
+const zNewerProblem = zProblem.extend({ code: z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/) });
+
 /**
  * Builds the typed error of a non-2xx response from its problem+json body (validated with the generated
  * `zProblem`). A body that is not a problem (HTML from a proxy, empty, other JSON) still gives the right class
  * by status, with a generic code (`HTTP_<status>`).
  */
 export function errorFromResponse(input: ErrorResponseInput): CardIssuingError {
-  const parsed = zProblem.safeParse(typeof input.body === 'string' ? tryJson(input.body) : input.body);
+  const body = typeof input.body === 'string' ? tryJson(input.body) : input.body;
+  const parsed = zProblem.safeParse(body);
   let problem: Problem | undefined;
+  // A problem whose code this SDK version does not know (a newer server added it): its words, not its code.
+  let newer: { title: string; detail: string; type: string; requestId?: string | undefined } | undefined;
   if (parsed.success) {
     problem = { ...parsed.data, title: redactText(parsed.data.title, input.redact) };
     if (parsed.data.detail !== undefined) problem.detail = redactText(parsed.data.detail, input.redact);
     if (parsed.data.errors !== undefined) problem.errors = parsed.data.errors.map((e) => ({ path: e.path, message: redactText(e.message, input.redact) }));
+  } else {
+    const other = zNewerProblem.safeParse(body);
+    if (other.success) {
+      const { code, title, detail, type, requestId } = other.data;
+      newer = { title: redactText(title, input.redact), detail: `${redactText(detail ?? title, input.redact)} (code ${code}, unknown to this SDK version)`, type, requestId };
+    }
   }
-  const requestId = input.headers.get('x-request-id') ?? problem?.requestId ?? undefined;
-  const detail = problem?.detail ?? problem?.title ?? `The server answered ${input.status} without a problem+json body.`;
+  const requestId = input.headers.get('x-request-id') ?? problem?.requestId ?? newer?.requestId ?? undefined;
+  const detail = problem?.detail ?? problem?.title ?? newer?.detail ?? `The server answered ${input.status} without a problem+json body.`;
   const hint = problem?.code === 'AUTH_SIGNATURE_MISMATCH' ? signatureMismatchHint(input.signedString, problem.stringToSign) : '';
   const init: CardIssuingErrorInit = {
     status: input.status,
@@ -308,8 +350,8 @@ export function errorFromResponse(input: ErrorResponseInput): CardIssuingError {
     detail: hint ? `${detail} ${hint}` : detail,
     errors: problem?.errors,
     requestId,
-    type: problem?.type,
-    title: problem?.title,
+    type: problem?.type ?? newer?.type,
+    title: problem?.title ?? newer?.title,
     problem,
   };
   switch (input.status) {
@@ -385,7 +427,7 @@ export class FlowError extends CardIssuingError {
   /** The step it stopped at, e.g. `chargeDraft`. */
   readonly step: string;
 
-  constructor(init: { flow: FlowName; step: string; cause?: unknown; code?: string; detail?: string }) {
+  constructor(init: { flow: FlowName; step: string; cause?: unknown; code?: ErrorCode; detail?: string }) {
     const cause = init.cause instanceof CardIssuingError ? init.cause : undefined;
     const reason = init.detail ?? cause?.detail ?? (init.cause instanceof Error ? init.cause.message : 'failed');
     super({

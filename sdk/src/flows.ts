@@ -24,7 +24,7 @@ import type {
   VerificationData,
 } from '../generated/types.gen';
 import type { CardIssuingClient, RequestOptions } from './client';
-import { BusinessRuleError, FlowError, type FlowName } from './errors';
+import { BusinessRuleError, FlowError, type ErrorCode, type FlowName } from './errors';
 
 /** A step's progress. `failed` comes just before the flow throws its {@link FlowError}. */
 export type FlowStepStatus = 'started' | 'done' | 'skipped' | 'failed';
@@ -94,7 +94,7 @@ class FlowRun {
   }
 
   /** Stops the flow at `step` for a reason of its own (no request failed). */
-  refuse(step: string, code: string, detail: string): never {
+  refuse(step: string, code: ErrorCode, detail: string): never {
     throw new FlowError({ flow: this.#flow, step, code, detail });
   }
 

@@ -13,6 +13,7 @@
 
 export {
   ApiPromise,
+  PagePromise,
   createCardIssuingClient,
   type ApiResponse,
   type AppApi,
@@ -21,6 +22,7 @@ export {
   type CardIssuingClientOptions,
   type ClientHooks,
   type CorporatesApi,
+  type ListOptions,
   type RequestEvent,
   type RequestOptions,
   type ResponseEvent,
@@ -28,6 +30,8 @@ export {
   type RetryEvent,
   type S2sApi,
 } from './client';
+
+export type { FetchPage, Page, PageBody, PageItem, PageNavigation, PageParams } from './pagination';
 
 export {
   AuthenticationError,
@@ -51,6 +55,9 @@ export {
   parseRetryAfter,
   type CardIssuingErrorInit,
   type CardIssuingErrorJSON,
+  type ClientErrorCode,
+  type ErrorCode,
+  type FlowErrorCode,
   type ErrorResponseInput,
   type FieldError,
   type FlowName,

@@ -10,6 +10,7 @@
  * ```
  * @module
  */
+import type { ProblemCode } from '../generated/types.gen';
 
 /** The raw bytes of a request body, in any of the forms a fetch `Request` gives them. */
 export type SignableBody = string | Uint8Array | ArrayBuffer | null | undefined;
@@ -40,14 +41,8 @@ export interface SignedRequest {
   nonce: string;
 }
 
-/** The stable codes of a rejected signature (401 problem+json `code`). */
-export type SignatureErrorCode =
-  | 'AUTH_MISSING'
-  | 'AUTH_MALFORMED'
-  | 'AUTH_UNKNOWN_KEY'
-  | 'AUTH_TIMESTAMP_SKEW'
-  | 'AUTH_NONCE_REUSED'
-  | 'AUTH_SIGNATURE_MISMATCH';
+/** The stable codes of a rejected signature (401 problem+json `code`): the spec's `AUTH_*` problem codes. */
+export type SignatureErrorCode = Extract<ProblemCode, `AUTH_${string}`>;
 
 /** How far a request's timestamp may be from the verifier's wall clock. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;

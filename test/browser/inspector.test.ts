@@ -136,9 +136,10 @@ describe('the inspector page at /__mock/ui', () => {
     const acme = page.locator(`[data-corporate="${corporateUuid}"]`);
     await expect(acme.locator('[data-figure="reserved"]').textContent()).resolves.toBe('700.00 EUR');
     await expect(acme.locator('[data-figure="available"]').textContent()).resolves.toBe('999,300.00 EUR');
-    // The card is there from creation, INACTIVE until the approval is DELIVERED, shown by its last four digits.
+    // The card is there from creation, INACTIVE, and gets its number only when the approval is DELIVERED.
     const chain = page.locator(`[data-card="${shortApproval.card.id}"]`);
-    await expect(chain.textContent()).resolves.toContain(`•••• ${shortApproval.card.last4}`);
+    await expect(chain.locator('.chain-head [data-status]').textContent()).resolves.toBe('INACTIVE');
+    await expect(chain.locator('.chain-head').textContent()).resolves.toContain('not generated yet');
     await page.screenshot({ path: shot('1-created-1280x800') });
   });
 
@@ -148,6 +149,10 @@ describe('the inspector page at /__mock/ui', () => {
     await shows(page, `[data-approval="${shortApproval.approvalUuid}"][data-status="DELIVERED"]`);
     await shows(page, `[data-approval="${longApproval.approvalUuid}"][data-status="DELIVERED"]`);
     await shows(page, `[data-card="${shortApproval.card.id}"] .chain-head [data-status="ACTIVE"]`);
+    // Generated now: the page shows the last four digits the API shows, never more.
+    const { card } = await client.corporates.approvals.get(corporateUuid, shortApproval.approvalUuid);
+    expect(card.last4).toMatch(/^\d{4}$/);
+    await expect(page.locator(`[data-card="${shortApproval.card.id}"] .chain-head`).textContent()).resolves.toContain(`•••• ${card.last4}`);
     const history = await page.locator(`[data-approval="${shortApproval.approvalUuid}"] .history`).textContent();
     expect(history).toMatch(/ACCEPTED.*\(createApproval\).*DELIVERED.*\(registrationCompleted\)/);
     await expect(page.locator('tr', { hasText: 'Grace Hopper' }).locator('[data-status]').textContent()).resolves.toBe('COMPLETED');
@@ -195,10 +200,20 @@ describe('the inspector page at /__mock/ui', () => {
     await chain.getByLabel('Amount (EUR)').fill('999.00');
     await chain.getByLabel('Merchant').fill('Overpriced Gadgets');
     const notice = await noticeAfter(page, () => chain.getByRole('button', { name: 'Authorize purchase' }).click());
-    expect(notice).toMatch(/DECLINED/i);
+    // The accepted change raised the budget to 250.00 EUR: 999.00 is over what remains.
+    expect(notice).toMatch(/: DECLINED \(BUDGET_EXCEEDED\)$/);
     await shows(page, `[data-card="${longApproval.card.id}"] [data-purchase="declined"]`);
-    await expect(chain.locator('[data-purchase="declined"]').textContent()).resolves.toContain('999.00 EUR at Overpriced Gadgets');
+    await expect(chain.locator('[data-purchase="declined"]').textContent()).resolves.toMatch(/999\.00 EUR at Overpriced Gadgets — BUDGET_EXCEEDED/);
+    await chain.locator('.purchases').scrollIntoViewIfNeeded();
     await page.screenshot({ path: shot('5-purchase-declined-1280x800') });
+    // One within the budget is approved, and the ledger shows it spent.
+    await chain.getByLabel('Amount (EUR)').fill('40.00');
+    await chain.getByLabel('Merchant').fill('Coffee Corner');
+    expect(await noticeAfter(page, () => chain.getByRole('button', { name: 'Authorize purchase' }).click())).toMatch(/: APPROVED$/);
+    await shows(page, `[data-card="${longApproval.card.id}"] [data-purchase="approved"]`);
+    const acme = page.locator(`[data-corporate="${corporateUuid}"]`);
+    await page.waitForFunction((uuid) => document.querySelector(`[data-corporate="${uuid}"] [data-figure="spent"]`)?.textContent === '40.00 EUR', corporateUuid);
+    await expect(acme.locator('[data-figure="reserved"]').textContent()).resolves.toBe('210.00 EUR');
   });
 
   it('finds the exchange of a typed SDK error by the request id the error carries', async () => {
@@ -251,7 +266,7 @@ describe('the inspector page at /__mock/ui', () => {
     const copy = page.getByRole('button', { name: `Copy code ${code}` });
     await copy.focus();
     await page.keyboard.press('Enter');
-    await expect(copy.textContent()).resolves.toBe('Copied');
+    await page.locator('.otp button', { hasText: 'Copied' }).waitFor();
     await page.screenshot({ path: shot('7-outbox-1280x800') });
     await page.getByRole('tab', { name: /^Outbox/ }).focus();
     await page.keyboard.press('Home');
@@ -284,7 +299,7 @@ describe('the inspector page at /__mock/ui', () => {
     expect(received.urls.some((u) => u.endsWith('/__mock/events/stream'))).toBe(true);
     expect(received.texts.some((t) => t.startsWith('event '))).toBe(true);
     const everything = received.texts.join('\n');
-    const pans = Object.values(server.mock.snapshot().cards).map((c) => c.pan);
+    const pans = Object.values(server.mock.snapshot().cards).map((c) => c.pan).filter((p): p is string => p !== null);
     expect(pans.length).toBeGreaterThanOrEqual(2);
     for (const pan of pans) {
       expect(everything).not.toContain(pan);

@@ -191,7 +191,7 @@ describe('registration, cancellation, time', () => {
     const delivered = await get(contract, corporate.corporateUuid, approval);
     expect(delivered, 'registration completed: ACCEPTED becomes DELIVERED').toMatchObject({ status: 'DELIVERED', card: { id: approval.card.id, status: 'ACTIVE' } });
     const details = await contract.client.corporates.approvals.getDetails(corporate.corporateUuid, approval.approvalUuid, { keyPair: generateCardKeyPair() });
-    expect(details.pan.endsWith(approval.card.last4)).toBe(true);
+    expect(details.pan.endsWith(delivered.card.last4!), 'the details are of the card generated on delivery').toBe(true);
   });
 
   it('registration completed before validFrom: PREPARED (card not yet generated) until validFrom, then DELIVERED', async (context) => {

@@ -153,7 +153,7 @@ describe('cards', () => {
     expect(header).toMatchObject({ alg: 'RSA-OAEP-256', enc: 'A256GCM' });
     const details = decryptCardDetails(encryptedDetails, keyPair.privateKey);
     expect(isLuhnValid(details.pan)).toBe(true);
-    expect(details.pan.endsWith(card.last4)).toBe(true);
+    expect(details.pan.endsWith(card.last4!)).toBe(true);
     expect({ month: details.expiryMonth, year: details.expiryYear }).toEqual({ month: card.expiryMonth, year: card.expiryYear });
   });
 

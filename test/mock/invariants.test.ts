@@ -1,15 +1,18 @@
 /**
  * Invariants under a few thousand random operations (seeded, so a failure replays): every response validates
  * against the spec's schemas (success bodies through the generated response validators, errors as Problem);
- * no balance below zero; each user balance equals what was credited minus what was charged; nothing is
- * credited twice; per corporate, funded (seed + top-ups) = available + reserved budgets (spent is 0), and the
- * reservations are exactly the budgets of the instances in force; idempotent retries replay without running.
+ * no balance below zero; each user balance equals what was credited minus what was charged and spent on its
+ * cards; nothing is credited twice; per corporate, funded (seed + top-ups) = available + reserved + spent, spent
+ * is exactly the approved purchases on its cards, and the reservations are exactly budget − spent of the instances
+ * in force; at most one change pending per approval; every list read page by page (random limits) gives each item
+ * once, in the order of one big page; idempotent retries replay without running.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import * as sdk from '../../sdk/generated/sdk.gen';
 import type { ApprovalStatus } from '../../sdk/generated/types.gen';
 import { zApproval, zBusinessUser, zCard, zDepositVerification, zProblem, zTopUp, zUser } from '../../sdk/generated/zod.gen';
+import { zAuthorization } from '../../mock-server/src/control/schemas';
 import { exportPublicKey, generateCardKeyPair } from '../../sdk/src/card-details';
 import { ProblemError } from '../../mock-server/src/index';
 import { BASE_URL, DAY, mockHarness, signedClient, responseOf } from './helpers';
@@ -59,21 +62,50 @@ describe('invariants under random operations', () => {
     const drafts: string[] = [];
     const cards: string[] = [];
     const verifications = new Map<string, 'PENDING_APPROVAL' | 'CREDITED'>();
-    const ledger = new Map<string, { credited: number; charged: number }>();
+    const ledger = new Map<string, { credited: number; charged: number; spent: number }>();
     const businessUsers: string[] = [];
     const approvals: { corporateUuid: string; approvalUuid: string; cardId: string }[] = [];
     const changeRequests: typeof approvals = [];
     const topUps = new Map<string, number>(fixtures.corporates.map((c) => [c.corporateUuid, 0]));
     const seeded = new Map(fixtures.corporates.map((c) => [c.corporateUuid, c.funded.amount]));
+    const spentByCorporate = new Map<string, number>(fixtures.corporates.map((c) => [c.corporateUuid, 0]));
+    const cardCorporate = new Map<string, string>();
+    const declines = new Set<string>();
+    const reasonsSeen = new Set<string>();
+    let pagesWalked = 0;
     const statusesSeen = new Set<ApprovalStatus>();
     const outcomes = new Map<string, { ok: number; refused: number }>();
     const replayable: { name: string; call: () => Promise<Result>; first: { status: number; body: unknown }; at: number }[] = [];
     let replays = 0;
 
-    const credit = (balanceId: string, amount: number) => {
-      const entry = ledger.get(balanceId) ?? { credited: 0, charged: 0 };
-      entry.credited += amount;
+    const entryOf = (balanceId: string) => {
+      const entry = ledger.get(balanceId) ?? { credited: 0, charged: 0, spent: 0 };
       ledger.set(balanceId, entry);
+      return entry;
+    };
+    const credit = (balanceId: string, amount: number) => {
+      entryOf(balanceId).credited += amount;
+    };
+    /** Every item of a list, read page by page with a random limit: each page checked, the whole compared with one big page. */
+    const walk = async <T>(name: string, page: (query: { limit: number; cursor?: string }) => Promise<{ data?: { items: T[]; hasMore: boolean; nextCursor: string | null }; error?: unknown; response?: Response }>, smallest = 1): Promise<T[]> => {
+      const limit = smallest + rng.int(101 - smallest);
+      const items: T[] = [];
+      let cursor: string | undefined;
+      for (;;) {
+        const result = (await checked(name, page({ limit, ...(cursor === undefined ? {} : { cursor }) })))!;
+        expect(result.items.length, `${name}: a page holds at most limit`).toBeLessThanOrEqual(limit);
+        expect(result.nextCursor === null, `${name}: nextCursor null exactly on the last page`).toBe(!result.hasMore);
+        items.push(...result.items);
+        pagesWalked++;
+        if (!result.hasMore) break;
+        expect(result.items.length, `${name}: a page before the last is full`).toBe(limit);
+        cursor = result.nextCursor!;
+      }
+      if (limit < 100) {
+        const whole = (await checked(name, page({ limit: 100 })))!;
+        if (!whole.hasMore) expect(items, `${name}: pages = one big page`).toEqual(whole.items);
+      }
+      return items;
     };
     const tally = (name: string, ok: boolean) => {
       const t = outcomes.get(name) ?? { ok: 0, refused: 0 };
@@ -170,11 +202,7 @@ describe('invariants under random operations', () => {
         const cardId = rng.pick(drafts);
         if (!cardId) return;
         const draft = await keyed('chargeDraft', (headers) => sdk.chargeDraft({ client, path: { cardId }, headers }));
-        if (draft) {
-          const entry = ledger.get(draft.balanceId) ?? { credited: 0, charged: 0 };
-          entry.charged += draft.price.amount;
-          ledger.set(draft.balanceId, entry);
-        }
+        if (draft) entryOf(draft.balanceId).charged += draft.price.amount;
       }],
       [5, async () => {
         const cardId = rng.pick(drafts);
@@ -257,7 +285,10 @@ describe('invariants under random operations', () => {
           client, path: { corporateUuid: corporate.corporateUuid }, headers,
           body: { userUuid, budget: { amount, currency }, validFrom, validTo },
         }));
-        if (approval) approvals.push({ corporateUuid: approval.corporateUuid, approvalUuid: approval.approvalUuid, cardId: approval.card.id });
+        if (approval) {
+          approvals.push({ corporateUuid: approval.corporateUuid, approvalUuid: approval.approvalUuid, cardId: approval.card.id });
+          cardCorporate.set(approval.card.id, approval.corporateUuid);
+        }
       }],
       [6, async () => {
         const a = rng.pick(approvals);
@@ -269,14 +300,15 @@ describe('invariants under random operations', () => {
         if (reapproval) approvals.push({ corporateUuid: reapproval.corporateUuid, approvalUuid: reapproval.approvalUuid, cardId: reapproval.card.id });
       }],
       [6, async () => {
-        const action = rng.pick(['cancel', 'reject', 'requestChange'] as const)!;
-        // Rejection is only possible on a user's change request: aim at those most of the time.
+        const action = rng.pick(['cancel', 'reject', 'requestChange', 'accept', 'accept'] as const)!;
+        // Rejection and acceptance are only possible on a user's change request: aim at those most of the time.
         const a = action !== 'requestChange' && rng.chance(0.6) ? rng.pick(changeRequests) : rng.pick(approvals);
         if (!a) return;
         const result = controlled(action, zApproval, () => (action === 'requestChange'
-          ? mock.approvals.requestChange(a.corporateUuid, a.approvalUuid, { additionalBudget: { amount: rng.int(100_000), currency: 'EUR' } })
+          ? mock.approvals.requestChange(a.corporateUuid, a.approvalUuid, { additionalBudget: { amount: rng.int(100_000), currency: 'EUR' }, pinUpdate: rng.chance(0.3) })
           : mock.approvals[action](a.corporateUuid, a.approvalUuid)));
         if (result) statusesSeen.add(result.status);
+        if (result && action === 'accept') expect(['ACCEPTED', 'DELIVERED'], 'an accepted change takes over a live status').toContain(result.status);
         if (result && action === 'requestChange') {
           const created = { corporateUuid: result.corporateUuid, approvalUuid: result.approvalUuid, cardId: result.card.id };
           approvals.push(created);
@@ -289,6 +321,36 @@ describe('invariants under random operations', () => {
         const approval = await checked('getApproval', sdk.getApproval({ client, path: { corporateUuid: a.corporateUuid, approvalUuid: a.approvalUuid } }));
         if (approval) statusesSeen.add(approval.status);
         if (rng.chance(0.2)) await checked('getApprovalCardDetails', sdk.getApprovalCardDetails({ client, path: { corporateUuid: a.corporateUuid, approvalUuid: a.approvalUuid }, query: { publicKey } }));
+      }],
+      [8, async () => {
+        // A purchase on any card (business or Server2Server), approved or declined with a reason.
+        const cardId = rng.chance(0.6) ? rng.pick([...cardCorporate.keys()]) : rng.pick(cards);
+        if (!cardId) return;
+        if (rng.chance(0.1)) controlled('lockCard', zCard, () => mock.cards.lock(cardId));
+        const amount = 1 + rng.int(rng.chance(0.3) ? 2_000_000 : 20_000);
+        const authorization = controlled('authorize', zAuthorization, () =>
+          mock.cards.authorize(cardId, { amount, currency: rng.chance(0.9) ? 'EUR' : 'USD', merchant: `Shop ${rng.int(50)}` }));
+        if (rng.chance(0.5)) controlled('unlockCard', zCard, () => mock.cards.unlock(cardId));
+        if (!authorization) return;
+        if (authorization.status === 'DECLINED') {
+          declines.add(authorization.declineReason!);
+          return;
+        }
+        const corporateUuid = cardCorporate.get(cardId);
+        if (corporateUuid) spentByCorporate.set(corporateUuid, spentByCorporate.get(corporateUuid)! + amount);
+        else entryOf(authorization.balanceId!).spent += amount;
+      }],
+      [3, async () => {
+        // Lists read page by page, as a client iterates them.
+        const user = rng.pick(users);
+        if (user) {
+          await walk('listCards', (q) => sdk.listCards({ client, query: { userId: user.id, ...q } }));
+          await walk('listDepositVerifications', (q) => sdk.listDepositVerifications({ client, query: { userId: user.id, ...q } }));
+        }
+        const corporate = rng.pick(fixtures.corporates)!;
+        await walk('listTopUps', (q) => sdk.listTopUps({ client, path: { corporateUuid: corporate.corporateUuid }, query: q }));
+        const userUuid = rng.pick(businessUsers);
+        if (userUuid) await walk('listUserApprovals', (q) => sdk.listUserApprovals({ client, path: { corporateUuid: corporate.corporateUuid, userUuid }, query: q }));
       }],
       [4, async () => {
         mock.clock.advance(rng.int(rng.chance(0.3) ? 4 * DAY : 6 * 3600));
@@ -319,19 +381,20 @@ describe('invariants under random operations', () => {
     const checkCorporates = () => {
       for (const c of mock.fixtures().corporates) {
         expect(c.balance.amount, `${c.name} available`).toBeGreaterThanOrEqual(0);
-        expect(c.balance.amount + c.reserved.amount, `${c.name}: funded = available + reserved`).toBe(c.funded.amount);
+        expect(c.balance.amount + c.reserved.amount + c.spent.amount, `${c.name}: funded = available + reserved + spent`).toBe(c.funded.amount);
         expect(c.funded.amount, `${c.name}: funded = seed + top-ups`).toBe(seeded.get(c.corporateUuid)! + topUps.get(c.corporateUuid)!);
+        expect(c.spent.amount, `${c.name}: spent = the approved purchases on its cards`).toBe(spentByCorporate.get(c.corporateUuid)!);
       }
     };
     const checkAll = async () => {
       checkCorporates();
       for (const user of users) {
         const balance = (await checked('listBalances', sdk.listBalances({ client, query: { userId: user.id } })))!.items[0]!;
-        const entry = ledger.get(user.balanceId) ?? { credited: 0, charged: 0 };
+        const entry = entryOf(user.balanceId);
         expect(balance.available, 'no balance below zero').toBeGreaterThanOrEqual(0);
-        expect(balance.available, 'available = credited - charged').toBe(entry.credited - entry.charged);
+        expect(balance.available, 'available = credited - charged - spent').toBe(entry.credited - entry.charged - entry.spent);
       }
-      const all = (await checked('listDepositVerifications', sdk.listDepositVerifications({ client })))!.items;
+      const all = await walk('listDepositVerifications', (q) => sdk.listDepositVerifications({ client, query: q }), 25);
       expect(all.map((v) => [v.id, v.status])).toEqual([...verifications.entries()]);
       const creditedPerBalance = new Map<string, number>();
       for (const v of all) {
@@ -339,17 +402,25 @@ describe('invariants under random operations', () => {
         if (v.creditedAmount) creditedPerBalance.set(v.balanceId, (creditedPerBalance.get(v.balanceId) ?? 0) + v.creditedAmount.amount);
       }
       for (const [balanceId, amount] of creditedPerBalance) expect(amount, 'credited once').toBe(ledger.get(balanceId)!.credited);
-      // Reservations are exactly the budgets of the instances in force (ACCEPTED, PREPARED, DELIVERED).
+      // Reservations are exactly budget - spent of the instances in force (ACCEPTED, PREPARED, DELIVERED).
       const reserved = new Map<string, number>();
       for (const corporate of fixtures.corporates) {
         for (const userUuid of businessUsers) {
-          const list = (await checked('listUserApprovals', sdk.listUserApprovals({ client, path: { corporateUuid: corporate.corporateUuid, userUuid } })))!.items;
+          const list = await walk('listUserApprovals', (q) => sdk.listUserApprovals({ client, path: { corporateUuid: corporate.corporateUuid, userUuid }, query: q }), 10);
           for (const a of list) {
             statusesSeen.add(a.status);
-            if (['ACCEPTED', 'PREPARED', 'DELIVERED'].includes(a.status)) reserved.set(a.corporateUuid, (reserved.get(a.corporateUuid) ?? 0) + a.budget.amount);
+            if (a.statusReason) reasonsSeen.add(a.statusReason);
+            const live = ['ACCEPTED', 'PREPARED', 'DELIVERED'].includes(a.status);
+            expect(a.remaining.amount, `${a.approvalUuid} ${a.status}: remaining = budget - spent while in force, else 0`).toBe(live ? a.budget.amount - a.spent.amount : 0);
+            expect(a.statusReason === null, `${a.approvalUuid}: a reason exactly when it ended`).toBe(live || a.status === 'CREATED');
+            if (live) reserved.set(a.corporateUuid, (reserved.get(a.corporateUuid) ?? 0) + a.remaining.amount);
+            expect(a.card.generatedAt !== null || a.status !== 'DELIVERED', 'a DELIVERED card is generated').toBe(true);
+            if (a.card.generatedAt === null) expect(a.card.last4, 'no number before generation').toBeNull();
           }
           const inForce = list.filter((a) => ['ACCEPTED', 'PREPARED', 'DELIVERED'].includes(a.status));
           expect(new Set(inForce.map((a) => a.card.id)).size, 'at most one instance in force per card').toBe(inForce.length);
+          const pending = list.filter((a) => a.status === 'CREATED');
+          expect(new Set(pending.map((a) => a.previousApprovalUuid)).size, 'at most one pending change per approval').toBe(pending.length);
         }
       }
       for (const c of mock.fixtures().corporates) expect(c.reserved.amount, `${c.name} reserved`).toBe(reserved.get(c.corporateUuid) ?? 0);
@@ -364,7 +435,12 @@ describe('invariants under random operations', () => {
 
     // The run means something only if it went everywhere: every approval status, and both outcomes of the main operations.
     expect([...statusesSeen].sort()).toEqual(['ACCEPTED', 'CANCELED', 'CREATED', 'DELIVERED', 'EXPIRED', 'FINISHED', 'PREPARED', 'REAPPROVED', 'REJECTED']);
-    for (const name of ['createCard', 'chargeDraft', 'completeDraft', 'createApproval', 'increaseApprovalBudget', 'approveDepositVerification', 'incomingDeposit', 'cancel']) {
+    expect([...reasonsSeen].sort()).toEqual([
+      'CANCELED_BY_CORPORATION', 'CHANGED_APPROVAL_ENDED', 'CHANGE_NOT_DECIDED', 'NOT_DELIVERED_BY_VALID_TO', 'REJECTED_BY_CORPORATION', 'REPLACED', 'VALIDITY_ENDED',
+    ]);
+    expect([...declines].sort()).toEqual(['APPROVAL_NOT_DELIVERED', 'BUDGET_EXCEEDED', 'CARD_LOCKED', 'CARD_NOT_ACTIVE', 'CURRENCY_MISMATCH', 'INSUFFICIENT_FUNDS']);
+    expect(pagesWalked).toBeGreaterThan(200);
+    for (const name of ['createCard', 'chargeDraft', 'completeDraft', 'createApproval', 'increaseApprovalBudget', 'approveDepositVerification', 'incomingDeposit', 'cancel', 'accept']) {
       expect(outcomes.get(name)?.ok, `${name} succeeded at least once`).toBeGreaterThan(0);
       expect(outcomes.get(name)?.refused, `${name} was refused at least once`).toBeGreaterThan(0);
     }

@@ -172,7 +172,12 @@ describe('mock.events(filter): what changed', () => {
       .toEqual(['clock.advanced', 'approval.statusChanged']);
     const cardId = approval.card.id;
     expect(mock.events({ type: 'card.', id: cardId }).map((e) => e.type === 'card.statusChanged' ? `${e.from}→${e.to}` : e.type))
-      .toEqual(['card.generated', 'null→INACTIVE', 'INACTIVE→ACTIVE', 'ACTIVE→CLOSED']);
+      .toEqual(['null→INACTIVE', 'card.generated', 'INACTIVE→ACTIVE', 'ACTIVE→CLOSED']);
+    // The card exists from creation and gets its number when the approval is DELIVERED (the lifecycle's rule).
+    const generated = mock.events({ type: 'card.generated', id: cardId })[0]!;
+    const delivered = changes[1]!;
+    expect(generated.seq).toBeGreaterThan(delivered.seq);
+    expect(generated.at).toBe(delivered.at);
   });
 
   it('links the events of a request to its request id, and a change request and increase to their predecessor', async () => {
@@ -182,9 +187,9 @@ describe('mock.events(filter): what changed', () => {
     const reapproval = await client.corporates.approvals.increaseBudget(corporate.corporateUuid, approval.approvalUuid, { additionalBudget: { amount: 100, currency: 'EUR' } });
     const [exchange] = mock.requests({ operation: 'increaseApprovalBudget' });
     const during = mock.events({ requestId: exchange!.requestId! });
-    expect(during.map((e) => e.type === 'approval.statusChanged' && [e.approvalUuid, e.from, e.to, e.previousApprovalUuid])).toEqual([
-      [reapproval.approvalUuid, null, 'DELIVERED', approval.approvalUuid],
-      [approval.approvalUuid, 'DELIVERED', 'REAPPROVED', null],
+    expect(during.map((e) => e.type === 'approval.statusChanged' && [e.approvalUuid, e.from, e.to, e.trigger, e.previousApprovalUuid])).toEqual([
+      [approval.approvalUuid, 'DELIVERED', 'REAPPROVED', 'increaseApprovalBudget', null],
+      [reapproval.approvalUuid, null, 'DELIVERED', 'increaseApprovalBudget', approval.approvalUuid],
     ]);
   });
 
@@ -214,7 +219,7 @@ describe('mock.events(filter): what changed', () => {
     const types = mock.events().map((e) => e.type);
     expect(types).toEqual([
       'user.registered', 'user.registrationCompleted', 'email.otpSent', 'email.verified', 'kyc.changed', 'balance.credited',
-      'deposit.verificationPending', 'balance.debited', 'card.generated', 'card.statusChanged', 'topUp.completed',
+      'deposit.verificationPending', 'balance.debited', 'card.statusChanged', 'card.generated', 'topUp.completed',
     ]);
     expect(mock.events({ type: 'balance.credited' })[0]).toMatchObject({ balanceId, userId: user.id, amount: { amount: 9200, currency: 'EUR' } });
     expect(mock.events({ type: 'balance.debited' })[0]).toMatchObject({ balanceId, amount: priced.price!, cardId: draft.cardId });

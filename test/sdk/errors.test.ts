@@ -153,14 +153,15 @@ const kinds: Kind[] = [
     },
   },
   {
-    kind: 'another status (418) as the base class',
+    kind: 'another status (418) with a code this SDK version does not know: the base class, HTTP_418, the words kept',
     type: CardIssuingError,
     status: 418,
-    code: 'TEAPOT',
+    code: 'HTTP_418',
     produce: async (c) => {
-      api.respond(() => problem(418, 'TEAPOT', 'I am a teapot.'));
+      api.respond(() => problem(418, 'TEAPOT' as never, 'I am a teapot.'));
       const error = await failure(c.s2s.users.get(u(1)));
       expect(error.constructor).toBe(CardIssuingError);
+      expect(error.detail).toBe('I am a teapot. (code TEAPOT, unknown to this SDK version)');
       return error;
     },
   },
@@ -195,7 +196,7 @@ const kinds: Kind[] = [
     status: 200,
     code: 'RESPONSE_VALIDATION_FAILED',
     produce: async (c) => {
-      api.respond(() => HttpResponse.json({ items: [{ ...listCardsExample.items[0], status: 'MELTED' }] }, { headers: { 'x-request-id': 'req_bad_body' } }));
+      api.respond(() => HttpResponse.json({ items: [{ ...listCardsExample.items[0], status: 'MELTED' }], hasMore: false, nextCursor: null }, { headers: { 'x-request-id': 'req_bad_body' } }));
       const error = (await failure(c.s2s.cards.list(u(1)))) as ResponseValidationError;
       expect(error.operation).toBe('listCards');
       expect(error.path).toBe('items[0].status');
@@ -339,7 +340,7 @@ describe('every error kind', () => {
 
 describe('response validation switch', () => {
   it('is on by default and off with validateResponses: false', async () => {
-    api.respond(() => HttpResponse.json({ items: [{ ...listCardsExample.items[0], status: 'MELTED' }] }));
+    api.respond(() => HttpResponse.json({ items: [{ ...listCardsExample.items[0], status: 'MELTED' }], hasMore: false, nextCursor: null }));
     await expect(client.s2s.cards.list(u(1))).rejects.toBeInstanceOf(ResponseValidationError);
     const lenient = createCardIssuingClient({ baseUrl: BASE, apiKey: API_KEY, apiSecret: API_SECRET, validateResponses: false });
     const cards = await lenient.s2s.cards.list(u(1));
@@ -357,7 +358,7 @@ describe('response validation switch', () => {
   it('names the path of a missing field and counts the rest', async () => {
     const { items } = listCardsExample;
     const { last4: _, cardholderName: __, ...incomplete } = items[0]!;
-    api.respond(() => HttpResponse.json({ items: [items[0], incomplete] }));
+    api.respond(() => HttpResponse.json({ items: [items[0], incomplete], hasMore: false, nextCursor: null }));
     const error = (await failure(client.s2s.cards.list(u(1)))) as ResponseValidationError;
     expect(error.errors.map((e) => e.path)).toEqual(['items[1].last4', 'items[1].cardholderName']);
     expect(error.detail).toMatch(/items\[1\]\.last4: .*\(and 1 more\)/);

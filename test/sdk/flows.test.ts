@@ -87,6 +87,7 @@ const makeCard = (): Card => ({
   type: state.config.type,
   status: state.config.type === 'VIRTUAL' ? 'ACTIVE' : 'ORDERED',
   last4: '4246',
+  generatedAt: '2026-11-21T09:35:00Z',
   expiryMonth: 11,
   expiryYear: 2029,
   cardholderName: 'ADA LOVELACE',
@@ -140,6 +141,8 @@ const server = setupServer(
       ],
       kycUrl: 'https://kyc.example/start',
       kycStatus: state.kyc,
+      hasMore: false,
+      nextCursor: null,
     }),
   ),
   http.post(`${BASE}/s2s/users/:userId/email/otp`, () => {
@@ -177,7 +180,7 @@ const server = setupServer(
   }),
   http.get(`${BASE}/s2s/balances`, () => {
     record('listBalances');
-    return HttpResponse.json({ items: [{ id: BALANCE, userId: USER, currency: 'EUR', available: state.available, updatedAt: NOW }] });
+    return HttpResponse.json({ items: [{ id: BALANCE, userId: USER, currency: 'EUR', available: state.available, updatedAt: NOW }], hasMore: false, nextCursor: null });
   }),
   http.post(`${BASE}/s2s/cards/:cardId/charge-draft`, () => {
     record('chargeDraft');
@@ -197,14 +200,14 @@ const server = setupServer(
     state.card = { ...state.card!, status: 'ACTIVE' };
     return HttpResponse.json(state.card);
   }),
-  http.get(`${BASE}/s2s/deposits/:balanceId/types`, ({ params }) => record('listTypes') ?? HttpResponse.json({ items: [depositType(String(params.balanceId))] })),
+  http.get(`${BASE}/s2s/deposits/:balanceId/types`, ({ params }) => record('listTypes') ?? HttpResponse.json({ items: [depositType(String(params.balanceId))], hasMore: false, nextCursor: null })),
   http.get(`${BASE}/app/deposits/types`, ({ request }) => {
     record(`appListTypes:${new URL(request.url).searchParams.get('userUuid')}`);
-    return HttpResponse.json({ items: [{ ...depositType(u(51)), type: 'BTC', networks: ['BITCOIN'] }, depositType()] });
+    return HttpResponse.json({ items: [{ ...depositType(u(51)), type: 'BTC', networks: ['BITCOIN'] }, depositType()], hasMore: false, nextCursor: null });
   }),
   http.get(`${BASE}/:area/deposits/verifications`, ({ params, request }) => {
     record(`${String(params.area)}:listVerifications:${[...new URL(request.url).searchParams.values()].join()}`);
-    return HttpResponse.json({ items: state.verifications });
+    return HttpResponse.json({ items: state.verifications, hasMore: false, nextCursor: null });
   }),
   http.post(`${BASE}/:area/deposits/verifications/:id/approval`, async ({ params, request }) => {
     record(`${String(params.area)}:approve:${String(params.id)}:${((await request.json()) as { sourceOfFunds: string }).sourceOfFunds}`);
@@ -215,7 +218,7 @@ const server = setupServer(
   }),
   http.get(`${BASE}/:area/deposits/:balanceId/:type`, ({ params }) => {
     record(`${String(params.area)}:listAddresses:${String(params.balanceId)}:${String(params.type)}`);
-    return HttpResponse.json({ items: state.addresses });
+    return HttpResponse.json({ items: state.addresses, hasMore: false, nextCursor: null });
   }),
   http.post(`${BASE}/:area/deposits/:balanceId/:type`, async ({ params, request }) => {
     const body = (await request.json()) as { network: string; label?: string };

@@ -6,8 +6,9 @@
  * @module
  */
 import * as z from 'zod';
+import { ProblemError } from '../domain/errors';
 import type { Credentials } from '../store';
-import { zClockAdvanceBody, zCredentialsBody, zFaultBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
+import { zAuthorizeBody, zClockAdvanceBody, zCredentialsBody, zFaultBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
 import type { TenantControl } from './tenant-control';
 
 /** What the routes need from the mock. */
@@ -74,14 +75,21 @@ export function controlRoutes(api: ControlApi): RouteDef[] {
     },
     {
       method: 'post', path: '/__mock/corporates/{corporateUuid}/approvals/{approvalUuid}/{action}',
-      params: z.object({ corporateUuid: uuid, approvalUuid: uuid, action: z.enum(['cancel', 'reject', 'request-change']) }),
+      params: z.object({ corporateUuid: uuid, approvalUuid: uuid, action: z.enum(['cancel', 'reject', 'request-change', 'accept']) }),
       body: zRequestChangeBody, optionalBody: true,
       run: ({ control, params, body }) => {
         const { corporateUuid, approvalUuid, action } = params as { corporateUuid: string; approvalUuid: string; action: string };
+        if (action === 'request-change') return ok(control.approvals.requestChange(corporateUuid, approvalUuid, body as z.infer<typeof zRequestChangeBody>), 201);
+        // Only a change request has a body; the other actions take none.
+        if (Object.keys(body as object).length > 0) throw new ProblemError(400, 'VALIDATION_FAILED', `${action} takes no body.`, { errors: [{ path: 'body', message: 'No body is sent' }] });
         if (action === 'cancel') return ok(control.approvals.cancel(corporateUuid, approvalUuid));
         if (action === 'reject') return ok(control.approvals.reject(corporateUuid, approvalUuid));
-        return ok(control.approvals.requestChange(corporateUuid, approvalUuid, body as z.infer<typeof zRequestChangeBody>), 201);
+        return ok(control.approvals.accept(corporateUuid, approvalUuid));
       },
+    },
+    {
+      method: 'post', path: '/__mock/cards/{cardId}/authorize', params: z.object({ cardId: uuid }), body: zAuthorizeBody,
+      run: ({ control, params, body }) => ok(control.cards.authorize(params.cardId!, body as z.infer<typeof zAuthorizeBody>), 201),
     },
     {
       method: 'post', path: '/__mock/cards/{cardId}/{action}', params: z.object({ cardId: uuid, action: z.enum(['lock', 'unlock']) }),

@@ -4,7 +4,9 @@
  * @module
  */
 import * as z from 'zod';
-import { zCryptoAmount, zCryptoNetwork, zDepositTypeCode, zMoney } from 'card-issuing-sdk/internal';
+import { zCryptoAmount, zCryptoNetwork, zCurrencyCode, zDepositTypeCode, zMoney } from 'card-issuing-sdk/internal';
+import { DECLINE_REASONS } from '../domain/authorizations';
+import { MAX_MONEY } from '../domain/money';
 
 /** An api key: printable ASCII without ':' (the Authorization header separates its parts with ':'). */
 export const zApiKey = z.string().min(1).max(128).regex(/^[\x21-\x39\x3B-\x7E]+$/, 'Printable ASCII without ":"');
@@ -27,8 +29,28 @@ export const zIncomingDepositBody = z.strictObject({
   network: zCryptoNetwork.optional(),
 });
 
-/** `POST /__mock/corporates/{c}/approvals/{a}/request-change` (the body is optional). */
-export const zRequestChangeBody = z.strictObject({ additionalBudget: z.strictObject(zMoney.shape).optional() });
+/** `POST /__mock/corporates/{c}/approvals/{a}/request-change` (the body is optional): a budget added, a PIN update, or both. */
+export const zRequestChangeBody = z.strictObject({ additionalBudget: z.strictObject(zMoney.shape).optional(), pinUpdate: z.boolean().optional() });
+
+/** `POST /__mock/cards/{cardId}/authorize`: a purchase the card network asks to authorize. */
+export const zAuthorizeBody = z.strictObject({
+  amount: z.int().min(1).max(MAX_MONEY),
+  currency: zCurrencyCode,
+  merchant: z.string().min(1).max(100),
+});
+
+/** What an authorization answers: APPROVED, or DECLINED with one of the decline reasons. */
+export const zAuthorization = z.strictObject({
+  id: z.uuid(),
+  cardId: z.uuid(),
+  approvalUuid: z.uuid().nullable(),
+  balanceId: z.uuid().nullable(),
+  amount: z.strictObject(zMoney.shape),
+  merchant: z.string(),
+  status: z.enum(['APPROVED', 'DECLINED']),
+  declineReason: z.enum(DECLINE_REASONS).nullable(),
+  createdAt: z.iso.datetime(),
+});
 
 /** `POST /__mock/faults`. */
 export const zFaultBody = z.strictObject({

@@ -4,16 +4,22 @@
  * settles due transitions before and after it acts, and errors are the ProblemErrors the HTTP layer serves.
  * @module
  */
-import type { Approval, BusinessUser, Card, Money, User } from 'card-issuing-sdk';
+import type { Approval, BusinessUser, Card, User } from 'card-issuing-sdk';
 import { advanceClock, clockNow, setClock } from '../clock';
-import { ProblemError, business, cards, contextOf, deposits, settle, users, type DomainContext, type IncomingDeposit, type IncomingDepositResult } from '../domain';
+import {
+  ProblemError, authorizations, business, cards, contextOf, deposits, settle, users, type DomainContext, type IncomingDeposit, type IncomingDepositResult,
+} from '../domain';
+import type { ChangeRequest } from '../domain/business';
+import type { Purchase } from '../domain/authorizations';
 import { indexOf, outboxOf } from '../domain/lookups';
 import { injectFault, type FaultSpec } from '../pipeline/faults';
 import type { MockRuntime } from '../pipeline/runtime';
 import { validateParts } from '../pipeline/validation';
 import type { EventFilter, JournalEntry, MockEvent, ObservedListener, RequestFilter } from '../observe';
-import { cloneState, fixturesOf, snapshotProblem, type Fixtures, type OutboxMessage, type Tenant, type TenantSnapshot } from '../store';
-import { zClockAdvanceBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
+import {
+  cloneState, fixturesOf, snapshotProblem, type AuthorizationRecord, type Fixtures, type OutboxMessage, type Tenant, type TenantSnapshot,
+} from '../store';
+import { zAuthorizeBody, zClockAdvanceBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
 
 /** The control surface of one tenant. */
 export interface TenantControl {
@@ -48,8 +54,16 @@ export interface TenantControl {
     cancel(corporateUuid: string, approvalUuid: string): Approval;
     /** The corporation rejects a CREATED reapproval. */
     reject(corporateUuid: string, approvalUuid: string): Approval;
-    /** The user requests a change to an ACCEPTED or DELIVERED approval: a new CREATED reapproval. */
-    requestChange(corporateUuid: string, approvalUuid: string, change?: { additionalBudget?: Money }): Approval;
+    /**
+     * The user requests a change (budget added, PIN update) to an ACCEPTED or DELIVERED approval: a new CREATED
+     * reapproval; 409 CHANGE_ALREADY_PENDING while another is pending.
+     */
+    requestChange(corporateUuid: string, approvalUuid: string, change?: ChangeRequest): Approval;
+    /**
+     * The corporation accepts a CREATED reapproval: it takes over the changed instance's status, card, reservation
+     * and spending (reserving the budget it adds), and that instance becomes REAPPROVED.
+     */
+    accept(corporateUuid: string, approvalUuid: string): Approval;
   };
   users: {
     /** A business user finishes registration; their ACCEPTED approvals move on at once. */
@@ -58,6 +72,12 @@ export interface TenantControl {
   cards: {
     lock(cardId: string): Card;
     unlock(cardId: string): Card;
+    /**
+     * A purchase on a card: APPROVED (taken from the approval's remaining budget, or from a Server2Server user's
+     * balance) or DECLINED with a reason (`APPROVAL_NOT_DELIVERED`, `CARD_LOCKED`, `CARD_NOT_ACTIVE`,
+     * `CURRENCY_MISMATCH`, `BUDGET_EXCEEDED`, `INSUFFICIENT_FUNDS`). 404 for an unknown card.
+     */
+    authorize(cardId: string, purchase: Purchase): AuthorizationRecord;
   };
   faults: {
     /** The next `times` (default 1) requests matching `method` and `path` fail with `status` and/or wait `delayMs`. */
@@ -118,7 +138,7 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
       advance: (seconds) => act((ctx, tenant) => {
         const [body] = validateParts([{ location: 'body', schema: zClockAdvanceBody, value: { seconds } }]) as [{ seconds: number }];
         advanceClock(tenant.state.clock, body.seconds);
-        ctx.emit({ type: 'clock.advanced', from: new Date(ctx.now).toISOString(), to: new Date(clockNow(tenant.state.clock)).toISOString() }, ctx.now);
+        runtime.observer.emit(tenant.apiKey, { type: 'clock.advanced', from: new Date(ctx.now).toISOString(), to: new Date(clockNow(tenant.state.clock)).toISOString() }, { at: ctx.now });
       }),
       set: (instant) => act((ctx, tenant) => {
         const ms = typeof instant === 'string' ? Date.parse(instant) : instant instanceof Date ? instant.getTime() : Number.NaN;
@@ -127,7 +147,7 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
           throw new ProblemError(400, 'VALIDATION_FAILED', 'The virtual clock only moves forward.', { errors: [{ path: 'instant', message: `Before the clock's now (${new Date(ctx.now).toISOString()})` }] });
         }
         setClock(tenant.state.clock, ms);
-        ctx.emit({ type: 'clock.advanced', from: new Date(ctx.now).toISOString(), to: new Date(ms).toISOString() }, ctx.now);
+        runtime.observer.emit(tenant.apiKey, { type: 'clock.advanced', from: new Date(ctx.now).toISOString(), to: new Date(ms).toISOString() }, { at: ctx.now });
       }),
     },
     reset: () => {
@@ -161,9 +181,10 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
       cancel: (corporateUuid, approvalUuid) => act((ctx) => business.cancelApproval(ctx, corporateUuid, approvalUuid)),
       reject: (corporateUuid, approvalUuid) => act((ctx) => business.rejectApproval(ctx, corporateUuid, approvalUuid)),
       requestChange: (corporateUuid, approvalUuid, change = {}) => act((ctx) => {
-        const [body] = validateParts([{ location: 'body', schema: zRequestChangeBody, value: change }]) as [{ additionalBudget?: Money }];
+        const [body] = validateParts([{ location: 'body', schema: zRequestChangeBody, value: change }]) as [ChangeRequest];
         return business.requestChange(ctx, corporateUuid, approvalUuid, body);
       }),
+      accept: (corporateUuid, approvalUuid) => act((ctx) => business.acceptChange(ctx, corporateUuid, approvalUuid)),
     },
     users: {
       completeRegistration: (userUuid) => act((ctx) => business.completeRegistration(ctx, userUuid)),
@@ -171,6 +192,10 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
     cards: {
       lock: (cardId) => act((ctx) => cards.setCardLock(ctx, cardId, 'lock')),
       unlock: (cardId) => act((ctx) => cards.setCardLock(ctx, cardId, 'unlock')),
+      authorize: (cardId, purchase) => act((ctx) => {
+        const [body] = validateParts([{ location: 'body', schema: zAuthorizeBody, value: purchase }]) as [Purchase];
+        return { ...authorizations.authorize(ctx, cardId, body) };
+      }),
     },
     faults: {
       inject: (fault) => {

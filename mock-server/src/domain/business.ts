@@ -1,26 +1,25 @@
 /**
- * Business cards: business users, approvals (every status and transition of the document's table), budgets
- * reserved from and released to the corporate balance, reapprovals on the same card, corporate deposit
- * addresses and top-ups. Invariant per corporate: funded = available + reserved (spent is 0: no transactions).
+ * Business cards: business users, approvals (every status and transition of the document's table, through the
+ * lifecycle module), change requests and their acceptance, reapprovals on the same card, corporate deposit
+ * addresses and top-ups. Invariant per corporate: funded = available + reserved + spent.
  * @module
  */
 import type {
   Approval, ApprovalCreate, ApprovalList, BusinessUser, BusinessUserCreate, CardDetails, CorporateDepositAddressList, Money, TopUpList,
 } from 'card-issuing-sdk';
 import { iso } from '../clock';
-import {
-  REAPPROVAL_TTL_MS, RESERVING_STATUSES, approvalMachine, businessUserMachine, cardMachine, initialStatus, transition,
-} from '../machines';
-import type { ApprovalRecord, CorporateRecord } from '../store';
-import { nowIso, type DomainContext } from './context';
+import { REAPPROVAL_TTL_MS, approvalMachine, businessUserMachine, cardMachine, initialStatus, transition } from '../machines';
+import type { ApprovalRecord, BusinessUserRecord, CorporateRecord } from '../store';
+import { emit, nowIso, type DomainContext } from './context';
 import { ProblemError, conflict, unprocessable } from './errors';
 import { detailsOf, issueCard } from './cards';
+import { allowed, apply, begin, checkFunds } from './lifecycle';
 import {
-  approvalsOf, approvalsOnCard, businessUserByEmail, corporateDepositAddressesOf, findApproval, findBusinessUser, findCorporate,
+  approvalsOf, businessUserByEmail, corporateDepositAddressesOf, findApproval, findBusinessUser, findCorporate, pendingChangeOf,
   registrationCompleted, topUpsOf,
 } from './lookups';
+import { paginate, type PageQuery } from './pagination';
 import { approvalView, businessUserView, corporateDepositAddressView, topUpView } from './views';
-import { approvalStatusChanged, cardStatusChanged } from '../observe/domain-events';
 
 /** Budget bounds (decided): 1.00 to 1,000,000.00 in minor units. */
 export const BUDGET_MIN = 100;
@@ -32,21 +31,25 @@ export function createBusinessUser(ctx: DomainContext, body: BusinessUserCreate)
   if (businessUserByEmail(ctx, body.email)) {
     throw new ProblemError(409, 'EMAIL_ALREADY_REGISTERED', `A business user with the e-mail ${body.email} already exists.`);
   }
-  const user = {
+  const user: BusinessUserRecord = {
     userUuid: ctx.rng.uuid(), name: body.name, lastName: body.lastName, email: body.email, phone: body.phone,
-    registrationStatus: initialStatus(businessUserMachine, 'createBusinessUser'), createdAt: nowIso(ctx),
+    registrationStatus: initialStatus(businessUserMachine, 'createBusinessUser'), createdAt: nowIso(ctx), registeredAt: null,
   };
   ctx.state.businessUsers[user.userUuid] = user;
-  ctx.emit({ type: 'user.registered', userId: user.userUuid, area: 'business' });
+  emit(ctx, { type: 'user.registered', at: user.createdAt, userId: user.userUuid, area: 'business' });
   return businessUserView(user);
 }
 
-/** The business user finishes registration (control API); the caller settles, so ACCEPTED approvals move on. */
+/**
+ * The business user finishes registration (control API). Their ACCEPTED approvals fall due at this instant (the
+ * table's registration rows); the caller settles, so they move on before anything else is answered.
+ */
 export function completeRegistration(ctx: DomainContext, userUuid: string): BusinessUser {
   const user = findBusinessUser(ctx, userUuid);
   user.registrationStatus = transition(businessUserMachine, user.registrationStatus, 'completeRegistration');
+  user.registeredAt = nowIso(ctx);
   registrationCompleted(ctx, userUuid);
-  ctx.emit({ type: 'user.registrationCompleted', userId: user.userUuid, area: 'business' });
+  emit(ctx, { type: 'user.registrationCompleted', at: nowIso(ctx), userId: user.userUuid, area: 'business' });
   return businessUserView(user);
 }
 
@@ -62,15 +65,9 @@ function checkBounds(total: number, what: string): void {
   }
 }
 
-function checkFunds(corporate: CorporateRecord, amount: number): void {
-  if (amount > corporate.available) {
-    throw unprocessable('INSUFFICIENT_FUNDS', `The corporate balance holds ${corporate.available} ${corporate.currency} minor units available; ${amount} are needed.`);
-  }
-}
-
 /**
- * Creates an approval (ACCEPTED) with its card (INACTIVE), reserving the budget. Rules in order: the user
- * exists (404), currency, bounds, validity period, available funds (each 422).
+ * Creates an approval (ACCEPTED) with its card (INACTIVE, not generated until DELIVERED), reserving the budget.
+ * Rules in order: the user exists (404), currency, bounds, validity period, available funds (each 422).
  */
 export function createApproval(ctx: DomainContext, corporateUuid: string, body: ApprovalCreate): Approval {
   const corporate = findCorporate(ctx, corporateUuid);
@@ -88,16 +85,14 @@ export function createApproval(ctx: DomainContext, corporateUuid: string, body: 
   const card = issueCard(ctx, {
     userId: user.userUuid, type: 'VIRTUAL', status: initialStatus(cardMachine, 'createApproval'),
     cardholderName: `${user.name} ${user.lastName}`, configId: null, visualId: null, corporateUuid, approvalUuid,
-  });
+  }, { generate: false });
   const now = nowIso(ctx);
   const approval: ApprovalRecord = {
-    approvalUuid, corporateUuid, userUuid: user.userUuid, status: initialStatus(approvalMachine, 'createApproval'),
+    approvalUuid, corporateUuid, userUuid: user.userUuid, status: initialStatus(approvalMachine, 'createApproval'), statusReason: null,
     budget: { ...body.budget }, validFrom: iso(validFrom), validTo: iso(validTo), previousApprovalUuid: null,
-    replacedByApprovalUuid: null, expiresAt: null, cardId: card.id, reserved: body.budget.amount, createdAt: now, updatedAt: now,
+    replacedByApprovalUuid: null, change: null, expiresAt: null, cardId: card.id, reserved: 0, spent: 0, createdAt: now, updatedAt: now,
   };
-  corporate.available -= approval.reserved;
-  ctx.state.approvals[approvalUuid] = approval;
-  approvalStatusChanged(ctx, approval, null, 'createApproval');
+  begin(ctx, approval, 'createApproval');
   return approvalView(ctx.state, approval);
 }
 
@@ -106,13 +101,11 @@ export function getApproval(ctx: DomainContext, corporateUuid: string, approvalU
   return approvalView(ctx.state, findApproval(ctx, corporateUuid, approvalUuid));
 }
 
-/** Every approval instance of a user under a corporate, oldest first. */
-export function listUserApprovals(ctx: DomainContext, corporateUuid: string, userUuid: string): ApprovalList {
+/** Every approval instance of a user under a corporate (change requests included), oldest first, one page. */
+export function listUserApprovals(ctx: DomainContext, corporateUuid: string, userUuid: string, query: PageQuery = {}): ApprovalList {
   findCorporate(ctx, corporateUuid);
   findBusinessUser(ctx, userUuid);
-  return {
-    items: approvalsOf(ctx, corporateUuid, userUuid).map((a) => approvalView(ctx.state, a)),
-  };
+  return paginate(ctx, `listUserApprovals/${corporateUuid}/${userUuid}`, approvalsOf(ctx, corporateUuid, userUuid), (a) => a.approvalUuid, query, (a) => approvalView(ctx.state, a));
 }
 
 /** The plaintext details of an approval's card: only while the approval is DELIVERED and the card ACTIVE. */
@@ -129,109 +122,113 @@ export function approvalCardDetails(ctx: DomainContext, corporateUuid: string, a
   return detailsOf(card);
 }
 
-/** The corporate's deposit addresses. */
-export function listCorporateDepositAddresses(ctx: DomainContext, corporateUuid: string): CorporateDepositAddressList {
+/** The corporate's deposit addresses, oldest first, one page. */
+export function listCorporateDepositAddresses(ctx: DomainContext, corporateUuid: string, query: PageQuery = {}): CorporateDepositAddressList {
   findCorporate(ctx, corporateUuid);
-  return { items: corporateDepositAddressesOf(ctx, corporateUuid).map(corporateDepositAddressView) };
+  return paginate(ctx, `listCorporateDepositAddresses/${corporateUuid}`, corporateDepositAddressesOf(ctx, corporateUuid), (a) => a.id, query, corporateDepositAddressView);
 }
 
-/** The corporate's top-ups, oldest first. */
-export function listTopUps(ctx: DomainContext, corporateUuid: string): TopUpList {
+/** The corporate's top-ups, oldest first, one page. */
+export function listTopUps(ctx: DomainContext, corporateUuid: string, query: PageQuery = {}): TopUpList {
   findCorporate(ctx, corporateUuid);
-  return { items: topUpsOf(ctx, corporateUuid).map(topUpView) };
+  return paginate(ctx, `listTopUps/${corporateUuid}`, topUpsOf(ctx, corporateUuid), (t) => t.id, query, topUpView);
+}
+
+/** A new instance that will replace `old` on the same card (its status and reservation come from the lifecycle). */
+function successorOf(ctx: DomainContext, old: ApprovalRecord, additional: Money, pinUpdate: boolean, status: ApprovalRecord['status']): ApprovalRecord {
+  const now = nowIso(ctx);
+  return {
+    approvalUuid: ctx.rng.uuid(), corporateUuid: old.corporateUuid, userUuid: old.userUuid, status, statusReason: null,
+    budget: { amount: old.budget.amount + additional.amount, currency: old.budget.currency }, validFrom: old.validFrom, validTo: old.validTo,
+    previousApprovalUuid: old.approvalUuid, replacedByApprovalUuid: null, change: { additionalBudget: { ...additional }, pinUpdate },
+    expiresAt: null, cardId: old.cardId, reserved: 0, spent: 0, createdAt: now, updatedAt: now,
+  };
 }
 
 /**
- * Increases the budget: a new instance on the same card takes over the old one's status and reservation plus
- * the additional amount; the old one becomes REAPPROVED. Only from ACCEPTED or DELIVERED (409 otherwise).
+ * Increases the budget: a new instance on the same card takes over the old one's status, reservation and spending,
+ * and reserves the additional amount; the old one becomes REAPPROVED (its pending change, if any, CANCELED). Only
+ * from ACCEPTED or DELIVERED (409 otherwise).
  */
 export function increaseBudget(ctx: DomainContext, corporateUuid: string, approvalUuid: string, additional: Money): Approval {
   const corporate = findCorporate(ctx, corporateUuid);
   const old = findApproval(ctx, corporateUuid, approvalUuid);
-  const oldStatusNext = transition(approvalMachine, old.status, 'increaseApprovalBudget', { operation: 'increaseApprovalBudget' });
+  const replaced = allowed(ctx, old, 'increaseApprovalBudget', 'increaseApprovalBudget');
   checkCurrency(corporate, additional, 'additionalBudget');
   if (additional.amount < 1) throw unprocessable('BUDGET_OUT_OF_BOUNDS', 'additionalBudget must be at least 1 minor unit.');
   checkBounds(old.budget.amount + additional.amount, 'The new budget');
   checkFunds(corporate, additional.amount);
 
-  const now = nowIso(ctx);
-  const reapproval: ApprovalRecord = {
-    approvalUuid: ctx.rng.uuid(), corporateUuid, userUuid: old.userUuid, status: old.status,
-    budget: { amount: old.budget.amount + additional.amount, currency: old.budget.currency }, validFrom: old.validFrom, validTo: old.validTo,
-    previousApprovalUuid: old.approvalUuid, replacedByApprovalUuid: null, expiresAt: null, cardId: old.cardId,
-    reserved: old.reserved + additional.amount, createdAt: now, updatedAt: now,
-  };
-  corporate.available -= additional.amount;
-  old.reserved = 0;
-  const oldFrom = old.status;
-  old.status = oldStatusNext;
-  old.replacedByApprovalUuid = reapproval.approvalUuid;
-  old.updatedAt = now;
+  const reapproval = successorOf(ctx, old, additional, false, old.status);
   ctx.state.approvals[reapproval.approvalUuid] = reapproval;
-  ctx.state.cards[old.cardId]!.approvalUuid = reapproval.approvalUuid;
-  approvalStatusChanged(ctx, reapproval, null, 'increaseApprovalBudget');
-  approvalStatusChanged(ctx, old, oldFrom, 'increaseApprovalBudget');
+  apply(ctx, old, replaced, { successor: reapproval });
+  begin(ctx, reapproval, 'increaseApprovalBudget');
   return approvalView(ctx.state, reapproval);
-}
-
-/** Releases what an instance holds of the corporate balance (on CANCELED and FINISHED). */
-export function release(ctx: DomainContext, approval: ApprovalRecord): void {
-  findCorporate(ctx, approval.corporateUuid).available += approval.reserved;
-  approval.reserved = 0;
-}
-
-/** Closes an approval's card unless another instance that is in force (reserving) still uses it. */
-export function closeCardUnlessInUse(ctx: DomainContext, approval: ApprovalRecord): void {
-  const inUse = approvalsOnCard(ctx, approval.cardId)
-    .some((a) => a.cardId === approval.cardId && a.approvalUuid !== approval.approvalUuid && RESERVING_STATUSES.includes(a.status));
-  const card = ctx.state.cards[approval.cardId]!;
-  const from = card.status;
-  if (!inUse && card.status !== 'CLOSED') card.status = transition(cardMachine, card.status, 'close');
-  cardStatusChanged(ctx, card, from);
 }
 
 /** The corporation cancels an approval or reapproval (control API): from CREATED, ACCEPTED or PREPARED. */
 export function cancelApproval(ctx: DomainContext, corporateUuid: string, approvalUuid: string): Approval {
   const approval = findApproval(ctx, corporateUuid, approvalUuid);
-  const from = approval.status;
-  approval.status = transition(approvalMachine, approval.status, 'cancel', { operation: 'cancelApproval' });
-  approval.updatedAt = nowIso(ctx);
-  approvalStatusChanged(ctx, approval, from, 'cancel');
-  release(ctx, approval);
-  closeCardUnlessInUse(ctx, approval);
+  apply(ctx, approval, allowed(ctx, approval, 'cancel', 'cancelApproval'));
   return approvalView(ctx.state, approval);
 }
 
 /** The corporation rejects a CREATED reapproval (control API). */
 export function rejectApproval(ctx: DomainContext, corporateUuid: string, approvalUuid: string): Approval {
   const approval = findApproval(ctx, corporateUuid, approvalUuid);
-  const from = approval.status;
-  approval.status = transition(approvalMachine, approval.status, 'reject', { operation: 'rejectApproval' });
-  approval.updatedAt = nowIso(ctx);
-  approvalStatusChanged(ctx, approval, from, 'reject');
+  apply(ctx, approval, allowed(ctx, approval, 'reject', 'rejectApproval'));
   return approvalView(ctx.state, approval);
+}
+
+/** What a user asks to change (control API): a budget added, a PIN update, or both. */
+export interface ChangeRequest {
+  additionalBudget?: Money;
+  pinUpdate?: boolean;
 }
 
 /**
  * The user requests a change to an ACCEPTED or DELIVERED approval (control API): a new CREATED reapproval on
- * the same card, with the requested budget (the current one plus `additionalBudget`), awaiting the corporation
- * until `expiresAt` (now + 72 h). Nothing is reserved for it; the instance it would replace stays in force.
+ * the same card, with the requested budget (the current one plus `additionalBudget`) and PIN update, awaiting the
+ * corporation until `expiresAt` (now + 72 h). Nothing is reserved for it; the instance it would replace stays in
+ * force. At most one change is pending per approval (409 CHANGE_ALREADY_PENDING).
  */
-export function requestChange(ctx: DomainContext, corporateUuid: string, approvalUuid: string, change: { additionalBudget?: Money } = {}): Approval {
+export function requestChange(ctx: DomainContext, corporateUuid: string, approvalUuid: string, change: ChangeRequest = {}): Approval {
   const corporate = findCorporate(ctx, corporateUuid);
   const current = findApproval(ctx, corporateUuid, approvalUuid);
-  transition(approvalMachine, current.status, 'requestChange', { operation: 'requestApprovalChange' });
+  const operation = 'requestApprovalChange';
+  allowed(ctx, current, 'requestChange', operation);
+  const pending = pendingChangeOf(ctx, current);
+  if (pending) {
+    throw conflict('CHANGE_ALREADY_PENDING', `Approval ${current.approvalUuid} already has a pending change (${pending.approvalUuid}); accept, reject or cancel it first.`, pending.status, operation);
+  }
   const additional = change.additionalBudget ?? { amount: 0, currency: corporate.currency };
   checkCurrency(corporate, additional, 'additionalBudget');
   checkBounds(current.budget.amount + additional.amount, 'The requested budget');
-  const now = nowIso(ctx);
-  const reapproval: ApprovalRecord = {
-    approvalUuid: ctx.rng.uuid(), corporateUuid, userUuid: current.userUuid, status: initialStatus(approvalMachine, 'requestChange'),
-    budget: { amount: current.budget.amount + additional.amount, currency: current.budget.currency },
-    validFrom: current.validFrom, validTo: current.validTo, previousApprovalUuid: current.approvalUuid, replacedByApprovalUuid: null,
-    expiresAt: iso(ctx.now + REAPPROVAL_TTL_MS), cardId: current.cardId, reserved: 0, createdAt: now, updatedAt: now,
-  };
-  ctx.state.approvals[reapproval.approvalUuid] = reapproval;
-  approvalStatusChanged(ctx, reapproval, null, 'requestChange');
+  const reapproval = successorOf(ctx, current, additional, change.pinUpdate ?? false, initialStatus(approvalMachine, 'requestChange'));
+  reapproval.expiresAt = iso(ctx.now + REAPPROVAL_TTL_MS);
+  begin(ctx, reapproval, 'requestChange');
   return approvalView(ctx.state, reapproval);
+}
+
+/**
+ * The corporation accepts a CREATED change request (control API): it takes over the status (ACCEPTED or DELIVERED),
+ * card, reservation and spending of the instance it changes, reserving the budget it adds (422 INSUFFICIENT_FUNDS
+ * when the corporate balance cannot), and that instance becomes REAPPROVED. A change whose approval is PREPARED
+ * waits for it to be DELIVERED (409 naming PREPARED).
+ */
+export function acceptChange(ctx: DomainContext, corporateUuid: string, approvalUuid: string): Approval {
+  const corporate = findCorporate(ctx, corporateUuid);
+  const change = findApproval(ctx, corporateUuid, approvalUuid);
+  const operation = 'acceptApprovalChange';
+  if (change.status !== 'CREATED' || change.previousApprovalUuid === null) {
+    transition(approvalMachine, change.status, 'accept', { operation });
+    throw new ProblemError(409, 'INVALID_TRANSITION', `Approval ${change.approvalUuid} is not a change request.`, { currentStatus: change.status, operation });
+  }
+  const changed = findApproval(ctx, corporateUuid, change.previousApprovalUuid);
+  const replaced = allowed(ctx, changed, 'changeAccepted', operation);
+  const accepted = allowed(ctx, change, 'accept', operation);
+  checkFunds(corporate, change.budget.amount - changed.budget.amount);
+  apply(ctx, changed, replaced, { successor: change });
+  apply(ctx, change, accepted);
+  return approvalView(ctx.state, change);
 }

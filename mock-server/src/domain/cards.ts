@@ -1,17 +1,19 @@
 /**
  * Server2Server cards: issuing (free configs at once, priced configs through a draft), charge and complete,
  * activation of physical cards, lists, card details (plaintext for encryption), and lock/unlock (control API).
+ * Card generation (number, expiry, CVV) for both areas. The `/s2s` operations never see a business card.
  * @module
  */
-import type { BalanceList, Card, CardCreate, CardDetails, CardList, CardOrDraft, Draft } from 'card-issuing-sdk';
+import type { BalanceList, Card, CardCreate, CardDetails, CardList, CardOrDraft, Draft, ProblemCode } from 'card-issuing-sdk';
 import { luhnCheckDigit } from 'card-issuing-sdk';
+import { iso } from '../clock';
 import { cardMachine, draftMachine, initialStatus, transition, type CardTrigger } from '../machines';
 import type { CardRecord } from '../store';
-import { nowIso, type DomainContext } from './context';
+import { emit, nowIso, type DomainContext } from './context';
 import { conflict, notFound, unprocessable } from './errors';
-import { balancesOf, cardsOf, findBalance, findCard, findUser } from './lookups';
+import { balancesOf, cardsOf, findBalance, findCard, findS2sCard, findUser } from './lookups';
+import { paginate, type PageQuery } from './pagination';
 import { balanceView, cardView, draftView, registrationStatus } from './views';
-import { cardGenerated, cardStatusChanged } from '../observe/domain-events';
 
 /** The fields of a new card that are not generated. */
 export interface NewCard {
@@ -30,30 +32,59 @@ function withLuhnDigit(partial: string): string {
   return partial + luhnCheckDigit(partial);
 }
 
-/** Makes and stores a card with a Luhn-valid PAN, CVV and expiry (4 years ahead) from the tenant's generator. */
-export function issueCard(ctx: DomainContext, fields: NewCard): CardRecord {
-  const now = new Date(ctx.now);
+/**
+ * Makes and stores a card. A Server2Server card is generated at once; a business card (`generate: false`) only
+ * when its approval becomes DELIVERED (the lifecycle calls {@link generateCard}).
+ */
+export function issueCard(ctx: DomainContext, fields: NewCard, options: { generate?: boolean } = {}): CardRecord {
   const card: CardRecord = {
     id: fields.id ?? ctx.rng.uuid(),
     userId: fields.userId,
     type: fields.type,
     status: fields.status,
-    pan: withLuhnDigit(`4000${ctx.rng.digits(11)}`),
-    cvv: ctx.rng.digits(3),
-    expiryMonth: now.getUTCMonth() + 1,
-    expiryYear: Math.min(now.getUTCFullYear() + 4, 2100),
+    pan: null,
+    cvv: null,
+    expiryMonth: null,
+    expiryYear: null,
     cardholderName: fields.cardholderName.toUpperCase(),
     configId: fields.configId,
     visualId: fields.visualId,
     createdAt: nowIso(ctx),
+    generatedAt: null,
     orderedAt: fields.status === 'ORDERED' ? nowIso(ctx) : null,
     corporateUuid: fields.corporateUuid,
     approvalUuid: fields.approvalUuid,
   };
   ctx.state.cards[card.id] = card;
-  cardGenerated(ctx, card);
-  cardStatusChanged(ctx, card, null);
+  emit(ctx, { type: 'card.status', at: card.createdAt, cardId: card.id, from: null, to: card.status });
+  if (options.generate ?? true) generateCard(ctx, card, ctx.now);
   return card;
+}
+
+/** A card enters a status: the one place a card's status changes after it was made, so the one place `card.status` is emitted. */
+export function setCardStatus(ctx: DomainContext, card: CardRecord, to: CardRecord['status'], at: number = ctx.now): void {
+  if (card.status === to) return;
+  const from = card.status;
+  card.status = to;
+  emit(ctx, { type: 'card.status', at: iso(at), cardId: card.id, from, to });
+}
+
+/**
+ * Generates a card at instant `at` (once): a Luhn-valid PAN, a CVV and an expiry 4 years ahead, from the
+ * tenant's generator. The one place a card is generated, so the one place `card.generated` is emitted.
+ */
+export function generateCard(ctx: DomainContext, card: CardRecord, at: number): void {
+  if (card.generatedAt !== null) return;
+  const when = new Date(at);
+  card.pan = withLuhnDigit(`4000${ctx.rng.digits(11)}`);
+  card.cvv = ctx.rng.digits(3);
+  card.expiryMonth = when.getUTCMonth() + 1;
+  card.expiryYear = Math.min(when.getUTCFullYear() + 4, 2100);
+  card.generatedAt = iso(at);
+  emit(ctx, {
+    type: 'card.generated', at: card.generatedAt, cardId: card.id, userId: card.userId, cardType: card.type, last4: card.pan.slice(-4),
+    approvalUuid: card.approvalUuid,
+  });
 }
 
 /**
@@ -100,7 +131,7 @@ export function createCard(ctx: DomainContext, userId: string, body: CardCreate)
 function findDraft(ctx: DomainContext, cardId: string, operation: string) {
   const draft = ctx.state.drafts[cardId];
   if (draft) return draft;
-  const card = findCard(ctx, cardId);
+  const card = findS2sCard(ctx, cardId);
   throw conflict('CARD_NOT_A_DRAFT', `Card ${cardId} was not issued through a draft.`, card.status, operation);
 }
 
@@ -114,7 +145,7 @@ export function chargeDraft(ctx: DomainContext, cardId: string): Draft {
   }
   balance.available -= draft.price.amount;
   balance.updatedAt = nowIso(ctx);
-  ctx.emit({ type: 'balance.debited', balanceId: balance.id, userId: balance.userId, amount: { ...draft.price }, cardId: draft.cardId });
+  emit(ctx, { type: 'balance.debited', at: balance.updatedAt, balanceId: balance.id, userId: balance.userId, amount: { ...draft.price }, cardId: draft.cardId });
   draft.status = next;
   draft.chargedAt = nowIso(ctx);
   return draftView(draft);
@@ -137,53 +168,49 @@ export function completeDraft(ctx: DomainContext, cardId: string): Card {
 /** Activates a physical card whose order completed. */
 export function activateCard(ctx: DomainContext, cardId: string): Card {
   const card = cardOrDraftConflict(ctx, cardId, 'CARD_NOT_ACTIVATABLE', 'activateCard');
-  const from = card.status;
-  card.status = transition(cardMachine, card.status, 'activateCard');
-  cardStatusChanged(ctx, card, from);
+  setCardStatus(ctx, card, transition(cardMachine, card.status, 'activateCard'));
   return cardView(card);
 }
 
 /** A card; a draft not completed yet is a 409 `code` (it is not a card yet); an unknown id is 404. */
-function cardOrDraftConflict(ctx: DomainContext, cardId: string, code: string, operation: string): CardRecord {
+function cardOrDraftConflict(ctx: DomainContext, cardId: string, code: ProblemCode, operation: string): CardRecord {
   const draft = ctx.state.drafts[cardId];
   if (draft && !ctx.state.cards[cardId]) {
     throw conflict(code, `Card ${cardId} is still a draft (${draft.status}); charge and complete it first.`, draft.status, operation);
   }
-  return findCard(ctx, cardId);
+  return findS2sCard(ctx, cardId);
 }
 
-/** A user's balances. */
-export function listBalances(ctx: DomainContext, userId: string): BalanceList {
+/** A user's balances, oldest first, one page. */
+export function listBalances(ctx: DomainContext, userId: string, query: PageQuery = {}): BalanceList {
   findUser(ctx, userId);
-  return { items: balancesOf(ctx, userId).map(balanceView) };
+  return paginate(ctx, `listBalances/${userId}`, balancesOf(ctx, userId), (b) => b.id, query, balanceView);
 }
 
-/** A user's cards (a Server2Server user's, or a business user's), oldest first; drafts are not cards. */
-export function listCards(ctx: DomainContext, userId: string): CardList {
-  if (!ctx.state.users[userId] && !ctx.state.businessUsers[userId]) throw notFound('user', userId);
-  return { items: cardsOf(ctx, userId).map(cardView) };
+/** A Server2Server user's cards, oldest first, one page; drafts are not cards, business users not `/s2s` users. */
+export function listCards(ctx: DomainContext, userId: string, query: PageQuery = {}): CardList {
+  findUser(ctx, userId);
+  const cards = cardsOf(ctx, userId).filter((c) => c.corporateUuid === null);
+  return paginate(ctx, `listCards/${userId}`, cards, (c) => c.id, query, cardView);
 }
 
 /**
- * The plaintext details of a card, served only for an ACTIVE card and, for a business card, only while its
- * approval is DELIVERED. The HTTP layer encrypts them to the caller's key.
+ * The plaintext details of a Server2Server card, served only for an ACTIVE card (a business card is 404 here:
+ * its details are the approval's). The HTTP layer encrypts them to the caller's key.
  */
 export function cardDetails(ctx: DomainContext, cardId: string, operation = 'getCardDetails'): CardDetails {
   const card = cardOrDraftConflict(ctx, cardId, 'CARD_NOT_ACTIVE', operation);
-  if (card.approvalUuid !== null) {
-    const approval = ctx.state.approvals[card.approvalUuid];
-    if (approval && approval.status !== 'DELIVERED') {
-      throw conflict('APPROVAL_NOT_DELIVERED', `Card details are served only while the approval is DELIVERED; it is ${approval.status}.`, approval.status, operation);
-    }
-  }
   if (card.status !== 'ACTIVE') {
     throw conflict('CARD_NOT_ACTIVE', `Card details are served only for an ACTIVE card; card ${card.id} is ${card.status}.`, card.status, operation);
   }
   return detailsOf(card);
 }
 
-/** The plaintext card details of a record. */
+/** The plaintext card details of a generated card (only an ACTIVE card is ever asked, and every ACTIVE card is generated). */
 export function detailsOf(card: CardRecord): CardDetails {
+  if (card.pan === null || card.cvv === null || card.expiryMonth === null || card.expiryYear === null) {
+    throw new Error(`Card ${card.id} is not generated yet`);
+  }
   return { pan: card.pan, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, cvv: card.cvv, cardholderName: card.cardholderName };
 }
 
@@ -200,8 +227,6 @@ export function setCardLock(ctx: DomainContext, cardId: string, action: 'lock' |
       throw conflict('APPROVAL_NOT_DELIVERED', `A business card can be ${action}ed only while its approval is DELIVERED; it is ${approval.status}.`, approval.status, operation);
     }
   }
-  const from = card.status;
-  card.status = transition(cardMachine, card.status, operation);
-  cardStatusChanged(ctx, card, from);
+  setCardStatus(ctx, card, transition(cardMachine, card.status, operation));
   return cardView(card);
 }

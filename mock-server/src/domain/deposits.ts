@@ -10,25 +10,27 @@ import type {
 } from 'card-issuing-sdk';
 import { initialStatus, transition, verificationMachine } from '../machines';
 import { makeAddress, type BalanceRecord, type VerificationRecord } from '../store';
-import { nowIso, type DomainContext } from './context';
+import { emit, nowIso, type DomainContext } from './context';
 import { ProblemError, notFound, unprocessable } from './errors';
 import {
   balancesOf, corporateByBalanceId, corporateDepositAddressesOf, depositAddressesOf, findBalance, findDepositType, findUser, findVerification,
   verificationsOfBalance, verificationsOfUser,
 } from './lookups';
 import { MAX_MONEY, compareDecimal, creditedMinorUnits } from './money';
+import { paginate, type PageQuery } from './pagination';
 import { depositAddressView, depositTypeView, topUpView, verificationView } from './views';
 
-/** The deposit types of one balance. */
-export function listDepositTypes(ctx: DomainContext, balanceId: string): DepositTypeList {
+/** The deposit types of one balance, catalogue order, one page. */
+export function listDepositTypes(ctx: DomainContext, balanceId: string, query: PageQuery = {}): DepositTypeList {
   const balance = findBalance(ctx, balanceId);
-  return { items: typesOf(ctx, balance) };
+  return paginate(ctx, `listDepositTypes/${balanceId}`, typesOf(ctx, balance), (t) => t.type, query, (t) => t);
 }
 
-/** The deposit types of every balance of a user (Wallet App). */
-export function listAppDepositTypes(ctx: DomainContext, userUuid: string): DepositTypeList {
+/** The deposit types of every balance of a user (Wallet App): balances oldest first, one page. */
+export function listAppDepositTypes(ctx: DomainContext, userUuid: string, query: PageQuery = {}): DepositTypeList {
   findUser(ctx, userUuid);
-  return { items: balancesOf(ctx, userUuid).flatMap((b) => typesOf(ctx, b)) };
+  const types = balancesOf(ctx, userUuid).flatMap((b) => typesOf(ctx, b));
+  return paginate(ctx, `listAppDepositTypes/${userUuid}`, types, (t) => `${t.balanceId}/${t.type}`, query, (t) => t);
 }
 
 function typesOf(ctx: DomainContext, balance: BalanceRecord) {
@@ -36,11 +38,11 @@ function typesOf(ctx: DomainContext, balance: BalanceRecord) {
   return ctx.state.catalogue.depositTypes.filter((t) => t.currency === balance.currency).map((t) => depositTypeView(ctx.state, t, balance, user));
 }
 
-/** The addresses of a balance and type (empty until one is created). */
-export function listDepositAddresses(ctx: DomainContext, balanceId: string, type: string): DepositAddressList {
+/** The addresses of a balance and type (empty until one is created), oldest first, one page of `operation`'s list. */
+export function listDepositAddresses(ctx: DomainContext, balanceId: string, type: string, query: PageQuery = {}, operation = 'listDepositAddresses'): DepositAddressList {
   findBalance(ctx, balanceId);
   findDepositType(ctx, type);
-  return { items: addressesOf(ctx, balanceId, type).map(depositAddressView) };
+  return paginate(ctx, `${operation}/${balanceId}/${type}`, addressesOf(ctx, balanceId, type), (a) => a.id, query, depositAddressView);
 }
 
 function addressesOf(ctx: DomainContext, balanceId: string, type: string) {
@@ -71,16 +73,16 @@ export function createDepositAddress(ctx: DomainContext, balanceId: string, type
   return depositAddressView(ctx.state.depositAddresses[id]!);
 }
 
-/** The verifications of the application's users (optionally one user's), oldest first. */
-export function listVerifications(ctx: DomainContext, userId?: string): DepositVerificationList {
-  const items = userId === undefined ? Object.values(ctx.state.verifications) : verificationsOfUser(ctx, userId);
-  return { items: items.map(verificationView) };
+/** The verifications of the application's users (optionally one user's), oldest first, one page. */
+export function listVerifications(ctx: DomainContext, userId?: string, query: PageQuery = {}, operation = 'listDepositVerifications'): DepositVerificationList {
+  const verifications = userId === undefined ? Object.values(ctx.state.verifications) : verificationsOfUser(ctx, userId);
+  return paginate(ctx, `${operation}/${userId ?? ''}`, verifications, (v) => v.id, query, verificationView);
 }
 
-/** One app user's verifications (Wallet App); the user must exist. */
-export function listAppVerifications(ctx: DomainContext, userUuid: string): DepositVerificationList {
+/** One app user's verifications (Wallet App), oldest first, one page; the user must exist. */
+export function listAppVerifications(ctx: DomainContext, userUuid: string, query: PageQuery = {}): DepositVerificationList {
   findUser(ctx, userUuid);
-  return listVerifications(ctx, userUuid);
+  return listVerifications(ctx, userUuid, query, 'listAppDepositVerifications');
 }
 
 /** Approves a PENDING_APPROVAL verification with verification data; the balance is then credited, once. */
@@ -102,7 +104,7 @@ function credit(ctx: DomainContext, v: VerificationRecord): void {
   balance.updatedAt = nowIso(ctx);
   v.creditedAmount = { amount, currency: balance.currency };
   v.creditedAt = nowIso(ctx);
-  ctx.emit({ type: 'balance.credited', balanceId: balance.id, userId: balance.userId, amount: { ...v.creditedAmount }, verificationId: v.id });
+  emit(ctx, { type: 'balance.credited', at: nowIso(ctx), balanceId: balance.id, userId: balance.userId, amount: { ...v.creditedAmount }, verificationId: v.id });
 }
 
 /** A crypto deposit arriving (control API). */
@@ -159,7 +161,7 @@ export function incomingDeposit(ctx: DomainContext, d: IncomingDeposit): Incomin
     };
     ctx.state.verifications[verification.id] = verification;
     if (verification.status === 'CREDITED') credit(ctx, verification);
-    else ctx.emit({ type: 'deposit.verificationPending', verificationId: verification.id, balanceId: balance.id, userId: balance.userId });
+    else emit(ctx, { type: 'deposit.verificationPending', at: verification.createdAt, verificationId: verification.id, balanceId: balance.id, userId: balance.userId });
     return { kind: 'verification', verification: verificationView(verification) };
   }
 
@@ -180,7 +182,7 @@ export function incomingDeposit(ctx: DomainContext, d: IncomingDeposit): Incomin
     id, corporateUuid: corporate.corporateUuid, depositAddressId: address.id, type: type.type, network: address.network,
     cryptoAmount: d.amount, amount, status: 'COMPLETED', createdAt: nowIso(ctx),
   };
-  ctx.emit({ type: 'topUp.completed', corporateUuid: corporate.corporateUuid, topUpId: id, amount: { ...amount } });
+  emit(ctx, { type: 'topUp.completed', at: nowIso(ctx), corporateUuid: corporate.corporateUuid, topUpId: id, amount: { ...amount } });
   return { kind: 'topUp', topUp: topUpView(ctx.state.topUps[id]!) };
 }
 

@@ -1,12 +1,16 @@
 /**
- * When a record's next time-driven transition may be due, for the due-time queue: a physical card's order
- * completion, and the approval rows settle evaluates (PREPARED until validFrom, CREATED until expiresAt, DELIVERED
- * after validTo, and an ACCEPTED approval whose user has completed registration at once). Settle still checks the
- * table's condition when the key comes up; the queue only decides when to look.
+ * When a record's next time-driven transition is due, for the due-time queue: a physical card's order completion,
+ * and, for an approval, the earliest due instant of the rows its status has in the approval table (`due`: PREPARED
+ * until validFrom, CREATED until expiresAt, DELIVERED and ACCEPTED after validTo, ACCEPTED at registration). The
+ * instants are the table's; this module only reads them and keeps the queue in step.
  * @module
  */
-import { ORDER_COMPLETION_MS } from '../machines';
+import type { ApprovalStatus } from 'card-issuing-sdk';
+import { ORDER_COMPLETION_MS, approvalMachine, type ApprovalFacts, type ApprovalTrigger, type Row } from '../machines';
 import type { ApprovalRecord, CardRecord, IndexedCollection, TenantIndex, TenantState } from '../store';
+
+/** A row of the approval table. */
+export type ApprovalRow = Row<ApprovalStatus, ApprovalTrigger, ApprovalFacts, NonNullable<ApprovalRecord['statusReason']>>;
 
 /** The queue key of a card. */
 export const cardKey = (id: string): string => `card:${id}`;
@@ -18,26 +22,50 @@ export function cardDueAt(card: CardRecord): number | undefined {
   return card.status === 'ORDERED' && card.orderedAt !== null ? Date.parse(card.orderedAt) + ORDER_COMPLETION_MS : undefined;
 }
 
-/** When an approval may move on its own (-Infinity: at the next settle). */
-export function approvalDueAt(state: TenantState, a: ApprovalRecord): number | undefined {
-  switch (a.status) {
-    case 'ACCEPTED':
-      return state.businessUsers[a.userUuid]?.registrationStatus === 'COMPLETED' ? Number.NEGATIVE_INFINITY : undefined;
-    case 'PREPARED':
-      return Date.parse(a.validFrom);
-    case 'CREATED':
-      return a.expiresAt === null ? undefined : Date.parse(a.expiresAt);
-    case 'DELIVERED':
-      // The row's condition is now > validTo; instants are whole milliseconds.
-      return Date.parse(a.validTo) + 1;
-    default:
-      return undefined;
+/** Parsed instants of a record's fixed dates (they never change once stored; `expiresAt` only to null). */
+const instants = new WeakMap<ApprovalRecord, { validFrom: number; validTo: number; createdAt: number; expiresAtText: string | null; expiresAt: number | null }>();
+
+/** The facts the approval table's conditions and due instants read. */
+export function approvalFacts(state: TenantState, a: ApprovalRecord): ApprovalFacts {
+  let known = instants.get(a);
+  if (!known || known.expiresAtText !== a.expiresAt) {
+    known = {
+      validFrom: Date.parse(a.validFrom), validTo: Date.parse(a.validTo), createdAt: Date.parse(a.createdAt),
+      expiresAtText: a.expiresAt, expiresAt: a.expiresAt === null ? null : Date.parse(a.expiresAt),
+    };
+    instants.set(a, known);
   }
+  // Registration moves only ACCEPTED instances (from the later of the registration and the instance's creation);
+  // a change request reads the status of the instance it changes.
+  const user = a.status === 'ACCEPTED' ? state.businessUsers[a.userUuid] : undefined;
+  const registered = user?.registrationStatus === 'COMPLETED' ? Math.max(Date.parse(user.registeredAt ?? a.createdAt), known.createdAt) : null;
+  const changed = a.status === 'CREATED' && a.previousApprovalUuid !== null ? state.approvals[a.previousApprovalUuid] : undefined;
+  return { validFrom: known.validFrom, validTo: known.validTo, expiresAt: known.expiresAt, registeredAt: registered, changedStatus: changed?.status ?? null };
 }
 
-/** Schedules (or unschedules) an approval at its due instant. */
+/** The rows time or registration moves, per status they leave. */
+const DUE_ROWS: ReadonlyMap<ApprovalStatus, readonly ApprovalRow[]> = (() => {
+  const rows = new Map<ApprovalStatus, ApprovalRow[]>();
+  for (const row of approvalMachine.rows) if (row.due) for (const from of row.from ?? []) rows.set(from, [...(rows.get(from) ?? []), row]);
+  return rows;
+})();
+
+/** The earliest row of the approval's status that falls due (time or registration), with its instant. */
+export function dueTransition(state: TenantState, a: ApprovalRecord): { row: ApprovalRow; at: number } | undefined {
+  const rows = DUE_ROWS.get(a.status);
+  if (!rows) return undefined;
+  const facts = approvalFacts(state, a);
+  let best: { row: ApprovalRow; at: number } | undefined;
+  for (const row of rows) {
+    const at = row.due!(facts);
+    if (at !== null && (best === undefined || at < best.at)) best = { row, at };
+  }
+  return best;
+}
+
+/** Schedules (or unschedules) an approval at its next due instant. */
 export function scheduleApproval(index: TenantIndex, state: TenantState, a: ApprovalRecord): void {
-  const at = approvalDueAt(state, a);
+  const at = dueTransition(state, a)?.at;
   if (at === undefined) index.due.cancel(approvalKey(a.approvalUuid));
   else index.due.schedule(approvalKey(a.approvalUuid), at);
 }

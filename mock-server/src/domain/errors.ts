@@ -4,6 +4,7 @@
  * throw it as is, so a test sees the same `status` and `code` in-process as over HTTP.
  * @module
  */
+import type { ProblemCode } from 'card-issuing-sdk';
 
 /** Extra members of a problem, beside type, title, status, detail and code. */
 export interface ProblemExtras {
@@ -19,13 +20,13 @@ export interface ProblemExtras {
   retryAfter?: number;
 }
 
-/** An error with an HTTP status and a stable code (`NOT_FOUND`, `INSUFFICIENT_FUNDS`, ...). */
+/** An error with an HTTP status and a stable code of the spec's closed `ProblemCode` set (`NOT_FOUND`, ...). */
 export class ProblemError extends Error {
   override readonly name = 'ProblemError';
 
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ProblemCode,
     readonly detail: string,
     readonly extras: ProblemExtras = {},
   ) {
@@ -39,12 +40,12 @@ export function notFound(what: string, id: string): ProblemError {
 }
 
 /** 422 for a business rule. */
-export function unprocessable(code: string, detail: string): ProblemError {
+export function unprocessable(code: ProblemCode, detail: string): ProblemError {
   return new ProblemError(422, code, detail);
 }
 
 /** 409 for a resource in the wrong state, naming its status and the refused operation. */
-export function conflict(code: string, detail: string, currentStatus: string, operation: string): ProblemError {
+export function conflict(code: ProblemCode, detail: string, currentStatus: string, operation: string): ProblemError {
   return new ProblemError(409, code, detail, { currentStatus, operation });
 }
 

@@ -10,7 +10,7 @@ import {
   type TenantIndex, type TenantState, type TopUpRecord, type UserRecord, type VerificationRecord,
 } from '../store';
 import type { DomainContext } from './context';
-import { approvalKey, scheduleOnInsert } from './due';
+import { scheduleApproval, scheduleOnInsert } from './due';
 import { notFound } from './errors';
 
 /** The indexes (and due-time queue) of a tenant state, built on first use. */
@@ -50,9 +50,15 @@ export function cardsOf(ctx: DomainContext, userId: string): readonly CardRecord
   return indexOf(ctx.state).cardsByUser.get(userId);
 }
 
-/** A card (not a draft that is not completed yet). */
+/** A card (not a draft that is not completed yet), of either area: for the control API. */
 export function findCard(ctx: DomainContext, cardId: string): CardRecord {
   return ctx.state.cards[cardId] ?? throwNotFound('card', cardId);
+}
+
+/** A Server2Server card: a business card (issued with an approval) does not exist in `/s2s` (areas are scoped). */
+export function findS2sCard(ctx: DomainContext, cardId: string): CardRecord {
+  const card = ctx.state.cards[cardId];
+  return card && card.corporateUuid === null ? card : throwNotFound('card', cardId);
 }
 
 /** A deposit type offered for a balance. */
@@ -129,14 +135,17 @@ export function approvalsOnCard(ctx: DomainContext, cardId: string): readonly Ap
 }
 
 /**
- * A business user's registration completed: their ACCEPTED approvals are due at once (settle moves them to
- * PREPARED or DELIVERED).
+ * A business user's registration completed: their ACCEPTED approvals are rescheduled at the instant the table's
+ * registration rows now give (settle moves them to PREPARED or DELIVERED).
  */
 export function registrationCompleted(ctx: DomainContext, userUuid: string): void {
   const index = indexOf(ctx.state);
-  for (const a of index.approvalsByUser.get(userUuid)) {
-    if (a.status === 'ACCEPTED') index.due.schedule(approvalKey(a.approvalUuid), Number.NEGATIVE_INFINITY);
-  }
+  for (const a of index.approvalsByUser.get(userUuid)) if (a.status === 'ACCEPTED') scheduleApproval(index, ctx.state, a);
+}
+
+/** The CREATED change request pending on an approval instance, if any (at most one; it is on the same card). */
+export function pendingChangeOf(ctx: DomainContext, approval: ApprovalRecord): ApprovalRecord | undefined {
+  return approvalsOnCard(ctx, approval.cardId).find((a) => a.status === 'CREATED' && a.previousApprovalUuid === approval.approvalUuid);
 }
 
 /** Sends a message to a user's outbox (at most the newest `MAX_OUTBOX_PER_USER` are kept per user). */

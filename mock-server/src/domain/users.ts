@@ -5,9 +5,10 @@
 import type { CardConfigList, Consent, EmailOtpChallenge, RegistrationData, User } from 'card-issuing-sdk';
 import { iso } from '../clock';
 import { MOCK_CURRENCY, type UserRecord } from '../store';
-import { nowIso, type DomainContext } from './context';
+import { emit, nowIso, type DomainContext } from './context';
 import { ProblemError, notFound, unprocessable } from './errors';
 import { findUser, sendMessage, userByEmail } from './lookups';
+import { paginate, type PageQuery } from './pagination';
 import { cardConfigView, consentView, registrationStatus, userView } from './views';
 
 /** An e-mail code is valid this long on the virtual clock. */
@@ -31,7 +32,7 @@ export function createUser(ctx: DomainContext, data: RegistrationData): User {
   ctx.state.users[user.id] = user;
   const balanceId = ctx.rng.uuid();
   ctx.state.balances[balanceId] = { id: balanceId, userId: user.id, currency: MOCK_CURRENCY, available: 0, updatedAt: now };
-  ctx.emit({ type: 'user.registered', userId: user.id, area: 's2s' });
+  emit(ctx, { type: 'user.registered', at: now, userId: user.id, area: 's2s' });
   return userView(ctx.state, user);
 }
 
@@ -47,15 +48,17 @@ export function signConsent(ctx: DomainContext, userId: string, consentId: strin
   if (!consent) throw notFound('consent', consentId);
   const before = registrationStatus(ctx.state, user);
   user.signedConsents[consent.id] ??= nowIso(ctx);
-  if (before !== 'COMPLETED' && registrationStatus(ctx.state, user) === 'COMPLETED') ctx.emit({ type: 'user.registrationCompleted', userId: user.id, area: 's2s' });
+  if (before !== 'COMPLETED' && registrationStatus(ctx.state, user) === 'COMPLETED') {
+    emit(ctx, { type: 'user.registrationCompleted', at: nowIso(ctx), userId: user.id, area: 's2s' });
+  }
   return consentView(consent, user);
 }
 
-/** The card configs with the user's consent state, and the KYC URL. */
-export function listCardConfigs(ctx: DomainContext, userId: string): CardConfigList {
+/** The card configs with the user's consent state (catalogue order, one page), and the KYC URL. */
+export function listCardConfigs(ctx: DomainContext, userId: string, query: PageQuery = {}): CardConfigList {
   const user = findUser(ctx, userId);
   return {
-    items: ctx.state.catalogue.cardConfigs.map((c) => cardConfigView(ctx.state, c, user)),
+    ...paginate(ctx, `listCardConfigs/${userId}`, ctx.state.catalogue.cardConfigs, (c) => c.id, query, (c) => cardConfigView(ctx.state, c, user)),
     kycUrl: `${KYC_URL}?user=${user.id}`,
     kycStatus: user.kycStatus,
   };
@@ -69,7 +72,7 @@ export function requestEmailOtp(ctx: DomainContext, userId: string): EmailOtpCha
   const expiresAt = iso(ctx.now + OTP_TTL_MS);
   user.otp = { code, expiresAt, attemptsRemaining: OTP_ATTEMPTS };
   sendMessage(ctx, { userId: user.id, to: user.email, subject: 'Your verification code', code, sentAt: nowIso(ctx) });
-  ctx.emit({ type: 'email.otpSent', userId: user.id });
+  emit(ctx, { type: 'email.otpSent', at: nowIso(ctx), userId: user.id });
   return { sentTo: maskEmail(user.email), expiresAt, attemptsRemaining: OTP_ATTEMPTS };
 }
 
@@ -86,8 +89,8 @@ export function confirmEmail(ctx: DomainContext, userId: string, code: string): 
     throw unprocessable('OTP_INVALID', `The code is wrong; ${otp.attemptsRemaining} ${otp.attemptsRemaining === 1 ? 'try' : 'tries'} left.`);
   }
   user.emailVerified = true;
+  emit(ctx, { type: 'email.verified', at: nowIso(ctx), userId: user.id });
   user.otp = null;
-  ctx.emit({ type: 'email.verified', userId: user.id });
   return userView(ctx.state, user);
 }
 
@@ -95,7 +98,7 @@ export function confirmEmail(ctx: DomainContext, userId: string, code: string): 
 export function setKycStatus(ctx: DomainContext, userId: string, status: 'PASSED' | 'FAILED'): User {
   const user = findUser(ctx, userId);
   user.kycStatus = status;
-  ctx.emit({ type: 'kyc.changed', userId: user.id, status });
+  emit(ctx, { type: 'kyc.changed', at: nowIso(ctx), userId: user.id, status });
   return userView(ctx.state, user);
 }
 

@@ -51,12 +51,12 @@ export function cardConfigView(state: TenantState, config: CardConfigRecord, use
   };
 }
 
-/** A card (never its PAN or CVV). */
+/** A card (never its PAN or CVV); number and expiry null until it is generated. */
 export function cardView(card: CardRecord): Card {
   return {
-    object: 'card', id: card.id, userId: card.userId, type: card.type, status: card.status, last4: card.pan.slice(-4),
+    object: 'card', id: card.id, userId: card.userId, type: card.type, status: card.status, last4: card.pan?.slice(-4) ?? null,
     expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, cardholderName: card.cardholderName,
-    configId: card.configId, visualId: card.visualId, createdAt: card.createdAt,
+    configId: card.configId, visualId: card.visualId, createdAt: card.createdAt, generatedAt: card.generatedAt,
   };
 }
 
@@ -105,9 +105,12 @@ export function businessUserView(u: BusinessUserRecord): BusinessUser {
 export function approvalView(state: TenantState, a: ApprovalRecord): Approval {
   const card = state.cards[a.cardId];
   if (!card) throw new Error(`Approval ${a.approvalUuid} has no card ${a.cardId}`);
+  const currency = a.budget.currency;
   return {
-    approvalUuid: a.approvalUuid, corporateUuid: a.corporateUuid, userUuid: a.userUuid, status: a.status, budget: { ...a.budget },
+    approvalUuid: a.approvalUuid, corporateUuid: a.corporateUuid, userUuid: a.userUuid, status: a.status, statusReason: a.statusReason,
+    budget: { ...a.budget }, spent: { amount: a.spent, currency }, remaining: { amount: a.reserved, currency },
     validFrom: a.validFrom, validTo: a.validTo, previousApprovalUuid: a.previousApprovalUuid, replacedByApprovalUuid: a.replacedByApprovalUuid,
+    change: a.change === null ? null : { additionalBudget: { ...a.change.additionalBudget }, pinUpdate: a.change.pinUpdate },
     expiresAt: a.expiresAt, card: cardView(card), createdAt: a.createdAt, updatedAt: a.updatedAt,
   };
 }

@@ -101,7 +101,7 @@ export function inspectorRoutes(runtime: MockRuntime): RouteDef[] {
           body: {
             ...inspectorView({
               state, frozen: control.clock.frozen(), now: control.clock.now().getTime(), tenants: runtime.tenants.all().map((t) => t.apiKey),
-              events: runtime.observer.events(control.apiKey, { type: ['approval.statusChanged', 'authorization.'] }),
+              events: runtime.observer.events(control.apiKey, { type: 'approval.statusChanged' }),
               faults: runtime.tenants.get(control.apiKey)?.faults ?? [],
             }),
             journal: stats(control),

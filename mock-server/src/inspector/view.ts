@@ -8,7 +8,7 @@
  * @module
  */
 import type { ApprovalStatus, Money } from 'card-issuing-sdk';
-import { ORDER_COMPLETION_MS } from '../machines';
+import { cardDueAt, dueTransition } from '../domain/due';
 import type { MockEvent } from '../observe';
 import type { FaultRule, TenantState, UserRecord } from '../store';
 
@@ -34,6 +34,8 @@ export interface InstanceView {
   createdAt: string;
   updatedAt: string;
   previousApprovalUuid: string | null;
+  /** Why it left the live statuses (`VALIDITY_ENDED`, `REPLACED`, ...), or null. */
+  statusReason: string | null;
   /** Oldest first. Complete when the event log still holds the instance's whole life, else what the record tells. */
   history: StatusChange[];
   historyComplete: boolean;
@@ -50,7 +52,16 @@ export interface ChainView {
   cardStatus: string | null;
   instances: InstanceView[];
   /** The card's latest purchases (authorizations), newest first. */
-  authorizations: { at: string; approved: boolean; amount: Money; merchant: string; reason: string | null }[];
+  authorizations: PurchaseView[];
+}
+
+/** A purchase on a card, approved or declined with its reason. */
+export interface PurchaseView {
+  at: string;
+  approved: boolean;
+  amount: Money;
+  merchant: string;
+  reason: string | null;
 }
 
 /** Something the virtual clock will make happen. */
@@ -73,7 +84,7 @@ export interface InspectorView {
   businessUsers: { userUuid: string; name: string; email: string; registrationStatus: string; createdAt: string }[];
   cards: {
     id: string; userId: string; holder: string; type: string; status: string; last4: string | null; area: 's2s' | 'business';
-    approvalUuid: string | null; createdAt: string;
+    approvalUuid: string | null; createdAt: string; currency: string; purchases: PurchaseView[];
   }[];
   drafts: { cardId: string; userId: string; type: string; status: string; price: Money }[];
   corporates: { corporateUuid: string; name: string; currency: string; balanceId: string; funded: number; available: number; reserved: number; spent: number }[];
@@ -89,14 +100,21 @@ export interface InspectorView {
   faults: { method: string | null; path: string; status: number | null; delayMs: number | null; remaining: number }[];
 }
 
-/** Reads a numeric field a newer record may have (e.g. `spent`), 0 when absent. */
-function numberField(record: object, field: string): number {
-  const value = (record as Record<string, unknown>)[field];
-  return typeof value === 'number' ? value : 0;
+/** The last four digits of a card number, or null before the card is generated. */
+function last4Of(pan: string | null | undefined): string | null {
+  return typeof pan === 'string' && pan.length >= 4 ? pan.slice(-4) : null;
 }
 
-function last4Of(pan: unknown): string | null {
-  return typeof pan === 'string' && pan.length >= 4 ? pan.slice(-4) : null;
+/** The latest purchases of each card, newest first (at most `perCard`). */
+function purchasesByCard(state: TenantState, perCard: number): Map<string, PurchaseView[]> {
+  const out = new Map<string, PurchaseView[]>();
+  for (const a of Object.values(state.authorizations)) {
+    const list = out.get(a.cardId) ?? [];
+    list.unshift({ at: a.createdAt, approved: a.status === 'APPROVED', amount: { ...a.amount }, merchant: a.merchant, reason: a.declineReason });
+    if (list.length > perCard) list.pop();
+    out.set(a.cardId, list);
+  }
+  return out;
 }
 
 function registrationOf(state: TenantState, user: UserRecord): string {
@@ -106,7 +124,7 @@ function registrationOf(state: TenantState, user: UserRecord): string {
 
 /**
  * The page model of a tenant. `state` is a settled snapshot (a copy), `events` the tenant's event log, oldest
- * first (approval status changes and authorizations: the histories and purchases the records do not keep).
+ * first (approval status changes: the histories the records do not keep).
  */
 export function inspectorView(input: {
   state: TenantState; frozen: boolean; now: number; tenants: string[]; events: readonly MockEvent[]; faults: readonly FaultRule[];
@@ -117,18 +135,13 @@ export function inspectorView(input: {
   const approvals = Object.values(state.approvals);
 
   const history = new Map<string, StatusChange[]>();
-  const purchases = new Map<string, ChainView['authorizations']>();
   for (const e of input.events) {
-    if (e.type === 'approval.statusChanged') {
-      const list = history.get(e.approvalUuid) ?? [];
-      list.push({ from: e.from, to: e.to, at: e.at, trigger: e.trigger });
-      history.set(e.approvalUuid, list);
-    } else if (e.type === 'authorization.approved' || e.type === 'authorization.declined') {
-      const list = purchases.get(e.cardId) ?? [];
-      list.unshift({ at: e.at, approved: e.type === 'authorization.approved', amount: { ...e.amount }, merchant: e.merchant, reason: e.reason });
-      purchases.set(e.cardId, list.slice(0, 5));
-    }
+    if (e.type !== 'approval.statusChanged') continue;
+    const list = history.get(e.approvalUuid) ?? [];
+    list.push({ from: e.from, to: e.to, at: e.at, trigger: e.trigger });
+    history.set(e.approvalUuid, list);
   }
+  const purchases = purchasesByCard(state, 5);
 
   const nameOfUser = (id: string): string => {
     const u = state.users[id];
@@ -152,7 +165,7 @@ export function inspectorView(input: {
     const seen = history.get(a.approvalUuid) ?? [];
     const complete = seen.length > 0 && seen[0]!.from === null && seen[seen.length - 1]!.to === a.status;
     chain.instances.push({
-      approvalUuid: a.approvalUuid, status: a.status, budget: { ...a.budget }, reserved: a.reserved, spent: numberField(a, 'spent'),
+      approvalUuid: a.approvalUuid, status: a.status, budget: { ...a.budget }, reserved: a.reserved, spent: a.spent, statusReason: a.statusReason,
       validFrom: a.validFrom, validTo: a.validTo, expiresAt: a.expiresAt, createdAt: a.createdAt, updatedAt: a.updatedAt,
       previousApprovalUuid: a.previousApprovalUuid,
       history: complete ? seen : fallbackHistory(a.status, a.createdAt, a.updatedAt, a.previousApprovalUuid !== null),
@@ -176,6 +189,8 @@ export function inspectorView(input: {
     cards: Object.values(state.cards).map((c) => ({
       id: c.id, userId: c.userId, holder: nameOfUser(c.userId), type: c.type, status: c.status, last4: last4Of(c.pan),
       area: c.corporateUuid === null ? 's2s' as const : 'business' as const, approvalUuid: c.approvalUuid, createdAt: c.createdAt,
+      currency: (c.approvalUuid !== null ? state.approvals[c.approvalUuid]?.budget.currency : balances.find((b) => b.userId === c.userId)?.currency) ?? 'EUR',
+      purchases: purchases.get(c.id) ?? [],
     })),
     drafts: Object.values(state.drafts).filter((d) => d.status !== 'COMPLETED')
       .map((d) => ({ cardId: d.cardId, userId: d.userId, type: d.type, status: d.status, price: { ...d.price } })),
@@ -183,7 +198,7 @@ export function inspectorView(input: {
       const mine = approvals.filter((a) => a.corporateUuid === c.corporateUuid);
       return {
         corporateUuid: c.corporateUuid, name: c.name, currency: c.currency, balanceId: c.balanceId, funded: c.funded, available: c.available,
-        reserved: mine.reduce((sum, a) => sum + a.reserved, 0), spent: numberField(c, 'spent') || mine.reduce((sum, a) => sum + numberField(a, 'spent'), 0),
+        reserved: mine.reduce((sum, a) => sum + a.reserved, 0), spent: c.spent,
       };
     }),
     chains: [...chains.values()],
@@ -223,21 +238,21 @@ function fallbackHistory(status: ApprovalStatus, createdAt: string, updatedAt: s
 }
 
 /**
- * What the virtual clock will make happen next, soonest first: the time rows of the approval and card tables
- * (validFrom, validTo, a change request's expiry, a physical card's order) and e-mail codes expiring.
+ * What the virtual clock will make happen next, soonest first: the due rows of the approval table (the instants the
+ * lifecycle's due-time queue uses), physical card orders completing, and e-mail codes expiring.
  */
 function upcoming(state: TenantState, now: number): DueView[] {
   const due: { at: number; what: string; id: string }[] = [];
   for (const a of Object.values(state.approvals)) {
-    if (a.status === 'PREPARED') due.push({ at: Date.parse(a.validFrom), what: 'approval PREPARED → DELIVERED (validFrom)', id: a.approvalUuid });
-    // FINISHED once validTo is exceeded, so the first instant after it.
-    if (a.status === 'DELIVERED') due.push({ at: Date.parse(a.validTo) + 1, what: 'approval DELIVERED → FINISHED (validTo)', id: a.approvalUuid });
-    if (a.status === 'CREATED' && a.expiresAt !== null) due.push({ at: Date.parse(a.expiresAt), what: 'change request CREATED → EXPIRED', id: a.approvalUuid });
+    const next = dueTransition(state, a);
+    if (next && next.row.to !== 'unchanged') {
+      const what = a.status === 'CREATED' ? 'change request' : 'approval';
+      due.push({ at: next.at, what: `${what} ${a.status} → ${next.row.to} (${next.row.condition ?? next.row.trigger})`, id: a.approvalUuid });
+    }
   }
   for (const c of Object.values(state.cards)) {
-    if (c.status === 'ORDERED' && c.orderedAt !== null) {
-      due.push({ at: Date.parse(c.orderedAt) + ORDER_COMPLETION_MS, what: 'card order completes (ORDERED → AWAITING_ACTIVATION)', id: c.id });
-    }
+    const at = cardDueAt(c);
+    if (at !== undefined) due.push({ at, what: 'card order completes (ORDERED → AWAITING_ACTIVATION)', id: c.id });
   }
   for (const u of Object.values(state.users)) {
     if (u.otp) due.push({ at: Date.parse(u.otp.expiresAt), what: 'e-mail code expires', id: u.id });

@@ -8,6 +8,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getResponse, isPassthroughResponse, type RequestHandler } from 'msw';
+import type { ProblemCode } from 'card-issuing-sdk';
 import type { Pipeline } from '../pipeline/index.js';
 import type { PipelineRequest } from '../pipeline/request.js';
 import { problemReply, replyCode, type Reply } from '../pipeline/reply.js';
@@ -261,7 +262,7 @@ function lower(headers: Record<string, string>): Record<string, string> {
 }
 
 /** A problem the server answers itself (around the pipeline), built by the mock's problem code. */
-function serverProblem(status: number, code: string, detail: string, instance: string): Reply {
+function serverProblem(status: number, code: ProblemCode, detail: string, instance: string): Reply {
   return problemReply(new ProblemError(status, code, detail), serverRequestId(), instance);
 }
 

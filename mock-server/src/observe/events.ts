@@ -1,10 +1,11 @@
 /**
- * The domain events of the mock: what changed in a tenant's world, in the words of the interface document.
- * The domain emits them through its context (`ctx.emit`); the observer stamps them and keeps the latest in a ring
- * per tenant, for `mock.events(filter)`, `GET /__mock/events`, its event stream and the inspector page.
+ * The public events of the mock: what changed in a tenant's world, in the words of the interface document. The
+ * domain tells its observer (`domain/events.ts`); the observer names them as here, stamps them and keeps the latest
+ * in a ring per tenant, for `mock.events(filter)`, `GET /__mock/events`, its event stream and the inspector page.
  * @module
  */
 import type { ApprovalStatus, CardStatus, CardType, Money } from 'card-issuing-sdk';
+import type { DomainEvent } from '../domain/events';
 
 /** Which API area a user belongs to. */
 export type UserArea = 's2s' | 'business';
@@ -23,7 +24,9 @@ export type MockEventInput =
       /** null: the instance was created in `to`. */
       from: ApprovalStatus | null; to: ApprovalStatus;
       /** What moved it: an operation id, a control action, `time` or `registrationCompleted`. */
-      trigger: string;
+      trigger: string | null;
+      /** Why an instance left the live statuses (`VALIDITY_ENDED`, `REPLACED`, ...), as the approval shows it. */
+      reason: string | null;
       /** The instance this one changes or replaces, when it is a reapproval. */
       previousApprovalUuid: string | null;
     }
@@ -32,8 +35,10 @@ export type MockEventInput =
   | { type: 'deposit.verificationPending'; verificationId: string; balanceId: string; userId: string }
   | { type: 'topUp.completed'; corporateUuid: string; topUpId: string; amount: Money }
   | {
-      type: 'authorization.approved' | 'authorization.declined'; cardId: string; approvalUuid: string | null; amount: Money;
-      merchant: string; reason: string | null;
+      type: 'authorization.approved' | 'authorization.declined'; authorizationId: string; cardId: string; approvalUuid: string | null;
+      amount: Money; merchant: string;
+      /** Why it was declined (`BUDGET_EXCEEDED`, `CARD_LOCKED`, ...); null when approved. */
+      reason: string | null;
     }
   | { type: 'clock.advanced'; from: string; to: string }
   | { type: 'mock.reset' }
@@ -56,11 +61,33 @@ export type MockEvent = MockEventInput & {
   requestId: string | null;
 };
 
-/** Emits an event; `at` (epoch ms of the virtual clock) when it happened at another instant than now. */
-export type Emit = (event: MockEventInput, at?: number) => void;
-
-/** An emitter that drops everything (a context nobody observes). */
-export const emitNothing: Emit = () => {};
+/** A domain event by its public name, and the instant it happened (epoch ms of the virtual clock). */
+export function publicEvent(event: DomainEvent): { input: MockEventInput; at: number } {
+  const at = Date.parse(event.at);
+  switch (event.type) {
+    case 'approval.status': {
+      const { type: _type, at: _at, ...rest } = event;
+      return { at, input: { type: 'approval.statusChanged', ...rest } };
+    }
+    case 'card.status':
+      return { at, input: { type: 'card.statusChanged', cardId: event.cardId, from: event.from, to: event.to } };
+    case 'authorization': {
+      const a = event.authorization;
+      return {
+        at,
+        input: {
+          type: a.status === 'APPROVED' ? 'authorization.approved' : 'authorization.declined', authorizationId: a.id, cardId: a.cardId,
+          approvalUuid: a.approvalUuid, amount: { ...a.amount }, merchant: a.merchant, reason: a.declineReason,
+        },
+      };
+    }
+    default: {
+      // The other domain events are public as they are.
+      const { at: _at, ...input } = event;
+      return { at, input };
+    }
+  }
+}
 
 /** What `events(filter)` and `GET /__mock/events` select by. Every given field must match. */
 export interface EventFilter {

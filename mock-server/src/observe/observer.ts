@@ -5,7 +5,8 @@
  * @module
  */
 import { iso } from '../clock';
-import { emitNothing, eventMatches, type Emit, type EventFilter, type MockEvent, type MockEventInput } from './events';
+import type { DomainObserver } from '../domain/events';
+import { eventMatches, publicEvent, type EventFilter, type MockEvent, type MockEventInput } from './events';
 import { entryOf, exchangeMatches, keep, summaryOf, type ExchangeRecord, type JournalEntry, type JournalSummary, type RequestFilter, type StoredExchange } from './journal';
 import { Ring } from './ring';
 
@@ -102,9 +103,12 @@ export class Observer {
    * The emitter a domain context of `tenant` uses, linking its events to `requestId` (default: the request whose
    * control action runs now, if any).
    */
-  emitter(tenant: string, requestId: string | null = this.#during): Emit {
-    if (this.eventLogSize === 0 && this.#listeners.size === 0) return emitNothing;
-    return (input, at) => this.emit(tenant, input, { ...(at === undefined ? {} : { at }), requestId });
+  emitter(tenant: string, requestId: string | null = this.#during): DomainObserver | undefined {
+    if (this.eventLogSize === 0 && this.#listeners.size === 0) return undefined;
+    return (event) => {
+      const { input, at } = publicEvent(event);
+      this.emit(tenant, input, { at, requestId });
+    };
   }
 
   /** Runs a control route's synchronous action, so that the events it emits name the request that asked for it. */

@@ -24,7 +24,7 @@ import type { PipelineRequest } from './request';
 import { Router } from './router';
 import { tenantOfHeader, type Exchange, type MockRuntime } from './runtime';
 import { verifiedTenant } from './signature';
-import { strict, validateParts } from './validation';
+import { NO_QUERY, queryValues, strict, validateParts } from './validation';
 
 export type { PipelineRequest } from './request';
 export type { Reply } from './reply';
@@ -108,9 +108,11 @@ async function api(
     const text = bodyText(request.body);
     const body = operation.schemas.body ? parseJson(text) : undefined;
     const idempotencyKey = request.header('idempotency-key');
+    // Unknown query parameters are refused as unknown body fields are (the spec's conventions).
+    const querySchema = operation.schemas.query ? strict(operation.schemas.query) : NO_QUERY;
     const [path, query, , parsedBody] = validateParts([
       { location: 'path', schema: operation.schemas.path, value: params },
-      { location: 'query', schema: operation.schemas.query, value: operation.schemas.query ? parseQuery(request.search) : undefined },
+      { location: 'query', schema: querySchema, value: queryValues(querySchema, new URLSearchParams(request.search)) },
       { location: 'headers', schema: operation.schemas.headers, value: { 'Idempotency-Key': idempotencyKey } },
       { location: 'body', schema: operation.schemas.body && strict(operation.schemas.body), value: body },
     ]);

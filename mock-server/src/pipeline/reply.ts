@@ -4,13 +4,13 @@
  * stringToSign). Never a secret, never the Authorization header.
  * @module
  */
-import type { Problem } from 'card-issuing-sdk';
+import type { Problem, ProblemCode } from 'card-issuing-sdk';
 import { ProblemError } from '../domain/errors';
 
 /** Where the problem types are documented (the spec's examples use these URIs). */
 export const PROBLEM_TYPE_BASE = 'https://docs.card-issuing.example/errors/';
 
-const TITLES: Record<string, string> = {
+const TITLES: Partial<Record<ProblemCode, string>> = {
   VALIDATION_FAILED: 'Invalid request',
   MALFORMED_JSON: 'Malformed JSON',
   PUBLIC_KEY_INVALID: 'Invalid public key',
@@ -33,7 +33,7 @@ const TITLES: Record<string, string> = {
 };
 
 /** The title of a code: from the table, else the code in words ("INSUFFICIENT_FUNDS" → "Insufficient funds"). */
-export function titleOf(code: string): string {
+export function titleOf(code: ProblemCode): string {
   const words = code.toLowerCase().replace(/_/g, ' ');
   return TITLES[code] ?? words.charAt(0).toUpperCase() + words.slice(1);
 }

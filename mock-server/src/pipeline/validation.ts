@@ -50,6 +50,30 @@ export function strict<T extends z.ZodType>(schema: T): T {
   return result as T;
 }
 
+/** The schema of an operation without query parameters: any parameter is unknown. */
+export const NO_QUERY = z.strictObject({});
+
+/**
+ * The query of a URL as the object its schema validates. Query values travel as text, so a value whose schema
+ * is a number (`limit`) is read as one when it is a decimal integer; anything else stays text for the schema to
+ * refuse, naming it.
+ */
+export function queryValues(schema: z.ZodType, params: URLSearchParams): Record<string, unknown> {
+  const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : {};
+  const values: Record<string, unknown> = {};
+  for (const [name, value] of params) {
+    values[name] = isNumeric(shape[name]) && /^-?\d{1,15}$/.test(value) ? Number(value) : value;
+  }
+  return values;
+}
+
+function isNumeric(schema: z.ZodType | undefined): boolean {
+  let inner: z.ZodType | undefined = schema;
+  // Optional and default wrappers hold the real type as their innerType.
+  while (inner && (inner instanceof z.ZodOptional || inner instanceof z.ZodDefault)) inner = inner.def.innerType as z.ZodType;
+  return inner instanceof z.ZodNumber;
+}
+
 /** Parses each present part; throws one VALIDATION_FAILED naming every bad field of every part. */
 export function validateParts(parts: { location: Location; schema: z.ZodType | undefined; value: unknown }[]): unknown[] {
   const errors: FieldError[] = [];

@@ -53,6 +53,20 @@ export class DueQueue<K> {
     this.#live.delete(key);
   }
 
+  /**
+   * The earliest key due at `now` (dueAt ≤ now), unscheduled, or undefined. For callers whose every transition may
+   * reschedule others: they take one at a time, so transitions run in the order of their instants.
+   */
+  popNext(now: number): K | undefined {
+    this.#dropDead();
+    const head = this.#heap[0];
+    if (!head || head.dueAt > now) return undefined;
+    this.#pop();
+    head.live = false;
+    this.#live.delete(head.key);
+    return head.key;
+  }
+
   /** The keys due at `now` (dueAt ≤ now), earliest first, each unscheduled. */
   popDue(now: number): K[] {
     const due: K[] = [];

@@ -94,6 +94,7 @@ export function seedTenant(seed: string, apiKey: string, clock: ClockState): Ten
     approvals: {},
     corporateDepositAddresses: {},
     topUps: {},
+    authorizations: {},
     outbox: [],
     idempotency: {},
   };
@@ -101,7 +102,7 @@ export function seedTenant(seed: string, apiKey: string, clock: ClockState): Ten
   for (const c of CORPORATES) {
     const corporate: CorporateRecord = {
       corporateUuid: rng.uuid(), name: c.name, currency: MOCK_CURRENCY, balanceId: rng.uuid(),
-      available: c.funded, funded: c.funded, createdAt: now,
+      available: c.funded, funded: c.funded, spent: 0, createdAt: now,
     };
     state.corporates[corporate.corporateUuid] = corporate;
     for (const t of depositTypes) {
@@ -134,7 +135,9 @@ export interface Fixtures {
     balance: Money;
     /** Reserved by live approvals now. */
     reserved: Money;
-    /** Seeded funds plus top-ups: always `balance` + `reserved`. */
+    /** Taken by approved card authorizations. */
+    spent: Money;
+    /** Seeded funds plus top-ups: always `balance` + `reserved` + `spent`. */
     funded: Money;
     depositAddresses: { id: string; type: string; network: string; address: string }[];
   }[];
@@ -157,6 +160,7 @@ export function fixturesOf(state: TenantState, credentials: { apiKey: string; ap
         balanceId: c.balanceId,
         balance: money(c.available, c.currency),
         reserved: money(reserved, c.currency),
+        spent: money(c.spent, c.currency),
         funded: money(c.funded, c.currency),
         depositAddresses: index.corporateDepositAddressesByCorporate.get(c.corporateUuid)
           .map(({ id, type, network, address }) => ({ id, type, network, address })),

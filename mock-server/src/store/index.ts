@@ -17,7 +17,7 @@ export function cloneState(state: TenantState): TenantState {
 
 const COLLECTIONS = [
   'users', 'balances', 'cards', 'drafts', 'depositAddresses', 'verifications', 'businessUsers', 'corporates',
-  'approvals', 'corporateDepositAddresses', 'topUps', 'idempotency',
+  'approvals', 'corporateDepositAddresses', 'topUps', 'authorizations', 'idempotency',
 ] as const;
 
 /**

@@ -6,7 +6,8 @@
  * @module
  */
 import type {
-  ApprovalStatus, BusinessUser, CardStatus, CardType, Consent, Money, RegistrationData, User, VerificationData, Visual,
+  ApprovalChange, ApprovalStatus, ApprovalStatusReason, BusinessUser, CardStatus, CardType, Consent, Money, RegistrationData, User,
+  VerificationData, Visual,
 } from 'card-issuing-sdk';
 import type { ClockState } from '../clock';
 import type { PrngState } from './prng';
@@ -72,20 +73,24 @@ export interface BalanceRecord {
   updatedAt: string;
 }
 
-/** A card of a Server2Server user or of a business user (`corporateUuid` set). */
+/**
+ * A card of a Server2Server user or of a business user (`corporateUuid` set). PAN, CVV and expiry are null until
+ * the card is generated: at issue for a Server2Server card, when its approval becomes DELIVERED for a business card.
+ */
 export interface CardRecord {
   id: string;
   userId: string;
   type: CardType;
   status: CardStatus;
-  pan: string;
-  cvv: string;
-  expiryMonth: number;
-  expiryYear: number;
+  pan: string | null;
+  cvv: string | null;
+  expiryMonth: number | null;
+  expiryYear: number | null;
   cardholderName: string;
   configId: string | null;
   visualId: string | null;
   createdAt: string;
+  generatedAt: string | null;
   /** When a physical card was ordered (its order completes 3 days later on the virtual clock). */
   orderedAt: string | null;
   /** Business cards: the corporate, and the approval instance now in force for the card. */
@@ -135,12 +140,14 @@ export interface VerificationRecord {
   creditedAt: string | null;
 }
 
-/** A cardholder of corporate cards: the API shape is all the mock keeps. */
-export type BusinessUserRecord = BusinessUser;
+/** A cardholder of corporate cards: the API shape, and when registration completed (what moves approvals on). */
+export interface BusinessUserRecord extends BusinessUser {
+  registeredAt: string | null;
+}
 
 /**
  * A corporate and its master balance. Invariant: `funded` (seed + top-ups) = `available` + the reservations
- * of its approvals (+ spent, always 0: the mock has no card transactions).
+ * of its approvals + `spent` (approved card authorizations on its cards).
  */
 export interface CorporateRecord {
   corporateUuid: string;
@@ -149,23 +156,30 @@ export interface CorporateRecord {
   balanceId: string;
   available: number;
   funded: number;
+  spent: number;
   createdAt: string;
 }
 
-/** An approval instance. `reserved` is what this instance holds of the corporate balance now. */
+/**
+ * An approval instance. `reserved` is what this instance holds of the corporate balance now (budget − spent while
+ * it reserves, else 0); `spent` what authorizations took under it and the instances it replaced.
+ */
 export interface ApprovalRecord {
   approvalUuid: string;
   corporateUuid: string;
   userUuid: string;
   status: ApprovalStatus;
+  statusReason: ApprovalStatusReason | null;
   budget: Money;
   validFrom: string;
   validTo: string;
   previousApprovalUuid: string | null;
   replacedByApprovalUuid: string | null;
+  change: ApprovalChange | null;
   expiresAt: string | null;
   cardId: string;
   reserved: number;
+  spent: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -190,6 +204,24 @@ export interface TopUpRecord {
   cryptoAmount: string;
   amount: Money;
   status: 'COMPLETED';
+  createdAt: string;
+}
+
+/** Why the mock's card network declined an authorization. */
+export type DeclineReason = 'CARD_NOT_ACTIVE' | 'CARD_LOCKED' | 'APPROVAL_NOT_DELIVERED' | 'CURRENCY_MISMATCH' | 'BUDGET_EXCEEDED' | 'INSUFFICIENT_FUNDS';
+
+/** A purchase on a card (control API): approved, taking the amount from the budget or balance, or declined with a reason. */
+export interface AuthorizationRecord {
+  id: string;
+  cardId: string;
+  /** Business cards: the approval instance in force when it was made; else null. */
+  approvalUuid: string | null;
+  /** Server2Server cards: the balance it was taken from (or would have been); else null. */
+  balanceId: string | null;
+  amount: Money;
+  merchant: string;
+  status: 'APPROVED' | 'DECLINED';
+  declineReason: DeclineReason | null;
   createdAt: string;
 }
 
@@ -238,6 +270,7 @@ export interface TenantState {
   approvals: Record<string, ApprovalRecord>;
   corporateDepositAddresses: Record<string, CorporateDepositAddressRecord>;
   topUps: Record<string, TopUpRecord>;
+  authorizations: Record<string, AuthorizationRecord>;
   outbox: OutboxMessage[];
   idempotency: Record<string, IdempotencyRecord>;
 }

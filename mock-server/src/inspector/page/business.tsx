@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import type { ChainView, InspectorView, InstanceView } from '../view';
 import { act } from './api';
 import { money, shortInstant, toMinor } from './format';
-import { ActionButton, Badge, Empty, Field, Id, Section, useActions } from './ui';
+import { ActionButton, AuthorizeForm, Badge, Empty, Field, Id, Purchases, Section, useActions } from './ui';
 
 /** The tab. */
 export function BusinessTab({ view }: { view: InspectorView }) {
@@ -107,19 +107,7 @@ function Chain({ chain, currency }: { chain: ChainView; currency: string }) {
         ))}
       </ol>
       <CardActions chain={chain} currency={currency} />
-      {chain.authorizations.length > 0 && (
-        <div class="purchases">
-          <h4>Purchases</h4>
-          <ul>
-            {chain.authorizations.map((a, i) => (
-              <li key={i} data-purchase={a.approved ? 'approved' : 'declined'}>
-                <Badge status={a.approved ? 'APPROVED' : 'DECLINED'} /> {money(a.amount.amount, a.amount.currency)} at {a.merchant}
-                {a.reason ? <> — <span class="reason">{a.reason}</span></> : null} <span class="muted">{shortInstant(a.at)}</span>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <Purchases purchases={chain.authorizations} />
     </article>
   );
 }
@@ -142,6 +130,7 @@ function Instance({ chain, instance, currency }: { chain: ChainView; instance: I
       <p class="muted small">
         valid {shortInstant(instance.validFrom)} → {shortInstant(instance.validTo)}
         {instance.expiresAt && s === 'CREATED' ? <> · change expires {shortInstant(instance.expiresAt)}</> : null}
+        {instance.statusReason ? <> · <span class="reason">{instance.statusReason}</span></> : null}
       </p>
       <ol class="history" aria-label={`Status history of ${who}`}>
         {instance.history.map((h, i) => (
@@ -167,6 +156,7 @@ function Instance({ chain, instance, currency }: { chain: ChainView; instance: I
 function RequestChange({ base, who, currency }: { base: string; who: string; currency: string }) {
   const { run } = useActions();
   const [amount, setAmount] = useState('100.00');
+  const [pin, setPin] = useState(false);
   return (
     <form
       class="inline-form"
@@ -174,13 +164,17 @@ function RequestChange({ base, who, currency }: { base: string; who: string; cur
       onSubmit={(e) => {
         e.preventDefault();
         const minor = toMinor(amount, currency);
-        void run('Request change', () => act(`${base}/request-change`, Number.isNaN(minor) || minor === 0 ? {} : { additionalBudget: { amount: minor, currency } }),
-          () => `The user asked for a change of ${who}`);
+        const body = {
+          ...(Number.isNaN(minor) || minor === 0 ? {} : { additionalBudget: { amount: minor, currency } }),
+          ...(pin ? { pinUpdate: true } : {}),
+        };
+        void run('Request change', () => act(`${base}/request-change`, body), () => `The user asked for a change of ${who}`);
       }}
     >
       <Field label={`Additional budget (${currency})`}>
         <input inputMode="decimal" size={8} value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />
       </Field>
+      <label class="check"><input type="checkbox" checked={pin} onChange={(e) => setPin(e.currentTarget.checked)} /> PIN update</label>
       <button type="submit" class="btn">Request change</button>
     </form>
   );
@@ -188,8 +182,6 @@ function RequestChange({ base, who, currency }: { base: string; who: string; cur
 
 function CardActions({ chain, currency }: { chain: ChainView; currency: string }) {
   const { run } = useActions();
-  const [amount, setAmount] = useState('25.00');
-  const [merchant, setMerchant] = useState('Coffee Corner');
   const card = `card •••• ${chain.last4 ?? chain.cardId.slice(0, 4)}`;
   return (
     <div class="card-actions">
@@ -199,31 +191,7 @@ function CardActions({ chain, currency }: { chain: ChainView; currency: string }
       {chain.cardStatus === 'LOCKED' && (
         <ActionButton label="Unlock card" name={`Unlock ${card}`} onRun={() => run('Unlock', () => act(`/cards/${chain.cardId}/unlock`), () => `Unlocked ${card}`)} />
       )}
-      <form
-        class="inline-form"
-        aria-label={`Authorize a purchase on ${card}`}
-        onSubmit={(e) => {
-          e.preventDefault();
-          const minor = toMinor(amount, currency);
-          void run('Authorize', () => act(`/cards/${chain.cardId}/authorize`, { amount: minor, currency, merchant }), (r) => outcome(r, card));
-        }}
-      >
-        <Field label={`Amount (${currency})`}>
-          <input inputMode="decimal" size={8} value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />
-        </Field>
-        <Field label="Merchant">
-          <input size={12} value={merchant} onInput={(e) => setMerchant(e.currentTarget.value)} />
-        </Field>
-        <button type="submit" class="btn">Authorize purchase</button>
-      </form>
+      <AuthorizeForm cardId={chain.cardId} card={card} currency={currency} />
     </div>
   );
-}
-
-/** "Purchase approved" or "Purchase declined: <reason>", from whatever the authorize action answered. */
-function outcome(result: unknown, card: string): string {
-  const r = (result ?? {}) as Record<string, unknown>;
-  const status = String(r.status ?? r.decision ?? r.outcome ?? (r.approved === true ? 'APPROVED' : r.approved === false ? 'DECLINED' : ''));
-  const reason = r.reason ?? r.declineReason ?? r.declinedReason;
-  return `Purchase on ${card}: ${status || 'answered'}${reason ? ` (${String(reason)})` : ''}`;
 }

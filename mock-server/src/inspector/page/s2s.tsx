@@ -2,7 +2,7 @@
 import type { InspectorView } from '../view';
 import { act } from './api';
 import { money } from './format';
-import { ActionButton, Badge, Empty, Id, Section, useActions } from './ui';
+import { ActionButton, AuthorizeForm, Badge, Empty, Id, Purchases, Section, useActions } from './ui';
 
 /** The tab. */
 export function S2sTab({ view }: { view: InspectorView }) {
@@ -51,6 +51,8 @@ export function S2sTab({ view }: { view: InspectorView }) {
                     <td data-label="" class="actions">
                       {c.status === 'ACTIVE' && <ActionButton label="Lock" name={`Lock card ${c.last4}`} onRun={() => run('Lock', () => act(`/cards/${c.id}/lock`), () => `Locked •••• ${c.last4}`)} />}
                       {c.status === 'LOCKED' && <ActionButton label="Unlock" name={`Unlock card ${c.last4}`} onRun={() => run('Unlock', () => act(`/cards/${c.id}/unlock`), () => `Unlocked •••• ${c.last4}`)} />}
+                      <AuthorizeForm cardId={c.id} card={`card •••• ${c.last4 ?? c.id.slice(0, 4)}`} currency={c.currency} />
+                      <Purchases purchases={c.purchases} />
                     </td>
                   </tr>
                 ))}

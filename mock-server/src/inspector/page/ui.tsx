@@ -1,7 +1,9 @@
 /** Small shared pieces of the inspector page: the action runner, badges, sections, forms. */
 import { createContext, type ComponentChildren } from 'preact';
 import { useContext, useState } from 'preact/hooks';
-import { ControlError } from './api';
+import type { PurchaseView } from '../view';
+import { ControlError, act } from './api';
+import { money, shortInstant, toMinor } from './format';
 
 /** What every action button uses: run a control call, say how it went, refresh. */
 export interface Actions {
@@ -79,6 +81,51 @@ export function Field({ label, children }: { label: string; children: ComponentC
       <span>{label}</span>
       {children}
     </label>
+  );
+}
+
+/** A purchase on a card (control API `POST /__mock/cards/{cardId}/authorize`): approved, or declined with its reason. */
+export function AuthorizeForm({ cardId, card, currency }: { cardId: string; card: string; currency: string }) {
+  const { run } = useActions();
+  const [amount, setAmount] = useState('25.00');
+  const [merchant, setMerchant] = useState('Coffee Corner');
+  return (
+    <form
+      class="inline-form"
+      aria-label={`Authorize a purchase on ${card}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        const minor = toMinor(amount, currency);
+        void run('Authorize', () => act<{ status: string; declineReason: string | null }>(`/cards/${cardId}/authorize`, { amount: minor, currency, merchant }),
+          (r) => `Purchase on ${card}: ${r.status}${r.declineReason ? ` (${r.declineReason})` : ''}`);
+      }}
+    >
+      <Field label={`Amount (${currency})`}>
+        <input inputMode="decimal" size={8} value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />
+      </Field>
+      <Field label="Merchant">
+        <input size={12} value={merchant} onInput={(e) => setMerchant(e.currentTarget.value)} />
+      </Field>
+      <button type="submit" class="btn">Authorize purchase</button>
+    </form>
+  );
+}
+
+/** A card's latest purchases, newest first. */
+export function Purchases({ purchases }: { purchases: PurchaseView[] }) {
+  if (purchases.length === 0) return null;
+  return (
+    <div class="purchases">
+      <h4>Purchases</h4>
+      <ul>
+        {purchases.map((a, i) => (
+          <li key={i} data-purchase={a.approved ? 'approved' : 'declined'}>
+            <Badge status={a.approved ? 'APPROVED' : 'DECLINED'} /> {money(a.amount.amount, a.amount.currency)} at {a.merchant}
+            {a.reason ? <> — <span class="reason">{a.reason}</span></> : null} <span class="muted">{shortInstant(a.at)}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
