@@ -1,13 +1,20 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
-// card-issuing-sdk: the root entry and the mock's internal subpath, ESM and CJS with declarations. Dependencies
-// (ky, zod, node-forge) stay external; `npm run build` empties dist/ first.
-export default defineConfig({
+// card-issuing-sdk: the root entry and the mock's internal subpath, ESM and CJS with declarations; `npm run build`
+// empties dist/ first.
+const shared: Options = {
   entry: { index: 'src/index.ts', internal: 'src/internal.ts' },
-  format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,
   target: 'es2023',
   platform: 'neutral',
-  external: ['ky', 'zod', 'node-forge', /^node:/],
-});
+};
+
+export default defineConfig([
+  // ESM: every dependency stays external (ky, zod, node-forge), one copy of each in the consumer's graph.
+  { ...shared, format: ['esm'], external: ['ky', 'zod', 'node-forge', /^node:/] },
+  // CJS: ky ships ESM only. Through require(esm) its default export arrives as the namespace object (esbuild's
+  // __toESM then calls the namespace: "kyInstance is not a function"), and Jest's CommonJS runtime cannot load it at
+  // all; so ky is bundled into the CJS build. zod and node-forge ship CommonJS and stay external.
+  { ...shared, format: ['cjs'], noExternal: ['ky'], external: ['zod', 'node-forge', /^node:/] },
+]);

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * The `card-issuing-mock` command (package.json `bin`, built to dist/cli.js). This file only checks the Node
  * version, so that an old Node says so plainly instead of failing inside a dependency; the command itself is in

@@ -31,6 +31,7 @@ import { journalListener, type ObserveOptions } from './observe';
 import { TenantRegistry, cloneState, snapshotProblem, type Credentials, type Tenant, type TenantSnapshot } from './store';
 
 export { ProblemError } from './domain/errors';
+export { createMockFetch, interceptFetch, type FetchFunction } from './runners/fetch';
 export type { ProblemExtras } from './domain/errors';
 export type { IncomingDeposit, IncomingDepositResult, DomainEvent, DomainObserver } from './domain';
 export type { ChangeRequest } from './domain/business';
@@ -57,6 +58,18 @@ export interface CreateMockOptions {
   credentials?: Credentials[];
   /** Check HMAC signatures (default true). False: no auth; the tenant is the header's api key if known, else the default. */
   verifySignatures?: boolean;
+  /**
+   * Require the body hash in every signature (`+ base64(SHA-256(body))`, contract section 2), for deployments that
+   * want the body covered. Default false: the five parts the service publishes; a request signed with the hash is
+   * then a mismatch, as it would be on the service.
+   */
+  bodyHash?: boolean;
+  /**
+   * The URL clients reach the mock at through a proxy or tunnel that rewrites `Host` (a dev-server proxy, a
+   * tunnel): signatures are then verified on this URL plus the request target as received. Default: the request's
+   * own URL.
+   */
+  publicUrl?: string;
   /** Milliseconds added to every API response. */
   latencyMs?: number;
   /** The origin (optionally with a path prefix) the handlers match, e.g. `http://127.0.0.1:4010`. Default: any origin. */
@@ -126,8 +139,8 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
   const tenants = new TenantRegistry(String(options.seed ?? 'card-issuing'), options.clock?.now, credentials);
   const listeners = new Set<() => void>();
   const runtime = createRuntime({
-    tenants, verifySignatures: options.verifySignatures ?? true, latencyMs: options.latencyMs ?? 0, baseUrl: options.baseUrl, listeners,
-    hmac: options.hmac ?? webCryptoHmac(),
+    tenants, verifySignatures: options.verifySignatures ?? true, bodyHash: options.bodyHash ?? false, latencyMs: options.latencyMs ?? 0,
+    baseUrl: options.baseUrl, listeners, hmac: options.hmac ?? webCryptoHmac(), publicUrl: options.publicUrl,
     ...(options.observe ? { observe: options.observe } : {}),
   });
 

@@ -14,9 +14,10 @@
  */
 import { createHmac } from 'node:crypto';
 import { createMock, mockInternals, type CardIssuingMock } from './index.js';
+import { createGuard } from './node/guard.js';
 import { withInspectorPage } from './node/inspector-page.js';
 import { servePipeline } from './node/server.js';
-import { readStateFile, removeStaleTempFiles, StateFileError, StateFileSaver } from './node/state-file.js';
+import { errnoText, openStateFile, StateFileError, type JournaledStateFile } from './node/state-file.js';
 
 export { StateFileError } from './node/state-file.js';
 
@@ -31,15 +32,28 @@ export interface StartMockServerOptions {
   /** The default tenant's api secret (with `apiKey`). Default `test_secret`. */
   apiSecret?: string;
   /**
-   * A JSON file that keeps the whole state (every tenant) across restarts: loaded at start, saved after every
-   * change and on close, always atomically. A file that exists but is not a readable state file of this mock is
-   * refused with a {@link StateFileError} and left untouched.
+   * A file that keeps the whole state (every tenant) across restarts, durable as a database's: a snapshot plus an
+   * fsynced journal of changes (`<file>.journal-<n>`), so that a change is answered only once it is on disk and a
+   * killed server loses nothing it answered; a write that fails is answered 503. One server per file (`<file>.lock`):
+   * a second is refused. A file that is not a readable state file of this mock is refused with a
+   * {@link StateFileError} and left untouched.
    */
   stateFile?: string;
   /** Milliseconds added to every API response. */
   latencyMs?: number;
   /** Check request signatures (default true); false accepts unsigned requests. */
   verifySignatures?: boolean;
+  /** Require the body hash in signatures (CLI `--sign-body`); default false, the five published parts. */
+  bodyHash?: boolean;
+  /**
+   * The URL clients reach the server at through a proxy or tunnel that rewrites `Host` (CLI `--public-url`):
+   * signatures are verified on it plus the target as received, and its host and origin are allowed.
+   */
+  publicUrl?: string;
+  /** More names the server may be reached by (CLI `--allowed-host`); any other `Host` is 403 HOST_NOT_ALLOWED. */
+  allowedHosts?: readonly string[];
+  /** More origins browser pages may call from (CLI `--cors-origin`); any other `Origin` is 403 ORIGIN_NOT_ALLOWED. */
+  corsOrigins?: readonly string[];
   /** Seed of the fixtures and generated ids (default as {@link createMock}). */
   seed?: number | string;
   /** Receives one line per request, and the server's own notices (a failed save). Silent without it. */
@@ -52,6 +66,8 @@ export interface MockServer {
   url: string;
   /** The port it listens on (useful with `port: 0`). */
   port: number;
+  /** Every address it can be reached at (all of this machine's on `0.0.0.0`), for the warning the CLI prints. */
+  reachableAt: readonly string[];
   /** The mock it serves: the same control API as `/__mock/` over HTTP, acting on the default tenant. */
   mock: CardIssuingMock;
   /** Stops the server; with a state file, resolves once the last state is on disk. Safe to call twice. */
@@ -72,26 +88,27 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
       ? {}
       : { credentials: [{ apiKey: options.apiKey, apiSecret: options.apiSecret }] }),
     ...(options.verifySignatures === undefined ? {} : { verifySignatures: options.verifySignatures }),
+    ...(options.bodyHash === undefined ? {} : { bodyHash: options.bodyHash }),
+    ...(options.publicUrl === undefined ? {} : { publicUrl: checkedPublicUrl(options.publicUrl) }),
     ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
     hmac: (secret, message) => createHmac('sha256', secret).update(message).digest(),
   });
   const log = options.log;
 
-  let saver: StateFileSaver | undefined;
-  let unsubscribe: (() => void) | undefined;
+  let stateFile: JournaledStateFile | undefined;
   const file = options.stateFile;
+  const internals = mockInternals(mock);
   if (file !== undefined) {
-    await removeStaleTempFiles(file);
-    const loaded = await readStateFile(file);
-    if (loaded) {
-      try {
-        mock.importState(loaded.state as Parameters<CardIssuingMock['importState']>[0]);
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new StateFileError(file, `The state file ${file} holds a state this mock cannot load (${reason}). The file was left untouched; fix or remove it, or pass another --state-file.`);
-      }
+    stateFile = await openStateFile(file, {
+      exportState: () => mock.exportState(),
+      importState: (state) => mock.importState(state as Parameters<CardIssuingMock['importState']>[0]),
+      replay: (command) => internals.replay(command as Parameters<typeof internals.replay>[0]),
+    }, {
+      onError: (error) => log?.(`state file: could not write ${file}: ${errnoText(error)}; the changes of the requests answered 503 are not confirmed`),
+    });
+    try {
       // The file's tenants win; credentials given as options are added beside them, so that they still work.
-      if (options.apiKey !== undefined && options.apiSecret !== undefined) {
+      if (stateFile.loaded && options.apiKey !== undefined && options.apiSecret !== undefined) {
         const { apiKey, apiSecret } = options;
         const saved = mock.exportState().tenants.find((t) => t.apiKey === apiKey);
         if (saved && saved.apiSecret !== apiSecret) {
@@ -99,33 +116,30 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
         }
         if (!saved) mock.addCredentials({ apiKey, apiSecret });
       }
+    } catch (error) {
+      await stateFile.close().catch(() => undefined);
+      throw error;
     }
-    saver = new StateFileSaver(file, {
-      getState: () => mock.exportState(),
-      onError: (error) => log?.(`state file: could not save ${file}: ${error instanceof Error ? error.message : String(error)}`),
-    });
-    // A new file is written at once, so that a folder the server cannot write to fails now, not at the first change.
-    if (!loaded) {
-      try {
-        await saver.saveNow();
-      } catch (error) {
-        throw new StateFileError(file, `Cannot write the state file ${file}: ${error instanceof Error ? error.message : String(error)}.`);
-      }
-    }
-    const pending = saver;
-    unsubscribe = mock.onChange(() => pending.schedule());
+    // A first snapshot at once (a folder the server cannot write to fails now, not at the first change), then every
+    // change goes to the journal and is on disk before its reply.
+    await stateFile.start();
+    internals.attachJournal(stateFile);
   }
 
+  const host = options.host ?? '127.0.0.1';
+  const guard = createGuard({ host, publicUrl: options.publicUrl, allowedHosts: options.allowedHosts, corsOrigins: options.corsOrigins });
   let http;
   try {
     http = await servePipeline(withInspectorPage(mockInternals(mock).pipeline), {
       port: options.port ?? 4010,
-      host: options.host ?? '127.0.0.1',
+      host,
       ...(log ? { log } : {}),
       secrets: () => secretsOf(mock),
+      guard,
     });
   } catch (error) {
-    unsubscribe?.();
+    internals.attachJournal(undefined);
+    await stateFile?.close().catch(() => undefined);
     throw error;
   }
 
@@ -134,16 +148,26 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
   return {
     url: running.url,
     port: running.port,
+    reachableAt: guard.reachableAt.map((address) => `http://${address}:${running.port}`),
     mock,
     close() {
       closing ??= (async () => {
         await running.close();
-        unsubscribe?.();
-        await saver?.flush();
+        await stateFile?.close();
+        internals.attachJournal(undefined);
       })();
       return closing;
     },
   };
+}
+
+/** A public URL as the mock uses it: an absolute http(s) URL without query or fragment. */
+function checkedPublicUrl(text: string): string {
+  const url = URL.parse(text);
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+    throw new TypeError(`publicUrl must be an absolute http(s) URL without query, e.g. https://mock.example.test (got ${JSON.stringify(text)}).`);
+  }
+  return url.href.replace(/\/+$/, '');
 }
 
 /** The api secrets (of every tenant) a log line must never show. Read only when an error is logged. */

@@ -66,12 +66,14 @@ import { itemsFrom, toPage, type Page, type PageBody, type PageItem, type PagePa
 import {
   CardIssuingError,
   NetworkError,
+  ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
   ValidationError,
   errorFromResponse,
 } from './errors';
-import { signRequest } from './signing';
+import { createSigner } from './signing';
+import { boundedFetch } from './transport';
 
 // ------------------------------------------------------------------------------------------------ options
 
@@ -95,8 +97,22 @@ export interface CardIssuingClientOptions {
   apiKey: string;
   /** The api secret: signs requests; never sent, logged or put into an error. */
   apiSecret: string;
-  /** Per-attempt timeout in milliseconds (default 30000). A timeout is a {@link TimeoutError} and is not retried. */
+  /**
+   * Sign the body too: `+ base64(SHA-256(body))` after the five published parts (contract section 2). Off by
+   * default, as the service publishes the scheme; turn it on only for a server that requires it (the mock with
+   * `bodyHash` / `--sign-body`).
+   */
+  bodyHash?: boolean;
+  /**
+   * Per-attempt timeout in milliseconds (default 30000), for the whole attempt: the request, the response headers
+   * and the whole body. A timeout is a {@link TimeoutError} and is not retried.
+   */
   timeoutMs?: number;
+  /**
+   * The largest response body an attempt reads, in bytes (default 10 MiB; the spec bounds every list and string,
+   * so a conforming body is far smaller). Past it: a {@link ResponseTooLargeError}, and the connection is released.
+   */
+  maxResponseBytes?: number;
   /** Retry settings, or `false` for none. Default `{ limit: 2 }`. */
   retry?: RetryConfig | false;
   /** Validate every success body against the spec's zod schema (default true). */
@@ -109,7 +125,7 @@ export interface CardIssuingClientOptions {
 
 /** Per-call options, the last argument of every method. */
 export interface RequestOptions {
-  /** Per-attempt timeout in milliseconds for this call. */
+  /** Per-attempt timeout in milliseconds for this call (request, headers and body). */
   timeoutMs?: number;
   /** Retry settings for this call, or `false` for none. */
   retry?: RetryConfig | false;
@@ -343,6 +359,7 @@ export interface CardIssuingClient {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 const DEFAULT_RETRY: Required<RetryConfig> = { limit: 2, initialDelayMs: 500, maxDelayMs: 5_000, maxRetryAfterMs: 60_000 };
 const RETRY_STATUS_CODES = [429, 502, 503, 504];
 
@@ -385,8 +402,14 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
     throw new TypeError('createCardIssuingClient: baseUrl must be an http or https URL.');
   }
 
+  // The HMAC key is imported once per client, not once per request.
+  const signer = createSigner({ apiKey, apiSecret, bodyHash: options.bodyHash ?? false });
   const client = createClient({ baseUrl: baseUrl.href.replace(/\/+$/, ''), throwOnError: true, responseStyle: 'fields', parseAs: 'json' });
   const validateResponses = options.validateResponses ?? true;
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (!(Number.isSafeInteger(maxResponseBytes) && maxResponseBytes > 0)) {
+    throw new TypeError('createCardIssuingClient: maxResponseBytes must be a positive whole number of bytes.');
+  }
   const hooks = options.hooks ?? {};
 
   const call = <T>(operation: string, method: 'GET' | 'POST', callOptions: RequestOptions | undefined, send: Send<T>): ApiPromise<T> =>
@@ -414,7 +437,9 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
       attempt: 0, sentAt: 0, authorization: '', stringToSign: '', status: undefined as number | undefined, requestId: undefined as string | undefined,
     };
     const event = (request: Request): RequestEvent => ({ operation, method, url: request.url, attempt: state.attempt, idempotencyKey });
-    const redact = () => [apiSecret, state.authorization];
+    // What no error may show, even when a hostile server echoes it: the secret, the header and its signature.
+    const redact = () => [apiSecret, state.authorization, state.authorization.split(':')[1] ?? ''];
+    const timeoutError = () => new TimeoutError({ code: 'TIMEOUT', detail: `${operation}: no complete response within ${timeoutMs} ms.`, timeoutMs });
 
     const mapKyError = (error: Error): Error => {
       if (error instanceof CardIssuingError) return error;
@@ -423,9 +448,7 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
           status: error.response.status, headers: error.response.headers, body: error.data, redact: redact(), signedString: state.stringToSign,
         });
       }
-      if (isTimeoutError(error)) {
-        return new TimeoutError({ code: 'TIMEOUT', detail: `${operation}: no response within ${timeoutMs} ms.`, timeoutMs });
-      }
+      if (isTimeoutError(error)) return timeoutError();
       if (isNetworkError(error)) {
         // The cause is the transport's error, never ky's (which holds the signed request).
         const cause = error.cause;
@@ -436,8 +459,9 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
     };
 
     const sign = async (request: Request) => {
-      const body = request.body ? new Uint8Array(await request.clone().arrayBuffer()) : undefined;
-      const signed = await signRequest({ method: request.method, url: request.url, body, apiKey, apiSecret });
+      // The five published parts never include the body: read it only when the body hash is on.
+      const body = signer.bodyHash && request.body ? new Uint8Array(await request.clone().arrayBuffer()) : undefined;
+      const signed = await signer.sign({ method: request.method, url: request.url, body });
       request.headers.set('Authorization', signed.authorization);
       state.authorization = signed.authorization;
       state.stringToSign = signed.stringToSign;
@@ -449,7 +473,14 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
       throwHttpErrors: true,
       timeout: timeoutMs,
       retry: kyRetry(retry, idempotencyKey !== undefined),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      // ky's timeout ends at the response headers; this bounds the body too, in time and in size.
+      fetch: boundedFetch(options.fetch ?? ((input, init) => globalThis.fetch(input, init)), {
+        timeoutMs, maxResponseBytes, timeoutError,
+        tooLargeError: () => new ResponseTooLargeError({
+          detail: `${operation}: the response body is larger than ${maxResponseBytes} bytes (maxResponseBytes).`, maxResponseBytes,
+          status: state.status, requestId: state.requestId, redact: redact(),
+        }),
+      }),
       hooks: {
         beforeRequest: [
           async ({ request }) => {
@@ -490,7 +521,7 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
     try {
       result = await send(common);
     } catch (error) {
-      throw toSdkError(error, operation, state.attempt > 0 ? { status: state.status, requestId: state.requestId } : undefined);
+      throw toSdkError(error, operation, state.attempt > 0 ? { status: state.status, requestId: state.requestId } : undefined, redact());
     }
     return {
       data: result.data,
@@ -501,7 +532,9 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
   }
 
   /** Errors that reach us outside ky: zod (request and response validation) and a body that is not JSON. */
-  function toSdkError(error: unknown, operation: string, response: { status: number | undefined; requestId: string | undefined } | undefined): unknown {
+  function toSdkError(
+    error: unknown, operation: string, response: { status: number | undefined; requestId: string | undefined } | undefined, redact: string[],
+  ): unknown {
     const sent = response !== undefined;
     if (error instanceof CardIssuingError) return error;
     if (error instanceof z.ZodError) {
@@ -515,11 +548,17 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
           errors: errors.map((e, i) => ({ path: paths[i]!, message: e.message })),
         });
       }
-      return new ResponseValidationError({ operation, errors, ...response });
+      // Paths and messages can hold a hostile server's key names: redacted like everything else it sends.
+      return new ResponseValidationError({ operation, errors: errors.slice(0, MAX_REPORTED_ERRORS), ...response, redact });
     }
     if (error instanceof SyntaxError && sent) {
       // Never pass the SyntaxError on: its message quotes the body.
       return new ResponseValidationError({ operation, errors: [{ path: '', message: 'The response body is not JSON' }], ...response });
+    }
+    if (sent && response.status !== undefined && response.status < 300 && error instanceof Error && !isAbort(error)) {
+      // Whatever else fails on a received body (a validator giving way on a huge or deep body: RangeError) is still
+      // a response that could not be validated; its own message may quote the body, so it is not passed on.
+      return new ResponseValidationError({ operation, errors: [{ path: '', message: `The response could not be validated (${error.name})` }], ...response });
     }
     return error;
   }
@@ -646,6 +685,13 @@ function kyRetry(retry: Required<RetryConfig>, idempotent: boolean): KyRetryOpti
     // A timed-out request may have been processed; the caller decides.
     retryOnTimeout: false,
   };
+}
+
+/** At most this many mismatches are kept in a ResponseValidationError (a hostile body could make millions). */
+const MAX_REPORTED_ERRORS = 100;
+
+function isAbort(error: Error): boolean {
+  return error.name === 'AbortError';
 }
 
 /** A zod path as a reader writes it: `items[0].status`. */

@@ -30,6 +30,7 @@ export type ClientErrorCode =
   | 'CARD_DETAILS_DECRYPTION_FAILED'
   | 'CARD_DETAILS_INVALID'
   | 'NO_NEXT_PAGE'
+  | 'RESPONSE_TOO_LARGE'
   | FlowErrorCode
   /** A response that is no problem+json of this spec version (a proxy's page, or a code a newer server added). */
   | `HTTP_${number}`;
@@ -63,6 +64,12 @@ export interface CardIssuingErrorInit {
   /** The problem+json body as received (validated), with extension members such as `currentStatus`. */
   problem?: Problem | undefined;
   cause?: unknown;
+  /**
+   * Texts that must never show (the api secret, the Authorization header): replaced by `[REDACTED]` in every text
+   * of the error (message, detail, title, errors, request id, problem) before it is stored, so that neither
+   * `message`, `toJSON()` nor `inspect` can show what a hostile server echoed.
+   */
+  redact?: readonly string[] | undefined;
 }
 
 /** The plain-object form of an error, as `JSON.stringify` and loggers see it. */
@@ -80,7 +87,33 @@ export interface CardIssuingErrorJSON {
 }
 
 /**
- * The base of every error the SDK throws. Branch on the subclass (`instanceof NotFoundError`) or on `code`.
+ * The brand every {@link CardIssuingError} carries on its prototype chain. `Symbol.for` makes it the same symbol in
+ * every copy of the SDK and every realm (ESM and CommonJS builds loaded side by side, a vm context, an iframe), where
+ * the classes themselves differ and `instanceof` says false.
+ */
+const CARD_ISSUING_ERROR = Symbol.for('card-issuing-sdk.CardIssuingError');
+
+/**
+ * True when `value` is an error of this SDK, from any copy of it: the ESM or the CommonJS build, another realm, or
+ * another installed version. Unlike `instanceof`, which is true only for the very class it names, it reads a brand
+ * (`Symbol.for('card-issuing-sdk.CardIssuingError')`), as ky's type guards do. Branch on `code` afterwards.
+ *
+ * @example
+ * ```ts
+ * try { await client.s2s.users.get(userId); }
+ * catch (error) {
+ *   if (isCardIssuingError(error) && error.code === 'NOT_FOUND') return undefined;
+ *   throw error;
+ * }
+ * ```
+ */
+export function isCardIssuingError(value: unknown): value is CardIssuingError {
+  return typeof value === 'object' && value !== null && (value as { [CARD_ISSUING_ERROR]?: unknown })[CARD_ISSUING_ERROR] === true;
+}
+
+/**
+ * The base of every error the SDK throws. Branch on the subclass (`instanceof NotFoundError`) or on `code`; where
+ * the SDK may be loaded twice (ESM and CommonJS in one process), use {@link isCardIssuingError} for the base.
  *
  * @example
  * ```ts
@@ -111,16 +144,19 @@ export class CardIssuingError extends Error {
   readonly problem: Problem | undefined;
 
   constructor(init: CardIssuingErrorInit) {
-    const detail = init.detail ?? init.title ?? init.code;
-    super(init.message ?? formatMessage(detail, init.code, init.status, init.requestId), init.cause === undefined ? undefined : { cause: init.cause });
+    const clean = <T>(value: T): T => redactDeep(value, init.redact);
+    const detail = clean(init.detail ?? init.title ?? init.code);
+    const code = clean(init.code);
+    const requestId = clean(init.requestId);
+    super(clean(init.message) ?? formatMessage(detail, code, init.status, requestId), init.cause === undefined ? undefined : { cause: init.cause });
     this.status = init.status;
-    this.code = init.code;
+    this.code = code;
     this.detail = detail;
-    this.errors = Object.freeze([...(init.errors ?? [])]);
-    this.requestId = init.requestId;
-    this.type = init.type;
-    this.title = init.title;
-    this.problem = init.problem;
+    this.errors = Object.freeze(clean([...(init.errors ?? [])]));
+    this.requestId = requestId;
+    this.type = clean(init.type);
+    this.title = clean(init.title);
+    this.problem = clean(init.problem);
   }
 
   /** The fields that matter, for logs and `JSON.stringify`. */
@@ -138,6 +174,8 @@ export class CardIssuingError extends Error {
     };
   }
 }
+// On the prototype, not the instance: every subclass inherits it, and neither toJSON() nor a spread copies it.
+Object.defineProperty(CardIssuingError.prototype, CARD_ISSUING_ERROR, { value: true });
 
 function formatMessage(detail: string, code: string, status: number | undefined, requestId: string | undefined): string {
   const facts = [code, status === undefined ? undefined : `HTTP ${status}`, requestId === undefined ? undefined : `request ${requestId}`];
@@ -213,7 +251,10 @@ export class NetworkError extends CardIssuingError {
   override name = 'NetworkError';
 }
 
-/** No response within `timeoutMs` (per attempt). The request may or may not have been processed. */
+/**
+ * The attempt did not finish within `timeoutMs`: no response headers in time, or a body that did not arrive in
+ * full in time (a server that stalls after its headers). The request may or may not have been processed.
+ */
 export class TimeoutError extends CardIssuingError {
   override name = 'TimeoutError';
   /** The timeout that elapsed, in milliseconds. */
@@ -226,6 +267,25 @@ export class TimeoutError extends CardIssuingError {
 
   override toJSON(): CardIssuingErrorJSON {
     return { ...super.toJSON(), timeoutMs: this.timeoutMs };
+  }
+}
+
+/**
+ * A response body larger than `maxResponseBytes` (code `RESPONSE_TOO_LARGE`): reading stopped there and the
+ * connection was released, so that a server sending without end cannot exhaust the client's memory.
+ */
+export class ResponseTooLargeError extends CardIssuingError {
+  override name = 'ResponseTooLargeError';
+  /** The limit that was exceeded, in bytes. */
+  readonly maxResponseBytes: number;
+
+  constructor(init: Omit<CardIssuingErrorInit, 'code'> & { maxResponseBytes: number }) {
+    super({ ...init, code: 'RESPONSE_TOO_LARGE' });
+    this.maxResponseBytes = init.maxResponseBytes;
+  }
+
+  override toJSON(): CardIssuingErrorJSON {
+    return { ...super.toJSON(), maxResponseBytes: this.maxResponseBytes };
   }
 }
 
@@ -325,23 +385,19 @@ const zNewerProblem = zProblem.extend({ code: z.string().regex(/^[A-Z][A-Z0-9_]{
  * by status, with a generic code (`HTTP_<status>`).
  */
 export function errorFromResponse(input: ErrorResponseInput): CardIssuingError {
-  const body = typeof input.body === 'string' ? tryJson(input.body) : input.body;
-  const parsed = zProblem.safeParse(body);
-  let problem: Problem | undefined;
+  const parsed = zProblem.safeParse(typeof input.body === 'string' ? tryJson(input.body) : input.body);
+  // Everything the server said is redacted before it is used anywhere (every member, paths and extensions too).
+  const problem: Problem | undefined = parsed.success ? redactDeep(parsed.data, input.redact) : undefined;
   // A problem whose code this SDK version does not know (a newer server added it): its words, not its code.
   let newer: { title: string; detail: string; type: string; requestId?: string | undefined } | undefined;
-  if (parsed.success) {
-    problem = { ...parsed.data, title: redactText(parsed.data.title, input.redact) };
-    if (parsed.data.detail !== undefined) problem.detail = redactText(parsed.data.detail, input.redact);
-    if (parsed.data.errors !== undefined) problem.errors = parsed.data.errors.map((e) => ({ path: e.path, message: redactText(e.message, input.redact) }));
-  } else {
-    const other = zNewerProblem.safeParse(body);
+  if (!parsed.success) {
+    const other = zNewerProblem.safeParse(typeof input.body === 'string' ? tryJson(input.body) : input.body);
     if (other.success) {
-      const { code, title, detail, type, requestId } = other.data;
-      newer = { title: redactText(title, input.redact), detail: `${redactText(detail ?? title, input.redact)} (code ${code}, unknown to this SDK version)`, type, requestId };
+      const { code, title, detail, type, requestId } = redactDeep(other.data, input.redact);
+      newer = { title, detail: `${detail ?? title} (code ${code}, unknown to this SDK version)`, type, requestId };
     }
   }
-  const requestId = input.headers.get('x-request-id') ?? problem?.requestId ?? newer?.requestId ?? undefined;
+  const requestId = redactDeep(input.headers.get('x-request-id') ?? problem?.requestId ?? newer?.requestId ?? undefined, input.redact);
   const detail = problem?.detail ?? problem?.title ?? newer?.detail ?? `The server answered ${input.status} without a problem+json body.`;
   const hint = problem?.code === 'AUTH_SIGNATURE_MISMATCH' ? signatureMismatchHint(input.signedString, problem.stringToSign) : '';
   const init: CardIssuingErrorInit = {
@@ -353,6 +409,7 @@ export function errorFromResponse(input: ErrorResponseInput): CardIssuingError {
     type: problem?.type ?? newer?.type,
     title: problem?.title ?? newer?.title,
     problem,
+    redact: input.redact,
   };
   switch (input.status) {
     case 400:
@@ -401,6 +458,18 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
   let result = text;
   for (const secret of secrets) if (secret) result = result.split(secret).join('[REDACTED]');
   return result;
+}
+
+/** A copy of `value` with {@link redactText} applied to every string in it, keys included (depth-bounded). */
+export function redactDeep<T>(value: T, secrets: readonly string[] | undefined, depth = 0): T {
+  if (!secrets || secrets.every((s) => !s)) return value;
+  if (typeof value === 'string') return redactText(value, secrets) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth > 32) return undefined as T;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets, depth + 1)) as T;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[redactText(k, secrets)] = redactDeep(v, secrets, depth + 1);
+  return out as T;
 }
 
 function tryJson(text: string): unknown {

@@ -1,13 +1,15 @@
 /**
- * HMACSHA256 request signing (contract section 2), shared by the SDK (which signs) and the mock (which
- * verifies). Web Crypto only, so it runs unchanged in Node 22+ and in browsers.
+ * HMACSHA256 request signing as the service publishes it (contract section 2), shared by the SDK (which signs) and
+ * the mock (which verifies). Web Crypto only, so it runs unchanged in Node 22+ and in browsers.
  *
  * ```
  * Authorization: HMAC-SHA256 <apiKey>:<signature>:<nonce>:<timestamp>
- * stringToSign = apiKey + METHOD + lowercase(absoluteUrl) + timestamp + nonce + contentHash
- * contentHash  = base64(SHA-256(raw body bytes)) when the request has a body, else ""
+ * stringToSign = apiKey + METHOD + lowercase(absoluteUrl) + timestamp + nonce
  * signature    = base64(HMAC-SHA256(key = UTF-8(apiSecret), message = UTF-8(stringToSign)))
  * ```
+ *
+ * The body is not signed by the published scheme. A deployment that wants it covered turns on `bodyHash` at both
+ * ends; `+ base64(SHA-256(raw body bytes))` is then appended when the request has a body.
  * @module
  */
 import type { ProblemCode } from '../generated/types.gen';
@@ -21,14 +23,16 @@ export interface SignRequestInput {
   method: string;
   /** The absolute URL exactly as sent on the wire (scheme, host, port, path, query; percent-encoded). */
   url: string;
-  /** The raw body; a body of zero bytes counts as no body. */
+  /** The raw body; signed only with `bodyHash`. A body of zero bytes counts as no body. */
   body?: SignableBody;
   apiKey: string;
   apiSecret: string;
   /** Unix seconds; defaults to now. */
   timestamp?: number | string;
-  /** 32 lower-case hex characters; defaults to a fresh random nonce. */
+  /** A random string, fresh for every request; defaults to 32 lower-case hex characters. */
   nonce?: string;
+  /** Append `base64(SHA-256(body))` to the string to sign (opt-in; the published scheme does not). Default false. */
+  bodyHash?: boolean;
 }
 
 /** The signature of one request. */
@@ -48,25 +52,64 @@ export type SignatureErrorCode = Extract<ProblemCode, `AUTH_${string}`>;
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 const SCHEME = 'HMAC-SHA256';
-const NONCE_PATTERN = /^[0-9a-f]{32}$/;
+/** What a verifier accepts as a nonce: a GUID, with or without dashes, in any case (the published page's "a GUID"). */
+const NONCE_PATTERN = /^(?:[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 const encoder = new TextEncoder();
 
 /**
  * Signs a request: returns the `Authorization` header value and what went into it.
  * Deterministic when `timestamp` and `nonce` are given; otherwise uses the current time and a fresh nonce.
+ * Imports the HMAC key on every call; a client that signs many requests uses {@link createSigner}.
  */
 export async function signRequest(input: SignRequestInput): Promise<SignedRequest> {
-  // Web Crypto would refuse an empty key with a bare DataError; say what is wrong instead.
-  if (!input.apiKey) throw new TypeError('signRequest: apiKey is required.');
-  if (!input.apiSecret) throw new TypeError('signRequest: apiSecret is required.');
-  const timestamp = String(input.timestamp ?? Math.floor(Date.now() / 1000));
-  const nonce = input.nonce ?? createNonce();
-  const stringToSign = await buildStringToSign({ ...input, timestamp, nonce });
-  const signature = toBase64(await hmac(input.apiSecret, stringToSign));
-  return { authorization: `${SCHEME} ${input.apiKey}:${signature}:${nonce}:${timestamp}`, stringToSign, timestamp, nonce };
+  return createSigner(input).sign(input);
 }
 
-/** The string a request's signature covers (contract section 2). */
+/** What {@link createSigner} needs: the credentials, and whether bodies are signed. */
+export interface SignerOptions {
+  apiKey: string;
+  apiSecret: string;
+  /** Append `base64(SHA-256(body))` (opt-in). Default false. */
+  bodyHash?: boolean;
+}
+
+/** Signs requests with one api key; the HMAC key is imported once, on first use. */
+export interface Signer {
+  /** Whether the body is part of what is signed; when false, `sign` never reads it. */
+  readonly bodyHash: boolean;
+  /** Signs one request (a fresh nonce and the current time unless given). */
+  sign(request: { method: string; url: string; body?: SignableBody; timestamp?: number | string; nonce?: string }): Promise<SignedRequest>;
+}
+
+/**
+ * A signer for one api key. The HMAC key is imported into Web Crypto once and kept (a non-extractable
+ * `CryptoKey`), so that signing a request is one HMAC and no key schedule.
+ */
+export function createSigner(options: SignerOptions): Signer {
+  // Web Crypto would refuse an empty key with a bare DataError; say what is wrong instead.
+  if (!options.apiKey) throw new TypeError('signRequest: apiKey is required.');
+  if (!options.apiSecret) throw new TypeError('signRequest: apiSecret is required.');
+  const { apiKey } = options;
+  const bodyHash = options.bodyHash ?? false;
+  let key: Promise<CryptoKey> | undefined;
+  const secret = options.apiSecret;
+  return {
+    bodyHash,
+    async sign(request) {
+      const timestamp = String(request.timestamp ?? Math.floor(Date.now() / 1000));
+      const nonce = request.nonce ?? createNonce();
+      const stringToSign = await buildStringToSign({ method: request.method, url: request.url, body: request.body, apiKey, timestamp, nonce, bodyHash });
+      key ??= importHmacKey(secret, 'sign');
+      const signature = toBase64(new Uint8Array(await crypto.subtle.sign('HMAC', await key, encoder.encode(stringToSign))));
+      return { authorization: `${SCHEME} ${apiKey}:${signature}:${nonce}:${timestamp}`, stringToSign, timestamp, nonce };
+    },
+  };
+}
+
+/**
+ * The string a request's signature covers (contract section 2): the five published parts, plus the body hash
+ * when `bodyHash` is on and the request has a body.
+ */
 export async function buildStringToSign(input: {
   method: string;
   url: string;
@@ -74,16 +117,20 @@ export async function buildStringToSign(input: {
   apiKey: string;
   timestamp: string;
   nonce: string;
+  bodyHash?: boolean;
 }): Promise<string> {
-  const contentHash = await hashBody(input.body);
-  return `${input.apiKey}${input.method.toUpperCase()}${input.url.toLowerCase()}${input.timestamp}${input.nonce}${contentHash}`;
+  const base = `${input.apiKey}${input.method.toUpperCase()}${input.url.toLowerCase()}${input.timestamp}${input.nonce}`;
+  return input.bodyHash ? base + (await hashBody(input.body)) : base;
 }
 
-/** A fresh nonce: 16 random bytes as 32 lower-case hex characters. */
+/** A fresh nonce: 16 random bytes as 32 lower-case hex characters (a GUID without dashes). */
 export function createNonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  let hex = '';
+  for (const b of bytes) hex += HEX[b]!;
+  return hex;
 }
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
 /** The parts of an `Authorization` header, or undefined when it is not of the scheme's form. */
 export function parseAuthorization(header: string): { apiKey: string; signature: string; nonce: string; timestamp: string } | undefined {
@@ -102,7 +149,7 @@ export class NonceCache {
   /** True when this key's nonce was already seen; otherwise records it (until `expiresAt`, Unix seconds). */
   checkAndRecord(apiKey: string, nonce: string, nowSeconds: number, expiresAt: number): boolean {
     this.#prune(nowSeconds);
-    const id = `${apiKey}:${nonce}`;
+    const id = `${apiKey}:${nonce.toLowerCase()}`;
     if (this.#seen.has(id)) return true;
     this.#seen.set(id, expiresAt);
     return false;
@@ -120,7 +167,10 @@ export class NonceCache {
 /** What {@link verifySignature} needs: the request as received, and how to find a key's secret. */
 export interface VerifySignatureInput {
   method: string;
-  /** The absolute URL as received. */
+  /**
+   * The absolute URL the client signed: the request target exactly as received (no normalisation: `/./`, `'` and
+   * percent-encoding stay as sent) on the server's own origin, or on the public origin of a proxy in front of it.
+   */
   url: string;
   body?: SignableBody;
   /** The `Authorization` header as received. */
@@ -133,6 +183,8 @@ export interface VerifySignatureInput {
   nonces?: NonceCache;
   /** Seconds a timestamp may be off; defaults to {@link SIGNATURE_TOLERANCE_SECONDS}. */
   toleranceSeconds?: number;
+  /** Require the body hash (the opt-in profile): a request signed the five-part way is then a mismatch. */
+  bodyHash?: boolean;
   /**
    * HMAC-SHA256 of `message` under `secret` (UTF-8 both), when the verifier has a faster one than importing a Web
    * Crypto key per request (node:crypto, or a cached `CryptoKey`). The comparison stays constant-time.
@@ -159,7 +211,7 @@ export async function verifySignature(input: VerifySignatureInput): Promise<Veri
     return {
       ok: false,
       code: 'AUTH_MALFORMED',
-      detail: 'The Authorization header must be "HMAC-SHA256 <apiKey>:<signature>:<nonce>:<timestamp>" with a 32-hex-character nonce and a Unix-seconds timestamp.',
+      detail: 'The Authorization header must be "HMAC-SHA256 <apiKey>:<signature>:<nonce>:<timestamp>" with a GUID nonce (32 hex characters, dashes allowed) and a Unix-seconds timestamp.',
     };
   }
   const { apiKey, signature, nonce, timestamp } = parts;
@@ -178,13 +230,16 @@ export async function verifySignature(input: VerifySignatureInput): Promise<Veri
     };
   }
 
-  const stringToSign = await buildStringToSign({ method: input.method, url: input.url, body: input.body, apiKey, timestamp, nonce });
+  const stringToSign = await buildStringToSign({
+    method: input.method, url: input.url, body: input.body, apiKey, timestamp, nonce, bodyHash: input.bodyHash ?? false,
+  });
   const given = fromBase64(signature);
   const valid = given !== undefined && (input.hmac
     ? constantTimeEqual(given, await input.hmac(secret, stringToSign))
-    : await crypto.subtle.verify('HMAC', await hmacKey(secret, 'verify'), given, encoder.encode(stringToSign)));
+    : await crypto.subtle.verify('HMAC', await importHmacKey(secret, 'verify'), given, encoder.encode(stringToSign)));
   if (!valid) {
-    return { ok: false, code: 'AUTH_SIGNATURE_MISMATCH', detail: 'The signature does not match the request.', apiKey, stringToSign };
+    const hint = input.bodyHash ? ' This server requires the body hash: sign with bodyHash on.' : '';
+    return { ok: false, code: 'AUTH_SIGNATURE_MISMATCH', detail: `The signature does not match the request.${hint}`, apiKey, stringToSign };
   }
   if (input.nonces?.checkAndRecord(apiKey, nonce, now, Number(timestamp) + tolerance + 1)) {
     return { ok: false, code: 'AUTH_NONCE_REUSED', detail: 'This nonce was already used; every request needs a fresh one.', apiKey };
@@ -213,12 +268,8 @@ function toBytes(body: SignableBody): Uint8Array<ArrayBuffer> | undefined {
   return new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer);
 }
 
-function hmacKey(secret: string, usage: 'sign' | 'verify'): Promise<CryptoKey> {
+function importHmacKey(secret: string, usage: 'sign' | 'verify'): Promise<CryptoKey> {
   return crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [usage]);
-}
-
-async function hmac(secret: string, message: string): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret, 'sign'), encoder.encode(message)));
 }
 
 function toBase64(bytes: Uint8Array): string {

@@ -12,6 +12,9 @@ import { BASE_URL, DAY, T0, expectError, expectProblem, mockHarness, ok, send, s
 const h = mockHarness();
 const control = (method: string, path: string, body?: unknown) =>
   send(method, `/__mock${path}`, { sign: false, ...(body !== undefined ? { body: body as object } : {}) });
+/** A control request signed with a tenant's key (what acting on a tenant other than the default takes). */
+const signedControl = (credentials: { apiKey: string; apiSecret: string }, method: string, path: string, body?: unknown) =>
+  send(method, `/__mock${path}`, { credentials, ...(body !== undefined ? { body: body as object } : {}) });
 
 describe('GET /__mock/fixtures', () => {
   it('gives the seeded ids: credentials, two funded corporates, three card configs with visuals, three deposit types', async () => {
@@ -19,7 +22,9 @@ describe('GET /__mock/fixtures', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-id')).toMatch(/^req_/);
     const fixtures = (await response.json()) as Fixtures;
-    expect(fixtures.credentials).toEqual([{ apiKey: 'test_key', apiSecret: 'test_secret' }]);
+    // The api key, never a secret: any local process can read the control API.
+    expect(fixtures.credentials).toEqual([{ apiKey: 'test_key' }]);
+    expect(JSON.stringify(fixtures)).not.toContain('test_secret');
     expect(fixtures.corporates.map((c) => [c.name, c.balance, c.reserved.amount])).toEqual([
       ['Acme Logistics GmbH', { amount: 100_000_000, currency: 'EUR' }, 0],
       ['Globex Studio SARL', { amount: 25_000_000, currency: 'EUR' }, 0],
@@ -30,7 +35,7 @@ describe('GET /__mock/fixtures', () => {
     ]);
     expect(fixtures.depositTypes.map((t) => t.type)).toEqual(['BTC', 'ETH', 'USDC']);
     expect(fixtures.consents.map((c) => c.kind)).toEqual(['REGISTRATION', 'REGISTRATION', 'CARD', 'CARD', 'CARD', 'DEPOSIT']);
-    expect(fixtures).toEqual(h.mock.fixtures());
+    expect(fixtures).toEqual({ ...h.mock.fixtures(), credentials: [{ apiKey: 'test_key' }] });
   });
 });
 
@@ -42,7 +47,7 @@ describe('POST /__mock/reset', () => {
     h.mock.faults.inject({ path: '*', status: 500, times: 100 });
     const response = await control('POST', '/reset');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual(before);
+    expect(await response.json()).toEqual({ ...before, credentials: [{ apiKey: 'test_key' }] });
     expectError(await getUser({ client: h.client, path: { userId: user.id } }), 404, 'NOT_FOUND');
     expect(h.mock.clock.now().toISOString()).toBe(T0);
   });
@@ -133,7 +138,7 @@ describe('tenants: POST /__mock/credentials and ?apiKey=', () => {
     const created = await control('POST', '/credentials', { apiKey: 'team_b', apiSecret: 'secret_b' });
     expect(created.status).toBe(201);
     const fixtures = (await created.json()) as Fixtures;
-    expect(fixtures.credentials).toEqual([{ apiKey: 'team_b', apiSecret: 'secret_b' }]);
+    expect(fixtures.credentials).toEqual([{ apiKey: 'team_b' }]);
     expect(fixtures.corporates[0]!.corporateUuid).not.toBe(h.mock.fixtures().corporates[0]!.corporateUuid);
     expect((await control('POST', '/credentials', { apiKey: 'team_b', apiSecret: 'secret_b' })).status).toBe(200);
     await expectProblem(await control('POST', '/credentials', { apiKey: 'team_b', apiSecret: 'other' }), 409, 'API_KEY_EXISTS');
@@ -141,16 +146,27 @@ describe('tenants: POST /__mock/credentials and ?apiKey=', () => {
     expect(bad.errors?.map((e) => e.path).sort()).toEqual(['body.apiKey', 'body.apiSecret']);
   });
 
-  it('every control route acts on the tenant ?apiKey= names; an unknown one is 404', async () => {
-    h.mock.addCredentials({ apiKey: 'team_b', apiSecret: 'secret_b' });
-    const b = signedClient({ apiKey: 'team_b', apiSecret: 'secret_b' });
+  it('an unsigned control request acts on the default tenant only; another tenant\'s takes its signature', async () => {
+    const teamB = { apiKey: 'team_b', apiSecret: 'secret_b' };
+    h.mock.addCredentials(teamB);
+    const b = signedClient(teamB);
     const businessUser = ok(await createBusinessUser({ client: b, body: { name: 'Ada', lastName: 'B', email: 'b@corp.example', phone: '+12025550143' } }));
     await expectProblem(await control('POST', `/users/${businessUser.userUuid}/complete-registration`), 404, 'NOT_FOUND');
-    expect((await control('POST', `/users/${businessUser.userUuid}/complete-registration?apiKey=team_b`)).status).toBe(200);
-    await control('POST', '/clock/advance?apiKey=team_b', { seconds: 3600 });
+    // ?apiKey= alone no longer picks a tenant: it took nothing but the key's name to read or overwrite its state.
+    await expectProblem(await control('POST', `/users/${businessUser.userUuid}/complete-registration?apiKey=team_b`), 401, 'AUTH_MISSING');
+    await expectProblem(await control('GET', '/state?apiKey=team_b'), 401, 'AUTH_MISSING');
+    // Signed by another tenant's key: refused as any forged request is.
+    await expectProblem(await signedControl({ apiKey: 'team_b', apiSecret: 'not_b' }, 'POST', '/clock/advance', { seconds: 1 }), 401, 'AUTH_SIGNATURE_MISMATCH');
+    expect((await signedControl(teamB, 'POST', `/users/${businessUser.userUuid}/complete-registration`)).status).toBe(200);
+    expect((await signedControl(teamB, 'POST', '/clock/advance?apiKey=team_b', { seconds: 3600 })).status).toBe(200);
     expect(h.mock.tenant('team_b').clock.now().toISOString()).toBe('2026-11-21T10:00:00.000Z');
     expect(h.mock.clock.now().toISOString()).toBe(T0);
-    await expectProblem(await control('GET', '/fixtures?apiKey=nobody'), 404, 'NOT_FOUND');
+    // Signed by one tenant, naming another: refused.
+    const named = await expectProblem(await signedControl(teamB, 'GET', '/fixtures?apiKey=test_key'), 400, 'VALIDATION_FAILED');
+    expect(named.errors?.map((e) => e.path)).toEqual(['query.apiKey']);
+    // The default tenant may be named unsigned.
+    expect((await control('GET', '/fixtures?apiKey=test_key')).status).toBe(200);
+    await expectProblem(await signedControl({ apiKey: 'nobody', apiSecret: 'x' }, 'GET', '/fixtures'), 401, 'AUTH_UNKNOWN_KEY');
     expect(() => h.mock.tenant('nobody')).toThrow(ProblemError);
   });
 

@@ -3,12 +3,12 @@
  * generated operation table, and the same answers through the msw adapter and the direct node:http front.
  */
 import { describe, expect, it } from 'vitest';
-import { createUser } from '../../sdk/generated/sdk.gen';
+import { confirmEmail, createUser, getApproval } from '../../sdk/generated/sdk.gen';
 import { operationTable } from '../../sdk/src/internal';
 import { Router } from '../../mock-server/src/pipeline/router';
 import type { Exchange } from '../../mock-server/src/index';
-import { registration } from './flows';
-import { mockHarness, ok, send } from './helpers';
+import { fund, makeApproval, makeBusinessUser, makeUser, registration } from './flows';
+import { BASE_URL, DAY, T0, expectError, mockHarness, ok, send } from './helpers';
 
 const h = mockHarness();
 
@@ -65,5 +65,39 @@ describe('the route table', () => {
     expect(prefixed.match('GET', 'http://api.test/v1/s2s/users/u1', '/v1/s2s/users/u1')).toMatchObject({ kind: 'route', match: { params: { userId: 'u1' } } });
     expect(prefixed.match('GET', 'http://other.test/v1/s2s/users/u1', '/v1/s2s/users/u1').kind).toBe('not-ours');
     expect(prefixed.match('GET', 'http://api.test/v10/s2s/users/u1', '/v10/s2s/users/u1').kind).toBe('not-ours');
+  });
+});
+
+describe('commands and the journal seam', () => {
+  it('replaying the journaled commands into a fresh mock gives the same state, byte for byte', async () => {
+    const commands: unknown[] = [];
+    const { mockInternals, createMock } = await import('../../mock-server/src/index');
+    mockInternals(h.mock).attachJournal({ record: (c) => commands.push(structuredClone(c)), durable: async () => undefined });
+    const { user, balanceId } = await makeUser(h.client, h.mock);
+    await fund(h.client, h.mock, user.id, balanceId, '50');
+    await confirmEmail({ client: h.client, path: { userId: user.id }, body: { code: '000000' } }); // fails, changes nothing
+    const again = { client: h.client, body: registration(), headers: { 'Idempotency-Key': 'key-1' } };
+    ok(await createUser(again));
+    ok(await createUser(again)); // a replay: journaled once
+    const business = await makeBusinessUser(h.client, h.mock, true);
+    const approval = await makeApproval(h.client, h.mock, business.userUuid, { fromDays: 2, toDays: 5 });
+    h.mock.clock.advance(3 * DAY);
+    ok(await getApproval({ client: h.client, path: { corporateUuid: approval.corporateUuid, approvalUuid: approval.approvalUuid } }));
+    h.mock.approvals.requestChange(approval.corporateUuid, approval.approvalUuid);
+    h.mock.clock.advance(10 * DAY);
+    h.mock.addCredentials({ apiKey: 'other', apiSecret: 'other_secret' });
+    h.mock.tenant('other').clock.advance(60);
+
+    const fresh = createMock({ baseUrl: BASE_URL, clock: { now: T0 }, seed: 'tests' });
+    for (const command of commands) mockInternals(fresh).replay(command as never);
+    expect(JSON.stringify(fresh.exportState())).toBe(JSON.stringify(h.mock.exportState()));
+    expect(commands.length).toBeGreaterThan(10);
+  });
+
+  it('a change that could not be made durable is answered 503 STATE_NOT_SAVED; a read that changes nothing is not held', async () => {
+    const { mockInternals } = await import('../../mock-server/src/index');
+    mockInternals(h.mock).attachJournal({ record: () => 1, durable: () => Promise.reject(new Error('ENOSPC')) });
+    expectError(await createUser({ client: h.client, body: registration() }), 503, 'STATE_NOT_SAVED');
+    expect((await send('GET', '/s2s/users/3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01')).status).toBe(404);
   });
 });

@@ -6,7 +6,7 @@ import type { Consent, User } from '../../sdk/generated/types.gen';
 import { repoPath } from '../helpers/spec';
 import { API_KEY, API_SECRET, problem, signedServer, specExample } from './support';
 
-// The README's quickstart (the first ```ts block under "## Using the SDK") runs as written against a base URL it
+// The README's quickstart (the first ```ts block under "## Using the SDK") runs against a base URL it
 // reads from CARD_ISSUING_BASE_URL. Here that URL is served in-process by msw handlers (a tiny stateful fake that
 // verifies every signature); `import ... from 'card-issuing-sdk'` is pointed at the source entry, which is what
 // the package's self-reference resolves to once built. With the real mock: start `card-issuing-mock` and run the
@@ -70,11 +70,17 @@ describe('README quickstart', () => {
   it('runs as written: every request signed, and it prints what it says it prints', async () => {
     const source = quickstartSource();
     expect(source).toMatch(/from 'card-issuing-sdk'/);
-    writeFileSync(file, source.replace(/from 'card-issuing-sdk'/g, `from ${JSON.stringify(repoPath('sdk/src/index.ts'))}`));
+    // The block ends with `main().catch(...)` (no top-level await: it runs in CommonJS projects too); exported here
+    // so that the test can wait for it. The consumer matrix runs it untouched from the packed tarball.
+    expect(source).toMatch(/^main\(\)\.catch\(/m);
+    const runnable = source
+      .replace(/from 'card-issuing-sdk'/g, `from ${JSON.stringify(repoPath('sdk/src/index.ts'))}`)
+      .replace(/^main\(\)\.catch\(/m, 'export const done = main().catch(');
+    writeFileSync(file, runnable);
     const printed: string[] = [];
     const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void printed.push(args.map(String).join(' ')));
     try {
-      await import(/* @vite-ignore */ file);
+      await ((await import(/* @vite-ignore */ file)) as { done: Promise<void> }).done;
     } finally {
       log.mockRestore();
     }

@@ -1,22 +1,65 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { NonceCache, signRequest, verifySignature } from '../../sdk/src/signing';
+import { describe, expect, it, vi } from 'vitest';
+import { NonceCache, createSigner, signRequest, verifySignature } from '../../sdk/src/signing';
 import { repoPath } from '../helpers/spec';
 
 interface Vector {
   name: string;
-  input: { method: string; url: string; body: string | null; apiKey: string; apiSecret: string; timestamp: string; nonce: string };
+  profile: 'published' | 'bodyHash';
+  input: { method: string; url: string; body: string | null; apiKey: string; apiSecret: string; timestamp: string; nonce: string; bodyHash: boolean };
   expected: { contentHash: string; stringToSign: string; signature: string; authorization: string };
 }
 const { vectors } = JSON.parse(readFileSync(repoPath('spec/signing-test-vectors.json'), 'utf8')) as { vectors: Vector[] };
 
-describe('signRequest against the openssl-computed vectors', () => {
-  it('has at least 8 vectors', () => expect(vectors.length).toBeGreaterThanOrEqual(8));
+// The raw string of the service's HMACSHA256 page, copied from the page (issue 9), not from our vectors.
+const PUBLISHED_RAW_STRING =
+  '16de9f8b-b414-4c50-b3c8-cf8355683a42POSThttps://api.mobilum.com/s2s/health?arg1=test1167474201375293d8ca0e6453f823fe87315e9483b';
 
-  it.each(vectors)('$name', async ({ input, expected }) => {
+describe('signRequest against the openssl-computed vectors', () => {
+  it('has at least 8 vectors of each profile', () => {
+    expect(vectors.filter((v) => v.profile === 'published').length).toBeGreaterThanOrEqual(8);
+    expect(vectors.filter((v) => v.profile === 'bodyHash').length).toBeGreaterThanOrEqual(8);
+    for (const v of vectors) expect(v.input.bodyHash, v.name).toBe(v.profile === 'bodyHash');
+  });
+
+  it("signs the service's published example to the page's raw string, by default", async () => {
+    const signed = await signRequest({
+      method: 'POST', url: 'https://api.mobilum.com/s2s/health?arg1=test1', apiKey: '16de9f8b-b414-4c50-b3c8-cf8355683a42',
+      apiSecret: 'any', timestamp: 1674742013, nonce: '75293d8ca0e6453f823fe87315e9483b',
+    });
+    expect(signed.stringToSign).toBe(PUBLISHED_RAW_STRING);
+    const published = vectors.find((v) => v.name === 'published-example')!;
+    expect(published.expected.stringToSign).toBe(PUBLISHED_RAW_STRING);
+  });
+
+  it('does not sign the body by default: a POST with a body signs the five parts only', async () => {
+    const input = { method: 'POST', url: 'https://x.test/a', apiKey: 'k', apiSecret: 's', timestamp: 1, nonce: '0'.repeat(32) };
+    const withBody = await signRequest({ ...input, body: '{"a":1}' });
+    expect(withBody.stringToSign).toBe(`kPOSThttps://x.test/a1${'0'.repeat(32)}`);
+    expect(withBody.authorization).toBe((await signRequest(input)).authorization);
+    expect((await signRequest({ ...input, body: '{"a":1}', bodyHash: true })).stringToSign).not.toBe(withBody.stringToSign);
+  });
+
+  it.each(vectors)('$profile: $name', async ({ input, expected }) => {
     const signed = await signRequest(input);
     expect(signed.stringToSign).toBe(expected.stringToSign);
     expect(signed.authorization).toBe(expected.authorization);
+  });
+
+  it('createSigner gives the same signatures, importing the HMAC key once for every request', async () => {
+    const importKey = vi.spyOn(crypto.subtle, 'importKey');
+    try {
+      for (const profile of ['published', 'bodyHash'] as const) {
+        const group = vectors.filter((v) => v.profile === profile && v.input.apiKey === 'test_key');
+        const signer = createSigner({ apiKey: 'test_key', apiSecret: 'test_secret', bodyHash: profile === 'bodyHash' });
+        importKey.mockClear();
+        for (const { input, expected } of group) expect((await signer.sign(input)).authorization, input.url).toBe(expected.authorization);
+        expect(group.length).toBeGreaterThan(2);
+        expect(importKey).toHaveBeenCalledTimes(1);
+      }
+    } finally {
+      importKey.mockRestore();
+    }
   });
 
   it('refuses an empty api key or secret with a clear error', async () => {
@@ -34,19 +77,45 @@ describe('signRequest against the openssl-computed vectors', () => {
 });
 
 describe('verifySignature', () => {
-  const [vector] = vectors.filter((v) => v.input.body !== null);
+  const [vector] = vectors.filter((v) => v.profile === 'bodyHash' && v.input.body);
   const { input } = vector!;
   const now = Number(input.timestamp);
   const getSecret = (key: string) => (key === input.apiKey ? input.apiSecret : undefined);
-  const request = { method: input.method, url: input.url, body: input.body, getSecret, now };
+  const request = { method: input.method, url: input.url, body: input.body, getSecret, now, bodyHash: true };
 
-  it('accepts every vector', async () => {
+  it('accepts every vector with its profile', async () => {
     for (const v of vectors) {
       const result = await verifySignature({
         method: v.input.method, url: v.input.url, body: v.input.body, authorization: v.expected.authorization,
-        getSecret: () => v.input.apiSecret, now: Number(v.input.timestamp),
+        getSecret: () => v.input.apiSecret, now: Number(v.input.timestamp), bodyHash: v.input.bodyHash,
       });
       expect(result, v.name).toMatchObject({ ok: true, apiKey: v.input.apiKey });
+    }
+  });
+
+  it('refuses a five-part signature of a request with a body when it requires body hashes, and says so', async () => {
+    const published = vectors.find((v) => v.name === 'post-json-body-not-signed')!;
+    const verify = (bodyHash: boolean) => verifySignature({
+      method: published.input.method, url: published.input.url, body: published.input.body, authorization: published.expected.authorization,
+      getSecret: () => published.input.apiSecret, now: Number(published.input.timestamp), bodyHash,
+    });
+    expect(await verify(false)).toMatchObject({ ok: true });
+    const refused = await verify(true);
+    expect(refused).toMatchObject({ ok: false, code: 'AUTH_SIGNATURE_MISMATCH' });
+    expect(refused.ok === false && refused.detail).toMatch(/requires the body hash/);
+  });
+
+  it('accepts a GUID nonce with or without dashes, in any case, and refuses anything else as malformed', async () => {
+    const base = { method: 'GET', url: 'https://api.example.test/s2s/cards?userId=1', apiKey: 'k', apiSecret: 's', timestamp: now };
+    const check = async (nonce: string) => {
+      const { authorization } = await signRequest({ ...base, nonce });
+      return verifySignature({ ...base, authorization, getSecret: () => 's', now });
+    };
+    for (const nonce of ['0f1e2d3c4b5a49688776a5b4c3d2e1f0', '0F1E2D3C4B5A49688776A5B4C3D2E1F0', '0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0', '9F1C2D3E-4B5A-4C6D-8E7F-0A1B2C3D4E5F']) {
+      expect(await check(nonce), nonce).toMatchObject({ ok: true });
+    }
+    for (const nonce of ['0f1e2d3c4b5a49688776a5b4c3d2e1f', 'zz1e2d3c4b5a49688776a5b4c3d2e1f0', '0f1e2d3c-4b5a4968-8776-a5b4c3d2e1f0', 'nonce']) {
+      expect(await check(nonce), nonce).toMatchObject({ ok: false, code: 'AUTH_MALFORMED' });
     }
   });
 

@@ -41,7 +41,7 @@ describe('the /__mock/ routes over HTTP', () => {
   it('GET /__mock/fixtures: seeded corporates, card configs with visuals, deposit types, credentials', async () => {
     const { status, body } = await ctl('GET', '/fixtures');
     expect(status).toBe(200);
-    expect(body.credentials).toEqual([{ apiKey: 'test_key', apiSecret: 'test_secret' }]);
+    expect(body.credentials).toEqual([{ apiKey: 'test_key' }]); // never a secret
     expect(body.corporates.length).toBeGreaterThanOrEqual(2);
     expect(body.cardConfigs.map((c: { type: string }) => c.type).sort()).toEqual(['PHYSICAL', 'VIRTUAL', 'VIRTUAL']);
     expect(body.cardConfigs.every((c: { visualIds: string[] }) => c.visualIds.length > 0)).toBe(true);
@@ -156,14 +156,15 @@ describe('the /__mock/ routes over HTTP', () => {
     );
   });
 
-  it('POST /__mock/credentials adds a tenant; ?apiKey= names it; an unknown one is 404', async () => {
+  it('POST /__mock/credentials adds a tenant; signed with its key, a control request acts on it; unsigned, ?apiKey= is refused', async () => {
     const added = await ctl('POST', '/credentials', { apiKey: 'ctl_tenant', apiSecret: 'ctl_secret' });
     expect(added.status).toBe(201);
-    expect(added.body.credentials).toEqual([{ apiKey: 'ctl_tenant', apiSecret: 'ctl_secret' }]);
-    expect((await ctl('GET', '/fixtures?apiKey=ctl_tenant')).body.credentials[0].apiKey).toBe('ctl_tenant');
-    const unknown = await ctl('GET', '/fixtures?apiKey=nobody');
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.code).toBe('NOT_FOUND');
+    expect(added.body.credentials).toEqual([{ apiKey: 'ctl_tenant' }]);
+    const signed = await control(server.url, 'GET', '/fixtures', undefined, { apiKey: 'ctl_tenant', apiSecret: 'ctl_secret' });
+    expect(signed.body.credentials[0].apiKey).toBe('ctl_tenant');
+    const unsigned = await ctl('GET', '/fixtures?apiKey=ctl_tenant');
+    expect(unsigned.status).toBe(401);
+    expect(unsigned.body.code).toBe('AUTH_MISSING');
     expect((await ctl('GET', '/no-such-route')).body.code).toBe('ROUTE_NOT_FOUND');
   });
 });

@@ -113,8 +113,17 @@ export async function signedFetch(
   return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
 
-/** A control-API call (`/__mock/...`, never signed). */
-export async function control(baseUrl: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+/**
+ * A control-API call (`/__mock/...`): unsigned, it acts on the default tenant; with `credentials` it is signed with
+ * that tenant's key, which is what acting on another tenant takes.
+ */
+export async function control(
+  baseUrl: string, method: string, path: string, body?: unknown, credentials?: { apiKey: string; apiSecret: string },
+): Promise<{ status: number; body: any }> {
+  if (credentials) {
+    const { status, body: answer } = await signedFetch(baseUrl, method, `/__mock${path}`, { body, credentials });
+    return { status, body: answer };
+  }
   const res = await fetch(`${baseUrl}/__mock${path}`, {
     method,
     ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }),

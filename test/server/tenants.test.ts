@@ -87,22 +87,22 @@ describe('two tenants on one server', () => {
   });
 
   it("the other tenant's control API cannot reach the owner's records either", async () => {
-    const kyc = await control(server.url, 'POST', `/kyc/${owned.userId}?apiKey=${B.apiKey}`, { status: 'FAILED' });
+    const kyc = await control(server.url, 'POST', `/kyc/${owned.userId}`, { status: 'FAILED' }, B);
     expect(kyc.status).toBe(404);
-    const lock = await control(server.url, 'POST', `/cards/${owned.approvalCardId}/lock?apiKey=${B.apiKey}`);
+    const lock = await control(server.url, 'POST', `/cards/${owned.approvalCardId}/lock`, undefined, B);
     expect(lock.status).toBe(404);
-    expect((await control(server.url, 'GET', `/outbox?apiKey=${B.apiKey}`)).body.items).toEqual([]);
+    expect((await control(server.url, 'GET', `/outbox?apiKey=${B.apiKey}`, undefined, B)).body.items).toEqual([]);
     expect((await a('GET', `/s2s/users/${owned.userId}`)).body.kycStatus).toBe('PASSED');
   });
 
   it("each tenant's lists hold only its own records, and a reset of one leaves the other alone", async () => {
     const bUser = (await b('POST', '/s2s/users', newUser('tenant-b'))).body;
     expect((await a('GET', `/s2s/users/${bUser.id}`)).status).toBe(404);
-    const bFixtures = (await control(server.url, 'GET', `/fixtures?apiKey=${B.apiKey}`)).body;
+    const bFixtures = (await control(server.url, 'GET', '/fixtures', undefined, B)).body;
     const bCorporate = bFixtures.corporates[0].corporateUuid;
     expect((await b('GET', `/corporates/${bCorporate}/users/${owned.businessUserUuid}/approvals`)).status).toBe(404);
 
-    expect((await control(server.url, 'POST', `/reset?apiKey=${B.apiKey}`)).status).toBe(200);
+    expect((await control(server.url, 'POST', '/reset', undefined, B)).status).toBe(200);
     expect((await b('GET', `/s2s/users/${bUser.id}`)).status).toBe(404);
     expect((await a('GET', `/s2s/users/${owned.userId}`)).status).toBe(200);
   });

@@ -7,6 +7,7 @@ import { HttpResponse, http } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHandlers, type RunningHttpServer } from '../../mock-server/src/node/server.js';
 import { loggablePath } from '../../mock-server/src/node/log.js';
+import { createGuard } from '../../mock-server/src/node/guard.js';
 
 const SECRET = 'super_secret_value_123';
 const lines: string[] = [];
@@ -30,7 +31,9 @@ beforeAll(async () => {
       ),
     ),
   ];
-  server = await serveHandlers(handlers, { port: 0, host: '127.0.0.1', log: (line) => lines.push(line), secrets: () => [SECRET] });
+  // MyHost.test is one of its names (as --allowed-host would make it), so that the URL test may send it as Host.
+  const guard = createGuard({ host: '127.0.0.1', allowedHosts: ['MyHost.test'] });
+  server = await serveHandlers(handlers, { port: 0, host: '127.0.0.1', log: (line) => lines.push(line), secrets: () => [SECRET], guard });
 });
 afterAll(() => server.close());
 
@@ -118,7 +121,7 @@ describe('CORS for front-end dev servers', () => {
     const res = await raw({ method: 'OPTIONS', path: '/s2s/users', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' } });
     expect(res.status).toBe(403);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
-    expect(JSON.parse(res.text).code).toBe('CORS_ORIGIN_NOT_ALLOWED');
+    expect(JSON.parse(res.text).code).toBe('ORIGIN_NOT_ALLOWED');
   });
 
   it('reflects a localhost origin and exposes X-Request-Id, Retry-After and Idempotent-Replayed', async () => {

@@ -1,8 +1,8 @@
 /**
  * The control API over HTTP, exactly as contract section 7's table: routes under `/__mock/` that the request
- * pipeline serves (so they work in-process, over node:http and in the service worker alike). Never signed;
- * `?apiKey=` names the tenant (default: the first credentials); bad bodies are 400 problem+json; every response
- * carries `X-Request-Id`.
+ * pipeline serves (so they work in-process, over node:http and in the service worker alike). An unsigned request
+ * acts on the default tenant; one for another tenant is signed with its key (pipeline/control-tenant.ts). No route
+ * returns a secret. Bad bodies are 400 problem+json; every response carries `X-Request-Id`.
  * @module
  */
 import * as z from 'zod';
@@ -45,13 +45,19 @@ export interface RouteDef {
 
 const uuid = z.uuid();
 
+/** Fixtures as a control route answers them: the api key, never a secret (any local process can read them). */
+function publicFixtures(control: TenantControl) {
+  const fixtures = control.fixtures();
+  return { ...fixtures, credentials: fixtures.credentials.map(({ apiKey }) => ({ apiKey })) };
+}
+
 /** The `/__mock/` routes (the pipeline answers 404 ROUTE_NOT_FOUND for any other path under `/__mock`). */
 export function controlRoutes(api: ControlApi): RouteDef[] {
   const ok = (body: unknown, status = 200) => ({ status, body });
   const clockView = (control: TenantControl) => ({ now: control.clock.now().toISOString(), frozen: control.clock.frozen() });
   const routes: RouteDef[] = [
-    { method: 'get', path: '/__mock/fixtures', run: ({ control }) => ok(control.fixtures()) },
-    { method: 'post', path: '/__mock/reset', run: ({ control }) => (control.reset(), ok(control.fixtures())) },
+    { method: 'get', path: '/__mock/fixtures', run: ({ control }) => ok(publicFixtures(control)) },
+    { method: 'post', path: '/__mock/reset', run: ({ control }) => (control.reset(), ok(publicFixtures(control))) },
     { method: 'get', path: '/__mock/clock', run: ({ control }) => ok(clockView(control)) },
     {
       method: 'post', path: '/__mock/clock/advance', body: zClockAdvanceBody,
@@ -111,7 +117,7 @@ export function controlRoutes(api: ControlApi): RouteDef[] {
       method: 'post', path: '/__mock/credentials', body: zCredentialsBody,
       run: ({ body }) => {
         const { created, control } = api.addCredentials(body as Credentials);
-        return ok(control.fixtures(), created ? 201 : 200);
+        return ok(publicFixtures(control), created ? 201 : 200);
       },
     },
   ];

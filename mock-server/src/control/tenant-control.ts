@@ -17,7 +17,7 @@ import type { MockRuntime } from '../pipeline/runtime';
 import { validateParts } from '../pipeline/validation';
 import type { EventFilter, JournalEntry, MockEvent, ObservedListener, RequestFilter } from '../observe';
 import {
-  cloneState, fixturesOf, snapshotProblem, type AuthorizationRecord, type Fixtures, type OutboxMessage, type Tenant, type TenantSnapshot,
+  cloneState, fixturesOf, snapshotErrors, snapshotProblem, type AuthorizationRecord, type Fixtures, type OutboxMessage, type Tenant, type TenantSnapshot,
 } from '../store';
 import { zAuthorizeBody, zClockAdvanceBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
 
@@ -159,8 +159,13 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
     },
     snapshot: () => read((_ctx, tenant) => cloneState(tenant.state)),
     restore: (snapshot) => {
-      const problem = snapshotProblem(snapshot);
-      if (problem) throw new ProblemError(400, 'VALIDATION_FAILED', `Not a tenant snapshot: ${problem}.`, { errors: [{ path: 'body', message: problem }] });
+      // Checked whole before anything changes: a bad snapshot is refused naming each bad path, the state kept.
+      const errors = snapshotErrors(snapshot);
+      if (errors.length > 0) {
+        throw new ProblemError(400, 'VALIDATION_FAILED', `Not a tenant snapshot: ${errors[0]!.path} ${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.`, {
+          errors: errors.map((e) => ({ path: `body.${e.path}`, message: e.message })),
+        });
+      }
       const tenant = getTenant();
       tenant.state = { ...cloneState(snapshot), apiKey: tenant.apiKey };
       runtime.observer.emit(tenant.apiKey, { type: 'mock.restored' });

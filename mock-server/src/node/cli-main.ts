@@ -20,6 +20,11 @@ Options:
   --state-file <file>  keep the whole state in this JSON file: loaded at start, saved on every change
   --latency <ms>       milliseconds added to every API response
   --no-auth            accept requests without checking their signature
+  --sign-body          require the body hash in signatures (+ base64(SHA-256(body)); off: the five published parts)
+  --public-url <url>   the URL clients reach the mock at through a proxy or tunnel: signatures are verified on
+                       it, and its host is allowed
+  --allowed-host <h>   another name the mock may be reached by (repeatable); any other Host is refused (403)
+  --cors-origin <o>    another origin browser pages may call from (repeatable); any other Origin is refused (403)
   --seed <seed>        seed of the fixtures and ids (same seed, same fixtures)
   -h, --help           show this help
 
@@ -138,6 +143,10 @@ function parse(argv: readonly string[]): Parsed {
       'state-file': { type: 'string' },
       latency: { type: 'string' },
       'no-auth': { type: 'boolean' },
+      'sign-body': { type: 'boolean' },
+      'public-url': { type: 'string' },
+      'allowed-host': { type: 'string', multiple: true },
+      'cors-origin': { type: 'string', multiple: true },
       seed: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -175,6 +184,29 @@ function parse(argv: readonly string[]): Parsed {
   }
   if (values.latency !== undefined) options.latencyMs = integer('--latency', values.latency, 0, 600_000);
   if (values['no-auth']) options.verifySignatures = false;
+  if (values['sign-body']) options.bodyHash = true;
+  if (values['public-url'] !== undefined) {
+    const url = URL.parse(values['public-url']);
+    if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash) {
+      throw new UsageError(`--public-url must be an absolute http(s) URL without query, e.g. https://mock.example.test (got "${values['public-url']}").`);
+    }
+    options.publicUrl = values['public-url'];
+  }
+  if (values['allowed-host'] !== undefined) {
+    for (const host of values['allowed-host']) {
+      if (!/^[A-Za-z0-9.-]+$|^\[[0-9A-Fa-f:.]+\]$/.test(host)) throw new UsageError(`--allowed-host takes a host name or address without port (got "${host}").`);
+    }
+    options.allowedHosts = values['allowed-host'];
+  }
+  if (values['cors-origin'] !== undefined) {
+    for (const origin of values['cors-origin']) {
+      const url = URL.parse(origin);
+      if (!url || !/^https?:$/.test(url.protocol) || url.origin !== origin.replace(/\/+$/, '')) {
+        throw new UsageError(`--cors-origin takes an origin such as https://app.example.test (got "${origin}").`);
+      }
+    }
+    options.corsOrigins = values['cors-origin'];
+  }
   if (values.seed !== undefined) options.seed = values.seed;
   return { kind: 'serve', options };
 }
@@ -186,17 +218,30 @@ function integer(flag: string, text: string, min: number, max: number): number {
   return Number(text);
 }
 
+const WILDCARD_HOSTS = ['0.0.0.0', '::'];
+
 /** What the command prints once the server listens: where it is, how to sign, and the seeded ids. */
 function banner(server: MockServer, options: StartMockServerOptions): string {
   const fixtures = server.mock.fixtures();
   const lines: string[] = [];
   lines.push(`card-issuing-mock listening on ${server.url}`, '');
-  lines.push(`  Base URL      ${server.url}`);
-  // Every tenant's credentials (a state file may hold several); the default tenant's first.
-  for (const [i, t] of server.mock.exportState().tenants.entries()) {
-    lines.push(`  ${i === 0 ? 'Credentials' : '           '}   apiKey ${t.apiKey}   apiSecret ${t.apiSecret}`);
+  if (WILDCARD_HOSTS.includes(options.host ?? '')) {
+    // Listening on every interface: say so, and where, so that no one leaves it open by accident.
+    lines.push(`  WARNING: --host ${options.host} makes the mock reachable from other machines, at:`);
+    for (const url of server.reachableAt) lines.push(`             ${url}`);
+    lines.push('           Requests whose Host is not one of these (or an --allowed-host) are refused.', '');
   }
-  lines.push(`  Signatures    ${options.verifySignatures === false ? 'not checked (--no-auth)' : 'checked (HMAC-SHA256)'}`);
+  lines.push(`  Base URL      ${server.url}`);
+  if (options.publicUrl) lines.push(`  Public URL    ${options.publicUrl} (signatures are verified on it)`);
+  // Every tenant's api key (a state file may hold several), the default tenant's first. A secret is shown only
+  // when it was given on this command line, or is the documented default; never one read from a state file.
+  for (const [i, t] of server.mock.exportState().tenants.entries()) {
+    const given = options.apiSecret !== undefined && t.apiKey === options.apiKey;
+    const documented = options.apiKey === undefined && t.apiKey === 'test_key' && t.apiSecret === 'test_secret';
+    const secret = given ? `   apiSecret ${t.apiSecret}` : documented ? '   apiSecret test_secret (the default)' : '';
+    lines.push(`  ${i === 0 ? 'Credentials' : '           '}   apiKey ${t.apiKey}${secret}`);
+  }
+  lines.push(`  Signatures    ${options.verifySignatures === false ? 'not checked (--no-auth)' : `checked (HMAC-SHA256, ${options.bodyHash ? 'body hash required: --sign-body' : 'the five published parts'})`}`);
   if (options.stateFile) lines.push(`  State file    ${options.stateFile}`);
   if (options.latencyMs) lines.push(`  Latency       ${options.latencyMs} ms`);
   lines.push(`  Control API   ${server.url}/__mock/fixtures, /__mock/reset, /__mock/clock, ... (see the README)`);

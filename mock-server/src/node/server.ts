@@ -3,7 +3,8 @@
  * fetch `Request`/`Response` and no msw routing on the way (the pipeline's route table is compiled once). The same
  * transport also serves plain msw handlers through `getResponse` ({@link serveHandlers}: tests that place a
  * handler before the mock's own, and the naive bridge the benchmark compares with). What the transport adds: the
- * request URL, the raw body, CORS, a problem+json for what nothing answers, the body limit, and a log line.
+ * request URL (the target exactly as received, for signatures), the raw body, the Host/Origin guard (guard.ts),
+ * CORS, a problem+json for what nothing answers and for headers Node refuses, the body limit, and a log line.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,12 +14,14 @@ import type { Pipeline } from '../pipeline/index.js';
 import type { PipelineRequest } from '../pipeline/request.js';
 import { problemReply, replyCode, type Reply } from '../pipeline/reply.js';
 import { ProblemError } from '../domain/errors.js';
-import { corsHeaders, isAllowedOrigin, preflightHeaders } from './cors.js';
+import { corsHeaders, preflightHeaders } from './cors.js';
+import { createGuard, type Guard } from './guard.js';
+import { MAX_CONTROL_BODY_BYTES } from '../pipeline/limits.js';
 import { describeError, formatRequestLog } from './log.js';
 
-/** Bodies larger than this are refused before they reach the pipeline (the API's own limit is 64 KiB; a
- * `PUT /__mock/state` snapshot is bigger, so this is generous). */
-export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+/** Bodies larger than this are refused before they reach the pipeline (the API's own limit, 64 KiB, is the
+ * pipeline's; a `PUT /__mock/state` snapshot is bigger). */
+export const MAX_BODY_BYTES = MAX_CONTROL_BODY_BYTES;
 
 /** Options of {@link servePipeline} and {@link serveHandlers}. */
 export interface ServeOptions {
@@ -28,6 +31,8 @@ export interface ServeOptions {
   log?: (line: string) => void;
   /** Strings that must never reach the log (api secrets); read at the time of each error. */
   secrets?: () => readonly string[];
+  /** The Host/Origin checks; default: local names and origins only. */
+  guard?: Guard;
 }
 
 /** @deprecated Use {@link ServeOptions}. */
@@ -72,11 +77,13 @@ export function serveHandlers(handlers: readonly RequestHandler[], options: Serv
 }
 
 async function serve(respond: Respond, options: ServeOptions): Promise<RunningHttpServer> {
+  const guarded = { ...options, guard: options.guard ?? createGuard({ host: options.host }) };
   // Open event streams, ended when the server closes (they never end on their own).
   const streams = new Set<() => void>();
   const server = createServer((req, res) => {
-    handle(respond, options, req, res, streams);
+    handle(respond, guarded, req, res, streams);
   });
+  server.on('clientError', answerClientError);
   await listen(server, options.port, options.host);
   const port = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
@@ -147,14 +154,14 @@ async function answer(
 
   // The event stream of /__mock/events/stream is written as it comes, never buffered.
   if (reply.stream) {
-    streamReply(reply, reply.stream, origin, req, res, streams);
+    streamReply(reply, reply.stream, options.guard!.originAllowed(origin) ? origin : undefined, req, res, streams);
     options.log?.(formatRequestLog({ method, target, status: reply.status, durationMs: performance.now() - started, requestId: reply.headers['x-request-id'] }));
     return;
   }
 
   const headers: Record<string, string> = { ...reply.headers };
   const preflight = method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
-  if (isAllowedOrigin(origin) && !preflight) Object.assign(headers, corsHeaders(origin));
+  if (options.guard!.originAllowed(origin) && !preflight) Object.assign(headers, corsHeaders(origin));
   const noBody = reply.status === 204 || reply.status === 304;
   if (!noBody) headers['content-length'] = String(Buffer.byteLength(reply.body));
   if (!res.destroyed) {
@@ -171,10 +178,11 @@ async function answer(
 
 /** Writes a streamed reply chunk by chunk; the stream is cancelled when the client goes or the server closes. */
 function streamReply(
-  reply: Reply, stream: ReadableStream<Uint8Array>, origin: string | undefined, req: IncomingMessage, res: ServerResponse, streams: Set<() => void>,
+  reply: Reply, stream: ReadableStream<Uint8Array>, allowedOrigin: string | undefined, req: IncomingMessage, res: ServerResponse,
+  streams: Set<() => void>,
 ): void {
   const headers: Record<string, string> = { ...reply.headers };
-  if (isAllowedOrigin(origin)) Object.assign(headers, corsHeaders(origin));
+  if (allowedOrigin !== undefined) Object.assign(headers, corsHeaders(allowedOrigin));
   // The connection ends with the stream, so that closing the server does not wait for it to become idle.
   headers.connection = 'close';
   res.writeHead(reply.status, headers);
@@ -204,21 +212,22 @@ async function route(
   respond: Respond, options: ServeOptions, req: IncomingMessage, method: string, target: string, origin: string | undefined,
   body: Uint8Array | 'too-large' | undefined,
 ): Promise<Reply | 'network-error'> {
-  const url = requestUrl(req, target, options);
-  if (!url) return serverProblem(400, 'MALFORMED_REQUEST', 'The request target or Host header does not form a valid URL.', '');
+  // Before anything else, API and control alike: a foreign page (Origin) or a rebound name (Host) changes nothing.
+  const refusal = options.guard!.check(firstHeader(req.headers.host), origin);
+  if (refusal) return serverProblem(refusal.status, refusal.code, refusal.detail, '');
+  const received = requestUrl(req, target, options);
+  if (!received) return serverProblem(400, 'MALFORMED_REQUEST', 'The request target or Host header does not form a valid URL.', '');
+  const { url, raw } = received;
   if (method === 'OPTIONS' && origin !== undefined && req.headers['access-control-request-method'] !== undefined) {
-    if (isAllowedOrigin(origin)) {
-      return { status: 204, headers: { ...lower(preflightHeaders(origin)), 'x-request-id': serverRequestId() }, body: '' };
-    }
-    return serverProblem(403, 'CORS_ORIGIN_NOT_ALLOWED',
-      `Origin ${JSON.stringify(origin)} may not call the mock from a browser; only http(s)://localhost, 127.0.0.1 and [::1] origins (any port) may.`,
-      url.pathname);
+    return { status: 204, headers: { ...lower(preflightHeaders(origin)), 'x-request-id': serverRequestId() }, body: '' };
   }
   if (body === 'too-large') return serverProblem(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes.`, url.pathname);
   const headers = req.headers;
   const answer = await respond({
     method,
-    url: url.href,
+    // The URL as the client sent it (never normalised: '/./' and "'" stay, as the signature covers them); the
+    // path routes as the WHATWG parser normalises it, so /s2s/./users/{id} is getUser.
+    url: raw,
     pathname: url.pathname,
     search: url.search,
     header: (name) => headerValue(headers, name),
@@ -230,10 +239,10 @@ async function route(
 }
 
 /**
- * The URL the client signed: `http://<Host header><request target>` (a proxy-style absolute target as it is),
- * parsed by the WHATWG URL parser as a fetch `Request` would have it.
+ * The URL the client signed, as text: `http://<Host header><request target>` byte for byte (a proxy-style absolute
+ * target as it is), and that URL parsed by the WHATWG parser (for routing).
  */
-function requestUrl(req: IncomingMessage, target: string, options: ServeOptions): URL | undefined {
+function requestUrl(req: IncomingMessage, target: string, options: ServeOptions): { url: URL; raw: string } | undefined {
   let text: string;
   if (target.startsWith('/')) {
     const host = firstHeader(req.headers.host) ?? `${reachableHost(options.host)}:${req.socket.localPort ?? options.port}`;
@@ -243,7 +252,27 @@ function requestUrl(req: IncomingMessage, target: string, options: ServeOptions)
   } else {
     return undefined;
   }
-  return URL.parse(text) ?? undefined;
+  const url = URL.parse(text);
+  return url ? { url, raw: text } : undefined;
+}
+
+/**
+ * What Node itself refuses before a request exists (headers over its 16 KiB, a request line it cannot parse): a
+ * problem+json instead of Node's bare 400/431, then the connection is closed.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: import('node:stream').Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const reply = tooLarge
+    ? serverProblem(431, 'HEADERS_TOO_LARGE', 'The request line and headers are larger than 16 KiB.', '')
+    : serverProblem(400, 'MALFORMED_REQUEST', 'The request is not valid HTTP/1.1.', '');
+  const head = [`HTTP/1.1 ${reply.status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}`, 'connection: close'];
+  for (const [name, value] of Object.entries(reply.headers)) head.push(`${name}: ${value}`);
+  head.push(`content-length: ${Buffer.byteLength(reply.body)}`);
+  socket.end(`${head.join('\r\n')}\r\n\r\n${reply.body}`);
 }
 
 function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {

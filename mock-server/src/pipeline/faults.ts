@@ -5,6 +5,7 @@
  */
 import type { FaultRule, Tenant } from '../store';
 import { ProblemError } from '../domain/errors';
+import { compilePathPattern, MAX_PATTERN_TOKENS, type PathPattern } from './path-pattern';
 
 /** What `faults.inject` takes. */
 export interface FaultSpec {
@@ -20,6 +21,9 @@ export interface FaultSpec {
   times?: number;
 }
 
+/** At most this many faults wait in one tenant (each is tried against every request). */
+export const MAX_FAULTS = 1000;
+
 /** Adds a fault to a tenant; refuses a status or count that makes no sense with 400 VALIDATION_FAILED. */
 export function injectFault(tenant: Tenant, spec: FaultSpec): FaultRule {
   const errors: { path: string; message: string }[] = [];
@@ -32,6 +36,10 @@ export function injectFault(tenant: Tenant, spec: FaultSpec): FaultRule {
   }
   if (spec.times !== undefined && !(Number.isInteger(spec.times) && spec.times >= 1)) errors.push({ path: 'times', message: 'times is a positive integer' });
   if (spec.status === undefined && spec.delayMs === undefined) errors.push({ path: 'status', message: 'Give a status, a delayMs, or both' });
+  if (typeof spec.path === 'string' && spec.path.length > MAX_PATTERN_TOKENS) {
+    errors.push({ path: 'path', message: `A path pattern has at most ${MAX_PATTERN_TOKENS} characters` });
+  }
+  if (tenant.faults.length >= MAX_FAULTS) errors.push({ path: 'path', message: `At most ${MAX_FAULTS} faults wait at once; reset or let some be used` });
   if (errors.length > 0) throw new ProblemError(400, 'VALIDATION_FAILED', 'The fault is invalid.', { errors });
   const rule: FaultRule = {
     ...(spec.method !== undefined ? { method: spec.method.toUpperCase() } : {}),
@@ -46,7 +54,7 @@ export function injectFault(tenant: Tenant, spec: FaultSpec): FaultRule {
 
 /** The first fault matching the request, used up by one; undefined when none matches. */
 export function takeFault(tenant: Tenant, method: string, pathname: string): FaultRule | undefined {
-  const index = tenant.faults.findIndex((f) => (f.method === undefined || f.method === method.toUpperCase()) && pathPattern(f.path).test(pathname));
+  const index = tenant.faults.findIndex((f) => (f.method === undefined || f.method === method.toUpperCase()) && pathPattern(f.path).matches(pathname));
   if (index < 0) return undefined;
   const fault = tenant.faults[index]!;
   fault.remaining -= 1;
@@ -54,12 +62,17 @@ export function takeFault(tenant: Tenant, method: string, pathname: string): Fau
   return fault;
 }
 
-function pathPattern(path: string): RegExp {
-  const source = path
-    .split(/(\*|\{[^}/]+\}|:[A-Za-z_][A-Za-z0-9_]*)/)
-    .map((part) => (part === '*' ? '.*' : /^(\{.+\}|:.+)$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${source}$`);
+const compiled = new Map<string, PathPattern>();
+
+/** The compiled pattern of a fault path (linear-time matching: see path-pattern.ts), cached by its text. */
+function pathPattern(path: string): PathPattern {
+  let pattern = compiled.get(path);
+  if (!pattern) {
+    pattern = compilePathPattern(path);
+    if (compiled.size > 1000) compiled.clear();
+    compiled.set(path, pattern);
+  }
+  return pattern;
 }
 
 /** The problem a fault answers with: 429 RATE_LIMITED (Retry-After 1), 5xx INTERNAL_ERROR, else INJECTED_FAULT. */

@@ -2,12 +2,14 @@
  * The request pipeline, transport-free: one function from a {@link PipelineRequest} to an {@link Outcome}, shared
  * by the msw handlers (in-process tests, the service worker) and the standalone server's node:http front.
  *
- * An API request goes through these stages, in this order: route (a table compiled once) → injected faults →
- * signature (HMAC, wall clock, nonce cache; the expected `stringToSign` in the body of a mismatch) → parse (400
+ * An API request goes through these stages, in this order: route (a table compiled once) → limits (414 target,
+ * 413 body) → signature (HMAC, wall clock, nonce cache; the expected `stringToSign` in the body of a mismatch) →
+ * injected faults (only once the signature holds, so a forged request cannot use up a tenant's faults) → parse (400
  * MALFORMED_JSON) → validate path, query, headers and body with the generated zod schemas (400 VALIDATION_FAILED
  * naming each field) → the command: Idempotency-Key replay, settle (due time-driven transitions), domain, record
  * of the reply → durability (with a state file, the reply waits until its change is on disk; 503 when it cannot
- * be written) → latency → reply. Control routes (`/__mock/`) skip faults, signature and latency. Every reply
+ * be written) → latency → reply. Control routes (`/__mock/`) skip faults and latency; an unsigned one acts on the
+ * default tenant, one for another tenant must be signed with its key (see control-tenant.ts). Every reply
  * carries `X-Request-Id`; every error is problem+json. Exchange observers see each request and its reply.
  * @module
  */
@@ -24,6 +26,8 @@ import type { PipelineRequest } from './request';
 import { Router } from './router';
 import { tenantOfHeader, type Exchange, type MockRuntime } from './runtime';
 import { verifiedTenant } from './signature';
+import { checkBodySize, checkTarget } from './limits';
+import { controlApiKey } from './control-tenant';
 import { NO_QUERY, queryValues, strict, validateParts } from './validation';
 
 export type { PipelineRequest } from './request';
@@ -71,7 +75,10 @@ export function createPipeline(runtime: MockRuntime, controlRoutes: readonly Rou
       let operationId: string | undefined;
       let tenant: Tenant | undefined;
       let outcome: Outcome;
-      if (found.kind === 'not-found') {
+      const tooLong = limitProblem(() => checkTarget(request.pathname, request.search));
+      if (tooLong) {
+        outcome = { kind: 'reply', reply: problemReply(tooLong, requestId, '') };
+      } else if (found.kind === 'not-found') {
         const problem = new ProblemError(404, 'ROUTE_NOT_FOUND', `No operation ${request.method} ${request.pathname}; see spec/openapi.yaml for the routes.`);
         if (runtime.latencyMs > 0 && !found.path.startsWith('/__mock')) await delay(runtime.latencyMs);
         outcome = { kind: 'reply', reply: problemReply(problem, requestId, request.pathname) };
@@ -96,15 +103,16 @@ async function api(
   runtime: MockRuntime, operation: Operation, request: PipelineRequest, params: Record<string, string>, requestId: string,
 ): Promise<{ outcome: Outcome; tenant: Tenant | undefined }> {
   const hinted = tenantOfHeader(runtime, request.header('authorization')) ?? runtime.tenants.default;
-  const fault = takeFault(hinted, request.method, request.pathname);
-  if (fault?.delayMs) await delay(fault.delayMs);
-  if (fault?.status === 0) return { outcome: { kind: 'network-error' }, tenant: hinted };
-
   let reply: Reply;
   let tenant: Tenant | undefined;
   try {
-    if (fault?.status !== undefined) throw faultProblem(fault.status);
+    checkBodySize(request.body, false);
     tenant = runtime.verifySignatures ? await verifiedTenant(runtime, request) : hinted;
+    // Faults are the verified tenant's: a forged request names a tenant but cannot use up its faults.
+    const fault = takeFault(tenant, request.method, request.pathname);
+    if (fault?.delayMs) await delay(fault.delayMs);
+    if (fault?.status === 0) return { outcome: { kind: 'network-error' }, tenant };
+    if (fault?.status !== undefined) throw faultProblem(fault.status);
     const text = bodyText(request.body);
     const body = operation.schemas.body ? parseJson(text) : undefined;
     const idempotencyKey = request.header('idempotency-key');
@@ -137,8 +145,9 @@ async function control(
   runtime: MockRuntime, access: ControlAccess, def: RouteDef, request: PipelineRequest, params: Record<string, string>, requestId: string,
 ): Promise<Reply> {
   try {
+    checkBodySize(request.body, true);
     const query = parseQuery(request.search);
-    const apiKey = query.apiKey ?? null;
+    const apiKey = await controlApiKey(runtime, request, query.apiKey);
     let body = parseJson(bodyText(request.body));
     if (body === undefined && def.optionalBody) body = {};
     const [parsedParams, parsedBody] = validateParts([
@@ -197,6 +206,17 @@ function observe(
     } catch {
       // An observer's failure must not change the answer.
     }
+  }
+}
+
+/** The ProblemError a limit check throws, or undefined when the request is within it. */
+function limitProblem(check: () => void): ProblemError | undefined {
+  try {
+    check();
+    return undefined;
+  } catch (error) {
+    if (error instanceof ProblemError) return error;
+    throw error;
   }
 }
 

@@ -8,7 +8,7 @@ import { NonceCache } from 'card-issuing-sdk';
 import { wallNow } from '../clock';
 
 /** At most this many nonces are remembered (all tenants together). */
-export const MAX_NONCES = 50_000;
+export const MAX_NONCES = 20_000;
 
 /** A {@link NonceCache} (what `verifySignature` takes) with a count cap. */
 export class BoundedNonceCache extends NonceCache {

@@ -3,12 +3,11 @@
  * @module
  */
 import { ProblemError } from '../domain/errors';
+import { decodeUtf8 } from './limits';
 
-const decoder = new TextDecoder();
-
-/** The body as text ('' for none). */
+/** The body as text ('' for none); 400 MALFORMED_JSON when it is not UTF-8 (never replaced silently). */
 export function bodyText(body: Uint8Array | undefined): string {
-  return body === undefined ? '' : decoder.decode(body);
+  return decodeUtf8(body);
 }
 
 /** The JSON of a body text; undefined for an empty body; 400 MALFORMED_JSON when it is not JSON. */

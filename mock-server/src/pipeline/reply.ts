@@ -6,6 +6,7 @@
  */
 import type { Problem, ProblemCode } from 'card-issuing-sdk';
 import { ProblemError } from '../domain/errors';
+import { boundProblem } from './limits';
 
 /** Where the problem types are documented (the spec's examples use these URIs). */
 export const PROBLEM_TYPE_BASE = 'https://docs.card-issuing.example/errors/';
@@ -28,7 +29,10 @@ const TITLES: Partial<Record<ProblemCode, string>> = {
   // Answered by the standalone server around the pipeline.
   MALFORMED_REQUEST: 'Malformed request',
   PAYLOAD_TOO_LARGE: 'Payload too large',
-  CORS_ORIGIN_NOT_ALLOWED: 'Origin not allowed',
+  ORIGIN_NOT_ALLOWED: 'Origin not allowed',
+  HOST_NOT_ALLOWED: 'Host not allowed',
+  URI_TOO_LONG: 'URI too long',
+  HEADERS_TOO_LARGE: 'Headers too large',
   STATE_NOT_SAVED: 'State not saved',
 };
 
@@ -41,7 +45,8 @@ export function titleOf(code: ProblemCode): string {
 /** The Problem body of an error for one request. */
 export function problemBody(error: ProblemError, requestId: string, instance: string): Problem {
   const { retryAfter: _retryAfter, ...extras } = error.extras;
-  return {
+  // Cut to the spec's bounds: a problem may name an unknown field or a path as long as the request allowed.
+  return boundProblem({
     type: PROBLEM_TYPE_BASE + error.code.toLowerCase().replace(/_/g, '-'),
     title: titleOf(error.code),
     status: error.status,
@@ -50,7 +55,7 @@ export function problemBody(error: ProblemError, requestId: string, instance: st
     requestId,
     instance,
     ...extras,
-  };
+  });
 }
 
 /** A response as data: what the pipeline builds, stores for idempotency, and an adapter sends. */
@@ -69,7 +74,11 @@ export interface Reply {
 /** The problem+json reply of an error, with `X-Request-Id` (and `Retry-After` for 429). */
 export function problemReply(error: ProblemError, requestId: string, instance: string): Reply {
   const headers: Record<string, string> = { 'content-type': 'application/problem+json', 'x-request-id': requestId };
-  if (error.extras.retryAfter !== undefined) headers['retry-after'] = String(error.extras.retryAfter);
+  if (error.extras.retryAfter !== undefined) {
+    headers['retry-after'] = String(error.extras.retryAfter);
+    // The spec's RateLimit header (IETF draft): nothing left in this window, which resets after Retry-After.
+    headers.ratelimit = `"default";r=0;t=${error.extras.retryAfter}`;
+  }
   return { status: error.status, headers, body: JSON.stringify(problemBody(error, requestId, instance)) };
 }
 

@@ -42,6 +42,13 @@ export interface Journal {
 export interface MockRuntime {
   readonly tenants: TenantRegistry;
   readonly verifySignatures: boolean;
+  /** Require the body hash in signatures (the opt-in profile; `--sign-body`). */
+  readonly bodyHash: boolean;
+  /**
+   * The URL clients reach the mock at through a proxy or tunnel (`--public-url`), without a trailing slash:
+   * signatures are verified on it plus the request target as received. Undefined: on the request's own origin.
+   */
+  readonly publicUrl: string | undefined;
   readonly latencyMs: number;
   /** The origin (and optional path prefix) requests are matched under; undefined: any origin. */
   readonly baseUrl: string | undefined;
@@ -67,7 +74,7 @@ export interface MockRuntime {
 /** Creates the runtime of one mock. */
 export function createRuntime(options: {
   tenants: TenantRegistry; verifySignatures: boolean; latencyMs: number; baseUrl: string | undefined; listeners: Set<() => void>;
-  hmac: MockRuntime['hmac'];
+  hmac: MockRuntime['hmac']; bodyHash?: boolean; publicUrl?: string | undefined;
   observe?: ObserveOptions;
 }): MockRuntime {
   const { tenants } = options;
@@ -76,6 +83,8 @@ export function createRuntime(options: {
   return {
     tenants: options.tenants,
     verifySignatures: options.verifySignatures,
+    bodyHash: options.bodyHash ?? false,
+    publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     latencyMs: options.latencyMs,
     baseUrl: options.baseUrl?.replace(/\/+$/, ''),
     nonces: new BoundedNonceCache(),

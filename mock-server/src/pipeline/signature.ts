@@ -14,14 +14,26 @@ import type { MockRuntime } from './runtime';
 /** The tenant whose key signed the request; throws 401 with the AUTH_ code otherwise. */
 export async function verifiedTenant(runtime: MockRuntime, request: PipelineRequest): Promise<Tenant> {
   const result = await verifySignature({
-    method: request.method, url: request.url, body: request.body, authorization: request.header('authorization'),
+    method: request.method, url: signedUrl(runtime, request), body: request.body, authorization: request.header('authorization'),
     getSecret: (apiKey) => runtime.tenants.secretOf(apiKey), nonces: runtime.nonces, now: wallSeconds(), hmac: runtime.hmac,
+    bodyHash: runtime.bodyHash,
   });
   if (!result.ok) {
     throw new ProblemError(401, result.code, result.detail,
       result.code === 'AUTH_SIGNATURE_MISMATCH' && result.stringToSign !== undefined ? { stringToSign: result.stringToSign } : {});
   }
   return runtime.tenants.get(result.apiKey)!;
+}
+
+/**
+ * The URL the client signed: the request as received (its target never normalised), or, behind a proxy or tunnel
+ * that rewrites `Host`, the public URL the client used followed by the same target.
+ */
+export function signedUrl(runtime: MockRuntime, request: PipelineRequest): string {
+  if (runtime.publicUrl === undefined) return request.url;
+  const schemeEnd = request.url.indexOf('://');
+  const pathStart = request.url.indexOf('/', schemeEnd < 0 ? 0 : schemeEnd + 3);
+  return runtime.publicUrl + (pathStart < 0 ? '/' : request.url.slice(pathStart));
 }
 
 const encoder = new TextEncoder();

@@ -1,0 +1,307 @@
+/**
+ * `npm run bench:mock`: the mock server beside its peers on this machine, in interleaved rounds (each round runs
+ * every case once, so a change in machine load hits every case alike), autocannon with 10 connections, signed
+ * requests (a fresh nonce each, signed before the round), and each server's CPU time per request read from
+ * /proc/<pid>/stat (the robust figure on a shared machine), plus req/s. Medians of the rounds. Then the growth of
+ * CPU per request with 10 to 100,000 records, and the heap after GC at 10^4 and 10^5 signed GETs. Prints markdown.
+ *
+ * Peers: bare node:http answering fixed JSON (the limit), one msw handler through getResponse (the naive bridge),
+ * Prism 5 `mock` of spec/openapi.yaml (installed into a temporary folder with npm when absent; not a dependency).
+ */
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { buildStringToSign, createNonce } from '../../sdk/src/signing';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const CONNECTIONS = 10;
+const KEY = { apiKey: 'test_key', apiSecret: 'test_secret' };
+const ROOT = new URL('../../', import.meta.url).pathname;
+const PRISM_DIR = join(tmpdir(), 'cim-prism');
+const CLOCK_TICK_US = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim() || 100);
+
+interface Server {
+  name: string;
+  child: ChildProcess;
+  port: number;
+  /** The pid whose CPU is measured. */
+  pid: number;
+}
+
+/** A child of servers.ts, with IPC. */
+async function startServer(kind: string): Promise<Server> {
+  const child = fork(join(ROOT, 'bench/mock/servers.ts'), [kind], { execArgv: ['--expose-gc', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await ask<{ port: number }>(child, undefined, (m) => 'port' in m);
+  return { name: kind, child, port: port.port, pid: child.pid! };
+}
+
+function ask<T extends object>(child: ChildProcess, message: unknown, accept: (m: object) => boolean): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (m: object) => {
+      if (typeof m === 'object' && m !== null && accept(m)) {
+        child.off('message', onMessage);
+        resolve(m as T);
+      }
+    };
+    child.on('message', onMessage);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    if (message !== undefined) child.send(message as never);
+  });
+}
+
+/** Prism 5, installed into a temporary folder when absent; its own node process is the one measured. */
+async function startPrism(): Promise<Server> {
+  const bin = join(PRISM_DIR, 'node_modules/@stoplight/prism-cli/dist/index.js');
+  if (!existsSync(bin)) {
+    console.error(`Installing Prism 5 into ${PRISM_DIR} (once)...`);
+    execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', PRISM_DIR, '@stoplight/prism-cli@5'], { stdio: 'ignore' });
+  }
+  const port = 40_000 + Math.floor(Math.random() * 10_000);
+  // Its fastest setup: no request log (ours runs without one too), one process.
+  const child = spawn(process.execPath, [realpathSync(bin), 'mock', join(ROOT, 'spec/openapi.yaml'), '-p', String(port), '-h', '127.0.0.1', '-v', 'silent'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`prism exited with ${child.exitCode}`);
+    const up = await fetch(`http://127.0.0.1:${port}/s2s/cards/x/details`).then(() => true, () => false);
+    if (up) break;
+    if (Date.now() > deadline) throw new Error('prism did not start within 60 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { name: 'prism', child, port, pid: child.pid! };
+}
+
+/** utime + stime of a process, in microseconds. */
+function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_US;
+}
+
+interface Case {
+  method: 'GET' | 'POST';
+  path: () => string;
+  body?: () => string;
+}
+
+/** `amount` requests of a case, each signed with a fresh nonce. */
+async function signedRequests(server: Server, c: Case, amount: number): Promise<autocannon.Request[]> {
+  const out: autocannon.Request[] = [];
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  for (let i = 0; i < amount; i++) {
+    const path = c.path();
+    const body = c.body?.();
+    const nonce = createNonce();
+    const url = `http://127.0.0.1:${server.port}${path}`;
+    const stringToSign = await buildStringToSign({ method: c.method, url, body, apiKey: KEY.apiKey, timestamp, nonce });
+    const signature = createHmac('sha256', KEY.apiSecret).update(stringToSign).digest('base64');
+    out.push({
+      method: c.method, path,
+      headers: { authorization: `HMAC-SHA256 ${KEY.apiKey}:${signature}:${nonce}:${timestamp}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body } : {}),
+    });
+  }
+  return out;
+}
+
+interface Measure {
+  rps: number;
+  cpuUs: number;
+  non2xx: number;
+  errors: number;
+}
+
+/**
+ * Requests with a body, signed before the round (signing may hash the body, asynchronously): more than the round
+ * can send. Past the end the last one would repeat (a nonce replay: a cheap 401, which the non-2xx column shows).
+ */
+async function pool(server: Server, c: Case, amount: number): Promise<() => autocannon.Request> {
+  const requests = await signedRequests(server, c, amount);
+  let i = 0;
+  return () => requests[Math.min(i++, requests.length - 1)]!;
+}
+
+const TS = '\u0001';
+const NONCE = '\u0002';
+
+/**
+ * Requests without a body, signed as they go with a fresh nonce: the SDK's string to sign is made once with
+ * placeholders for the timestamp and the nonce (so the scheme is the SDK's, whatever it is), then filled in.
+ */
+async function signer(server: Server, c: Case): Promise<() => autocannon.Request> {
+  const path = c.path();
+  const template = await buildStringToSign({ method: c.method, url: `http://127.0.0.1:${server.port}${path}`, apiKey: KEY.apiKey, timestamp: TS, nonce: NONCE });
+  return () => {
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const nonce = createNonce();
+    const signature = createHmac('sha256', KEY.apiSecret).update(template.replace(TS, timestamp).replace(NONCE, nonce)).digest('base64');
+    return { method: c.method, path, headers: { authorization: `HMAC-SHA256 ${KEY.apiKey}:${signature}:${nonce}:${timestamp}` } };
+  };
+}
+
+/** The last measured req/s of each case on each server, to sign enough requests for the next round. */
+const lastRates = new WeakMap<Server, WeakMap<Case, number>>();
+const ratesOf = (server: Server) => lastRates.get(server) ?? lastRates.set(server, new WeakMap()).get(server)!;
+
+/**
+ * One round of a case against a server for `seconds` (autocannon's `amount` ends on a one-second tick, which
+ * would quantise req/s): its req/s and the server's CPU µs per request.
+ */
+async function measure(server: Server, c: Case, seconds: number): Promise<Measure> {
+  const next = c.body ? await pool(server, c, Math.max(30_000, Math.ceil((ratesOf(server).get(c) ?? 0) * seconds * 3))) : await signer(server, c);
+  const cpuBefore = cpuMicros(server.pid);
+  const t0 = performance.now();
+  const result = await autocannon({
+    url: `http://127.0.0.1:${server.port}`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [{ setupRequest: (req) => ({ ...req, ...next() }) }],
+  });
+  const elapsed = (performance.now() - t0) / 1000;
+  const cpu = cpuMicros(server.pid) - cpuBefore;
+  const total = result.requests.total;
+  ratesOf(server).set(c, total / elapsed);
+  if (result.non2xx > 0 && process.env.BENCH_DEBUG) console.error(server.name, c.method, JSON.stringify(result.statusCodeStats));
+  return { rps: total / elapsed, cpuUs: cpu / Math.max(total, 1), non2xx: result.non2xx, errors: result.errors + result.timeouts };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const ratio = (n: number) => `${n >= 10 ? fmt(n, 0) : n >= 1 ? fmt(n, 1) : fmt(n, 2)}×`;
+
+let userCounter = 0;
+const newUserBody = () => JSON.stringify({
+  email: `bench.${process.pid}.${++userCounter}@example.org`, firstName: 'Ada', lastName: 'Lovelace', phone: '+447700900123', dateOfBirth: '1990-12-10', country: 'GB',
+});
+
+/** BENCH_ONLY=growth or heap runs that part alone (while working on it). */
+const ONLY = process.env.BENCH_ONLY;
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  if (ONLY) {
+    if (ONLY === 'growth') await growth();
+    if (ONLY === 'heap') await heap();
+    return;
+  }
+  const bare = await startServer('bare');
+  const bridge = await startServer('bridge');
+  const ours = await startServer('ours');
+  const oursState = await startServer('ours-state');
+  const prism = await startPrism();
+  const servers = [bare, bridge, prism, ours, oursState];
+  try {
+    // A user to GET on our servers (the peers answer any id).
+    const { userId } = await ask<{ seeded: { userId: string } }>(ours.child, { seed: 1 }, (m) => 'seeded' in m).then((m) => m.seeded);
+    const getUser: Case = { method: 'GET', path: () => `/s2s/users/${userId}` };
+    const postUser: Case = { method: 'POST', path: () => '/s2s/users', body: newUserBody };
+    const cases: { label: string; server: Server; c: Case; seconds: number }[] = [
+      { label: 'bare node:http, fixed JSON (the limit)', server: bare, c: getUser, seconds: 3 },
+      { label: 'one msw handler through `getResponse` (naive bridge)', server: bridge, c: getUser, seconds: 3 },
+      { label: 'Prism 5 `mock` of our spec, GET user', server: prism, c: getUser, seconds: 3 },
+      { label: 'our mock, signed GET user', server: ours, c: getUser, seconds: 3 },
+      { label: 'our mock, signed POST user', server: ours, c: postUser, seconds: 3 },
+      { label: 'the same with `--state-file`', server: oursState, c: postUser, seconds: 3 },
+    ];
+    // Warm-up: JIT and connections.
+    for (const { server, c } of cases) await measure(server, c, 1);
+    const results = cases.map(() => [] as Measure[]);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, { server, c, seconds }] of cases.entries()) results[i]!.push(await measure(server, c, seconds));
+      console.error(`round ${round + 1}/${ROUNDS} done`);
+    }
+    const med = results.map((rs) => ({ rps: median(rs.map((r) => r.rps)), cpuUs: median(rs.map((r) => r.cpuUs)), bad: rs.reduce((s, r) => s + r.non2xx + r.errors, 0) }));
+    const [mBare, , mPrism, mGet, mPost] = med as [typeof med[0], typeof med[0], typeof med[0], typeof med[0], typeof med[0]];
+
+    console.log(`## Mock server benchmark (${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version})\n`);
+    console.log(`autocannon -c ${CONNECTIONS}, signed requests, ${ROUNDS} interleaved rounds (medians); server CPU per request from /proc/<pid>/stat.\n`);
+    console.log('| case | req/s | server CPU µs/request | vs bare node:http (req/s · CPU) | vs Prism 5 GET (req/s) | non-2xx |');
+    console.log('|---|---|---|---|---|---|');
+    for (const [i, { label }] of cases.entries()) {
+      const m = med[i]!;
+      console.log(`| ${label} | ${fmt(m.rps)} | ${fmt(m.cpuUs)} | ${ratio(m.rps / mBare.rps)} · ${ratio(m.cpuUs / mBare.cpuUs)} | ${ratio(m.rps / mPrism.rps)} | ${m.bad} |`);
+    }
+    const getOk = mGet.rps >= 0.25 * mBare.rps || mGet.cpuUs <= 4 * mBare.cpuUs;
+    console.log('\n**Targets**\n');
+    console.log(`- signed GET ≥ 0.25× bare throughput (${ratio(mGet.rps / mBare.rps)}) or ≤ 4× its CPU/request (${ratio(mGet.cpuUs / mBare.cpuUs)}): ${getOk ? 'met' : 'NOT met'}`);
+    console.log(`- signed GET ≥ 5× Prism's throughput (${ratio(mGet.rps / mPrism.rps)}): ${mGet.rps >= 5 * mPrism.rps ? 'met' : 'NOT met'}`);
+    console.log(`- signed POST ≥ 2× Prism's GET throughput (${ratio(mPost.rps / mPrism.rps)}): ${mPost.rps >= 2 * mPrism.rps ? 'met' : 'NOT met'}`);
+
+    for (const s of servers) s.child.kill('SIGKILL');
+    servers.length = 0;
+
+    if (!ONLY || ONLY === 'growth') await growth();
+    if (!ONLY || ONLY === 'heap') await heap();
+    console.log(`\n(${fmt((Date.now() - started) / 1000)} s)`);
+  } finally {
+    for (const s of servers) s.child.kill('SIGKILL');
+  }
+}
+
+/** CPU per request with 10 … 100,000 users, cards and approvals in the tenant, the four servers interleaved. */
+async function growth(): Promise<void> {
+  const sizes = [10, 1_000, 10_000, 100_000];
+  const servers = await Promise.all(sizes.map(() => startServer('ours')));
+  try {
+    const userIds = await Promise.all(servers.map((s, i) => ask<{ seeded: { userId: string } }>(s.child, { seed: sizes[i] }, (m) => 'seeded' in m).then((m) => m.seeded.userId)));
+    const kinds: { label: string; cases: Case[] }[] = [
+      { label: 'GET user', cases: sizes.map((_, i) => ({ method: 'GET', path: () => `/s2s/users/${userIds[i]}` })) },
+      { label: 'POST user', cases: sizes.map(() => ({ method: 'POST', path: () => '/s2s/users', body: newUserBody })) },
+      { label: 'card list', cases: sizes.map((_, i) => ({ method: 'GET', path: () => `/s2s/cards?userId=${userIds[i]}` })) },
+    ];
+    const cpu = kinds.map(() => sizes.map(() => [] as number[]));
+    for (const kind of kinds) for (const [i, s] of servers.entries()) await measure(s, kind.cases[i]!, 1);
+    const rounds = Math.max(3, Math.ceil(ROUNDS / 2) + 1);
+    for (let round = 0; round < rounds; round++) {
+      for (const [k, kind] of kinds.entries()) {
+        for (const [i, s] of servers.entries()) cpu[k]![i]!.push((await measure(s, kind.cases[i]!, 2)).cpuUs);
+      }
+    }
+    console.log(`\n### CPU per request as the state grows (users, cards and approvals each; ${rounds} interleaved rounds, medians)\n`);
+    console.log(`| request | ${sizes.map((n) => `${fmt(n)} records`).join(' | ')} | 100,000 vs 10 |`);
+    console.log(`|---|${sizes.map(() => '---').join('|')}|---|`);
+    for (const [k, kind] of kinds.entries()) {
+      const values = cpu[k]!.map(median);
+      console.log(`| ${kind.label} | ${values.map((v) => `${fmt(v)} µs`).join(' | ')} | ${ratio(values.at(-1)! / values[0]!)} ${values.at(-1)! <= 1.5 * values[0]! ? '(≤ 1.5×: met)' : '(> 1.5×: NOT met)'} |`);
+    }
+  } finally {
+    for (const s of servers) s.child.kill('SIGKILL');
+  }
+}
+
+/** Exactly `amount` signed requests (for the heap: the count matters here, not the rate). */
+async function sendExactly(server: Server, c: Case, amount: number): Promise<void> {
+  const requests = await signedRequests(server, c, amount);
+  let next = 0;
+  const result = await autocannon({
+    url: `http://127.0.0.1:${server.port}`, connections: CONNECTIONS, amount,
+    requests: [{ setupRequest: (req) => ({ ...req, ...requests[next++ % requests.length]! }) }],
+  });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`heap run: ${result.non2xx} non-2xx, ${result.errors} errors`);
+}
+
+/** Heap after a full GC in the server after 10^4 and after 10^5 signed GETs. */
+async function heap(): Promise<void> {
+  const server = await startServer('ours');
+  try {
+    const { userId } = await ask<{ seeded: { userId: string } }>(server.child, { seed: 1 }, (m) => 'seeded' in m).then((m) => m.seeded);
+    const c: Case = { method: 'GET', path: () => `/s2s/users/${userId}` };
+    await sendExactly(server, c, 10_000);
+    const at4 = (await ask<{ heap: number }>(server.child, 'gc', (m) => 'heap' in m)).heap;
+    await sendExactly(server, c, 90_000);
+    const at5 = (await ask<{ heap: number }>(server.child, 'gc', (m) => 'heap' in m)).heap;
+    const mib = (b: number) => b / 2 ** 20;
+    console.log('\n### Heap after GC (our server)\n');
+    console.log('| after 10^4 signed GETs | after 10^5 signed GETs | growth |');
+    console.log('|---|---|---|');
+    console.log(`| ${fmt(mib(at4), 1)} MiB | ${fmt(mib(at5), 1)} MiB | ${fmt(mib(at5 - at4), 1)} MiB ${mib(at5 - at4) <= 10 ? '(≤ 10 MiB: met)' : '(> 10 MiB: NOT met)'} |`);
+  } finally {
+    server.child.kill('SIGKILL');
+  }
+}
+
+await main();

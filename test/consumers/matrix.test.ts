@@ -1,0 +1,280 @@
+/**
+ * The consumer matrix: both packages as their users get them (npm pack tarballs, tools from the npm registry), each in
+ * a fresh project outside the repository, each running a signed flow and a typed 404, not only an import.
+ *
+ * | row | project | runs |
+ * | --- | --- | --- |
+ * | npx | an empty folder, only the two tarballs installed | `npx card-issuing-mock --port 0`; every entry by require and import |
+ * | esm-ts | ESM TypeScript, moduleResolution bundler, only the SDK | tsc (bundler and node16), `node main.ts` |
+ * | cjs-ts | CommonJS TypeScript, module nodenext, only the SDK | tsc, `node out/main.js` (require), ESM copy beside it |
+ * | jest-cjs / jest-esm | Jest 30, CommonJS and ESM projects | node and jsdom test files, one line of setup |
+ * | vitest | vitest | node, jsdom and happy-dom test files, one line of setup |
+ * | vite-browser | a Vite production build | the page in Chromium, the mock in its service worker |
+ * | quickstart | `npm init -y`, the README's install commands | the README's quickstart, extracted from the tarball |
+ *
+ * The integrator rows (esm-ts, cjs-ts) and the quickstart talk to the mock command over HTTP.
+ */
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { createProject, lastJson, MockCommand, npmInstall, ok, type Project } from './support';
+
+const tarballs = inject('tarballs');
+
+/** What the shared integrator flow (fixtures/consumer/shared/flow.ts) reports when everything works. */
+const FLOW_OK = {
+  registrationStatus: 'COMPLETED',
+  consentsSigned: expect.any(Number),
+  notFound: { guard: true, code: 'NOT_FOUND', status: 404, instanceofNotFoundError: true, hasRequestId: true },
+  refused: { guard: true, code: 'AUTH_SIGNATURE_MISMATCH', instanceofAuthenticationError: true },
+};
+
+/** What a browser or runner flow reports when everything works (fixtures/consumer/runners/flow.js). */
+const NOT_FOUND_OK = { guard: true, code: 'NOT_FOUND', instanceofNotFoundError: true };
+
+/** The project has no msw anywhere in its tree: installing card-issuing-sdk alone pulls none in. */
+function expectNoMsw(project: Project): void {
+  const lock = JSON.parse(readFileSync(join(project.dir, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
+  expect(Object.keys(lock.packages).filter((path) => /(^|\/)node_modules\/(msw|@mswjs\/[^/]+)$/.test(path))).toEqual([]);
+  expect(existsSync(join(project.dir, 'node_modules/msw'))).toBe(false);
+  expect(Object.keys(lock.packages)).toContain('node_modules/card-issuing-sdk');
+}
+
+// The `npx` row's folder and command; the integrator rows and the quickstart's base URL come from it.
+let npxRow: Promise<{ dir: string; command: MockCommand; url: string }> | undefined;
+function mockCommand() {
+  npxRow ??= (async () => {
+    const dir = join(tarballs.root, 'npx');
+    emptyFolder(dir);
+    // An empty folder: no package.json, only `npm install` of the two tarballs (the SDK is not on the registry yet).
+    await npmInstall(dir, [tarballs.mock, tarballs.sdk]);
+    const { command, url } = await MockCommand.start(dir, ['--port', '0']);
+    return { dir, command, url };
+  })();
+  return npxRow;
+}
+
+afterAll(async () => {
+  if (!npxRow) return;
+  const { command } = await npxRow;
+  // Ctrl+C stops it cleanly: exit 0, through npx.
+  expect(await command.interrupt()).toBe(0);
+  expect(command.stdout).toMatch(/stopped/);
+});
+
+describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () => {
+  it('npx card-issuing-mock --port 0 starts from an empty folder with only the tarballs; every entry works by require and by import', async () => {
+    const { dir, command, url } = await mockCommand();
+    expect(readdirSync(dir).sort()).toEqual(['node_modules', 'package-lock.json', 'package.json']);
+    expect(command.stdout).toMatch(/Credentials\s+apiKey test_key/);
+    expect(command.stdout).toMatch(/Corporates\n\s+[0-9a-f-]{36}/);
+    const fixtures = (await (await fetch(`${url}/__mock/fixtures`)).json()) as { corporates: unknown[] };
+    expect(fixtures.corporates.length).toBeGreaterThan(0);
+
+    for (const file of ['entries.cjs', 'entries.mjs', 'report.cjs']) writeFileSync(join(dir, file), readFileSync(fixture(`mock-cli/${file}`)));
+    const required = lastJson((await ok('node', ['entries.cjs'], { cwd: dir })).stdout);
+    const imported = lastJson((await ok('node', ['entries.mjs'], { cwd: dir })).stdout);
+    const expected = {
+      oneMockAcrossEntries: true,
+      userMatchesSchema: true,
+      notFound: NOT_FOUND_OK,
+      rootMockCorporates: fixtures.corporates.length,
+      jestEntryOutsideJest: expect.stringContaining('needs the hooks Jest puts on the global object'),
+    };
+    expect(required).toMatchObject({ loadedFrom: 'node.cjs', ...expected });
+    expect(imported).toMatchObject({ loadedFrom: 'node.js', ...expected });
+    // The CommonJS and ESM builds export the same names from every entry.
+    expect(required.exports).toEqual(imported.exports);
+    expect((required.exports as { sdk: string[] }).sdk).toContain('isCardIssuingError');
+  });
+
+  it('ESM TypeScript (moduleResolution bundler, and node16) with only card-issuing-sdk: import, a signed flow, a typed 404', async () => {
+    const project = await createProject(tarballs, {
+      name: 'esm-ts',
+      type: 'module',
+      packages: ['sdk'],
+      tools: ['typescript', '@types/node'],
+      files: { 'main.ts': 'esm-ts/main.ts', 'api-surface.ts': 'esm-ts/api-surface.ts', 'flow.ts': 'shared/flow.ts', 'tsconfig.json': 'esm-ts/tsconfig.json', 'tsconfig.node16.json': 'esm-ts/tsconfig.node16.json' },
+    });
+    expectNoMsw(project);
+    await project.ok('npx', ['tsc', '-p', 'tsconfig.json']);
+    await project.ok('npx', ['tsc', '-p', 'tsconfig.node16.json']);
+    const { url } = await mockCommand();
+    const report = lastJson((await project.ok('node', ['main.ts'], { CARD_ISSUING_BASE_URL: url })).stdout);
+    expect(report).toEqual({ loadedFrom: 'index.js', ...FLOW_OK });
+    expect(report.consentsSigned).toBeGreaterThan(0);
+  });
+
+  it('CommonJS TypeScript (module nodenext) with only card-issuing-sdk: require, a signed flow, a typed 404, the ESM copy beside it', async () => {
+    const project = await createProject(tarballs, {
+      name: 'cjs-ts',
+      packages: ['sdk'],
+      tools: ['typescript', '@types/node'],
+      files: { 'main.ts': 'cjs-ts/main.ts', 'api-surface.ts': 'cjs-ts/api-surface.ts', 'flow.ts': 'shared/flow.ts', 'tsconfig.json': 'cjs-ts/tsconfig.json' },
+    });
+    expectNoMsw(project);
+    await project.ok('npx', ['tsc', '-p', 'tsconfig.json']);
+    // tsc made CommonJS: the package is loaded by require().
+    expect(readFileSync(join(project.dir, 'out/main.js'), 'utf8')).toMatch(/require\("card-issuing-sdk"\)/);
+    const { url } = await mockCommand();
+    const report = lastJson((await project.ok('node', ['out/main.js'], { CARD_ISSUING_BASE_URL: url })).stdout);
+    expect(report).toEqual({
+      loadedFrom: 'index.cjs',
+      ...FLOW_OK,
+      // Two copies of every class (the ESM and CJS builds); the guard recognises both, instanceof cannot.
+      dual: { twoCopies: true, cjsErrorByEsmGuard: true, esmErrorByCjsGuard: true, cjsErrorInstanceofEsmClass: false },
+    });
+  });
+
+  it('Jest 30 in a CommonJS project: node and jsdom test files, one line of setup', async () => {
+    const project = await createProject(tarballs, {
+      name: 'jest-cjs',
+      packages: ['sdk', 'mock'],
+      tools: ['jest', 'jest-environment-jsdom'],
+      files: { 'jest.config.js': 'jest-cjs/jest.config.js', 'node.test.js': 'jest-cjs/node.test.js', 'jsdom.test.js': 'jest-cjs/jsdom.test.js', 'flow.cjs': 'runners/flow.cjs' },
+    });
+    const result = await project.run('npx', ['jest', '--ci']);
+    expect(result.code, result.output).toBe(0);
+    expect(result.stderr).toMatch(/Tests:\s+2 passed, 2 total/);
+  });
+
+  it('Jest 30 in an ESM project (node --experimental-vm-modules): node and jsdom test files, one line of setup', async () => {
+    const project = await createProject(tarballs, {
+      name: 'jest-esm',
+      type: 'module',
+      packages: ['sdk', 'mock'],
+      tools: ['jest', 'jest-environment-jsdom'],
+      files: { 'jest.config.js': 'jest-esm/jest.config.js', 'node.test.js': 'jest-esm/node.test.js', 'jsdom.test.js': 'jest-esm/jsdom.test.js', 'flow.js': 'runners/flow.js' },
+    });
+    const result = await project.run('npx', ['jest', '--ci'], { NODE_OPTIONS: '--experimental-vm-modules' });
+    expect(result.code, result.output).toBe(0);
+    expect(result.stderr).toMatch(/Tests:\s+2 passed, 2 total/);
+  });
+
+  it('vitest: node, jsdom and happy-dom test files, one line of setup', async () => {
+    const project = await createProject(tarballs, {
+      name: 'vitest',
+      type: 'module',
+      packages: ['sdk', 'mock'],
+      tools: ['vitest', 'jsdom', 'happy-dom'],
+      files: {
+        'vitest.config.js': 'vitest/vitest.config.js',
+        'node.test.js': 'vitest/node.test.js',
+        'jsdom.test.js': 'vitest/jsdom.test.js',
+        'happy-dom.test.js': 'vitest/happy-dom.test.js',
+        'flow.js': 'runners/flow.js',
+      },
+    });
+    const result = await project.run('npx', ['vitest', 'run']);
+    expect(result.code, result.output).toBe(0);
+    expect(result.stdout).toMatch(/Tests\s+3 passed \(3\)/);
+  });
+
+  it('a Vite production build of a page with card-issuing-mock/browser, opened in Chromium', async () => {
+    const project = await createProject(tarballs, {
+      name: 'vite-browser',
+      type: 'module',
+      packages: ['sdk', 'mock'],
+      tools: ['vite', 'typescript', '@types/node'],
+      files: { 'index.html': 'vite-browser/index.html', 'src/main.ts': 'vite-browser/src/main.ts', 'src/mock-surface.ts': 'vite-browser/src/mock-surface.ts', 'tsconfig.json': 'vite-browser/tsconfig.json' },
+    });
+    await project.ok('npx', ['card-issuing-mock', 'init', 'public']);
+    expect(existsSync(join(project.dir, 'public/mockServiceWorker.js'))).toBe(true);
+    await project.ok('npx', ['tsc', '-p', 'tsconfig.json']);
+    await project.ok('npx', ['vite', 'build']);
+    const site = await serveStatic(join(project.dir, 'dist'));
+    const profile = mkdtempSync(join(tmpdir(), 'card-issuing-consumer-chromium-'));
+    const context = await chromium.launchPersistentContext(profile, { executablePath: chromePath(), headless: true, args: CHROMIUM_ARGS });
+    try {
+      const page = await context.newPage();
+      const fromServiceWorker: string[] = [];
+      page.on('response', (response) => {
+        if (response.url().startsWith('https://api.example.test/') && response.fromServiceWorker()) fromServiceWorker.push(`${response.request().method()} ${new URL(response.url()).pathname}`);
+      });
+      await page.goto(site.url);
+      await page.waitForSelector('#result:not([data-state="running"])', { timeout: 60_000 });
+      const result = JSON.parse((await page.textContent('#result')) ?? '{}') as Record<string, unknown>;
+      expect(result).toEqual({ serviceWorker: true, registrationStatus: 'COMPLETED', kycStatus: 'PASSED', notFound: NOT_FOUND_OK });
+      expect(fromServiceWorker).toContain('POST /s2s/users');
+      expect(fromServiceWorker).toContain('GET /s2s/users/00000000-0000-4000-8000-000000000000');
+    } finally {
+      await context.close();
+      await site.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
+  });
+
+  it("the README quickstart runs as written in a default `npm init -y` project, from the SDK tarball's README", async () => {
+    const dir = join(tarballs.root, 'quickstart');
+    emptyFolder(dir);
+    // The README's install path, with the tarballs in place of the registry names (what it says to do before release).
+    await ok('npm', ['init', '-y'], { cwd: dir });
+    await npmInstall(dir, [tarballs.sdk]);
+    await npmInstall(dir, [tarballs.mock], { dev: true });
+    expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).type).toBeUndefined(); // CommonJS, npm's default
+    const source = quickstartFrom(readFileSync(join(dir, 'node_modules/card-issuing-sdk/README.md'), 'utf8'));
+    writeFileSync(join(dir, 'quickstart.ts'), source);
+    const { command, url } = await MockCommand.start(dir, ['--port', '0']);
+    try {
+      const result = await ok('npx', ['tsx', 'quickstart.ts'], { cwd: dir, env: { CARD_ISSUING_BASE_URL: url } });
+      const lines = result.stdout.trim().split('\n');
+      expect(lines).toContainEqual(expect.stringMatching(/^COMPLETED req_[0-9a-f]+$/));
+      expect(lines).toContainEqual(expect.stringMatching(/^NOT_FOUND req_[0-9a-f]+$/));
+      expect(lines).toContainEqual(expect.stringMatching(/Virtual Plus \(VIRTUAL\)/));
+    } finally {
+      expect(await command.interrupt()).toBe(0);
+    }
+  });
+});
+
+/** The first ```ts block of the README's "### Quickstart" section. */
+export function quickstartFrom(readme: string): string {
+  const section = readme.split(/^### /m).find((s) => s.startsWith('Quickstart'));
+  if (!section) throw new Error('the README has no "### Quickstart" section');
+  const block = /```ts\n([\s\S]*?)```/.exec(section);
+  if (!block) throw new Error('"### Quickstart" has no ```ts block');
+  return block[1]!;
+}
+
+function fixture(path: string): string {
+  return join(import.meta.dirname, '../fixtures/consumer', path);
+}
+
+/** An empty folder at `dir` (a fresh one if an earlier run left it). */
+function emptyFolder(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+}
+
+/** Debian's Chromium, or the one CHROME_PATH names (scripts/ensure-chromium.sh installs it). */
+function chromePath(): string {
+  const found = [process.env.CHROME_PATH, '/usr/bin/chromium'].find((p): p is string => Boolean(p) && existsSync(p!));
+  if (!found) throw new Error('No Chromium at $CHROME_PATH or /usr/bin/chromium: run scripts/ensure-chromium.sh');
+  return found;
+}
+
+// --no-sandbox: CI runs as root. Without the background-networking flags Chromium dials Google's hosts.
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+const MIME: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml' };
+
+/** Serves a built site on a free loopback port (a service worker needs a secure context: 127.0.0.1 is one). */
+async function serveStatic(root: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const file = join(root, path === '/' ? 'index.html' : path);
+    if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream' });
+    createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (typeof address !== 'object' || !address) throw new Error('no address');
+  return { url: `http://127.0.0.1:${address.port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}

@@ -1,0 +1,121 @@
+/**
+ * The SDK against hostile servers (real node:http servers on loopback): one that stalls after its headers, one that
+ * sends a body without end, one that declares a huge body, one that sends a huge invalid list, and one that echoes
+ * the client's secret in every field of its problem. Each would hang, exhaust memory, crash with a raw error or leak
+ * the secret without its fix.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { inspect } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  ResponseTooLargeError, ResponseValidationError, TimeoutError, ValidationError, createCardIssuingClient,
+} from '../../sdk/src/index';
+
+const USER_ID = '3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01';
+const SECRET = 'test_secret_9f3b6d2a';
+let server: Server | undefined;
+
+async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  server = createServer(handler);
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+afterEach(async () => {
+  const running = server;
+  server = undefined;
+  if (!running) return;
+  running.closeAllConnections();
+  await new Promise((resolve) => running.close(resolve));
+});
+
+const client = (baseUrl: string, extra: { timeoutMs?: number; maxResponseBytes?: number } = {}) =>
+  createCardIssuingClient({ baseUrl, apiKey: 'test_key', apiSecret: SECRET, retry: false, ...extra });
+
+describe('timeoutMs bounds the whole attempt, body included', () => {
+  it('a server that sends its headers and part of the body, then stalls, is a TimeoutError', async () => {
+    const baseUrl = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"items":[');
+      // ... and never another byte.
+    });
+    const error = await client(baseUrl, { timeoutMs: 300 }).s2s.cards.list(USER_ID).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ code: 'TIMEOUT', timeoutMs: 300 });
+  });
+});
+
+describe('maxResponseBytes', () => {
+  it('a body without end stops at the limit with a ResponseTooLargeError, and the connection is released', async () => {
+    let released!: () => void;
+    const closed = new Promise<void>((resolve) => (released = resolve));
+    const baseUrl = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"items":[');
+      const chunk = `${'{"object":"card"},'.repeat(4096)}`;
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      res.on('close', released);
+      pump();
+    });
+    const error = await client(baseUrl, { maxResponseBytes: 1024 * 1024 }).s2s.cards.list(USER_ID).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error).toMatchObject({ code: 'RESPONSE_TOO_LARGE', maxResponseBytes: 1024 * 1024, status: 200 });
+    await closed; // the server saw the client go: nothing keeps reading
+  });
+
+  it('a declared Content-Length over the limit is refused before reading', async () => {
+    const baseUrl = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(50 * 1024 * 1024) });
+      res.write('{');
+    });
+    const error = await client(baseUrl).s2s.cards.list(USER_ID).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect((error as ResponseTooLargeError).maxResponseBytes).toBe(10 * 1024 * 1024);
+  });
+
+  it('refuses a maxResponseBytes that is not a positive whole number', () => {
+    expect(() => client('http://127.0.0.1:1', { maxResponseBytes: 0 })).toThrow(/maxResponseBytes/);
+  });
+});
+
+describe('every validation failure is a ResponseValidationError', () => {
+  it('a 100k-item invalid list is one, never a raw RangeError', async () => {
+    const body = JSON.stringify({ items: Array.from({ length: 100_000 }, (_, i) => ({ object: 'card', id: i, extra: 'x' })) });
+    const baseUrl = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(body);
+    });
+    const error = await client(baseUrl).s2s.cards.list(USER_ID).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).errors.length).toBeLessThanOrEqual(100);
+  });
+});
+
+describe('a server that echoes the secret', () => {
+  it('never shows it in the message, toJSON() or inspect, wherever the server put it', async () => {
+    let authorization = '';
+    const baseUrl = await serve((req, res) => {
+      authorization = req.headers.authorization ?? '';
+      const echo = `${SECRET} ${authorization}`;
+      res.writeHead(400, { 'content-type': 'application/problem+json', 'x-request-id': `req_${SECRET}` });
+      res.end(JSON.stringify({
+        type: `https://evil.example/${SECRET}`, title: echo, status: 400, code: 'VALIDATION_FAILED', detail: echo,
+        instance: echo, requestId: SECRET, currentStatus: SECRET, operation: SECRET, stringToSign: echo,
+        errors: [{ path: `body.${SECRET}`, message: echo }, { path: authorization, message: 'x' }],
+      }));
+    });
+    const error = await client(baseUrl).s2s.users.get(USER_ID).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    const signature = authorization.split(':')[1]!;
+    expect(signature.length).toBeGreaterThan(20);
+    for (const shown of [String((error as Error).message), JSON.stringify(error), inspect(error, { depth: 10 }), (error as Error).stack ?? '']) {
+      expect(shown).not.toContain(SECRET);
+      expect(shown).not.toContain(signature);
+      expect(shown).toContain('[REDACTED]');
+    }
+  });
+});
