@@ -100,7 +100,10 @@ export function inspectorRoutes(runtime: MockRuntime): RouteDef[] {
           status: 200,
           body: {
             ...inspectorView({
-              state, frozen: control.clock.frozen(), now: control.clock.now().getTime(), tenants: runtime.tenants.all().map((t) => t.apiKey),
+              state, frozen: control.clock.frozen(), now: control.clock.now().getTime(),
+              // The page never signs: with signatures checked, an unsigned control request reaches the default tenant
+              // only, so the page offers no other (with --no-auth it may switch to any).
+              tenants: runtime.verifySignatures ? [control.apiKey] : runtime.tenants.all().map((t) => t.apiKey),
               events: runtime.observer.events(control.apiKey, { type: 'approval.statusChanged' }),
               faults: runtime.tenants.get(control.apiKey)?.faults ?? [],
             }),

@@ -74,6 +74,7 @@ export interface DueView {
 /** The whole page model of one tenant. */
 export interface InspectorView {
   tenant: string;
+  /** The tenants the page can show: the default one, or every one when the mock does not check signatures. */
   tenants: string[];
   clock: { now: string; frozen: boolean };
   upcoming: DueView[];
