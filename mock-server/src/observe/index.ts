@@ -7,4 +7,3 @@ export * from './journal';
 export * from './observer';
 export * from './capture';
 export * from './sse';
-export { REDACTED, redactBody, maskCardNumbers } from './redact';

@@ -144,10 +144,3 @@ export function entryOf(e: StoredExchange, secrets: readonly string[]): JournalE
     response: message(e.responseHeaders, e.responseBody, e.responseTruncated),
   };
 }
-
-/** The problem+json `code` of a response body, without parsing the whole body when it is not an error. */
-export function codeOf(status: number, body: string | null): string | null {
-  if (status < 400 || body === null) return null;
-  const match = /"code"\s*:\s*"([A-Z0-9_]+)"/.exec(body);
-  return match ? match[1]! : null;
-}

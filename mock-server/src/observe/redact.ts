@@ -16,6 +16,8 @@ const SECRET_KEYS = /^(pan|cardNumber|cvv|cvc|cvv2|pin|apiSecret|secret|password
 
 /** Runs of 13 to 19 digits, possibly grouped by spaces or dashes: what a card number looks like. */
 const DIGIT_RUN = /\d(?:[ -]?\d){12,18}/g;
+/** In free text, any run of 9 or more digits: a card number cut by truncation is still part of one. */
+const LONG_DIGIT_RUN = /\d(?:[ -]?\d){8,}/g;
 
 /** Whatever still looks like a signature header in free text. */
 const SIGNATURE = /HMAC-SHA256\s+\S+/gi;
@@ -42,11 +44,12 @@ function luhn(digits: string): boolean {
 }
 
 /**
- * Masks card numbers in a string to their last four digits. In JSON strings only Luhn-valid runs are card
- * numbers; in free text (a body that is not JSON, or was cut) every long run of digits is masked, to be safe.
+ * Masks card numbers in a string to their last four digits. In JSON strings only Luhn-valid runs of 13 to 19
+ * digits are card numbers; in free text (a body that is not JSON, or was cut) every run of 9 or more digits is
+ * masked, to be safe (a cut may have left the beginning of a number).
  */
 export function maskCardNumbers(text: string, onlyLuhnValid: boolean): string {
-  return text.replace(DIGIT_RUN, (run) => {
+  return text.replace(onlyLuhnValid ? DIGIT_RUN : LONG_DIGIT_RUN, (run) => {
     const digits = run.replace(/[ -]/g, '');
     if (onlyLuhnValid && !luhn(digits)) return run;
     return `•••• ${digits.slice(-4)}`;
