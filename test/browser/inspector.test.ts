@@ -273,6 +273,52 @@ describe('the inspector page at /__mock/ui', () => {
     await expect(page.getByRole('tab', { name: /^Business/ }).getAttribute('aria-selected')).resolves.toBe('true');
   });
 
+  it('does every other action by clicking: KYC, a deposit, a fault, lock and unlock, reject and cancel a change', async () => {
+    const tab = (name: RegExp) => page.getByRole('tab', { name }).click();
+    // KYC of the Server2Server user.
+    await tab(/^Server2Server/);
+    expect(await noticeAfter(page, () => page.getByRole('button', { name: 'KYC passed for Ada Lovelace' }).click())).toBe('KYC passed for Ada Lovelace');
+    await shows(page, 'tr:has-text("Ada Lovelace") [data-status="PASSED"]');
+    // A deposit to the corporate's address: a top-up that raises what it is funded with.
+    await tab(/^Deposits/);
+    const form = page.getByRole('form', { name: 'Incoming deposit' });
+    await form.getByLabel('To balance').selectOption({ label: 'Acme Logistics GmbH (corporate, top-up)' });
+    await form.getByLabel('Type').selectOption('USDC');
+    await form.getByLabel('Amount').fill('100');
+    expect(await noticeAfter(page, () => form.getByRole('button', { name: 'Send deposit' }).click())).toBe('100 USDC arrived');
+    await shows(page, 'section[aria-label="Corporate top-ups"] li:has-text("92.00 EUR")');
+    // A fault: the next GET of a user answers 503, which the SDK sees and the journal shows.
+    await tab(/^Faults/);
+    const faults = page.getByRole('form', { name: 'Inject a fault' });
+    await faults.getByLabel('Method').selectOption('GET');
+    await faults.getByLabel(/^Path/).fill('/s2s/users/*');
+    await faults.getByLabel(/^Status/).fill('503');
+    await noticeAfter(page, () => faults.getByRole('button', { name: 'Inject fault' }).click());
+    await shows(page, 'section[aria-label="Active faults"] li:has-text("status 503")');
+    const adaId = Object.values(server.mock.snapshot().users)[0]!.id;
+    const failure = await client.s2s.users.get(adaId).then(() => undefined, (e: unknown) => e);
+    expect(failure).toBeInstanceOf(CardIssuingError);
+    expect((failure as CardIssuingError).status).toBe(503);
+    await shows(page, '.rows [data-operation="getUser"]:has-text("503")');
+    await page.locator('section[aria-label="Active faults"] li').waitFor({ state: 'detached' });
+    // Lock and unlock the live card; reject one change request and cancel another.
+    await tab(/^Business/);
+    const chain = page.locator(`[data-card="${longApproval.card.id}"]`);
+    await noticeAfter(page, () => chain.getByRole('button', { name: /^Lock card/ }).click());
+    await shows(page, `[data-card="${longApproval.card.id}"] .chain-head [data-status="LOCKED"]`);
+    await noticeAfter(page, () => chain.getByRole('button', { name: /^Unlock card/ }).click());
+    await shows(page, `[data-card="${longApproval.card.id}"] .chain-head [data-status="ACTIVE"]`);
+    for (const [action, status] of [['Reject', 'REJECTED'], ['Cancel', 'CANCELED']] as const) {
+      const live = chain.locator('.instance[data-status="DELIVERED"]');
+      await noticeAfter(page, () => live.getByRole('button', { name: 'Request change' }).click());
+      await shows(page, `[data-card="${longApproval.card.id}"] .instance[data-status="CREATED"]`);
+      const created = chain.locator('.instance[data-status="CREATED"]');
+      const uuid = (await created.getAttribute('data-approval'))!;
+      await noticeAfter(page, () => created.getByRole('button', { name: `${action} approval ${uuid.slice(0, 8)}` }).click());
+      await shows(page, `[data-approval="${uuid}"][data-status="${status}"]`);
+    }
+  });
+
   it('is readable at 390×844: one column, nothing wider than the window', async () => {
     const narrow = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const mobile = await narrow.newPage();
