@@ -190,7 +190,8 @@ function observe(
   const exchange: Exchange = {
     request: {
       method: request.method, url: request.url, path: request.pathname, headers: request.headers(),
-      body: request.body === undefined ? undefined : bodyText(request.body),
+      // Lossy for observers: a body that is not UTF-8 has been answered 400 already, and must not fail here.
+      body: request.body === undefined ? undefined : new TextDecoder().decode(request.body),
     },
     response,
     operationId,
