@@ -100,6 +100,16 @@ describe('mock.requests(filter): the request journal', () => {
     expect(mock.requests({ after }).map((e) => e.operationId)).toEqual(['mock.kyc', 'confirmEmail']);
   });
 
+  it('journals a body that is not UTF-8 as the 400 it was answered with (observing never fails a request)', async () => {
+    const { mock } = setup({ verifySignatures: false });
+    const bytes = new Uint8Array([...new TextEncoder().encode('{"email":"'), 0xff, 0xfe, ...new TextEncoder().encode('"}')]);
+    const response = await getResponse(mock.handlers, new Request(`${BASE_URL}/s2s/users`, { method: 'POST', body: bytes, headers: { 'content-type': 'application/json' } }));
+    expect(response?.status).toBe(400);
+    const [entry] = mock.requests();
+    expect(entry).toMatchObject({ operationId: 'createUser', status: 400, code: 'MALFORMED_JSON' });
+    expect(entry!.request.body).toEqual({ email: '\uFFFD\uFFFD' });
+  });
+
   it('keeps the latest N per tenant (a ring buffer) and counts what it dropped', async () => {
     const { mock, client } = setup({ observe: { requests: 3, events: 2 } });
     const user = await client.s2s.users.create(registration());

@@ -190,8 +190,7 @@ function observe(
   const exchange: Exchange = {
     request: {
       method: request.method, url: request.url, path: request.pathname, headers: request.headers(),
-      // What was sent, for the journal: a body that is not UTF-8 was already refused (400), so show it with
-      // replacement characters rather than throw here and turn that refusal into a 500.
+      // Lossy for observers: a body that is not UTF-8 has been answered 400 already, and must not fail here.
       body: request.body === undefined ? undefined : new TextDecoder().decode(request.body),
     },
     response,
