@@ -5,8 +5,9 @@ export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
     include: ['test/**/*.test.ts'],
-    // The contract suite and the browser test have commands of their own (npm run test:contract, test:browser).
-    exclude: ['test/contract/**', 'test/browser/**', 'node_modules/**'],
+    // The contract suite, the browser test and the consumer matrix have commands of their own (npm run
+    // test:contract, test:browser, test:consumers), which .ci/run runs after npm test.
+    exclude: ['test/contract/**', 'test/browser/**', 'test/consumers/**', 'node_modules/**'],
     testTimeout: 30_000,
     // npm run bench: speed is measured here, never asserted in a timed test.
     benchmark: { include: ['bench/**/*.bench.ts'] },

@@ -28,7 +28,26 @@ export default defineConfig([
   // chunks instead of carrying a second copy of the mock.
   { ...shared, entry: { ...library, cli: 'src/cli.ts' }, format: ['esm'], external: ['msw', ...peers] },
   // CJS: msw 3 ships ESM only, which Jest's CommonJS runtime cannot load (and require(esm) needs Node 22.12+), so
-  // the CommonJS build carries msw inside it. Splitting puts what the entries share (the mock, msw) in chunks, so
-  // every class exists once in the CommonJS build as well.
-  { ...shared, format: ['cjs'], splitting: true, noExternal: ['msw'], external: peers },
+  // the CommonJS build carries msw's core inside it. Splitting puts what the entries share (the mock, msw) in chunks,
+  // so every class exists once in the CommonJS build as well. msw/browser stays external: only a bundler for the
+  // browser loads it, resolving its browser build (bundled here it would get the Node interceptors), and msw refuses
+  // it in Node anyway.
+  { ...shared, format: ['cjs'], splitting: true, noExternal: [/^msw$/], external: ['msw/browser', ...peers] },
+  // The inspector page (`/__mock/ui` of the standalone server): one script and one stylesheet with Preact bundled in,
+  // so that the page works offline and ships in dist/inspector/ with the package.
+  {
+    entry: { 'inspector/app': 'src/inspector/page/main.tsx' },
+    format: ['iife'],
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    sourcemap: false,
+    noExternal: [/.*/],
+    outExtension: () => ({ js: '.js' }),
+    esbuildOptions(options) {
+      options.jsx = 'automatic';
+      options.jsxImportSource = 'preact';
+      options.legalComments = 'none';
+    },
+  },
 ]);

@@ -33,6 +33,7 @@ export const TOOLS = {
   '@types/node': ours('@types/node'),
   vitest: ours('vitest'),
   vite: ours('vite'),
+  tsx: ours('tsx'),
   jest: '^30.0.0',
   'jest-environment-jsdom': '^30.0.0',
   jsdom: '^31.0.0',
@@ -164,7 +165,9 @@ export async function createProject(tarballs: Tarballs, spec: ProjectSpec): Prom
     ok: (command, args, env) => ok(command, args, { cwd: dir, ...(env ? { env } : {}) }),
     run: (command, args, env) => run(command, args, { cwd: dir, ...(env ? { env } : {}) }),
   };
+  const started = performance.now();
   await installSlot(() => npmInstall(dir, []));
+  console.log(`consumers: ${spec.name} installed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return project;
 }
 
@@ -173,36 +176,59 @@ export function npmInstall(dir: string, args: readonly string[], options: { dev?
   return ok('npm', ['install', ...(options.dev ? ['--save-dev'] : []), '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...args], { cwd: dir, timeoutMs: 300_000 });
 }
 
-/** A running `card-issuing-mock` command (started with npx in a project). */
+/** How a process ended: its exit code, or the signal that ended it. */
+export interface Ended {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/**
+ * A running `card-issuing-mock` command, started with npx in a project. It runs in a process group of its own, as a
+ * command in a terminal does, so that {@link interrupt} is a real Ctrl+C: SIGINT to npx, its shell and the server.
+ */
 export class MockCommand {
   stdout = '';
   stderr = '';
-  readonly exited: Promise<number | null>;
+  /** Resolves once every process of the group has let go of the output (npx and the server have both ended). */
+  readonly ended: Promise<Ended>;
 
   private constructor(readonly child: ChildProcessWithoutNullStreams) {
     child.stdout.setEncoding('utf8').on('data', (text: string) => void (this.stdout += text));
     child.stderr.setEncoding('utf8').on('data', (text: string) => void (this.stderr += text));
-    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    this.ended = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+    // Never leave a server behind, whatever happens to this process.
+    const reap = () => this.signal('SIGKILL');
+    process.once('exit', reap);
+    void this.ended.then(() => process.off('exit', reap));
   }
 
   /** `npx card-issuing-mock <args>` in `dir`; resolves with its base URL once it prints it. */
   static async start(dir: string, args: readonly string[]): Promise<{ command: MockCommand; url: string }> {
-    const command = new MockCommand(spawn('npx', ['card-issuing-mock', ...args], { cwd: dir, env: consumerEnv(), stdio: 'pipe' }));
+    const command = new MockCommand(spawn('npx', ['card-issuing-mock', ...args], { cwd: dir, env: consumerEnv(), stdio: 'pipe', detached: true }));
     const url = await new Promise<string>((resolve, reject) => {
       const check = () => {
         const match = /listening on (http:\/\/\S+)/.exec(command.stdout);
         if (match) resolve(match[1]!);
       };
       command.child.stdout.on('data', check);
-      void command.exited.then((code) => reject(new Error(`npx card-issuing-mock exited (${code}) before it listened\n${command.stdout}\n${command.stderr}`)));
+      void command.ended.then((ended) => reject(new Error(`npx card-issuing-mock ended (${JSON.stringify(ended)}) before it listened\n${command.stdout}\n${command.stderr}`)));
     });
     return { command, url };
   }
 
-  /** Sends SIGINT (Ctrl+C) and resolves with the exit code. */
-  async interrupt(): Promise<number | null> {
-    this.child.kill('SIGINT');
-    return this.exited;
+  /** Ctrl+C: SIGINT to the whole group; resolves once it has ended, with what the server printed last. */
+  async interrupt(): Promise<{ ended: Ended; stdout: string }> {
+    this.signal('SIGINT');
+    const ended = await this.ended;
+    return { ended, stdout: this.stdout };
+  }
+
+  private signal(signal: NodeJS.Signals): void {
+    try {
+      process.kill(-this.child.pid!, signal);
+    } catch {
+      // The group has already ended.
+    }
   }
 }
 
