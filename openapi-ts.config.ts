@@ -22,7 +22,7 @@ const parser = { patch: { input: (spec: unknown) => numbersThatFit(spec) } };
 const annotatePure = fileURLToPath(new URL('./scripts/annotate-pure.mjs', import.meta.url));
 
 // One command (`npm run generate`) turns spec/openapi.yaml into generated code that is never edited by hand; CI
-// regenerates and diffs it (test/spec/generated.test.ts). Two outputs of the same spec:
+// regenerates and diffs it (test/spec/generated.test.ts). One folder, two outputs of the same spec:
 //
 // - sdk/generated/: what the SDK ships. Types, one function per operation on the ky client, the operation table,
 //   and zod schemas in zod's smaller build (`zod/mini`: functions instead of methods, so a bundler keeps only what
@@ -31,13 +31,15 @@ const annotatePure = fileURLToPath(new URL('./scripts/annotate-pure.mjs', import
 //   (`zCreateUserData`), built once, not a `z.object` per call. The functions import no zod: their validators load
 //   the schemas with `import()` on first use, so a client with validation off never loads zod. A post-processing
 //   step marks every schema constructor `@__PURE__`, so a bundler drops the schemas a page does not use.
-// - sdk/generated-classic/: the same schemas in classic zod, for `card-issuing-sdk/internal` (the mock composes them
+// - sdk/generated/classic/: the same schemas in classic zod, for `card-issuing-sdk/internal` (the mock composes them
 //   with methods: `.optional()`, `.shape`, `instanceof z.ZodObject`). Never part of the SDK's root entry.
 export default defineConfig([
   {
     input: './spec/openapi.yaml',
     output: {
       path: './sdk/generated',
+      // `npm run generate` empties sdk/generated first; the jobs run at once, so neither may clean (classic/ is inside).
+      clean: false,
       postProcess: [{ name: 'annotate-pure', command: process.execPath, args: [annotatePure, '{{path}}/zod.gen.ts'] }],
     },
     parser,
@@ -68,7 +70,7 @@ export default defineConfig([
   },
   {
     input: './spec/openapi.yaml',
-    output: { path: './sdk/generated-classic', postProcess: [], entryFile: false },
+    output: { path: './sdk/generated/classic', clean: false, postProcess: [], entryFile: false },
     parser,
     plugins: [{ name: 'zod', dates: { offset: true } }],
   },

@@ -33,4 +33,21 @@ export default defineConfig([
   // browser loads it, resolving its browser build (bundled here it would get the Node interceptors), and msw refuses
   // it in Node anyway.
   { ...shared, format: ['cjs'], splitting: true, noExternal: [/^msw$/], external: ['msw/browser', ...peers] },
+  // The inspector page (`/__mock/ui` of the standalone server): one script and one stylesheet with Preact bundled in,
+  // so that the page works offline and ships in dist/inspector/ with the package.
+  {
+    entry: { 'inspector/app': 'src/inspector/page/main.tsx' },
+    format: ['iife'],
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    sourcemap: false,
+    noExternal: [/.*/],
+    outExtension: () => ({ js: '.js' }),
+    esbuildOptions(options) {
+      options.jsx = 'automatic';
+      options.jsxImportSource = 'preact';
+      options.legalComments = 'none';
+    },
+  },
 ]);

@@ -8,7 +8,7 @@
  * rejecting or accepting a change, a purchase with a card, and time passing.
  * @module
  */
-import { signRequest, type Approval, type BusinessUser, type Card, type Money, type User } from 'card-issuing-sdk';
+import { signRequest, type Approval, type BusinessUser, type Card, type User } from 'card-issuing-sdk';
 import type { Authorization, ChangeRequest, Fixtures, IncomingDepositResult, OutboxMessage, Purchase } from 'card-issuing-mock';
 
 /** A control call the mock refused (problem+json), or a server without the control API. */

@@ -12,7 +12,7 @@
  * @module
  */
 import { setupWorker, type SetupWorker } from 'msw/browser';
-import { createMock, type CardIssuingMock } from './index.js';
+import { createMock, type CardIssuingMock, type EventFilter, type JournalEntry, type MockEvent, type ObservedListener, type RequestFilter } from './index.js';
 
 /** Options of {@link startBrowserMock}: those of {@link createMock} plus where the worker script is. */
 export type StartBrowserMockOptions = Parameters<typeof createMock>[0] & {
@@ -20,10 +20,25 @@ export type StartBrowserMockOptions = Parameters<typeof createMock>[0] & {
   serviceWorker?: { url?: string; options?: RegistrationOptions };
   /** Do not log each intercepted request in the browser console. Default false. */
   quiet?: boolean;
+  /**
+   * Also put {@link BrowserMockInspector} on `globalThis` under this name (e.g. `'cardIssuingMock'`), so that the
+   * browser's console or a devtools panel can read the journal: `cardIssuingMock.requests({ status: '4xx' })`.
+   */
+  expose?: string;
 };
 
+/** What the browser mock saw: the same journal and events as `GET /__mock/requests` and `/__mock/events` of the server. */
+export interface BrowserMockInspector {
+  /** The request journal of the default tenant, newest first (redacted: no Authorization header, secret or card number). */
+  requests(filter?: RequestFilter): JournalEntry[];
+  /** The domain events of the default tenant, oldest first. */
+  events(filter?: EventFilter): MockEvent[];
+  /** Calls `listener` with each exchange and event as it happens; returns the function that stops it. */
+  subscribe(listener: ObservedListener): () => void;
+}
+
 /** A running browser mock. */
-export interface BrowserMock {
+export interface BrowserMock extends BrowserMockInspector {
   /** The msw worker, for `worker.use(...)` overrides in a story or a test. */
   worker: SetupWorker;
   /** The mock's control API (clock, outbox, kyc, deposits, faults, ...). */
@@ -37,7 +52,7 @@ export interface BrowserMock {
  * handle (the app's own assets, other APIs) go to the network untouched.
  */
 export async function startBrowserMock(options: StartBrowserMockOptions = {}): Promise<BrowserMock> {
-  const { serviceWorker, quiet = false, ...mockOptions } = options;
+  const { serviceWorker, quiet = false, expose, ...mockOptions } = options;
   const mock = createMock(mockOptions);
   const worker = setupWorker(...mock.handlers);
   await worker.start({
@@ -45,11 +60,21 @@ export async function startBrowserMock(options: StartBrowserMockOptions = {}): P
     onUnhandledFrame: 'bypass',
     quiet,
   });
+  // msw runs the handlers in the page (the worker only forwards requests), so the journal and events are this
+  // page's own objects: nothing crosses to the worker to read them.
+  const inspector: BrowserMockInspector = {
+    requests: (filter) => mock.requests(filter),
+    events: (filter) => mock.events(filter),
+    subscribe: (listener) => mock.subscribe(listener),
+  };
+  if (expose) (globalThis as Record<string, unknown>)[expose] = inspector;
   return {
     worker,
     mock,
+    ...inspector,
     async stop() {
       await worker.stop();
+      if (expose && (globalThis as Record<string, unknown>)[expose] === inspector) delete (globalThis as Record<string, unknown>)[expose];
     },
   };
 }

@@ -26,6 +26,8 @@ import { commandWall, createPipeline, recordCommand, type Exchange, type Pipelin
 import { runApi, runSettle, type Command } from './pipeline/commands';
 import { createRuntime, type Journal, type MockRuntime } from './pipeline/runtime';
 import { webCryptoHmac } from './pipeline/signature';
+import { inspectorRoutes } from './inspector/routes';
+import { journalListener, type ObserveOptions } from './observe';
 import { TenantRegistry, cloneState, snapshotProblem, type Credentials, type Tenant, type TenantSnapshot } from './store';
 
 export { ProblemError } from './domain/errors';
@@ -39,6 +41,11 @@ export type { FaultSpec } from './pipeline/faults';
 export type { Exchange } from './pipeline/runtime';
 export type { Reply } from './pipeline/reply';
 export type { TenantControl } from './control';
+export type {
+  EventFilter, JournalEntry, JournalMessage, JournalSummary, MockEvent, MockEventType, ObservedListener, ObservedMessage, ObserveOptions,
+  RequestFilter,
+} from './observe';
+export { DEFAULT_EVENT_LOG_SIZE, DEFAULT_JOURNAL_SIZE, JOURNAL_BODY_LIMIT } from './observe';
 export type { AuthorizationRecord as Authorization, Credentials, DeclineReason, Fixtures, OutboxMessage, TenantSnapshot } from './store';
 
 /** Options of {@link createMock}. */
@@ -72,6 +79,8 @@ export interface CreateMockOptions {
    * passes node:crypto's). Default: Web Crypto with each secret's key imported once.
    */
   hmac?: (secret: string, message: string) => Uint8Array | Promise<Uint8Array>;
+  /** How many exchanges and events each tenant keeps (`{ requests: 500, events: 1000 }` by default; 0 keeps none). */
+  observe?: ObserveOptions;
 }
 
 /** Every tenant with its credentials: what a state file holds (secrets included). */
@@ -132,6 +141,7 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
   const runtime = createRuntime({
     tenants, verifySignatures: options.verifySignatures ?? true, bodyHash: options.bodyHash ?? false, latencyMs: options.latencyMs ?? 0,
     baseUrl: options.baseUrl, listeners, hmac: options.hmac ?? webCryptoHmac(), publicUrl: options.publicUrl,
+    ...(options.observe ? { observe: options.observe } : {}),
   });
 
   const controlOf = (apiKey: string): TenantControl => {
@@ -160,7 +170,9 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
 
   const defaultControl = journaled(runtime, tenantControl(runtime, () => tenants.default));
   const control = (apiKey: string | null) => (apiKey === null ? defaultControl : tenants.get(apiKey) ? controlOf(apiKey) : undefined);
-  const pipeline = createPipeline(runtime, controlRoutes({ control, addCredentials }), { control });
+  const pipeline = createPipeline(runtime, [...controlRoutes({ control, addCredentials }), ...inspectorRoutes(runtime)], { control });
+  // The request journal listens to the pipeline's exchanges (unless it keeps nothing).
+  if (runtime.observer.journalSize > 0) runtime.exchangeListeners.add(journalListener(runtime));
   const handlers = mswHandlers(pipeline, runtime.baseUrl);
 
   const importState = (state: ServerState): void => {
@@ -181,6 +193,7 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     clock: defaultControl.clock, reset: defaultControl.reset, snapshot: defaultControl.snapshot, restore: defaultControl.restore,
     outbox: defaultControl.outbox, kyc: defaultControl.kyc, deposits: defaultControl.deposits, approvals: defaultControl.approvals,
     users: defaultControl.users, cards: defaultControl.cards, faults: defaultControl.faults, fixtures: defaultControl.fixtures,
+    requests: defaultControl.requests, events: defaultControl.events, subscribe: defaultControl.subscribe,
     handlers,
     tenant: controlOf,
     addCredentials: (c: Credentials) => addCredentials(c).control,

@@ -15,6 +15,7 @@
 import { createHmac } from 'node:crypto';
 import { createMock, mockInternals, type CardIssuingMock } from './index.js';
 import { createGuard } from './node/guard.js';
+import { withInspectorPage } from './node/inspector-page.js';
 import { servePipeline } from './node/server.js';
 import { errnoText, openStateFile, StateFileError, type JournaledStateFile } from './node/state-file.js';
 
@@ -129,7 +130,7 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
   const guard = createGuard({ host, publicUrl: options.publicUrl, allowedHosts: options.allowedHosts, corsOrigins: options.corsOrigins });
   let http;
   try {
-    http = await servePipeline(mockInternals(mock).pipeline, {
+    http = await servePipeline(withInspectorPage(mockInternals(mock).pipeline), {
       port: options.port ?? 4010,
       host,
       ...(log ? { log } : {}),

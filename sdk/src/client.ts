@@ -391,6 +391,8 @@ interface CommonOptions {
   responseValidator: ((data: unknown) => Promise<void>) | undefined;
 }
 
+type FetchFunction = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+
 type Send<T> = (common: CommonOptions) => Promise<{ data: T; response: Response }>;
 
 /**
@@ -489,12 +491,23 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
       notify(hooks.onRequest, event(request));
     };
 
+    // Each attempt's response, seen where it arrives: in the transport, not in a ky afterResponse hook, for which
+    // ky clones every response (a tee of its body, a third of the SDK's own cost per call on loopback).
+    const observe = (fetch: FetchFunction): FetchFunction => async (input, init) => {
+      const response = await fetch(input, init);
+      state.status = response.status;
+      state.requestId = response.headers.get('x-request-id') ?? undefined;
+      const url = input instanceof Request ? input.url : String(input);
+      notify(hooks.onResponse, { operation, method, url, attempt: state.attempt, idempotencyKey, status: state.status, requestId: state.requestId, elapsedMs: Date.now() - state.sentAt });
+      return response;
+    };
+
     const kyOptions: Omit<KyOptions, 'method' | 'prefixUrl'> = {
       throwHttpErrors: true,
       timeout: timeoutMs,
       retry: kyRetry(retry, idempotencyKey !== undefined),
       // ky's timeout ends at the response headers; this bounds the body too, in time and in size.
-      fetch: boundedFetch(options.fetch ?? ((input, init) => globalThis.fetch(input, init)), {
+      fetch: boundedFetch(observe(options.fetch ?? ((input, init) => globalThis.fetch(input, init))), {
         timeoutMs, maxResponseBytes, timeoutError,
         tooLargeError: () => new ResponseTooLargeError({
           detail: `${operation}: the response body is larger than ${maxResponseBytes} bytes (maxResponseBytes).`, maxResponseBytes,
@@ -514,13 +527,6 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
             const reason = await mapKyError(error);
             if (reason instanceof CardIssuingError) notify(hooks.onRetry, { ...event(request), error: reason });
             await sign(request); // fresh nonce and timestamp: the server refuses a replayed nonce
-          },
-        ],
-        afterResponse: [
-          ({ request, response }) => {
-            state.status = response.status;
-            state.requestId = response.headers.get('x-request-id') ?? undefined;
-            notify(hooks.onResponse, { ...event(request), status: state.status, requestId: state.requestId, elapsedMs: Date.now() - state.sentAt });
           },
         ],
         beforeError: [({ error }) => mapKyError(error)],

@@ -292,8 +292,9 @@ export async function issueCard(client: CardIssuingClient, options: IssueCardOpt
       async () => {
         const completed = await client.s2s.cards.completeDraft(toPay.cardId, run.call);
         if (completed.object === 'card') return completed;
-        // The interface allows draft data here; the card then appears in the user's list.
-        const listed = (await client.s2s.cards.list(userId, run.call)).items.find((c) => c.id === toPay.cardId);
+        // The interface allows draft data here; the card then appears in the user's list (on whichever page).
+        let listed: Card | undefined;
+        for await (const c of client.s2s.cards.list(userId, run.call)) if (c.id === toPay.cardId) listed = c;
         return listed ?? run.refuse('completeDraft', 'CARD_NOT_ISSUED', `draft ${toPay.cardId} is ${completed.status} but no card was issued`);
       },
       (c) => `card ${c.id} ${c.status}`,
@@ -454,7 +455,10 @@ export async function approveDeposit(client: CardIssuingClient, options: Approve
   const list = await run.step(
     'listVerifications',
     async () => {
-      const listed = await (app ? client.app.deposits.listVerifications(userId, run.call) : client.s2s.deposits.listVerifications({ userId }, run.call));
+      // Every page: a user with many deposits has pending ones beyond the first.
+      const items: DepositVerification[] = [];
+      for await (const v of app ? client.app.deposits.listVerifications(userId, run.call) : client.s2s.deposits.listVerifications({ userId }, run.call)) items.push(v);
+      const listed = { items };
       if (options.verificationId !== undefined && !listed.items.some((v) => v.id === options.verificationId)) {
         run.refuse('listVerifications', 'VERIFICATION_NOT_FOUND', `no verification ${options.verificationId} for user ${userId}`);
       }

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import * as sdk from '../../sdk/generated/sdk.gen';
 import type { ApprovalStatus } from '../../sdk/generated/types.gen';
-import { zApproval, zBusinessUser, zCard, zDepositVerification, zProblem, zTopUp, zUser } from '../../sdk/generated-classic/zod.gen';
+import { zApproval, zBusinessUser, zCard, zDepositVerification, zProblem, zTopUp, zUser } from '../../sdk/generated/classic/zod.gen';
 import { zAuthorization } from '../../mock-server/src/control/schemas';
 import { exportPublicKey, generateCardKeyPair } from '../../sdk/src/card-details';
 import { ProblemError } from '../../mock-server/src/index';

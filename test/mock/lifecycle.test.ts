@@ -300,7 +300,10 @@ describe('one place for what entering a status does', () => {
       ['approval', 'DELIVERED', 'REAPPROVED', 'REPLACED'],
       ['change', 'CREATED', 'DELIVERED', null],
     ]);
-    expect(events.filter((e) => e.type === 'card.generated')).toEqual([{ type: 'card.generated', at: T0, cardId: approval.card.id, approvalUuid: approval.approvalUuid }]);
+    expect(events.filter((e) => e.type === 'card.generated')).toEqual([{
+      type: 'card.generated', at: T0, cardId: approval.card.id, userId: user.userUuid, cardType: 'VIRTUAL', last4: expect.stringMatching(/^\d{4}$/),
+      approvalUuid: approval.approvalUuid,
+    }]);
     // Every event is JSON, and no card number travels in one.
     expect(JSON.stringify(events)).not.toMatch(/\d{12,}/);
   });

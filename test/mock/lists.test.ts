@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  CardIssuingError, createCardIssuingClient, type CardIssuingClient, type Page, type PageBody, type PagePromise, type ListOptions,
+  CardIssuingError, approveDeposit, createCardIssuingClient, type CardIssuingClient, type Page, type PageBody, type PagePromise, type ListOptions,
 } from '../../sdk/src/index';
 import { createCard } from '../../sdk/generated/sdk.gen';
 import { generateCardKeyPair } from '../../sdk/src/card-details';
@@ -130,6 +130,24 @@ describe('every list operation pages with limit and cursor, in a stable order', 
       const problem = await expectProblem(await send('GET', `/s2s/deposits/verifications?limit=${limit}`), 400, 'VALIDATION_FAILED');
       expect(problem.errors?.map((e) => e.path)).toEqual(['query.limit']);
     }
+  });
+});
+
+describe('the SDK flows read every page', () => {
+  it('approveDeposit finds a verification pending approval beyond the first page, in both areas', async () => {
+    const { user, balanceId } = await s2sUser(0);
+    await fund(h.client, h.mock, user.id, balanceId, '10');
+    for (let i = 0; i < 24; i++) h.mock.deposits.incoming({ balanceId, type: 'USDC', amount: '10' });
+    const pending = h.mock.deposits.incoming({ balanceId, type: 'USDC', amount: '12', requiresVerification: true });
+    if (pending.kind !== 'verification') throw new Error('expected a verification');
+    const data = { sourceOfFunds: 'SAVINGS' as const, walletType: 'SELF_HOSTED' as const };
+    const result = await approveDeposit(sdk(), { userId: user.id, getVerificationData: () => data });
+    expect(result.verifications).toHaveLength(26);
+    expect(result.approved.map((v) => [v.id, v.status])).toEqual([[pending.verification.id, 'CREDITED']]);
+    const another = h.mock.deposits.incoming({ balanceId, type: 'USDC', amount: '13', requiresVerification: true });
+    if (another.kind !== 'verification') throw new Error('expected a verification');
+    const app = await approveDeposit(sdk(), { userId: user.id, area: 'app', getVerificationData: () => data });
+    expect(app.approved.map((v) => v.id)).toEqual([another.verification.id]);
   });
 });
 

@@ -83,7 +83,10 @@ describe('commands and the journal seam', () => {
     const approval = await makeApproval(h.client, h.mock, business.userUuid, { fromDays: 2, toDays: 5 });
     h.mock.clock.advance(3 * DAY);
     ok(await getApproval({ client: h.client, path: { corporateUuid: approval.corporateUuid, approvalUuid: approval.approvalUuid } }));
-    h.mock.approvals.requestChange(approval.corporateUuid, approval.approvalUuid);
+    h.mock.cards.authorize(approval.card.id, { amount: 1_000, currency: 'EUR', merchant: 'Corner Cafe' });
+    const change = h.mock.approvals.requestChange(approval.corporateUuid, approval.approvalUuid);
+    h.mock.approvals.accept(change.corporateUuid, change.approvalUuid);
+    h.mock.approvals.requestChange(change.corporateUuid, change.approvalUuid);
     h.mock.clock.advance(10 * DAY);
     h.mock.addCredentials({ apiKey: 'other', apiSecret: 'other_secret' });
     h.mock.tenant('other').clock.advance(60);

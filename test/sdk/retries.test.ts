@@ -174,8 +174,12 @@ describe('abort', () => {
   it('stops waiting for a retry when aborted, and sends nothing more', async () => {
     api.respond(() => problem(503, 'UNAVAILABLE', 'Try again.', {}, { 'retry-after': '5' }));
     const controller = new AbortController();
-    const promise = client.s2s.users.get(u(1), { signal: controller.signal });
-    setTimeout(() => controller.abort(), 100);
+    // Abort once the first answer (a 503 with Retry-After: 5) is in, so the client is waiting to retry: not after a
+    // fixed time, which a loaded machine may not have reached the server by.
+    const waiting = createCardIssuingClient({
+      baseUrl: BASE, apiKey: API_KEY, apiSecret: API_SECRET, retry: fast, hooks: { onResponse: () => setTimeout(() => controller.abort(), 0) },
+    });
+    const promise = waiting.s2s.users.get(u(1), { signal: controller.signal });
     await expect(promise).rejects.toMatchObject({ name: 'AbortError' });
     await delay(50);
     expect(api.seen).toHaveLength(1);

@@ -9,7 +9,7 @@ import { commandWall, recordCommand, type MockRuntime } from '../pipeline';
 import type { TenantControl } from './tenant-control';
 
 /** Actions that never touch the persisted state (faults are not part of a snapshot). */
-const NOT_STATE = new Set(['faults.inject', 'faults.clear', 'clock.now', 'clock.frozen']);
+const NOT_STATE = new Set(['faults.inject', 'faults.clear', 'clock.now', 'clock.frozen', 'requests', 'subscribe']);
 
 /** The same control with every state-changing call journaled (wall-clock pinned, so a replay sees the same instants). */
 export function journaled(runtime: MockRuntime, control: TenantControl): TenantControl {

@@ -25,7 +25,12 @@ export interface RouteArgs {
   params: Record<string, string>;
   body: unknown;
   url: URL;
+  /** A request header by lower-case name (the event stream reads `Last-Event-ID`). */
+  header(name: string): string | undefined;
 }
+
+/** What a control route answers: a JSON body, or a stream written as it comes (server-sent events). */
+export type RouteResult = { status: number; body: unknown } | { status: number; stream: ReadableStream<Uint8Array>; headers: Record<string, string> };
 
 /** One control route: method and path, the schemas of its path parameters and body, and what it does. */
 export interface RouteDef {
@@ -35,7 +40,7 @@ export interface RouteDef {
   body?: z.ZodType;
   /** The body may be absent (then `body` is `{}`). */
   optionalBody?: boolean;
-  run(args: RouteArgs): { status: number; body: unknown };
+  run(args: RouteArgs): RouteResult;
 }
 
 const uuid = z.uuid();

@@ -15,6 +15,7 @@ import { indexOf, outboxOf } from '../domain/lookups';
 import { injectFault, type FaultSpec } from '../pipeline/faults';
 import type { MockRuntime } from '../pipeline/runtime';
 import { validateParts } from '../pipeline/validation';
+import type { EventFilter, JournalEntry, MockEvent, ObservedListener, RequestFilter } from '../observe';
 import {
   cloneState, fixturesOf, snapshotErrors, snapshotProblem, type AuthorizationRecord, type Fixtures, type OutboxMessage, type Tenant, type TenantSnapshot,
 } from '../store';
@@ -85,6 +86,22 @@ export interface TenantControl {
   };
   /** Seeded ids, credentials and current corporate balances. */
   fixtures(): Fixtures;
+  /**
+   * The request journal of this tenant, newest first: every API exchange and control action the mock answered
+   * (the latest 500 by default), with operationId, status, code, duration, request id and bodies, the
+   * Authorization header, secrets and card data redacted.
+   */
+  requests(filter?: RequestFilter): JournalEntry[];
+  /**
+   * What changed in this tenant, oldest first (the latest 1000 by default): users registered, e-mails verified,
+   * cards generated, approval statuses from/to, credits, top-ups, authorizations, OTPs sent.
+   */
+  events(filter?: EventFilter): MockEvent[];
+  /**
+   * Calls `listener` with each exchange (`{ kind: 'request', request }`, a summary without bodies) and each event
+   * (`{ kind: 'event', event }`) of this tenant as it happens; returns the function that stops it.
+   */
+  subscribe(listener: ObservedListener): () => void;
 }
 
 /** The control of the tenant `getTenant` returns at each call (so the default follows an import of state). */
@@ -92,11 +109,12 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
   /** Runs a control action: settle, act, settle (the action may make transitions due), tell the listeners. */
   const act = <T>(fn: (ctx: DomainContext, tenant: Tenant) => T): T => {
     const tenant = getTenant();
-    const ctx = contextOf(tenant.state);
+    const emit = runtime.observer.emitter(tenant.apiKey);
+    const ctx = contextOf(tenant.state, emit);
     try {
       settle(ctx);
       const result = fn(ctx, tenant);
-      settle(contextOf(tenant.state));
+      settle(contextOf(tenant.state, emit));
       return result;
     } finally {
       runtime.changed();
@@ -105,7 +123,7 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
   /** Runs a read: settle first so it sees due transitions; tell the listeners only if something moved. */
   const read = <T>(fn: (ctx: DomainContext, tenant: Tenant) => T): T => {
     const tenant = getTenant();
-    const ctx = contextOf(tenant.state);
+    const ctx = contextOf(tenant.state, runtime.observer.emitter(tenant.apiKey));
     if (settle(ctx) > 0) runtime.changed();
     return fn(ctx, tenant);
   };
@@ -117,9 +135,10 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
     clock: {
       now: () => new Date(clockNow(getTenant().state.clock)),
       frozen: () => getTenant().state.clock.frozenAt !== null,
-      advance: (seconds) => act((_ctx, tenant) => {
+      advance: (seconds) => act((ctx, tenant) => {
         const [body] = validateParts([{ location: 'body', schema: zClockAdvanceBody, value: { seconds } }]) as [{ seconds: number }];
         advanceClock(tenant.state.clock, body.seconds);
+        runtime.observer.emit(tenant.apiKey, { type: 'clock.advanced', from: new Date(ctx.now).toISOString(), to: new Date(clockNow(tenant.state.clock)).toISOString() }, { at: ctx.now });
       }),
       set: (instant) => act((ctx, tenant) => {
         const ms = typeof instant === 'string' ? Date.parse(instant) : instant instanceof Date ? instant.getTime() : Number.NaN;
@@ -128,12 +147,14 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
           throw new ProblemError(400, 'VALIDATION_FAILED', 'The virtual clock only moves forward.', { errors: [{ path: 'instant', message: `Before the clock's now (${new Date(ctx.now).toISOString()})` }] });
         }
         setClock(tenant.state.clock, ms);
+        runtime.observer.emit(tenant.apiKey, { type: 'clock.advanced', from: new Date(ctx.now).toISOString(), to: new Date(ms).toISOString() }, { at: ctx.now });
       }),
     },
     reset: () => {
       const tenant = getTenant();
       tenant.state = runtime.tenants.fresh(tenant.apiKey);
       tenant.faults = [];
+      runtime.observer.emit(tenant.apiKey, { type: 'mock.reset' });
       runtime.changed();
     },
     snapshot: () => read((_ctx, tenant) => cloneState(tenant.state)),
@@ -147,6 +168,7 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
       }
       const tenant = getTenant();
       tenant.state = { ...cloneState(snapshot), apiKey: tenant.apiKey };
+      runtime.observer.emit(tenant.apiKey, { type: 'mock.restored' });
       runtime.changed();
     },
     outbox: (userId) => read((ctx) => (userId === undefined ? ctx.state.outbox : outboxOf(ctx.state, userId)).map((m) => ({ ...m }))),
@@ -189,5 +211,9 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
       },
     },
     fixtures: () => read((ctx, tenant) => fixturesOf(ctx.state, { apiKey: tenant.apiKey, apiSecret: tenant.apiSecret }, indexOf(ctx.state))),
+    // Settled first, so that a test reading events sees the transitions its last move of the clock made due.
+    requests: (filter) => runtime.observer.requests(getTenant().apiKey, filter),
+    events: (filter) => read((_ctx, tenant) => runtime.observer.events(tenant.apiKey, filter)),
+    subscribe: (listener) => runtime.observer.subscribe(getTenant().apiKey, listener),
   };
 }

@@ -10,7 +10,7 @@ import type {
 import { iso } from '../clock';
 import { REAPPROVAL_TTL_MS, approvalMachine, businessUserMachine, cardMachine, initialStatus, transition } from '../machines';
 import type { ApprovalRecord, BusinessUserRecord, CorporateRecord } from '../store';
-import { nowIso, type DomainContext } from './context';
+import { emit, nowIso, type DomainContext } from './context';
 import { ProblemError, conflict, unprocessable } from './errors';
 import { detailsOf, issueCard } from './cards';
 import { allowed, apply, begin, checkFunds } from './lifecycle';
@@ -36,6 +36,7 @@ export function createBusinessUser(ctx: DomainContext, body: BusinessUserCreate)
     registrationStatus: initialStatus(businessUserMachine, 'createBusinessUser'), createdAt: nowIso(ctx), registeredAt: null,
   };
   ctx.state.businessUsers[user.userUuid] = user;
+  emit(ctx, { type: 'user.registered', at: user.createdAt, userId: user.userUuid, area: 'business' });
   return businessUserView(user);
 }
 
@@ -48,6 +49,7 @@ export function completeRegistration(ctx: DomainContext, userUuid: string): Busi
   user.registrationStatus = transition(businessUserMachine, user.registrationStatus, 'completeRegistration');
   user.registeredAt = nowIso(ctx);
   registrationCompleted(ctx, userUuid);
+  emit(ctx, { type: 'user.registrationCompleted', at: nowIso(ctx), userId: user.userUuid, area: 'business' });
   return businessUserView(user);
 }
 
@@ -90,7 +92,7 @@ export function createApproval(ctx: DomainContext, corporateUuid: string, body: 
     budget: { ...body.budget }, validFrom: iso(validFrom), validTo: iso(validTo), previousApprovalUuid: null,
     replacedByApprovalUuid: null, change: null, expiresAt: null, cardId: card.id, reserved: 0, spent: 0, createdAt: now, updatedAt: now,
   };
-  begin(ctx, approval);
+  begin(ctx, approval, 'createApproval');
   return approvalView(ctx.state, approval);
 }
 
@@ -160,7 +162,7 @@ export function increaseBudget(ctx: DomainContext, corporateUuid: string, approv
   const reapproval = successorOf(ctx, old, additional, false, old.status);
   ctx.state.approvals[reapproval.approvalUuid] = reapproval;
   apply(ctx, old, replaced, { successor: reapproval });
-  begin(ctx, reapproval);
+  begin(ctx, reapproval, 'increaseApprovalBudget');
   return approvalView(ctx.state, reapproval);
 }
 
@@ -204,7 +206,7 @@ export function requestChange(ctx: DomainContext, corporateUuid: string, approva
   checkBounds(current.budget.amount + additional.amount, 'The requested budget');
   const reapproval = successorOf(ctx, current, additional, change.pinUpdate ?? false, initialStatus(approvalMachine, 'requestChange'));
   reapproval.expiresAt = iso(ctx.now + REAPPROVAL_TTL_MS);
-  begin(ctx, reapproval);
+  begin(ctx, reapproval, 'requestChange');
   return approvalView(ctx.state, reapproval);
 }
 

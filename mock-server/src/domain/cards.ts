@@ -56,8 +56,17 @@ export function issueCard(ctx: DomainContext, fields: NewCard, options: { genera
     approvalUuid: fields.approvalUuid,
   };
   ctx.state.cards[card.id] = card;
+  emit(ctx, { type: 'card.status', at: card.createdAt, cardId: card.id, from: null, to: card.status });
   if (options.generate ?? true) generateCard(ctx, card, ctx.now);
   return card;
+}
+
+/** A card enters a status: the one place a card's status changes after it was made, so the one place `card.status` is emitted. */
+export function setCardStatus(ctx: DomainContext, card: CardRecord, to: CardRecord['status'], at: number = ctx.now): void {
+  if (card.status === to) return;
+  const from = card.status;
+  card.status = to;
+  emit(ctx, { type: 'card.status', at: iso(at), cardId: card.id, from, to });
 }
 
 /**
@@ -72,7 +81,10 @@ export function generateCard(ctx: DomainContext, card: CardRecord, at: number): 
   card.expiryMonth = when.getUTCMonth() + 1;
   card.expiryYear = Math.min(when.getUTCFullYear() + 4, 2100);
   card.generatedAt = iso(at);
-  emit(ctx, { type: 'card.generated', at: card.generatedAt, cardId: card.id, approvalUuid: card.approvalUuid });
+  emit(ctx, {
+    type: 'card.generated', at: card.generatedAt, cardId: card.id, userId: card.userId, cardType: card.type, last4: card.pan.slice(-4),
+    approvalUuid: card.approvalUuid,
+  });
 }
 
 /**
@@ -133,6 +145,7 @@ export function chargeDraft(ctx: DomainContext, cardId: string): Draft {
   }
   balance.available -= draft.price.amount;
   balance.updatedAt = nowIso(ctx);
+  emit(ctx, { type: 'balance.debited', at: balance.updatedAt, balanceId: balance.id, userId: balance.userId, amount: { ...draft.price }, cardId: draft.cardId });
   draft.status = next;
   draft.chargedAt = nowIso(ctx);
   return draftView(draft);
@@ -155,7 +168,7 @@ export function completeDraft(ctx: DomainContext, cardId: string): Card {
 /** Activates a physical card whose order completed. */
 export function activateCard(ctx: DomainContext, cardId: string): Card {
   const card = cardOrDraftConflict(ctx, cardId, 'CARD_NOT_ACTIVATABLE', 'activateCard');
-  card.status = transition(cardMachine, card.status, 'activateCard');
+  setCardStatus(ctx, card, transition(cardMachine, card.status, 'activateCard'));
   return cardView(card);
 }
 
@@ -214,6 +227,6 @@ export function setCardLock(ctx: DomainContext, cardId: string, action: 'lock' |
       throw conflict('APPROVAL_NOT_DELIVERED', `A business card can be ${action}ed only while its approval is DELIVERED; it is ${approval.status}.`, approval.status, operation);
     }
   }
-  card.status = transition(cardMachine, card.status, operation);
+  setCardStatus(ctx, card, transition(cardMachine, card.status, operation));
   return cardView(card);
 }

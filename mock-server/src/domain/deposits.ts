@@ -10,7 +10,7 @@ import type {
 } from 'card-issuing-sdk';
 import { initialStatus, transition, verificationMachine } from '../machines';
 import { makeAddress, type BalanceRecord, type VerificationRecord } from '../store';
-import { nowIso, type DomainContext } from './context';
+import { emit, nowIso, type DomainContext } from './context';
 import { ProblemError, notFound, unprocessable } from './errors';
 import {
   balancesOf, corporateByBalanceId, corporateDepositAddressesOf, depositAddressesOf, findBalance, findDepositType, findUser, findVerification,
@@ -104,6 +104,7 @@ function credit(ctx: DomainContext, v: VerificationRecord): void {
   balance.updatedAt = nowIso(ctx);
   v.creditedAmount = { amount, currency: balance.currency };
   v.creditedAt = nowIso(ctx);
+  emit(ctx, { type: 'balance.credited', at: nowIso(ctx), balanceId: balance.id, userId: balance.userId, amount: { ...v.creditedAmount }, verificationId: v.id });
 }
 
 /** A crypto deposit arriving (control API). */
@@ -160,6 +161,7 @@ export function incomingDeposit(ctx: DomainContext, d: IncomingDeposit): Incomin
     };
     ctx.state.verifications[verification.id] = verification;
     if (verification.status === 'CREDITED') credit(ctx, verification);
+    else emit(ctx, { type: 'deposit.verificationPending', at: verification.createdAt, verificationId: verification.id, balanceId: balance.id, userId: balance.userId });
     return { kind: 'verification', verification: verificationView(verification) };
   }
 
@@ -180,6 +182,7 @@ export function incomingDeposit(ctx: DomainContext, d: IncomingDeposit): Incomin
     id, corporateUuid: corporate.corporateUuid, depositAddressId: address.id, type: type.type, network: address.network,
     cryptoAmount: d.amount, amount, status: 'COMPLETED', createdAt: nowIso(ctx),
   };
+  emit(ctx, { type: 'topUp.completed', at: nowIso(ctx), corporateUuid: corporate.corporateUuid, topUpId: id, amount: { ...amount } });
   return { kind: 'topUp', topUp: topUpView(ctx.state.topUps[id]!) };
 }
 

@@ -1,10 +1,12 @@
 /**
- * What the domain tells an observer as it happens: approval status changes (from, to, why), cards generated and
- * authorizations decided. Each is emitted in exactly one place (the lifecycle's `enter`, its card generation, and
- * `authorize`), so an inspector or event log that listens on the context sees every one of them once.
+ * What the domain tells an observer as it happens, each in exactly one place: approval status changes (from, to,
+ * what moved it and why: the lifecycle's `enter`), cards generated (`generateCard`) and their status changes,
+ * authorizations decided (`authorize`), users registered and their e-mail, OTP and KYC, balances credited and
+ * debited, deposits waiting for verification, corporate top-ups. The inspector's observer (`observe/`) keeps them,
+ * stamped with the tenant and request, as the public events of `mock.events()`.
  * @module
  */
-import type { ApprovalStatus, ApprovalStatusReason } from 'card-issuing-sdk';
+import type { ApprovalStatus, ApprovalStatusReason, CardStatus, CardType, Money } from 'card-issuing-sdk';
 import type { AuthorizationRecord } from '../store';
 
 /** An approval instance entered a status (`from` null: it was created in it). */
@@ -14,18 +16,35 @@ export interface ApprovalStatusEvent {
   at: string;
   corporateUuid: string;
   approvalUuid: string;
+  userUuid: string;
   cardId: string;
   from: ApprovalStatus | null;
   to: ApprovalStatus;
+  /** The row's trigger: an operation (`createApproval`), a control action (`accept`), `time` or `registrationCompleted`. */
+  trigger: string | null;
   reason: ApprovalStatusReason | null;
+  /** The instance this one changes or replaces, when it is a reapproval. */
+  previousApprovalUuid: string | null;
 }
 
-/** A card got its number, expiry and CVV (never carried by the event). */
+/** A card got its number, expiry and CVV (the event carries the last four digits only). */
 export interface CardGeneratedEvent {
   type: 'card.generated';
   at: string;
   cardId: string;
+  userId: string;
+  cardType: CardType;
+  last4: string;
   approvalUuid: string | null;
+}
+
+/** A card entered a status (`from` null: it was created in it). */
+export interface CardStatusEvent {
+  type: 'card.status';
+  at: string;
+  cardId: string;
+  from: CardStatus | null;
+  to: CardStatus;
 }
 
 /** A purchase on a card was approved or declined. */
@@ -35,8 +54,71 @@ export interface AuthorizationEvent {
   authorization: AuthorizationRecord;
 }
 
+/** A user was created (`s2s`: Server2Server or Wallet App; `business`: a cardholder of corporate cards). */
+export interface UserRegisteredEvent {
+  type: 'user.registered' | 'user.registrationCompleted';
+  at: string;
+  userId: string;
+  area: 's2s' | 'business';
+}
+
+/** An e-mail one-time code was sent, or the e-mail verified with one. */
+export interface EmailEvent {
+  type: 'email.otpSent' | 'email.verified';
+  at: string;
+  userId: string;
+}
+
+/** The KYC provider's result for a user. */
+export interface KycEvent {
+  type: 'kyc.changed';
+  at: string;
+  userId: string;
+  status: string;
+}
+
+/** A user's balance was credited by a deposit. */
+export interface BalanceCreditedEvent {
+  type: 'balance.credited';
+  at: string;
+  balanceId: string;
+  userId: string;
+  amount: Money;
+  verificationId: string;
+}
+
+/** A user's balance paid for a card draft. */
+export interface BalanceDebitedEvent {
+  type: 'balance.debited';
+  at: string;
+  balanceId: string;
+  userId: string;
+  amount: Money;
+  cardId: string;
+}
+
+/** A deposit waits for the integrator's verification data before it is credited. */
+export interface VerificationPendingEvent {
+  type: 'deposit.verificationPending';
+  at: string;
+  verificationId: string;
+  balanceId: string;
+  userId: string;
+}
+
+/** A deposit to a corporate's address raised its balance. */
+export interface TopUpEvent {
+  type: 'topUp.completed';
+  at: string;
+  corporateUuid: string;
+  topUpId: string;
+  amount: Money;
+}
+
 /** Every domain event. */
-export type DomainEvent = ApprovalStatusEvent | CardGeneratedEvent | AuthorizationEvent;
+export type DomainEvent =
+  | ApprovalStatusEvent | CardGeneratedEvent | CardStatusEvent | AuthorizationEvent | UserRegisteredEvent | EmailEvent | KycEvent
+  | BalanceCreditedEvent | BalanceDebitedEvent | VerificationPendingEvent | TopUpEvent;
 
 /** Receives domain events; an observer's exception never breaks the operation that emitted the event. */
 export type DomainObserver = (event: DomainEvent) => void;

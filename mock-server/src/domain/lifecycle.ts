@@ -24,7 +24,7 @@ import { iso } from '../clock';
 import { LIVE_STATUSES, approvalMachine, cardMachine, findTransition, transition, type ApprovalTrigger } from '../machines';
 import type { ApprovalRecord, CorporateRecord } from '../store';
 import { emit, type DomainContext } from './context';
-import { generateCard } from './cards';
+import { generateCard, setCardStatus } from './cards';
 import { approvalFacts, scheduleApproval, type ApprovalRow } from './due';
 import { unprocessable } from './errors';
 import { findCorporate, indexOf, pendingChangeOf } from './lookups';
@@ -70,16 +70,16 @@ export function allowed(ctx: DomainContext, a: ApprovalRecord, trigger: Approval
 export function apply(ctx: DomainContext, a: ApprovalRecord, row: ApprovalRow, options: ApplyOptions = {}): void {
   const to = row.to === 'unchanged' ? a.status : row.to;
   if (to === a.status) return;
-  enter(ctx, a, a.status, to, row.reason ?? null, options);
+  enter(ctx, a, a.status, to, row.reason ?? null, options, row.trigger);
 }
 
 /**
  * A new instance (made by a `from: null` row) enters its initial status: its effects run (ACCEPTED reserves)
  * and the observer hears of it. Check the funds first: {@link reservationNeeded}.
  */
-export function begin(ctx: DomainContext, a: ApprovalRecord): void {
+export function begin(ctx: DomainContext, a: ApprovalRecord, trigger: ApprovalTrigger): void {
   ctx.state.approvals[a.approvalUuid] = a;
-  enter(ctx, a, null, a.status, null, {});
+  enter(ctx, a, null, a.status, null, {}, trigger);
 }
 
 /** What the approval would have to take from the corporate balance to hold budget − spent. */
@@ -96,17 +96,21 @@ export function checkFunds(corporate: CorporateRecord, amount: number): void {
 
 function enter(
   ctx: DomainContext, a: ApprovalRecord, from: ApprovalStatus | null, to: ApprovalStatus,
-  reason: ApprovalRecord['statusReason'], options: ApplyOptions,
+  reason: ApprovalRecord['statusReason'], options: ApplyOptions, trigger: ApprovalTrigger,
 ): void {
   const at = options.at ?? ctx.now;
   a.status = to;
   a.statusReason = LIVE_STATUSES.includes(to) ? null : reason;
   if (to !== 'CREATED') a.expiresAt = null;
   a.updatedAt = iso(Math.max(Date.parse(a.updatedAt), at));
+  // Told before the effects, so that an event log reads cause first: the approval FINISHED, then its card CLOSED.
+  emit(ctx, {
+    type: 'approval.status', at: iso(at), corporateUuid: a.corporateUuid, approvalUuid: a.approvalUuid, userUuid: a.userUuid, cardId: a.cardId,
+    from, to, trigger, reason: a.statusReason, previousApprovalUuid: a.previousApprovalUuid,
+  });
   for (const effect of ENTERING[to]) run(ctx, a, effect, at, options);
   // The new status has its own due rows (or none): the due-time queue follows.
   scheduleApproval(indexOf(ctx.state), ctx.state, a);
-  emit(ctx, { type: 'approval.status', at: iso(at), corporateUuid: a.corporateUuid, approvalUuid: a.approvalUuid, cardId: a.cardId, from, to, reason: a.statusReason });
 }
 
 function run(ctx: DomainContext, a: ApprovalRecord, effect: Effect, at: number, options: ApplyOptions): void {
@@ -129,7 +133,7 @@ function run(ctx: DomainContext, a: ApprovalRecord, effect: Effect, at: number, 
       generateCard(ctx, card, at);
       return;
     case 'activateCard':
-      if (card.status === 'INACTIVE') card.status = transition(cardMachine, card.status, 'approvalDelivered');
+      if (card.status === 'INACTIVE') setCardStatus(ctx, card, transition(cardMachine, card.status, 'approvalDelivered'), at);
       return;
     case 'handOver': {
       const successor = options.successor;
@@ -143,7 +147,7 @@ function run(ctx: DomainContext, a: ApprovalRecord, effect: Effect, at: number, 
     }
     case 'closeCard':
       // Only the instance that holds the card closes it: a change request never does.
-      if (card.approvalUuid === a.approvalUuid && card.status !== 'CLOSED') card.status = transition(cardMachine, card.status, 'close');
+      if (card.approvalUuid === a.approvalUuid && card.status !== 'CLOSED') setCardStatus(ctx, card, transition(cardMachine, card.status, 'close'), at);
       return;
     case 'endPendingChange': {
       const pending = pendingChangeOf(ctx, a);

@@ -8,6 +8,7 @@
  */
 import { cardMachine, findTransition } from '../machines';
 import type { DomainContext } from './context';
+import { setCardStatus } from './cards';
 import { cardDueAt, dueTransition, scheduleApproval } from './due';
 import { apply } from './lifecycle';
 import { indexOf } from './lookups';
@@ -45,6 +46,6 @@ function completeOrder(ctx: DomainContext, cardId: string): number {
   if (at === undefined || at > ctx.now) return 0;
   const row = findTransition(cardMachine, card.status, 'time');
   if (!row || row.to === 'unchanged') return 0;
-  card.status = row.to;
+  setCardStatus(ctx, card, row.to, at);
   return 1;
 }

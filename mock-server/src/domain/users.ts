@@ -5,11 +5,11 @@
 import type { CardConfigList, Consent, EmailOtpChallenge, RegistrationData, User } from 'card-issuing-sdk';
 import { iso } from '../clock';
 import { MOCK_CURRENCY, type UserRecord } from '../store';
-import { nowIso, type DomainContext } from './context';
+import { emit, nowIso, type DomainContext } from './context';
 import { ProblemError, notFound, unprocessable } from './errors';
 import { findUser, sendMessage, userByEmail } from './lookups';
 import { paginate, type PageQuery } from './pagination';
-import { cardConfigView, consentView, userView } from './views';
+import { cardConfigView, consentView, registrationStatus, userView } from './views';
 
 /** An e-mail code is valid this long on the virtual clock. */
 export const OTP_TTL_MS = 10 * 60 * 1000;
@@ -32,6 +32,7 @@ export function createUser(ctx: DomainContext, data: RegistrationData): User {
   ctx.state.users[user.id] = user;
   const balanceId = ctx.rng.uuid();
   ctx.state.balances[balanceId] = { id: balanceId, userId: user.id, currency: MOCK_CURRENCY, available: 0, updatedAt: now };
+  emit(ctx, { type: 'user.registered', at: now, userId: user.id, area: 's2s' });
   return userView(ctx.state, user);
 }
 
@@ -45,7 +46,11 @@ export function signConsent(ctx: DomainContext, userId: string, consentId: strin
   const user = findUser(ctx, userId);
   const consent = ctx.state.catalogue.consents.find((c) => c.id === consentId);
   if (!consent) throw notFound('consent', consentId);
+  const before = registrationStatus(ctx.state, user);
   user.signedConsents[consent.id] ??= nowIso(ctx);
+  if (before !== 'COMPLETED' && registrationStatus(ctx.state, user) === 'COMPLETED') {
+    emit(ctx, { type: 'user.registrationCompleted', at: nowIso(ctx), userId: user.id, area: 's2s' });
+  }
   return consentView(consent, user);
 }
 
@@ -67,6 +72,7 @@ export function requestEmailOtp(ctx: DomainContext, userId: string): EmailOtpCha
   const expiresAt = iso(ctx.now + OTP_TTL_MS);
   user.otp = { code, expiresAt, attemptsRemaining: OTP_ATTEMPTS };
   sendMessage(ctx, { userId: user.id, to: user.email, subject: 'Your verification code', code, sentAt: nowIso(ctx) });
+  emit(ctx, { type: 'email.otpSent', at: nowIso(ctx), userId: user.id });
   return { sentTo: maskEmail(user.email), expiresAt, attemptsRemaining: OTP_ATTEMPTS };
 }
 
@@ -83,6 +89,7 @@ export function confirmEmail(ctx: DomainContext, userId: string, code: string): 
     throw unprocessable('OTP_INVALID', `The code is wrong; ${otp.attemptsRemaining} ${otp.attemptsRemaining === 1 ? 'try' : 'tries'} left.`);
   }
   user.emailVerified = true;
+  emit(ctx, { type: 'email.verified', at: nowIso(ctx), userId: user.id });
   user.otp = null;
   return userView(ctx.state, user);
 }
@@ -91,6 +98,7 @@ export function confirmEmail(ctx: DomainContext, userId: string, code: string): 
 export function setKycStatus(ctx: DomainContext, userId: string, status: 'PASSED' | 'FAILED'): User {
   const user = findUser(ctx, userId);
   user.kycStatus = status;
+  emit(ctx, { type: 'kyc.changed', at: nowIso(ctx), userId: user.id, status });
   return userView(ctx.state, user);
 }
 

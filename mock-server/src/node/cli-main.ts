@@ -245,6 +245,7 @@ function banner(server: MockServer, options: StartMockServerOptions): string {
   if (options.stateFile) lines.push(`  State file    ${options.stateFile}`);
   if (options.latencyMs) lines.push(`  Latency       ${options.latencyMs} ms`);
   lines.push(`  Control API   ${server.url}/__mock/fixtures, /__mock/reset, /__mock/clock, ... (see the README)`);
+  lines.push(`  Inspector     ${server.url}/__mock/ui   (the state, the clock, the request journal and every action, in a browser)`);
   lines.push('', '  Corporates');
   for (const c of fixtures.corporates) {
     lines.push(`    ${c.corporateUuid}  ${c.name}  balanceId ${c.balanceId}  balance ${money(c.balance)}`);

@@ -78,8 +78,10 @@ export function serveHandlers(handlers: readonly RequestHandler[], options: Serv
 
 async function serve(respond: Respond, options: ServeOptions): Promise<RunningHttpServer> {
   const guarded = { ...options, guard: options.guard ?? createGuard({ host: options.host }) };
+  // Open event streams, ended when the server closes (they never end on their own).
+  const streams = new Set<() => void>();
   const server = createServer((req, res) => {
-    handle(respond, guarded, req, res);
+    handle(respond, guarded, req, res, streams);
   });
   server.on('clientError', answerClientError);
   await listen(server, options.port, options.host);
@@ -92,6 +94,7 @@ async function serve(respond: Respond, options: ServeOptions): Promise<RunningHt
       closing ??= new Promise<void>((resolve, reject) => {
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         force.unref();
+        for (const end of streams) end();
         server.close((error) => {
           clearTimeout(force);
           if (error) reject(error);
@@ -104,7 +107,7 @@ async function serve(respond: Respond, options: ServeOptions): Promise<RunningHt
   };
 }
 
-function handle(respond: Respond, options: ServeOptions, req: IncomingMessage, res: ServerResponse): void {
+function handle(respond: Respond, options: ServeOptions, req: IncomingMessage, res: ServerResponse, streams: Set<() => void>): void {
   const started = performance.now();
   const method = (req.method ?? 'GET').toUpperCase();
   const target = req.url ?? '/';
@@ -112,7 +115,7 @@ function handle(respond: Respond, options: ServeOptions, req: IncomingMessage, r
   const bodyless = req.headers['content-length'] === undefined ? req.headers['transfer-encoding'] === undefined : req.headers['content-length'] === '0';
   if (bodyless) {
     req.resume();
-    void answer(respond, options, req, res, method, target, origin, started, undefined);
+    void answer(respond, options, req, res, method, target, origin, started, undefined, streams);
     return;
   }
   const chunks: Buffer[] = [];
@@ -124,14 +127,14 @@ function handle(respond: Respond, options: ServeOptions, req: IncomingMessage, r
   });
   req.on('end', () => {
     const body = size > MAX_BODY_BYTES ? 'too-large' : size === 0 ? undefined : new Uint8Array(Buffer.concat(chunks, size));
-    void answer(respond, options, req, res, method, target, origin, started, body);
+    void answer(respond, options, req, res, method, target, origin, started, body, streams);
   });
   req.on('error', () => res.destroy());
 }
 
 async function answer(
   respond: Respond, options: ServeOptions, req: IncomingMessage, res: ServerResponse, method: string, target: string,
-  origin: string | undefined, started: number, body: Uint8Array | 'too-large' | undefined,
+  origin: string | undefined, started: number, body: Uint8Array | 'too-large' | undefined, streams: Set<() => void>,
 ): Promise<void> {
   let reply: Answer;
   let error: string | undefined;
@@ -146,6 +149,13 @@ async function answer(
   if (reply === 'network-error' || reply === undefined) {
     res.destroy();
     options.log?.(formatRequestLog({ method, target, status: 0, durationMs: performance.now() - started, code: 'NETWORK_ERROR' }));
+    return;
+  }
+
+  // The event stream of /__mock/events/stream is written as it comes, never buffered.
+  if (reply.stream) {
+    streamReply(reply, reply.stream, options.guard!.originAllowed(origin) ? origin : undefined, req, res, streams);
+    options.log?.(formatRequestLog({ method, target, status: reply.status, durationMs: performance.now() - started, requestId: reply.headers['x-request-id'] }));
     return;
   }
 
@@ -164,6 +174,38 @@ async function answer(
       code: reply.status >= 400 ? replyCode(reply) : undefined, requestId: reply.headers['x-request-id'], error,
     }));
   }
+}
+
+/** Writes a streamed reply chunk by chunk; the stream is cancelled when the client goes or the server closes. */
+function streamReply(
+  reply: Reply, stream: ReadableStream<Uint8Array>, allowedOrigin: string | undefined, req: IncomingMessage, res: ServerResponse,
+  streams: Set<() => void>,
+): void {
+  const headers: Record<string, string> = { ...reply.headers };
+  if (allowedOrigin !== undefined) Object.assign(headers, corsHeaders(allowedOrigin));
+  // The connection ends with the stream, so that closing the server does not wait for it to become idle.
+  headers.connection = 'close';
+  res.writeHead(reply.status, headers);
+  res.flushHeaders();
+  const reader = stream.getReader();
+  const stop = () => void reader.cancel().catch(() => undefined);
+  req.socket.once('close', stop);
+  streams.add(stop);
+  void (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done || res.destroyed) break;
+        res.write(value);
+      }
+    } catch {
+      // The client went away, or the stream failed: either way this response is over.
+    } finally {
+      req.socket.off('close', stop);
+      streams.delete(stop);
+      res.end();
+    }
+  })();
 }
 
 async function route(

@@ -74,8 +74,8 @@ export function runApi(runtime: MockRuntime, tenant: Tenant, command: ApiCommand
     const operation = operationById.get(command.operationId);
     if (!operation) throw new Error(`No operation ${command.operationId}.`);
     const state = tenant.state;
-    const ctx = contextOf(state);
     const { idempotency, requestId } = command;
+    const ctx = contextOf(state, runtime.observer.emitter(tenant.apiKey, requestId));
     if (operation.method === 'POST' && idempotency !== undefined) {
       const replayed = replay(state, idempotency.key, idempotency.print, ctx.now);
       if (replayed) return replayed;

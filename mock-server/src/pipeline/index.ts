@@ -158,11 +158,13 @@ async function control(
     const tenantControl = def.path === '/__mock/credentials' ? access.control(null) : access.control(apiKey);
     if (!tenantControl) throw notFound('tenant with api key', apiKey ?? '');
     const before = ticketOf(runtime);
-    const result = def.run({
+    // The events the action emits name this request (the journal shows what a control call changed).
+    const result = runtime.observer.during(requestId, () => def.run({
       control: tenantControl, params: (parsedParams ?? {}) as Record<string, string>, body: def.body ? parsedBody : body,
-      url: new URL(request.url),
-    });
+      url: new URL(request.url), header: (name) => request.header(name),
+    }));
     await durable(runtime, before);
+    if ('stream' in result) return { status: result.status, headers: { ...result.headers, 'x-request-id': requestId }, body: '', stream: result.stream };
     return jsonReply(result.body, result.status, requestId);
   } catch (error) {
     return problemReply(asProblem(error), requestId, request.pathname);
@@ -188,7 +190,8 @@ function observe(
   const exchange: Exchange = {
     request: {
       method: request.method, url: request.url, path: request.pathname, headers: request.headers(),
-      body: request.body === undefined ? undefined : bodyText(request.body),
+      // Lossy for observers: a body that is not UTF-8 has been answered 400 already, and must not fail here.
+      body: request.body === undefined ? undefined : new TextDecoder().decode(request.body),
     },
     response,
     operationId,

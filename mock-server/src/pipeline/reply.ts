@@ -64,6 +64,11 @@ export interface Reply {
   /** Lower-case names. */
   headers: Record<string, string>;
   body: string;
+  /**
+   * A body that is written as it comes instead of `body` (the event stream of `/__mock/events/stream`); never
+   * stored, never replayed.
+   */
+  stream?: ReadableStream<Uint8Array>;
 }
 
 /** The problem+json reply of an error, with `X-Request-Id` (and `Retry-After` for 429). */
@@ -84,7 +89,7 @@ export function jsonReply(body: unknown, status: number, requestId: string): Rep
 
 /** The fetch `Response` of a reply (the msw adapter's answer). */
 export function toResponse(reply: Reply, extraHeaders: Record<string, string> = {}): Response {
-  return new Response(reply.body, { status: reply.status, headers: { ...reply.headers, ...extraHeaders } });
+  return new Response(reply.stream ?? reply.body, { status: reply.status, headers: { ...reply.headers, ...extraHeaders } });
 }
 
 /** The problem code of a reply, when it is a problem (for logs and observers). */

@@ -4,6 +4,8 @@
  * @module
  */
 import { parseAuthorization } from 'card-issuing-sdk';
+import { clockNow } from '../clock';
+import { Observer, type ObserveOptions } from '../observe/observer';
 import { Prng, seedState, type Tenant, type TenantRegistry } from '../store';
 import type { Command } from './commands';
 import type { Reply } from './reply';
@@ -65,13 +67,17 @@ export interface MockRuntime {
   replaying: boolean;
   /** Exchange observers; the pipeline builds an {@link Exchange} only when there is one. */
   readonly exchangeListeners: Set<(exchange: Exchange) => void>;
+  /** The request journal and domain event log of every tenant (fed by an exchange listener and the domain's `emit`). */
+  readonly observer: Observer;
 }
 
 /** Creates the runtime of one mock. */
 export function createRuntime(options: {
   tenants: TenantRegistry; verifySignatures: boolean; latencyMs: number; baseUrl: string | undefined; listeners: Set<() => void>;
   hmac: MockRuntime['hmac']; bodyHash?: boolean; publicUrl?: string | undefined;
+  observe?: ObserveOptions;
 }): MockRuntime {
+  const { tenants } = options;
   const ids = new Prng(seedState(`${options.tenants.seed}\u0000request-ids`));
   let changes = 0;
   return {
@@ -100,6 +106,10 @@ export function createRuntime(options: {
     journal: undefined,
     replaying: false,
     exchangeListeners: new Set(),
+    observer: new Observer({
+      secrets: () => tenants.all().map((t) => t.apiSecret),
+      virtualNow: (apiKey) => clockNow((tenants.get(apiKey) ?? tenants.default).state.clock),
+    }, options.observe),
   };
 }
 

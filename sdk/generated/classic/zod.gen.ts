@@ -52,7 +52,6 @@ export const zProblemCode = z.enum([
     'AUTH_TIMESTAMP_SKEW',
     'AUTH_NONCE_REUSED',
     'AUTH_SIGNATURE_MISMATCH',
-    'CORS_ORIGIN_NOT_ALLOWED',
     'ORIGIN_NOT_ALLOWED',
     'HOST_NOT_ALLOWED',
     'URI_TOO_LONG',

@@ -1,0 +1,73 @@
+/**
+ * The journal's seam into the request pipeline: an exchange listener (the pipeline's `onExchange`) that turns each
+ * answered request into a journal record. API operations and control actions are recorded; reads of `/__mock/`
+ * are not, so an inspector watching the journal never feeds it.
+ * @module
+ */
+import type { Exchange, MockRuntime } from '../pipeline/runtime';
+import { tenantOfHeader } from '../pipeline/runtime';
+
+/** The listener that records every exchange of `runtime` in its observer's journal. */
+export function journalListener(runtime: MockRuntime): (exchange: Exchange) => void {
+  return (exchange) => {
+    const control = exchange.operationId?.startsWith('control:') ? parseControl(exchange.operationId) : undefined;
+    if (control?.method === 'GET') return;
+    const { request } = exchange;
+    const isControl = request.path.includes('/__mock');
+    if (exchange.operationId === undefined && request.method === 'GET' && isControl) return;
+    const target = targetOf(request.url);
+    // The tenant it acted on; else the one its ?apiKey= (control) or its Authorization header (API) names; else the default.
+    let tenant = exchange.apiKey;
+    if (tenant === undefined) {
+      const named = isControl ? new URL(request.url).searchParams.get('apiKey') : tenantOfHeader(runtime, request.headers.authorization)?.apiKey;
+      tenant = named && runtime.tenants.get(named) ? named : runtime.tenants.default.apiKey;
+    }
+    const response = exchange.response;
+    runtime.observer.record({
+      tenant,
+      method: request.method,
+      target,
+      operationId: control ? controlOperationId(control.path, request.path) : exchange.operationId ?? null,
+      status: exchange.status,
+      code: exchange.code ?? null,
+      durationMs: exchange.durationMs,
+      requestId: response ? exchange.requestId : null,
+      // Kept as they are (the journal redacts when it is read, which is rarer than a request).
+      requestHeaders: request.headers,
+      requestBody: request.body === undefined || request.body === '' ? null : request.body,
+      responseHeaders: response ? response.headers : {},
+      responseBody: response && !response.stream && response.body !== '' ? response.body : null,
+      startedAt: Date.now() - exchange.durationMs,
+    });
+  };
+}
+
+/** The path and query of an absolute URL, as received. */
+function targetOf(url: string): string {
+  const scheme = url.indexOf('://');
+  const path = url.indexOf('/', scheme < 0 ? 0 : scheme + 3);
+  return path < 0 ? '/' : url.slice(path);
+}
+
+/** `control:POST /__mock/kyc/{userId}` → its method and route path. */
+function parseControl(operationId: string): { method: string; path: string } {
+  const [method = '', path = ''] = operationId.slice('control:'.length).split(' ');
+  return { method, path };
+}
+
+/**
+ * The journal name of a control route: `mock.` and its literal path segments, with `{action}` replaced by the
+ * action requested (`/__mock/corporates/{c}/approvals/{a}/{action}` → `mock.corporates.approvals.accept`).
+ */
+export function controlOperationId(routePath: string, requestPath: string): string {
+  const actual = requestPath.split('/').filter((s) => s !== '');
+  const route = routePath.split('/').filter((s) => s !== '');
+  // The route is matched at the end of the request path (a baseUrl may add a prefix in front).
+  const offset = actual.length - route.length;
+  const segments = route.flatMap((segment, i) => {
+    if (segment === '__mock') return [];
+    if (segment === '{action}') return [actual[offset + i] ?? 'action'];
+    return segment.startsWith('{') ? [] : [segment];
+  });
+  return ['mock', ...segments].join('.');
+}

@@ -1,0 +1,76 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser } from 'playwright-core';
+import { createServer, type ViteDevServer } from 'vite';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { repoPath } from '../helpers/spec';
+
+// The browser mock (service worker) shows what it saw to the page: a page served by Vite starts
+// `startBrowserMock`, makes SDK calls that the worker answers, and reads `requests()`, `events()` and `subscribe()`
+// on what it got back, and on the global that `expose` names.
+
+function chromePath(): string {
+  const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium'].filter((p): p is string => Boolean(p));
+  const found = candidates.find((p) => existsSync(p));
+  if (!found) throw new Error(`No Chromium at ${candidates.join(' or ')}: run scripts/ensure-chromium.sh or set CHROME_PATH`);
+  return found;
+}
+
+let vite: ViteDevServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  const workerScript = () => readFileSync(createRequire(import.meta.url).resolve('msw/mockServiceWorker.js'), 'utf8');
+  vite = await createServer({
+    configFile: false,
+    root: repoPath('test/browser/fixtures/observe'),
+    resolve: { tsconfigPaths: true },
+    server: { host: '127.0.0.1', port: 0 },
+    logLevel: 'warn',
+    clearScreen: false,
+    plugins: [{
+      name: 'msw-worker-script',
+      configureServer(server) {
+        server.middlewares.use('/mockServiceWorker.js', (_req, res) => {
+          res.setHeader('content-type', 'text/javascript');
+          res.end(workerScript());
+        });
+      },
+    }],
+  });
+  await vite.listen();
+  browser = await chromium.launch({ executablePath: chromePath(), headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await vite?.close();
+});
+
+it('exposes the journal and the events of the service-worker mock to the page, live and by request id', async () => {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(vite.resolvedUrls!.local[0]!);
+  await page.locator('body[data-state="done"], body[data-state="error"]').waitFor({ timeout: 60_000 });
+  expect(await page.locator('body').getAttribute('data-error')).toBeNull();
+  expect(errors).toEqual([]);
+
+  const observed = await page.evaluate(() => (window as unknown as { __observed: Record<string, unknown> }).__observed);
+  expect(observed.requests).toEqual([
+    ['getUser', 404, 'NOT_FOUND'], ['createApproval', 201, null], ['createBusinessUser', 201, null],
+  ]);
+  expect(observed.byRequestId).toEqual([['getUser', 404, 'NOT_FOUND']]);
+  expect(observed.authorization).toBe('[redacted]');
+  expect(observed.approvalChanges).toEqual(['null→ACCEPTED', 'ACCEPTED→DELIVERED']);
+  expect(observed.live).toEqual(expect.arrayContaining([
+    'event user.registered', 'request createBusinessUser 201', 'event approval.statusChanged', 'request getUser 404',
+  ]));
+  // The same through the global that `expose` names, as the console or a devtools panel would read it.
+  const fromGlobal = await page.evaluate((id) => {
+    const g = (globalThis as unknown as { cardIssuingMock: { requests(f: object): { operationId: string }[] } }).cardIssuingMock;
+    return g.requests({ requestId: id }).map((e) => e.operationId);
+  }, observed.requestId as string);
+  expect(fromGlobal).toEqual(['getUser']);
+  await page.close();
+});
