@@ -11,6 +11,7 @@
  */
 import type { DomainContext } from './context';
 import { ProblemError } from './errors';
+import { hash53 } from '../hash';
 
 /** The page a client asks for. */
 export interface PageQuery {
@@ -87,19 +88,6 @@ function mac(ctx: DomainContext, payload: string): string {
   return hash53(`${ctx.state.seed}\u0000${ctx.state.apiKey}\u0000${payload}`);
 }
 
-/** cyrb53: a fast 53-bit string hash, base 36. */
-function hash53(text: string): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
-}
 
 // Cursor payloads are ASCII (ids, tickers), so btoa/atob (browser and Node alike) suffice.
 function base64url(text: string): string {

@@ -12,6 +12,7 @@ import { indexOf } from '../domain/lookups';
 import { ProblemError } from '../domain/errors';
 import type { TenantState } from '../store';
 import type { Reply } from './reply';
+import { hash53 } from '../hash';
 
 /** How long a key is kept (virtual clock, and wall clock). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
@@ -20,21 +21,9 @@ export const MAX_IDEMPOTENCY_RECORDS = 10_000;
 
 /** What identifies "the same request": method, path with query, and a hash of the raw body. */
 export function fingerprint(method: string, pathAndQuery: string, body: string): string {
-  return `${method.toUpperCase()} ${pathAndQuery} ${hash(body)}`;
+  return `${method.toUpperCase()} ${pathAndQuery} ${hash53(body)}`;
 }
 
-/** cyrb53: a fast 53-bit string hash (collisions between two bodies sent with one key are not a concern). */
-function hash(text: string): string {
-  let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
-}
 
 /** Forgets records from the oldest while they are expired or more than `max` are kept. */
 function prune(state: TenantState, now: number, max: number): void {
