@@ -13,6 +13,7 @@
  * @module
  */
 import type { ProblemCode } from '../generated/types.gen';
+import { nodeHmacSha256 } from './node-hmac';
 
 /** The raw bytes of a request body, in any of the forms a fetch `Request` gives them. */
 export type SignableBody = string | Uint8Array | ArrayBuffer | null | undefined;
@@ -82,8 +83,9 @@ export interface Signer {
 }
 
 /**
- * A signer for one api key. The HMAC key is imported into Web Crypto once and kept (a non-extractable
- * `CryptoKey`), so that signing a request is one HMAC and no key schedule.
+ * A signer for one api key. On Node it signs with node:crypto (obtained through `process.getBuiltinModule`, never
+ * imported); elsewhere the HMAC key is imported into Web Crypto once and kept (a non-extractable `CryptoKey`), so
+ * that signing a request is one HMAC and no key schedule.
  */
 export function createSigner(options: SignerOptions): Signer {
   // Web Crypto would refuse an empty key with a bare DataError; say what is wrong instead.
@@ -93,14 +95,20 @@ export function createSigner(options: SignerOptions): Signer {
   const bodyHash = options.bodyHash ?? false;
   let key: Promise<CryptoKey> | undefined;
   const secret = options.apiSecret;
+  // node:crypto where the runtime offers it synchronously (Node), else a CryptoKey imported once (browsers).
+  const hmac = nodeHmacSha256();
   return {
     bodyHash,
     async sign(request) {
       const timestamp = String(request.timestamp ?? Math.floor(Date.now() / 1000));
       const nonce = request.nonce ?? createNonce();
       const stringToSign = await buildStringToSign({ method: request.method, url: request.url, body: request.body, apiKey, timestamp, nonce, bodyHash });
-      key ??= importHmacKey(secret, 'sign');
-      const signature = toBase64(new Uint8Array(await crypto.subtle.sign('HMAC', await key, encoder.encode(stringToSign))));
+      let signature: string;
+      if (hmac) signature = hmac(secret, stringToSign);
+      else {
+        key ??= importHmacKey(secret, 'sign');
+        signature = toBase64(new Uint8Array(await crypto.subtle.sign('HMAC', await key, encoder.encode(stringToSign))));
+      }
       return { authorization: `${SCHEME} ${apiKey}:${signature}:${nonce}:${timestamp}`, stringToSign, timestamp, nonce };
     },
   };
