@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
+import { lazyExternal } from '../test/helpers/lazy-external';
 import * as jose from 'jose';
 import ky from 'ky';
 import { getResponse } from 'msw';
@@ -146,17 +147,9 @@ async function perCall() {
  * page up front) unless their specifier ends with one of `inline`, which bundles what that lazy part brings.
  */
 async function bundle(contents: string, inline: readonly string[] = []): Promise<{ min: number; gzip: number }> {
-  const lazy: esbuild.Plugin = {
-    name: 'lazy-external',
-    setup(build) {
-      build.onResolve({ filter: /.*/ }, (args) =>
-        args.kind === 'dynamic-import' && !inline.some((name) => args.path.endsWith(name)) ? { path: args.path, external: true } : undefined,
-      );
-    },
-  };
   const result = await esbuild.build({
     stdin: { contents: contents.replaceAll('SDK', JSON.stringify(sdkEntry)), resolveDir: root, loader: 'ts', sourcefile: 'page.ts' },
-    bundle: true, platform: 'browser', format: 'esm', target: 'es2023', minify: true, write: false, logLevel: 'silent', plugins: [lazy],
+    bundle: true, platform: 'browser', format: 'esm', target: 'es2023', minify: true, write: false, logLevel: 'silent', plugins: [lazyExternal(inline)],
   });
   const code = result.outputFiles[0]!.contents;
   return { min: code.length, gzip: gzipSync(code, { level: 9 }).length };

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import vm from 'node:vm';
 import * as esbuild from 'esbuild';
+import { lazyExternal } from '../helpers/lazy-external';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoPath } from '../helpers/spec';
 
@@ -103,16 +104,8 @@ describe('what a page loads first, and what it loads later with import()', () =>
   async function page(source: string, inline: string[] = []) {
     const entry = join(scratch, `page-${Math.random().toString(36).slice(2)}.ts`);
     writeFileSync(entry, source.replace('SDK', JSON.stringify(repoPath('sdk/src/index.ts'))));
-    const lazy: esbuild.Plugin = {
-      name: 'lazy-external',
-      setup(build) {
-        build.onResolve({ filter: /.*/ }, (args) =>
-          args.kind === 'dynamic-import' && !inline.some((name) => args.path.endsWith(name)) ? { path: args.path, external: true } : undefined,
-        );
-      },
-    };
     const result = await esbuild.build({
-      entryPoints: [entry], bundle: true, platform: 'browser', format: 'esm', target: 'es2023', write: false, metafile: true, minify: true, logLevel: 'silent', plugins: [lazy],
+      entryPoints: [entry], bundle: true, platform: 'browser', format: 'esm', target: 'es2023', write: false, metafile: true, minify: true, logLevel: 'silent', plugins: [lazyExternal(inline)],
     });
     const [output] = Object.values(result.metafile.outputs);
     // A module counts where it puts bytes (the metafile also lists modules that tree shaking emptied).
