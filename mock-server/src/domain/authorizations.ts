@@ -22,10 +22,7 @@ import type { AuthorizationRecord, CardRecord, DeclineReason } from '../store';
 import { emit, nowIso, type DomainContext } from './context';
 import { balancesOf, findCard, findCorporate } from './lookups';
 
-/** Every reason a purchase is declined (the order above). */
-export const DECLINE_REASONS = [
-  'APPROVAL_NOT_DELIVERED', 'CARD_LOCKED', 'CARD_NOT_ACTIVE', 'CURRENCY_MISMATCH', 'BUDGET_EXCEEDED', 'INSUFFICIENT_FUNDS',
-] as const satisfies readonly DeclineReason[];
+export { DECLINE_REASONS } from '../store';
 
 /** A purchase to authorize. */
 export interface Purchase {

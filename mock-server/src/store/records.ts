@@ -207,8 +207,12 @@ export interface TopUpRecord {
   createdAt: string;
 }
 
+/** Every reason the mock's card network declines an authorization, in the order `authorize` checks them. */
+export const DECLINE_REASONS = [
+  'APPROVAL_NOT_DELIVERED', 'CARD_LOCKED', 'CARD_NOT_ACTIVE', 'CURRENCY_MISMATCH', 'BUDGET_EXCEEDED', 'INSUFFICIENT_FUNDS',
+] as const;
 /** Why the mock's card network declined an authorization. */
-export type DeclineReason = 'CARD_NOT_ACTIVE' | 'CARD_LOCKED' | 'APPROVAL_NOT_DELIVERED' | 'CURRENCY_MISMATCH' | 'BUDGET_EXCEEDED' | 'INSUFFICIENT_FUNDS';
+export type DeclineReason = (typeof DECLINE_REASONS)[number];
 
 /** A purchase on a card (control API): approved, taking the amount from the budget or balance, or declined with a reason. */
 export interface AuthorizationRecord {

@@ -9,7 +9,7 @@
  */
 import * as z from 'zod';
 import * as g from 'card-issuing-sdk/internal';
-import type { TenantState } from './records';
+import { DECLINE_REASONS, type TenantState } from './records';
 
 const id = g.zUuid;
 const instant = z.iso.datetime();
@@ -75,7 +75,7 @@ const topUp = z.strictObject({
 const authorization = z.strictObject({
   id, cardId: id, approvalUuid: nullable(id), balanceId: nullable(id), amount: money, merchant: text(100),
   status: z.enum(['APPROVED', 'DECLINED']),
-  declineReason: nullable(z.enum(['CARD_NOT_ACTIVE', 'CARD_LOCKED', 'APPROVAL_NOT_DELIVERED', 'CURRENCY_MISMATCH', 'BUDGET_EXCEEDED', 'INSUFFICIENT_FUNDS'])),
+  declineReason: nullable(z.enum(DECLINE_REASONS)),
   createdAt: instant,
 });
 const outbox = z.strictObject({ userId: id, to: text(254), subject: text(200), code: z.string().regex(/^[0-9]{6}$/).optional(), sentAt: instant });
