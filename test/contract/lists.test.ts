@@ -12,26 +12,12 @@ import { describe, expect, it } from 'vitest';
 import { generateCardKeyPair, type ListOptions, type PageBody, type PagePromise } from 'card-issuing-sdk';
 import { businessApproval, cardReadyUser, fundBalance, registeredUser } from './support/actors';
 import { expectProblem, expectRefusal, newBusinessUser, useContract } from './support/harness';
+import { walkPages as walk } from '../helpers/walk-pages';
 
 const contract = useContract(import.meta.url);
 
 type List = (options: ListOptions) => PagePromise<PageBody>;
 
-/** Every item of a list read by hand with `limit`: each page at most `limit`, full unless last, `nextCursor` null exactly on the last. */
-async function walk(list: List, limit: number): Promise<unknown[]> {
-  const items: unknown[] = [];
-  let cursor: string | undefined;
-  for (let pages = 0; pages < 500; pages++) {
-    const page = await list({ limit, ...(cursor === undefined ? {} : { cursor }) });
-    expect(page.items.length).toBeLessThanOrEqual(limit);
-    expect(page.nextCursor === null, 'nextCursor is null exactly on the last page').toBe(!page.hasMore);
-    if (page.hasMore) expect(page.items.length, 'a page before the last is full').toBe(limit);
-    items.push(...page.items);
-    if (!page.hasMore) return items;
-    cursor = page.nextCursor!;
-  }
-  throw new Error('the list never ended');
-}
 
 /** Checks that a list walked by pages of 1 and 2, and with for await, is exactly its one big page (and not empty). */
 async function expectPaged(name: string, list: List, atLeast = 1): Promise<void> {

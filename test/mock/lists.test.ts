@@ -5,12 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  CardIssuingError, approveDeposit, createCardIssuingClient, type CardIssuingClient, type Page, type PageBody, type PagePromise, type ListOptions,
+  CardIssuingError, approveDeposit, createCardIssuingClient, type CardIssuingClient, type PageBody, type PagePromise, type ListOptions,
 } from '../../sdk/src/index';
 import { createCard } from '../../sdk/generated/sdk.gen';
 import { generateCardKeyPair } from '../../sdk/src/card-details';
 import { fund, makeApproval, makeBusinessUser, makeUser } from './flows';
 import { BASE_URL, expectProblem, mockHarness, ok, send } from './helpers';
+import { walkPages as walk } from '../helpers/walk-pages';
 
 const h = mockHarness();
 const sdk = (apiKey = 'test_key', apiSecret = 'test_secret'): CardIssuingClient =>
@@ -31,21 +32,6 @@ async function s2sUser(cards: number) {
   } };
 }
 
-/** Every page of a list with `limit`, by hand: each page's size, cursor and hasMore checked. */
-async function walk<B extends PageBody>(list: (options: ListOptions) => PagePromise<B>, limit: number): Promise<unknown[]> {
-  const items: unknown[] = [];
-  let cursor: string | undefined;
-  for (let pages = 0; pages < 1000; pages++) {
-    const page: Page<B> = await list({ limit, ...(cursor === undefined ? {} : { cursor }) });
-    expect(page.items.length).toBeLessThanOrEqual(limit);
-    expect(page.nextCursor === null, 'nextCursor is null exactly on the last page').toBe(!page.hasMore);
-    if (page.hasMore) expect(page.items.length, 'a page before the last is full').toBe(limit);
-    items.push(...page.items);
-    if (!page.hasMore) return items;
-    cursor = page.nextCursor!;
-  }
-  throw new Error('the list never ended');
-}
 
 describe('every list operation pages with limit and cursor, in a stable order', () => {
   it('walks each of the 12 lists page by page (limit 1 and 2) to exactly the items of one big page, and for await gives the same', async () => {
