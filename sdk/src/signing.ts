@@ -131,12 +131,25 @@ export async function buildStringToSign(input: {
   return input.bodyHash ? base + (await hashBody(input.body)) : base;
 }
 
-/** A fresh nonce: 16 random bytes as 32 lower-case hex characters (a GUID without dashes). */
+/**
+ * A fresh nonce: 32 lower-case hex characters (a random GUID without dashes, 122 random bits). `randomUUID` first:
+ * Node draws it from a batch of entropy it keeps (about 0.2 µs, against 1.6 µs for a `getRandomValues` call, which
+ * is a system call each time); `getRandomValues` where `randomUUID` is missing (a browser page outside a secure
+ * context, such as plain http on a LAN address).
+ */
 export function createNonce(): string {
+  return randomUuid().replaceAll('-', '');
+}
+
+/** A random (version 4) UUID, in any context that has `crypto.getRandomValues`. */
+export function randomUuid(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40; // version 4
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80; // RFC 9562 variant
   let hex = '';
   for (const b of bytes) hex += HEX[b]!;
-  return hex;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 

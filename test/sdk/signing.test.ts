@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
-import { NonceCache, createSigner, signRequest, verifySignature } from '../../sdk/src/signing';
+import { NonceCache, createNonce, createSigner, randomUuid, signRequest, verifySignature } from '../../sdk/src/signing';
 import { repoPath } from '../helpers/spec';
 
 interface Vector {
@@ -81,6 +81,19 @@ describe('signRequest against the openssl-computed vectors', () => {
     expect(a.nonce).toMatch(/^[0-9a-f]{32}$/);
     expect(a.nonce).not.toBe(b.nonce);
     expect(Math.abs(Number(a.timestamp) - Date.now() / 1000)).toBeLessThan(5);
+  });
+
+  it('makes nonces and version-4 UUIDs without crypto.randomUUID (a page outside a secure context)', () => {
+    const randomUUID = crypto.randomUUID;
+    Object.defineProperty(crypto, 'randomUUID', { value: undefined, configurable: true, writable: true });
+    try {
+      const nonces = new Set(Array.from({ length: 200 }, () => createNonce()));
+      expect(nonces.size).toBe(200);
+      for (const nonce of nonces) expect(nonce).toMatch(/^[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{15}$/);
+      expect(randomUuid()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    } finally {
+      Object.defineProperty(crypto, 'randomUUID', { value: randomUUID, configurable: true, writable: true });
+    }
   });
 });
 
