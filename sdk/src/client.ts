@@ -74,13 +74,15 @@ import {
   ValidationError,
   errorFromProblem,
 } from './errors';
-import { createSigner } from './signing';
-import { boundedFetch } from './transport';
+import { createSigner, randomUuid } from './signing';
+import { boundCall } from './transport';
 import type { OperationId } from './validation';
 
 // Loaded on first use, then shared by every client: a separate chunk in a bundle, never loaded when unused.
-let validation: Promise<typeof import('./validation')> | undefined;
-const loadValidation = () => (validation ??= import('./validation'));
+// Validation runs on every call: once loaded, its module is used without another await.
+let validation: typeof import('./validation') | undefined;
+let validationLoad: Promise<typeof import('./validation')> | undefined;
+const loadValidation = async () => validation ?? (validationLoad ??= import('./validation').then((module) => (validation = module)));
 let problem: Promise<typeof import('./problem')> | undefined;
 const loadProblem = () => (problem ??= import('./problem'));
 let cardDetails: Promise<typeof import('./card-details')> | undefined;
@@ -431,6 +433,8 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
     throw new TypeError('createCardIssuingClient: maxResponseBytes must be a positive whole number of bytes.');
   }
   const hooks = options.hooks ?? {};
+  const clientRetry = resolveRetry(options.retry, undefined);
+  const clientKyRetry = { get: kyRetry(clientRetry, false), idempotent: kyRetry(clientRetry, true) };
 
   const call = <T>(operation: OperationId, method: 'GET' | 'POST', callOptions: RequestOptions | undefined, send: Send<T>): ApiPromise<T> =>
     new ApiPromise(run(operation, method, callOptions ?? {}, send));
@@ -446,13 +450,13 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
   };
 
   async function run<T>(operation: OperationId, method: 'GET' | 'POST', callOptions: RequestOptions, send: Send<T>): Promise<ApiResponse<T>> {
-    const retry = resolveRetry(options.retry, callOptions.retry);
+    const retry = callOptions.retry === undefined ? clientRetry : resolveRetry(options.retry, callOptions.retry);
     const timeoutMs = callOptions.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     // A POST is safe to retry only with an idempotency key: made once here, so every retry carries the same one.
     const idempotencyKey =
       method !== 'POST' || callOptions.idempotencyKey === false
         ? undefined
-        : (callOptions.idempotencyKey ?? (retry.limit > 0 ? globalThis.crypto.randomUUID() : undefined));
+        : (callOptions.idempotencyKey ?? (retry.limit > 0 ? randomUuid() : undefined));
     const state = {
       attempt: 0, sentAt: 0, authorization: '', stringToSign: '', status: undefined as number | undefined, requestId: undefined as string | undefined,
     };
@@ -502,18 +506,21 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
       return response;
     };
 
+    // ky's timeout ends at the response headers; this bounds the body too, in time and in size.
+    const transport = boundCall(observe(options.fetch ?? ((input, init) => globalThis.fetch(input, init))), {
+      timeoutMs, maxResponseBytes, timeoutError,
+      tooLargeError: () => new ResponseTooLargeError({
+        detail: `${operation}: the response body is larger than ${maxResponseBytes} bytes (maxResponseBytes).`, maxResponseBytes,
+        status: state.status, requestId: state.requestId, redact: redact(),
+      }),
+    }, callOptions.signal);
+
     const kyOptions: Omit<KyOptions, 'method' | 'prefixUrl'> = {
       throwHttpErrors: true,
       timeout: timeoutMs,
-      retry: kyRetry(retry, idempotencyKey !== undefined),
-      // ky's timeout ends at the response headers; this bounds the body too, in time and in size.
-      fetch: boundedFetch(observe(options.fetch ?? ((input, init) => globalThis.fetch(input, init))), {
-        timeoutMs, maxResponseBytes, timeoutError,
-        tooLargeError: () => new ResponseTooLargeError({
-          detail: `${operation}: the response body is larger than ${maxResponseBytes} bytes (maxResponseBytes).`, maxResponseBytes,
-          status: state.status, requestId: state.requestId, redact: redact(),
-        }),
-      }),
+      // ky normalises these on every attempt: the client's own are built once.
+      retry: retry === clientRetry ? clientKyRetry[idempotencyKey === undefined ? 'get' : 'idempotent'] : kyRetry(retry, idempotencyKey !== undefined),
+      fetch: transport.fetch,
       hooks: {
         beforeRequest: [
           async ({ request }) => {
@@ -539,10 +546,10 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
       parseAs: 'json',
       kyOptions,
       ...(idempotencyKey === undefined ? {} : { headers: { 'Idempotency-Key': idempotencyKey } }),
-      ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+      signal: transport.signal,
       requestValidator: validateRequests
         ? async (data) => {
-            const errors = (await loadValidation()).requestErrors(operation, data);
+            const errors = (validation ?? (await loadValidation())).requestErrors(operation, data);
             if (errors) {
               throw new ValidationError({
                 code: 'VALIDATION_FAILED',
@@ -554,7 +561,7 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
         : undefined,
       responseValidator: validateResponses
         ? async (data) => {
-            const errors = (await loadValidation()).responseErrors(operation, data);
+            const errors = (validation ?? (await loadValidation())).responseErrors(operation, data);
             // Paths and messages can hold a hostile server's key names: redacted like everything else it sends.
             if (errors) {
               throw new ResponseValidationError({ operation, errors: errors.slice(0, MAX_REPORTED_ERRORS), status: state.status, requestId: state.requestId, redact: redact() });
@@ -567,7 +574,11 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
     try {
       result = await send(common);
     } catch (error) {
+      // The caller's abort keeps the caller's reason, whenever it came (as fetch does).
+      if (callOptions.signal?.aborted && error === callOptions.signal.reason) throw error;
       throw toSdkError(error, operation, state.attempt > 0 ? { status: state.status, requestId: state.requestId } : undefined, redact());
+    } finally {
+      transport.end();
     }
     return {
       data: result.data,

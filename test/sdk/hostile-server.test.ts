@@ -44,6 +44,33 @@ describe('timeoutMs bounds the whole attempt, body included', () => {
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ code: 'TIMEOUT', timeoutMs: 300 });
   });
+
+  it('a server that declares its Content-Length, sends part of the body and stalls, is a TimeoutError', async () => {
+    const baseUrl = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '4096' });
+      res.write('{"id":"');
+    });
+    const started = Date.now();
+    const error = await client(baseUrl, { timeoutMs: 300 }).s2s.users.get(USER_ID).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ code: 'TIMEOUT', timeoutMs: 300 });
+    expect(Date.now() - started).toBeLessThan(10_000); // ended by the timeout, not by the test's own
+  });
+
+  it("the caller's signal still aborts a call whose body is being read, with the caller's reason", async () => {
+    const baseUrl = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '4096' });
+      res.write('{"id":"');
+    });
+    const controller = new AbortController();
+    const reason = new Error('the user left the page');
+    // Aborted once the headers are in, while the body is being read.
+    const withHooks = createCardIssuingClient({
+      baseUrl, apiKey: 'test_key', apiSecret: SECRET, retry: false, timeoutMs: 60_000, hooks: { onResponse: () => controller.abort(reason) },
+    });
+    const call = withHooks.s2s.users.get(USER_ID, { signal: controller.signal });
+    await expect(call).rejects.toBe(reason);
+  });
 });
 
 describe('maxResponseBytes', () => {
