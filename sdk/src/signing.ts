@@ -13,6 +13,7 @@
  * @module
  */
 import type { ProblemCode } from '../generated/types.gen';
+import { ArrivalQueue } from './arrival-queue';
 import { nodeHmacSha256 } from './node-hmac';
 
 /** The raw bytes of a request body, in any of the forms a fetch `Request` gives them. */
@@ -163,25 +164,57 @@ export function parseAuthorization(header: string): { apiKey: string; signature:
   return { apiKey, signature, nonce, timestamp };
 }
 
-/** Remembers the nonces seen within the tolerance window, so that a replayed request is refused. */
+/** What {@link NonceCache} takes. */
+export interface NonceCacheOptions {
+  /**
+   * The most nonces kept (default: no limit but the window). Past it, the oldest is forgotten first: a server
+   * facing a flood keeps bounded memory, and refuses replays only of the newest `max` nonces of the window.
+   */
+  max?: number;
+}
+
+/**
+ * Remembers the nonces seen within the tolerance window, so that a replayed request is refused; each nonce until
+ * its request's timestamp leaves the window, and at most `max` of them.
+ */
 export class NonceCache {
-  readonly #seen = new Map<string, number>();
+  // Arrival order beside a Set for the look-ups.
+  readonly #seen = new Set<string>();
+  readonly #order = new ArrivalQueue<{ id: string; expiresAt: number }>();
+  readonly #max: number;
+
+  constructor(options: NonceCacheOptions = {}) {
+    const max = options.max ?? Number.POSITIVE_INFINITY;
+    if (!(max === Number.POSITIVE_INFINITY || (Number.isSafeInteger(max) && max > 0))) throw new TypeError('NonceCache: max must be a positive whole number.');
+    this.#max = max;
+  }
+
+  /** How many nonces are kept now. */
+  get size(): number {
+    return this.#seen.size;
+  }
 
   /** True when this key's nonce was already seen; otherwise records it (until `expiresAt`, Unix seconds). */
   checkAndRecord(apiKey: string, nonce: string, nowSeconds: number, expiresAt: number): boolean {
-    this.#prune(nowSeconds);
+    // Expiries grow roughly with arrival: stop at the first live entry.
+    for (let oldest = this.#order.peek(); oldest && oldest.expiresAt <= nowSeconds; oldest = this.#order.peek()) this.#forgetOldest();
     const id = `${apiKey}:${nonce.toLowerCase()}`;
     if (this.#seen.has(id)) return true;
-    this.#seen.set(id, expiresAt);
+    if (this.#seen.size >= this.#max) this.#forgetOldest();
+    this.#seen.add(id);
+    this.#order.push({ id, expiresAt });
     return false;
   }
 
-  #prune(nowSeconds: number): void {
-    // Map keeps insertion order, and expiries grow roughly with it: stop at the first live entry.
-    for (const [id, expiresAt] of this.#seen) {
-      if (expiresAt > nowSeconds) break;
-      this.#seen.delete(id);
-    }
+  /** Forgets every nonce. */
+  clear(): void {
+    this.#seen.clear();
+    this.#order.clear();
+  }
+
+  #forgetOldest(): void {
+    const oldest = this.#order.shift();
+    if (oldest) this.#seen.delete(oldest.id);
   }
 }
 

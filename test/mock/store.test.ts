@@ -9,8 +9,8 @@ import { DueQueue } from '../../mock-server/src/store';
 import { indexOf } from '../../mock-server/src/domain/lookups';
 import { contextOf } from '../../mock-server/src/domain/context';
 import { users } from '../../mock-server/src/domain';
-import { MAX_IDEMPOTENCY_RECORDS, remember, replay } from '../../mock-server/src/pipeline/idempotency';
-import { BoundedNonceCache } from '../../mock-server/src/pipeline/nonces';
+import { IDEMPOTENCY_TTL_MS, MAX_IDEMPOTENCY_RECORDS, remember, replay } from '../../mock-server/src/pipeline/idempotency';
+import { createNonceCache } from '../../mock-server/src/pipeline/nonces';
 import { MAX_OUTBOX_PER_USER } from '../../mock-server/src/store';
 import { registration } from './flows';
 import { T0, expectError, mockHarness, ok } from './helpers';
@@ -70,8 +70,19 @@ describe('caps', () => {
     expect(replay(state, `key-${MAX_IDEMPOTENCY_RECORDS}`, 'p', 0)?.headers['idempotent-replayed']).toBe('true');
   });
 
+  it('counts a key stored again after it expired once, and still forgets the oldest at the cap', () => {
+    const state = createMock({ clock: { now: T0 } }).snapshot();
+    const reply = { status: 201, headers: {}, body: '{}' };
+    remember(state, 'again', 'p', reply, 0);
+    remember(state, 'again', 'p', reply, IDEMPOTENCY_TTL_MS + 1); // expired, then the same key for a new request
+    expect(replay(state, 'again', 'p', IDEMPOTENCY_TTL_MS + 1)?.headers['idempotent-replayed']).toBe('true');
+    for (let i = 0; i < MAX_IDEMPOTENCY_RECORDS; i++) remember(state, `key-${i}`, 'p', reply, IDEMPOTENCY_TTL_MS + 2);
+    expect(Object.keys(state.idempotency)).toHaveLength(MAX_IDEMPOTENCY_RECORDS);
+    expect(state.idempotency.again).toBeUndefined(); // the oldest, forgotten by the cap
+  });
+
   it('keeps the nonces of the window up to a count, the oldest forgotten first', () => {
-    const cache = new BoundedNonceCache(3);
+    const cache = createNonceCache(3);
     for (const n of ['a', 'b', 'c', 'd']) expect(cache.checkAndRecord('k', n, 100, 500)).toBe(false);
     expect(cache.size).toBe(3);
     expect(cache.checkAndRecord('k', 'd', 100, 500)).toBe(true);

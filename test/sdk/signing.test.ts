@@ -199,3 +199,21 @@ describe('verifySignature', () => {
     expect(await verifySignature({ ...request, authorization: vector!.expected.authorization, nonces })).toMatchObject({ ok: true });
   });
 });
+
+describe('NonceCache', () => {
+  it('forgets a nonce once its window passes, and the oldest first past max, at any size', () => {
+    const cache = new NonceCache({ max: 5_000 });
+    for (let i = 0; i < 50_000; i++) expect(cache.checkAndRecord('k', `n${i}`, 100, 200)).toBe(false);
+    expect(cache.size).toBe(5_000);
+    expect(cache.checkAndRecord('k', 'n49999', 100, 200)).toBe(true); // the newest are kept
+    expect(cache.checkAndRecord('k', 'n44999', 100, 200)).toBe(false); // the oldest were forgotten
+    expect(cache.checkAndRecord('k', 'late', 250, 400)).toBe(false); // every nonce that expired by 250 is gone
+    expect(cache.size).toBe(1);
+    cache.clear();
+    expect(cache.size).toBe(0);
+  });
+
+  it('refuses a max that is not a positive whole number', () => {
+    expect(() => new NonceCache({ max: 0 })).toThrow(/max must be a positive whole number/);
+  });
+});

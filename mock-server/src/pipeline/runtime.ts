@@ -3,13 +3,13 @@
  * HMAC the platform does fastest, the journal a state file hangs on, and the listeners (changes, exchanges).
  * @module
  */
-import { parseAuthorization } from 'card-issuing-sdk';
+import { parseAuthorization, type NonceCache } from 'card-issuing-sdk';
 import { clockNow } from '../clock';
 import { Observer, type ObserveOptions } from '../observe/observer';
 import { Prng, seedState, type Tenant, type TenantRegistry } from '../store';
 import type { Command } from './commands';
 import type { Reply } from './reply';
-import { BoundedNonceCache } from './nonces';
+import { createNonceCache } from './nonces';
 
 /** What an exchange observer receives once a request has its answer (the inspector's seam). */
 export interface Exchange {
@@ -52,7 +52,7 @@ export interface MockRuntime {
   readonly latencyMs: number;
   /** The origin (and optional path prefix) requests are matched under; undefined: any origin. */
   readonly baseUrl: string | undefined;
-  readonly nonces: BoundedNonceCache;
+  readonly nonces: NonceCache;
   /** HMAC-SHA256 for signature checks: node:crypto on the server, a cached Web Crypto key elsewhere. */
   readonly hmac: (secret: string, message: string) => Uint8Array | Promise<Uint8Array>;
   /** A fresh request id (`req_` + 16 hex), deterministic for the seed and the order of requests. */
@@ -87,7 +87,7 @@ export function createRuntime(options: {
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     latencyMs: options.latencyMs,
     baseUrl: options.baseUrl?.replace(/\/+$/, ''),
-    nonces: new BoundedNonceCache(),
+    nonces: createNonceCache(),
     hmac: options.hmac,
     nextRequestId: () => `req_${ids.chars(16, '0123456789abcdef')}`,
     get changes() {
