@@ -3,7 +3,7 @@
  * `Idempotent-Replayed: true` for a repeat with the same method, path and body; a repeat with anything else is 422
  * IDEMPOTENCY_KEY_REUSED. Bounded: a record is kept 24 hours (on the virtual clock, and at most 24 hours of wall
  * clock, which bounds memory while a frozen virtual clock stands still), and at most {@link MAX_IDEMPOTENCY_RECORDS}
- * per tenant, the oldest forgotten first. Records are pruned from the head of an insertion-ordered map, so a
+ * per tenant, the oldest forgotten first. Records are pruned from the head of a queue in arrival order, so a
  * request never walks them all.
  * @module
  */
@@ -27,13 +27,17 @@ export function fingerprint(method: string, pathAndQuery: string, body: string):
 
 /** Forgets records from the oldest while they are expired or more than `max` are kept. */
 function prune(state: TenantState, now: number, max: number): void {
-  const order = indexOf(state).idempotencyOrder;
+  const index = indexOf(state);
   const wall = wallNow();
-  for (const key of order.keys()) {
-    const record = state.idempotency[key];
-    if (record && order.size <= max && now - record.storedAt <= IDEMPOTENCY_TTL_MS && wall - (record.storedAtWall ?? wall) <= IDEMPOTENCY_TTL_MS) break;
-    order.delete(key);
-    delete state.idempotency[key];
+  for (let oldest = index.idempotencyOrder.peek(); oldest; oldest = index.idempotencyOrder.peek()) {
+    const record = Object.hasOwn(state.idempotency, oldest.key) ? state.idempotency[oldest.key] : undefined;
+    if (record !== undefined && record === oldest.record) {
+      const fresh = now - record.storedAt <= IDEMPOTENCY_TTL_MS && wall - (record.storedAtWall ?? wall) <= IDEMPOTENCY_TTL_MS;
+      if (fresh && index.idempotencyCount <= max) break;
+      delete state.idempotency[oldest.key];
+      index.idempotencyCount--;
+    }
+    index.idempotencyOrder.shift();
   }
 }
 
@@ -50,11 +54,12 @@ export function replay(state: TenantState, key: string, print: string, now: numb
 
 /** Keeps the first response of a key (synchronously, in the same turn as the domain call it records). */
 export function remember(state: TenantState, key: string, print: string, response: Reply, now: number): void {
-  const order = indexOf(state).idempotencyOrder;
-  order.delete(key);
-  order.set(key, true);
-  state.idempotency[key] = {
+  const index = indexOf(state);
+  if (!Object.hasOwn(state.idempotency, key)) index.idempotencyCount++;
+  const record = {
     fingerprint: print, status: response.status, headers: { ...response.headers }, body: response.body, storedAt: now, storedAtWall: wallNow(),
   };
+  state.idempotency[key] = record;
+  index.idempotencyOrder.push({ key, record });
   prune(state, now, MAX_IDEMPOTENCY_RECORDS);
 }

@@ -6,9 +6,10 @@
  * record can forget an index. Indexed fields never change after a record is stored (ids, e-mails, owners).
  * @module
  */
+import { ArrivalQueue } from 'card-issuing-sdk/internal';
 import { DueQueue } from './due-queue';
 import type {
-  ApprovalRecord, BalanceRecord, CardRecord, CorporateDepositAddressRecord, CorporateRecord, DepositAddressRecord, OutboxMessage,
+  ApprovalRecord, BalanceRecord, CardRecord, CorporateDepositAddressRecord, CorporateRecord, DepositAddressRecord, IdempotencyRecord, OutboxMessage,
   TenantState, TopUpRecord, VerificationRecord,
 } from './records';
 
@@ -74,8 +75,13 @@ export class TenantIndex {
   readonly corporateDepositAddressesByCorporate = new Multi<CorporateDepositAddressRecord>();
   readonly topUpsByCorporate = new Multi<TopUpRecord>();
   readonly outboxByUser = new Multi<OutboxMessage>();
-  /** Idempotency keys in the order their records were stored (pruned from the head). */
-  readonly idempotencyOrder = new Map<string, true>();
+  /**
+   * Idempotency records in the order they were stored (pruned from the head). An entry whose key now holds another
+   * record (the key was stored again after it expired) is stale and is skipped.
+   */
+  readonly idempotencyOrder = new ArrivalQueue<{ key: string; record: IdempotencyRecord }>();
+  /** How many keys `state.idempotency` holds (counting them would walk them all). */
+  idempotencyCount = 0;
   /** Keys `card:<id>` and `approval:<id>` at the instant their next time-driven transition may be due. */
   readonly due = new DueQueue<string>();
 
@@ -184,7 +190,8 @@ export function tenantIndex(state: TenantState, onInsert: InsertHook): TenantInd
   }
   for (const message of state.outbox) index.outboxByUser.add(message.userId, message);
   const byAge = Object.entries(state.idempotency).sort(([, a], [, b]) => (a.storedAtWall ?? a.storedAt) - (b.storedAtWall ?? b.storedAt));
-  for (const [key] of byAge) index.idempotencyOrder.set(key, true);
+  for (const [key, record] of byAge) index.idempotencyOrder.push({ key, record });
+  index.idempotencyCount = byAge.length;
   return index;
 }
 
