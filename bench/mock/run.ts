@@ -14,6 +14,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import * as esbuild from 'esbuild';
 import { buildStringToSign, createNonce } from '../../sdk/src/signing';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -31,9 +32,24 @@ interface Server {
   pid: number;
 }
 
+/**
+ * servers.ts as the published packages run: bundled by esbuild like tsup builds them (no tsx, whose transform
+ * keeps names by wrapping every closure a request creates), with every package, `card-issuing-sdk` among them,
+ * loaded from node_modules (the SDK's built dist). Built once per run.
+ */
+let serversBundle: Promise<string> | undefined;
+const bundleServers = () =>
+  (serversBundle ??= (async () => {
+    const outfile = join(ROOT, 'node_modules/.cache/bench-mock/servers.mjs');
+    await esbuild.build({
+      entryPoints: [join(ROOT, 'bench/mock/servers.ts')], outfile, bundle: true, platform: 'node', format: 'esm', target: 'es2023', packages: 'external', logLevel: 'warning',
+    });
+    return outfile;
+  })());
+
 /** A child of servers.ts, with IPC. */
 async function startServer(kind: string): Promise<Server> {
-  const child = fork(join(ROOT, 'bench/mock/servers.ts'), [kind], { execArgv: ['--expose-gc', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(await bundleServers(), [kind], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const port = await ask<{ port: number }>(child, undefined, (m) => 'port' in m);
   return { name: kind, child, port: port.port, pid: child.pid! };
 }
