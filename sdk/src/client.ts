@@ -492,7 +492,7 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
       state.authorization = signed.authorization;
       state.stringToSign = signed.stringToSign;
       state.sentAt = Date.now();
-      notify(hooks.onRequest, event(request));
+      notify(hooks.onRequest, () => event(request));
     };
 
     // Each attempt's response, seen where it arrives: in the transport, not in a ky afterResponse hook, for which
@@ -501,8 +501,10 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
       const response = await fetch(input, init);
       state.status = response.status;
       state.requestId = response.headers.get('x-request-id') ?? undefined;
-      const url = input instanceof Request ? input.url : String(input);
-      notify(hooks.onResponse, { operation, method, url, attempt: state.attempt, idempotencyKey, status: state.status, requestId: state.requestId, elapsedMs: Date.now() - state.sentAt });
+      notify(hooks.onResponse, () => ({
+        operation, method, url: input instanceof Request ? input.url : String(input), attempt: state.attempt, idempotencyKey,
+        status: response.status, requestId: state.requestId, elapsedMs: Date.now() - state.sentAt,
+      }));
       return response;
     };
 
@@ -532,7 +534,7 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
           async ({ request, error, retryCount }) => {
             state.attempt = retryCount + 1;
             const reason = await mapKyError(error);
-            if (reason instanceof CardIssuingError) notify(hooks.onRetry, { ...event(request), error: reason });
+            if (reason instanceof CardIssuingError) notify(hooks.onRetry, () => ({ ...event(request), error: reason }));
             await sign(request); // fresh nonce and timestamp: the server refuses a replayed nonce
           },
         ],
@@ -584,7 +586,7 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
       data: result.data,
       status: result.response.status,
       headers: result.response.headers,
-      requestId: result.response.headers.get('x-request-id') ?? undefined,
+      requestId: state.requestId, // the last attempt's, read where it arrived
     };
   }
 
@@ -735,10 +737,11 @@ function isAbort(error: Error): boolean {
   return error.name === 'AbortError';
 }
 
-function notify<E>(hook: ((event: E) => void) | undefined, event: E): void {
+/** Calls an observer with the event `make` builds (only when there is an observer). */
+function notify<E>(hook: ((event: E) => void) | undefined, make: () => E): void {
   if (!hook) return;
   try {
-    hook(event);
+    hook(make());
   } catch {
     // An observer must never break a request.
   }
