@@ -274,7 +274,7 @@ async function growth(): Promise<void> {
     const rounds = Math.max(3, Math.ceil(ROUNDS / 2) + 1);
     for (let round = 0; round < rounds; round++) {
       for (const [k, kind] of kinds.entries()) {
-        for (const [i, s] of servers.entries()) cpu[k]![i]!.push((await measure(s, kind.cases[i]!, 2)).cpuUs);
+        for (const [i, s] of servers.entries()) cpu[k]![i]!.push((await measure(s, kind.cases[i]!, 3)).cpuUs);
       }
     }
     console.log(`\n### CPU per request as the state grows (users, cards and approvals each; ${rounds} interleaved rounds, medians)\n`);

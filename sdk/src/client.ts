@@ -135,7 +135,10 @@ export interface CardIssuingClientOptions {
    * {@link ValidationError} and nothing is sent. With this and `validateResponses` off, zod is never loaded.
    */
   validateRequests?: boolean;
-  /** A fetch implementation (default `globalThis.fetch`). */
+  /**
+   * A fetch implementation (default `globalThis.fetch`). It must honour the request's abort signal, as every
+   * standard fetch does: the SDK aborts it to end a response body that outlives `timeoutMs`.
+   */
   fetch?: (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
   /** Observers of requests, responses and retries (logging, metrics). They never see the `Authorization` header. */
   hooks?: ClientHooks;
