@@ -28,7 +28,7 @@ import { createRuntime, type Journal, type MockRuntime } from './pipeline/runtim
 import { webCryptoHmac } from './pipeline/signature';
 import { inspectorRoutes } from './inspector/routes';
 import { journalListener, type ObserveOptions } from './observe';
-import { TenantRegistry, cloneState, snapshotProblem, type Credentials, type Tenant, type TenantSnapshot } from './store';
+import { TenantRegistry, cloneState, snapshotProblem, type Credentials, type Tenant, type TenantSnapshot, type TenantState } from './store';
 
 export { ProblemError } from './domain/errors';
 export { createMockFetch, interceptFetch, type FetchFunction } from './runners/fetch';
@@ -119,6 +119,11 @@ export interface MockInternals {
   replay(command: Command): void;
   /** Hangs a journal on the mock: from now on every change is recorded in it. */
   attachJournal(journal: Journal | undefined): void;
+  /**
+   * What `exportState()` gives, without copying the tenants' states: for serialising at once, in the same turn (a
+   * state file's snapshot), never to keep or change. The copy cost seconds at 100,000 records.
+   */
+  liveState(): ServerState;
 }
 
 const internalsOf = new WeakMap<CardIssuingMock, MockInternals>();
@@ -138,6 +143,11 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
   const credentials = (options.credentials ?? [DEFAULT_CREDENTIALS]).map(checkCredentials);
   const tenants = new TenantRegistry(String(options.seed ?? 'card-issuing'), options.clock?.now, credentials);
   const listeners = new Set<() => void>();
+  const serverState = (copy: (state: TenantState) => TenantState): ServerState => ({
+    version: 1,
+    defaultApiKey: tenants.default.apiKey,
+    tenants: tenants.all().map((t) => ({ apiKey: t.apiKey, apiSecret: t.apiSecret, state: copy(t.state) })),
+  });
   const runtime = createRuntime({
     tenants, verifySignatures: options.verifySignatures ?? true, bodyHash: options.bodyHash ?? false, latencyMs: options.latencyMs ?? 0,
     baseUrl: options.baseUrl, listeners, hmac: options.hmac ?? webCryptoHmac(), publicUrl: options.publicUrl,
@@ -197,11 +207,7 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     handlers,
     tenant: controlOf,
     addCredentials: (c: Credentials) => addCredentials(c).control,
-    exportState: (): ServerState => ({
-      version: 1,
-      defaultApiKey: tenants.default.apiKey,
-      tenants: tenants.all().map((t) => ({ apiKey: t.apiKey, apiSecret: t.apiSecret, state: cloneState(t.state) })),
-    }),
+    exportState: (): ServerState => serverState(cloneState),
     importState,
     onChange: (listener: () => void) => {
       listeners.add(listener);
@@ -216,6 +222,7 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
   internalsOf.set(mock, {
     runtime,
     pipeline,
+    liveState: () => serverState((state) => state),
     replay(command) {
       runtime.replaying = true;
       try {

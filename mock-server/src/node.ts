@@ -100,7 +100,8 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
   const internals = mockInternals(mock);
   if (file !== undefined) {
     stateFile = await openStateFile(file, {
-      exportState: () => mock.exportState(),
+      // Serialised in the turn it is asked for (writeStateFile), so the live state needs no copy.
+      exportState: () => internals.liveState(),
       importState: (state) => mock.importState(state as Parameters<CardIssuingMock['importState']>[0]),
       replay: (command) => internals.replay(command as Parameters<typeof internals.replay>[0]),
     }, {

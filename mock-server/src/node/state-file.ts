@@ -90,6 +90,7 @@ let tempCounter = 0;
 /** Writes `state` to `file` atomically: temporary file in the same folder, fsync, rename, fsync of the folder. */
 export async function writeStateFile(file: string, state: unknown, journal = 0, now: Date = new Date()): Promise<number> {
   const envelope: StateFileEnvelope<unknown> = { format: STATE_FILE_FORMAT, version: STATE_FILE_VERSION, savedAt: now.toISOString(), journal, state };
+  // Serialised before the first await: the snapshot is of one instant, even of a live state.
   const text = `${JSON.stringify(envelope)}\n`;
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}-${++tempCounter}.tmp`);
   // 0o600: the file holds the tenants' api secrets (test secrets, but still nobody else's business).
@@ -181,7 +182,7 @@ export async function acquireLock(file: string): Promise<() => Promise<void>> {
 
 /** What the journaled state file needs from the mock. */
 export interface StateFileHooks {
-  /** The whole state, for a snapshot. */
+  /** The whole state, for a snapshot: serialised at once, in the turn it is asked for (so it may be the live state). */
   exportState(): unknown;
   /** Loads a snapshot's state (rejects with a message when the mock cannot load it). */
   importState(state: unknown): void;
