@@ -22,15 +22,21 @@ type ResponseSchemaName = `z${Capitalize<OperationId>}Response`;
 
 const capitalize = <S extends string>(text: S) => (text.charAt(0).toUpperCase() + text.slice(1)) as Capitalize<S>;
 
+// Each operation's schemas, looked up by name once.
+const requestSchemas = new Map<OperationId, $ZodType>();
+const responseSchemas = new Map<OperationId, $ZodType>();
+
 /** The bad arguments of a call, as paths of the request (`body.email`, `path.userId`), or undefined when valid. */
 export function requestErrors(operation: OperationId, data: unknown): FieldError[] | undefined {
-  const schema: $ZodType = schemas[`z${capitalize(operation)}Data` as RequestSchemaName];
+  let schema = requestSchemas.get(operation);
+  if (!schema) requestSchemas.set(operation, (schema = schemas[`z${capitalize(operation)}Data` as RequestSchemaName]));
   // The request schema covers { body, path, query, headers }; paths read like the server's (body.items.0).
   return issuesOf(schema, data)?.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
 }
 
 /** Where a response body departs from the spec (`items[0].status`), or undefined when it conforms. */
 export function responseErrors(operation: OperationId, data: unknown): FieldError[] | undefined {
-  const schema: $ZodType = schemas[`z${capitalize(operation)}Response` as ResponseSchemaName];
+  let schema = responseSchemas.get(operation);
+  if (!schema) responseSchemas.set(operation, (schema = schemas[`z${capitalize(operation)}Response` as ResponseSchemaName]));
   return issuesOf(schema, data)?.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
 }
