@@ -523,8 +523,12 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
     const kyOptions: Omit<KyOptions, 'method' | 'prefixUrl'> = {
       throwHttpErrors: true,
       timeout: timeoutMs,
-      // ky normalises these on every attempt: the client's own are built once.
-      retry: retry === clientRetry ? clientKyRetry[idempotencyKey === undefined ? 'get' : 'idempotent'] : kyRetry(retry, idempotencyKey !== undefined),
+      retry: {
+        ...(retry === clientRetry ? clientKyRetry[idempotencyKey === undefined ? 'get' : 'idempotent'] : kyRetry(retry, idempotencyKey !== undefined)),
+        // ky asks this once an attempt has failed and its error body is read, before it waits to retry: the attempt
+        // is over, so its body timer must not run on into the wait. Undefined leaves the decision to ky's rules.
+        shouldRetry: () => void transport.end(),
+      },
       fetch: transport.fetch,
       hooks: {
         beforeRequest: [

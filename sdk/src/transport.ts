@@ -34,7 +34,10 @@ export interface BoundedCall {
   fetch: Fetch;
   /** The signal every request of the call must carry: the caller's, and the body timer's. */
   signal: AbortSignal;
-  /** The call is over (its last body read or failed): the last attempt's body timer stops. */
+  /**
+   * The current attempt is over (its body read, or the call ended): its body timer stops. The caller must say so
+   * before any wait for a retry, or the timer would abort the call during the wait.
+   */
   end(): void;
 }
 

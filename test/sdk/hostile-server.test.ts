@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { specExample } from '../helpers/spec';
 import {
   ResponseTooLargeError, ResponseValidationError, TimeoutError, ValidationError, createCardIssuingClient,
 } from '../../sdk/src/index';
@@ -55,6 +56,24 @@ describe('timeoutMs bounds the whole attempt, body included', () => {
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ code: 'TIMEOUT', timeoutMs: 300 });
     expect(Date.now() - started).toBeLessThan(10_000); // ended by the timeout, not by the test's own
+  });
+
+  it('the wait before a retry is not part of an attempt: a Retry-After longer than timeoutMs is waited out', async () => {
+    const { example: user } = specExample('GET', `/s2s/users/${USER_ID}`);
+    let attempts = 0;
+    const baseUrl = await serve((req, res) => {
+      req.resume();
+      const body = attempts++ === 0
+        ? JSON.stringify({ type: 'about:blank', title: 'Too Many Requests', status: 429, code: 'RATE_LIMITED', detail: 'Slow down.' })
+        : JSON.stringify(user);
+      res.writeHead(attempts === 1 ? 429 : 200, {
+        'content-type': attempts === 1 ? 'application/problem+json' : 'application/json', 'content-length': Buffer.byteLength(body), 'retry-after': '1',
+      });
+      res.end(body);
+    });
+    const retrying = createCardIssuingClient({ baseUrl, apiKey: 'test_key', apiSecret: SECRET, timeoutMs: 300, retry: { limit: 1 } });
+    await expect(retrying.s2s.users.get(USER_ID)).resolves.toEqual(user);
+    expect(attempts).toBe(2);
   });
 
   it("the caller's signal still aborts a call whose body is being read, with the caller's reason", async () => {
