@@ -6,11 +6,13 @@
  * error and the connection is released. Browser-safe (streams, timers and abort signals only).
  *
  * Two ways, by what the response declares:
- * - a `Content-Length` within the limit (what the service and the mock send): the response is passed on as it is,
+ * - a `Content-Length` within the limit that is the body's own length (no content encoding, and not a cross-origin
+ *   response in a browser, whose encoding is hidden; what the service and the mock send): passed on as it is,
  *   and a timer aborts the call's signal, which every request of the call carries, when the body is late; fetch
  *   then errors the body with the timeout. Nothing stands between fetch and the reader: no second stream, no
  *   second `Response`, which were a tenth of the SDK's own cost per call on loopback.
- * - no `Content-Length` (chunked): the body is read through a stream that counts its bytes and has its own timer.
+ * - any other (chunked, or encoded): the body is read through a stream that counts its decoded bytes and has its own
+ *   timer.
  * @module
  */
 
@@ -58,7 +60,7 @@ export function boundCall(fetch: Fetch, bounds: AttemptBounds, callerSignal?: Ab
     }
     if (!response.body) return response;
     const remainingMs = Math.max(0, bounds.timeoutMs - (Date.now() - startedAt));
-    if (Number.isSafeInteger(declared)) {
+    if (Number.isSafeInteger(declared) && lengthIsTheBody(response)) {
       timer = setTimeout(() => deadline.abort(bounds.timeoutError()), remainingMs);
       // In Node, a pending body timer must not keep the process alive on its own.
       (timer as { unref?: () => void }).unref?.();
@@ -72,6 +74,17 @@ export function boundCall(fetch: Fetch, bounds: AttemptBounds, callerSignal?: Ab
   };
   const signal = callerSignal ? AbortSignal.any([callerSignal, deadline.signal]) : deadline.signal;
   return { fetch: boundedFetch, signal, end };
+}
+
+/**
+ * Whether `Content-Length` is the length of the body as read: not when the body is encoded (fetch decodes gzip,
+ * deflate, br and zstd, and the length is of the encoded bytes: a small one can be a decompression bomb), and not
+ * for a cross-origin response in a browser (type `cors`), whose `Content-Encoding` header the page cannot see.
+ */
+function lengthIsTheBody(response: Response): boolean {
+  if (response.type === 'cors' || response.type === 'opaque') return false;
+  const encoding = response.headers.get('content-encoding');
+  return encoding === null || encoding.trim().toLowerCase() === 'identity';
 }
 
 /** The body, erroring once `remainingMs` pass or `maxResponseBytes` are exceeded (and cancelling the source). */

@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { specExample } from '../helpers/spec';
 import {
@@ -121,6 +122,17 @@ describe('maxResponseBytes', () => {
     const error = await client(baseUrl).s2s.cards.list(USER_ID).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect((error as ResponseTooLargeError).maxResponseBytes).toBe(10 * 1024 * 1024);
+  });
+
+  it('a small gzip body that decodes past the limit is stopped there: its Content-Length is of the encoded bytes', async () => {
+    const bomb = gzipSync(Buffer.alloc(8 * 1024 * 1024, 0x20)); // 8 MiB of spaces in about 8 KiB
+    const baseUrl = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': bomb.byteLength });
+      res.end(bomb);
+    });
+    const error = await client(baseUrl, { maxResponseBytes: 1024 * 1024 }).s2s.users.get(USER_ID).catch((e: unknown) => e);
+    expect(bomb.byteLength).toBeLessThan(1024 * 1024);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
   });
 
   it('refuses a maxResponseBytes that is not a positive whole number', () => {
