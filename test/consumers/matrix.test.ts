@@ -32,7 +32,7 @@ const FLOW_OK = {
   refused: { guard: true, code: 'AUTH_SIGNATURE_MISMATCH', instanceofAuthenticationError: true },
 };
 
-/** What a browser or runner flow reports when everything works (fixtures/consumer/runners/flow.js). */
+/** What a browser or runner flow reports when everything works (fixtures/consumer/runners/flow.cjs). */
 const NOT_FOUND_OK = { guard: true, code: 'NOT_FOUND', instanceofNotFoundError: true };
 
 /** The project has no msw anywhere in its tree: installing card-issuing-sdk alone pulls none in. */
@@ -155,7 +155,7 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
       type: 'module',
       packages: ['sdk', 'mock'],
       tools: ['jest', 'jest-environment-jsdom'],
-      files: { 'jest.config.js': 'jest-esm/jest.config.js', 'node.test.js': 'jest-esm/node.test.js', 'jsdom.test.js': 'jest-esm/jsdom.test.js', 'flow.js': 'runners/flow.js' },
+      files: { 'jest.config.js': 'jest-esm/jest.config.js', 'node.test.js': 'jest-esm/node.test.js', 'jsdom.test.js': 'jest-esm/jsdom.test.js', 'flow.cjs': 'runners/flow.cjs' },
     });
     const result = await project.run('npx', ['jest', '--ci'], { NODE_OPTIONS: '--experimental-vm-modules' });
     expect(result.code, result.output).toBe(0);
@@ -173,7 +173,7 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
         'node.test.js': 'vitest/node.test.js',
         'jsdom.test.js': 'vitest/jsdom.test.js',
         'happy-dom.test.js': 'vitest/happy-dom.test.js',
-        'flow.js': 'runners/flow.js',
+        'flow.cjs': 'runners/flow.cjs',
       },
     });
     const result = await project.run('npx', ['vitest', 'run']);
