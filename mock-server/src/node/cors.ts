@@ -8,8 +8,8 @@ const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/i
 
 /** Request headers a browser may send: the signature, JSON bodies and idempotency keys. */
 export const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'];
-/** Response headers a browser script may read (the SDK reads all three). */
-export const EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'Idempotent-Replayed'];
+/** Response headers a browser script may read (the SDK reads them; `Date` to correct its clock after a skew). */
+export const EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'Idempotent-Replayed', 'Date'];
 /** Methods of the API and of the `/__mock/` control routes. */
 export const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 

@@ -269,7 +269,8 @@ function answerClientError(error: NodeJS.ErrnoException, socket: import('node:st
   const reply = tooLarge
     ? serverProblem(431, 'HEADERS_TOO_LARGE', 'The request line and headers are larger than 16 KiB.', '')
     : serverProblem(400, 'MALFORMED_REQUEST', 'The request is not valid HTTP/1.1.', '');
-  const head = [`HTTP/1.1 ${reply.status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}`, 'connection: close'];
+  // Node's own Date header is not written on a raw socket: add it, as on every other answer.
+  const head = [`HTTP/1.1 ${reply.status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}`, 'connection: close', `date: ${new Date().toUTCString()}`];
   for (const [name, value] of Object.entries(reply.headers)) head.push(`${name}: ${value}`);
   head.push(`content-length: ${Buffer.byteLength(reply.body)}`);
   socket.end(`${head.join('\r\n')}\r\n\r\n${reply.body}`);

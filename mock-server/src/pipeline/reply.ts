@@ -87,9 +87,13 @@ export function jsonReply(body: unknown, status: number, requestId: string): Rep
   return { status, headers: { 'content-type': 'application/json', 'x-request-id': requestId }, body: JSON.stringify(body) };
 }
 
-/** The fetch `Response` of a reply (the msw adapter's answer). */
+/**
+ * The fetch `Response` of a reply (the msw adapter's answer), with the `Date` an HTTP server sends: a client whose
+ * clock is off reads the server's time from it after `AUTH_TIMESTAMP_SKEW`. Set when sent, never stored, so an
+ * idempotent replay carries the time of the replay.
+ */
 export function toResponse(reply: Reply, extraHeaders: Record<string, string> = {}): Response {
-  return new Response(reply.stream ?? reply.body, { status: reply.status, headers: { ...reply.headers, ...extraHeaders } });
+  return new Response(reply.stream ?? reply.body, { status: reply.status, headers: { date: new Date().toUTCString(), ...reply.headers, ...extraHeaders } });
 }
 
 /** The problem code of a reply, when it is a problem (for logs and observers). */
