@@ -14,9 +14,12 @@
 #                     else "" (no body = null/undefined OR the empty string "")
 #
 #   Authorization = "HMAC-SHA256 " apiKey ":" signature ":" nonce ":" timestamp
-#   signature     = base64(HMAC-SHA256(key = UTF-8(apiSecret), msg = UTF-8(stringToSign)))
+#   signature     = base64(HMAC-SHA256(key, msg = UTF-8(stringToSign)))
+#   key           = UTF-8(apiSecret)            with secretEncoding "utf8" (the default)
+#                 = base64-decode(apiSecret)    with secretEncoding "base64" (the option for a
+#                   service that issues secrets as base64 of random bytes and decodes them to sign)
 #
-# Tools used: bash, printf, tr, openssl. Nothing else touches the hashed or
+# Tools used: bash, printf, tr, od, openssl. Nothing else touches the hashed or
 # signed bytes. The script file is UTF-8, so non-ASCII string literals below
 # are UTF-8 bytes, and `printf '%s'` writes them verbatim, with no newline.
 #
@@ -42,6 +45,15 @@ sha256_b64() {
 # base64(HMAC-SHA256(key = bytes of $1, message = bytes of $2)).
 hmac_sha256_b64() {
   printf '%s' "$2" | openssl dgst -sha256 -hmac "$1" -binary | openssl base64 -A
+}
+
+# base64(HMAC-SHA256(key = the bytes the base64 text $1 encodes, message = bytes of $2)). The key goes to
+# openssl as hex, since decoded bytes may be anything (NUL, bytes that are no UTF-8).
+hmac_sha256_b64_keyb64() {
+  local hexkey
+  hexkey="$(printf '%s' "$1" | openssl base64 -d -A | od -An -v -tx1 | tr -d ' \n')"
+  [[ -n "$hexkey" ]] || die "secret is not base64: $1"
+  printf '%s' "$2" | openssl dgst -sha256 -mac HMAC -macopt "hexkey:${hexkey}" -binary | openssl base64 -A
 }
 
 # Lower-case ASCII letters only (LC_ALL=C: byte-wise, A-Z -> a-z).
@@ -86,20 +98,21 @@ json_str() {
 vectors_json=""
 vector_count=0
 
-# add_vector PROFILE NAME DESCRIPTION METHOD URL BODY_KIND BODY API_KEY API_SECRET TIMESTAMP NONCE
+# add_vector PROFILE NAME DESCRIPTION METHOD URL BODY_KIND BODY API_KEY API_SECRET TIMESTAMP NONCE [SECRET_ENCODING]
 #   PROFILE:   "published" (five parts) or "bodyHash" (five parts + contentHash)
 #   BODY_KIND: "null"   -> input.body is null (request without body); BODY ignored
 #              "string" -> input.body is BODY (may be "", which also means no body)
 add_vector() {
   local profile="$1"; shift
   local name="$1" description="$2" method="$3" url="$4" body_kind="$5" body="$6"
-  local api_key="$7" api_secret="$8" timestamp="$9" nonce="${10}"
+  local api_key="$7" api_secret="$8" timestamp="$9" nonce="${10}" secret_encoding="${11:-utf8}"
 
   # A GUID, with or without dashes, any case (what a verifier accepts; the SDK sends 32 lower-case hex).
   [[ "$nonce" =~ ^([0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$ ]] \
     || die "$name: nonce must be a GUID"
   [[ "$profile" == published || "$profile" == bodyHash ]] || die "$name: unknown profile $profile"
   [[ "$timestamp" =~ ^[0-9]+$ ]] || die "$name: timestamp must be decimal Unix seconds"
+  [[ "$secret_encoding" == utf8 || "$secret_encoding" == base64 ]] || die "$name: secret encoding must be utf8 or base64"
   ascii_url "$url"
 
   local upper_method lower_url content_hash string_to_sign signature authorization body_json
@@ -130,7 +143,12 @@ add_vector() {
     body_hash=true
   fi
   string_to_sign="${api_key}${upper_method}${lower_url}${timestamp}${nonce}${content_hash}"
-  signature="$(hmac_sha256_b64 "$api_secret" "$string_to_sign")"
+  if [[ "$secret_encoding" == base64 ]]; then
+    [[ "$api_secret" =~ ^[A-Za-z0-9+/]+={0,2}$ ]] || die "$name: apiSecret must be standard base64 with secretEncoding base64"
+    signature="$(hmac_sha256_b64_keyb64 "$api_secret" "$string_to_sign")"
+  else
+    signature="$(hmac_sha256_b64 "$api_secret" "$string_to_sign")"
+  fi
   authorization="HMAC-SHA256 ${api_key}:${signature}:${nonce}:${timestamp}"
 
   local sep=""
@@ -147,7 +165,8 @@ add_vector() {
         \"apiSecret\": $(json_str "$api_secret"),
         \"timestamp\": $(json_str "$timestamp"),
         \"nonce\": $(json_str "$nonce"),
-        \"bodyHash\": ${body_hash}
+        \"bodyHash\": ${body_hash},
+        \"secretEncoding\": $(json_str "$secret_encoding")
       },
       \"expected\": {
         \"contentHash\": $(json_str "$content_hash"),
@@ -310,10 +329,66 @@ add_vector bodyHash "body-uppercase-url-guid-nonce" \
   "$TEST_KEY" "$TEST_SECRET" "1767226300" "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0"
 
 # ---------------------------------------------------------------------------
+# secretEncoding "base64": the HMAC key is the bytes the secret encodes (both profiles)
+# ---------------------------------------------------------------------------
+
+# 32 random bytes, base64 (with '+' and '/', and bytes >= 0x80 that are no UTF-8 text).
+B64_KEY="b64_key_5d2e"
+B64_SECRET="q3+7Jf0mPz/9vL2kXyQ8sW1nR4tU6hE0aG5bC7dI9oM="
+
+add_vector published "base64-secret-get-with-query" \
+  "secretEncoding base64: the key is the 32 bytes apiSecret encodes, not its 44 characters. GET with a query string." \
+  "GET" "${API}/s2s/balances?userId=${USER_ID}" \
+  null "" "$B64_KEY" "$B64_SECRET" "1767225600" "7f28d11bedef191daf8ea14b88c98df9" base64
+
+add_vector published "base64-secret-published-example" \
+  "The service's published example (POST https://api.mobilum.com/s2s/health?arg1=test1) with a base64 secret: the same stringToSign as published-example, another key." \
+  "POST" "https://api.mobilum.com/s2s/health?arg1=test1" \
+  null "" "16de9f8b-b414-4c50-b3c8-cf8355683a42" "$B64_SECRET" "1674742013" "75293d8ca0e6453f823fe87315e9483b" base64
+
+add_vector published "base64-secret-post-body-not-signed" \
+  "secretEncoding base64, POST with a JSON body that the published scheme does not sign." \
+  "POST" "${API}/s2s/users/${USER_ID}/cards" \
+  string "{\"configId\":\"${CONFIG_ID}\",\"visualId\":\"${VISUAL_ID}\"}" \
+  "$B64_KEY" "$B64_SECRET" "1767225661" "4a6170d2001ed26daa04f2119490fa14" base64
+
+add_vector published "base64-secret-that-is-also-text" \
+  "A secret that reads as text and as base64 (dGVzdF9zZWNyZXQ= encodes test_secret): with secretEncoding base64 the key is the 11 bytes of test_secret, so the signature is the one test_secret (utf8) would give for this string; with utf8 the key would be the 16 characters." \
+  "GET" "${API}/s2s/balances?userId=${USER_ID}" \
+  null "" "$B64_KEY" "dGVzdF9zZWNyZXQ=" "1767225600" "7f28d11bedef191daf8ea14b88c98df9" base64
+
+add_vector published "base64-secret-short-unpadded" \
+  "A short base64 secret that needs no padding: 8 characters encode the 6 bytes 00 01 02 03 04 05 (a NUL byte first), which are the key." \
+  "GET" "${MOCK}/s2s/cards?userId=${USER_ID}" \
+  null "" "$B64_KEY" "AAECAwQF" "1767225844" "17ac240e2a4b01fac66fe2af2a87c513" base64
+
+add_vector published "utf8-same-base64-looking-secret" \
+  "The base64-looking secret of base64-secret-get-with-query with the default secretEncoding utf8: the key is its 44 characters, so the signature differs." \
+  "GET" "${API}/s2s/balances?userId=${USER_ID}" \
+  null "" "$B64_KEY" "$B64_SECRET" "1767225600" "7f28d11bedef191daf8ea14b88c98df9" utf8
+
+add_vector bodyHash "base64-secret-body-post-json-body" \
+  "secretEncoding base64 with the body hash: POST with a compact JSON body." \
+  "POST" "${API}/s2s/users/${USER_ID}/cards" \
+  string "{\"configId\":\"${CONFIG_ID}\",\"visualId\":\"${VISUAL_ID}\"}" \
+  "$B64_KEY" "$B64_SECRET" "1767225661" "4a6170d2001ed26daa04f2119490fa14" base64
+
+add_vector bodyHash "base64-secret-body-non-ascii-body" \
+  "secretEncoding base64 with the body hash: a non-ASCII body, hashed as its UTF-8 bytes." \
+  "POST" "${API}/s2s/users" \
+  string '{"firstName":"Zoë","lastName":"Müller-Łukasik","email":"zoe.muller@example.test"}' \
+  "$B64_KEY" "$B64_SECRET" "1767225722" "580af9e8b151b17b6a5978133d657628" base64
+
+add_vector bodyHash "base64-secret-body-post-null-body" \
+  "secretEncoding base64 with the body hash: POST without a body, contentHash empty." \
+  "POST" "${MOCK}/s2s/users/${USER_ID}/email/otp" \
+  null "" "$B64_KEY" "$B64_SECRET" "1767225905" "17c8af9706a11c31ec219219e101b30b" base64
+
+# ---------------------------------------------------------------------------
 # Output
 # ---------------------------------------------------------------------------
 
-top_description="Test vectors for HMACSHA256 Authentication (request signing), generated by signing-test-vectors.sh with openssl, independently of the SDK. Authorization: 'HMAC-SHA256 <apiKey>:<signature>:<nonce>:<timestamp>'. Profile 'published' (the default, as the service's page has it): stringToSign = apiKey + METHOD (upper case) + lowercase(absoluteUrl) + timestamp (Unix seconds, decimal) + nonce (a GUID, with or without dashes; the SDK sends 32 lower-case hex chars), and the body is not signed. Profile 'bodyHash' (opt-in, input.bodyHash true): the same + contentHash. absoluteUrl is the full URL as sent on the wire (scheme, host, port when not default, path, query), percent-encoded and therefore ASCII, then lower-cased as a whole, percent-escape hex digits included. contentHash = base64(SHA-256(raw body bytes)) when the request has a body; a request without a body (input.body null) and a request whose body is the empty string (zero bytes) both count as 'no body', so contentHash is the empty string. String bodies are hashed as their UTF-8 bytes. signature = base64(HMAC-SHA256(key = UTF-8 bytes of apiSecret, message = UTF-8 bytes of stringToSign)), standard base64 alphabet with '=' padding. input.timestamp is a string of decimal Unix seconds."
+top_description="Test vectors for HMACSHA256 Authentication (request signing), generated by signing-test-vectors.sh with openssl, independently of the SDK. Authorization: 'HMAC-SHA256 <apiKey>:<signature>:<nonce>:<timestamp>'. Profile 'published' (the default, as the service's page has it): stringToSign = apiKey + METHOD (upper case) + lowercase(absoluteUrl) + timestamp (Unix seconds, decimal) + nonce (a GUID, with or without dashes; the SDK sends 32 lower-case hex chars), and the body is not signed. Profile 'bodyHash' (opt-in, input.bodyHash true): the same + contentHash. absoluteUrl is the full URL as sent on the wire (scheme, host, port when not default, path, query), percent-encoded and therefore ASCII, then lower-cased as a whole, percent-escape hex digits included. contentHash = base64(SHA-256(raw body bytes)) when the request has a body; a request without a body (input.body null) and a request whose body is the empty string (zero bytes) both count as 'no body', so contentHash is the empty string. String bodies are hashed as their UTF-8 bytes. signature = base64(HMAC-SHA256(key, message = UTF-8 bytes of stringToSign)), standard base64 alphabet with '=' padding; key = the UTF-8 bytes of apiSecret when input.secretEncoding is 'utf8' (the default), or the bytes apiSecret encodes when it is 'base64'. input.timestamp is a string of decimal Unix seconds."
 
 {
   printf '{\n'
