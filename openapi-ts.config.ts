@@ -19,6 +19,20 @@ function numbersThatFit(node: unknown): void {
 
 const parser = { patch: { input: (spec: unknown) => numbersThatFit(spec) } };
 
+/**
+ * `format: uri` is RFC 3986, which allows hosts that WHATWG URL parsing (zod's `z.url()`, `new URL`) refuses, such as
+ * a last label of digits (`https://host.example.3`). The SDK must never be stricter than the spec: a URI is checked
+ * by its RFC 3986 form (a scheme, then only URI characters and well-formed percent escapes).
+ */
+const RFC3986_URI = "^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9._~!$&'()*+,;=:@/?#\\[\\]-]|%[0-9A-Fa-f]{2})*$";
+
+/**
+ * `format: email` is an RFC 5321 mailbox; zod's `z.email()` refuses local parts with characters such as `!`, `#`, `/` or `~` and top-level
+ * labels with digits, which the spec (and Ajv) allow. The SDK checks responses with the dot-atom form instead.
+ */
+const EMAIL =
+  "^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$";
+
 const annotatePure = fileURLToPath(new URL('./scripts/annotate-pure.mjs', import.meta.url));
 
 // One command (`npm run generate`) turns spec/openapi.yaml into generated code that is never edited by hand; CI
@@ -53,6 +67,14 @@ export default defineConfig([
         dates: { offset: true },
         requests: { shouldExtract: true },
         $resolvers: {
+          // Formats whose zod check is stricter than the spec's: the spec's own form, as a pattern.
+          string: (ctx) => {
+            const pattern = ctx.schema.format === 'uri' ? RFC3986_URI : ctx.schema.format === 'email' ? EMAIL : undefined;
+            if (pattern === undefined) return undefined;
+            const own = ctx.nodes.pattern(ctx);
+            const checks = [ctx.nodes.minLength(ctx), ctx.nodes.maxLength(ctx), ctx.nodes.pattern({ ...ctx, schema: { ...ctx.schema, pattern } }), own].filter((c) => c !== undefined);
+            return ctx.nodes.base(ctx).attr('check').call(...checks);
+          },
           // `async (data) => await (await import('./zod.gen')).zCreateUserData.parseAsync(data)`: the schema module
           // is loaded by the first validation, never by importing the functions.
           validator: ({ $, symbols }) => {

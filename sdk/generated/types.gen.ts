@@ -5,7 +5,9 @@ export type ClientOptions = {
 };
 
 /**
- * A UUID v4.
+ * A UUID v4 (RFC 9562: version digit `4`, variant digit `8`, `9`, `a` or `b`), any case. The pattern says what
+ * `format: uuid` alone does not: every id of this API is a version 4 UUID, and clients may check that.
+ *
  */
 export type Uuid = string;
 

@@ -3,9 +3,11 @@
 import * as z from 'zod/mini';
 
 /**
- * A UUID v4.
+ * A UUID v4 (RFC 9562: version digit `4`, variant digit `8`, `9`, `a` or `b`), any case. The pattern says what
+ * `format: uuid` alone does not: every id of this API is a version 4 UUID, and clients may check that.
+ *
  */
-export const zUuid = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
+export const zUuid = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/));
 
 /**
  * An RFC 3339 date-time. Responses are always in UTC (`Z`); requests may give any offset (`+02:00`), which the
@@ -138,7 +140,7 @@ export const zProblem = /* @__PURE__ */ z.object({
  *
  */
 export const zRegistrationData = /* @__PURE__ */ z.object({
-    email: /* @__PURE__ */ z.email().check(/* @__PURE__ */ z.maxLength(254)),
+    email: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(254), /* @__PURE__ */ z.regex(/^[A-Za-z0-9!#$%&'*+\/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+\/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/)),
     firstName: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
     lastName: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
     phone: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(16), /* @__PURE__ */ z.regex(/^\+[1-9][0-9]{6,14}$/)),
@@ -161,7 +163,7 @@ export const zConsent = /* @__PURE__ */ z.object({
     ]),
     title: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(200), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
     version: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(32), /* @__PURE__ */ z.regex(/^[A-Za-z0-9._-]+$/)),
-    url: /* @__PURE__ */ z.url().check(/* @__PURE__ */ z.maxLength(2048)),
+    url: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(2048), /* @__PURE__ */ z.regex(/^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9._~!$&'()*+,;=:@\/?#\[\]-]|%[0-9A-Fa-f]{2})*$/)),
     signed: /* @__PURE__ */ z.boolean(),
     signedAt: /* @__PURE__ */ z.nullable(zTimestamp)
 });
@@ -174,7 +176,7 @@ export const zConsent = /* @__PURE__ */ z.object({
  */
 export const zUser = /* @__PURE__ */ z.object({
     id: zUuid,
-    email: /* @__PURE__ */ z.email().check(/* @__PURE__ */ z.maxLength(254)),
+    email: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(254), /* @__PURE__ */ z.regex(/^[A-Za-z0-9!#$%&'*+\/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+\/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/)),
     firstName: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
     lastName: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
     phone: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(16), /* @__PURE__ */ z.regex(/^\+[1-9][0-9]{6,14}$/)),
@@ -213,7 +215,7 @@ export const zEmailConfirmation = /* @__PURE__ */ z.object({
 export const zVisual = /* @__PURE__ */ z.object({
     id: zUuid,
     name: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
-    imageUrl: /* @__PURE__ */ z.url().check(/* @__PURE__ */ z.maxLength(2048))
+    imageUrl: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(2048), /* @__PURE__ */ z.regex(/^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9._~!$&'()*+,;=:@\/?#\[\]-]|%[0-9A-Fa-f]{2})*$/))
 });
 
 /**
@@ -240,7 +242,7 @@ export const zCardConfig = /* @__PURE__ */ z.object({
  */
 export const zCardConfigList = /* @__PURE__ */ z.object({
     items: /* @__PURE__ */ z.array(zCardConfig).check(/* @__PURE__ */ z.maxLength(100)),
-    kycUrl: /* @__PURE__ */ z.url().check(/* @__PURE__ */ z.maxLength(2048)),
+    kycUrl: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(2048), /* @__PURE__ */ z.regex(/^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9._~!$&'()*+,;=:@\/?#\[\]-]|%[0-9A-Fa-f]{2})*$/)),
     kycStatus: /* @__PURE__ */ z.enum([
         'NOT_STARTED',
         'PASSED',
@@ -511,7 +513,7 @@ export const zVerificationData = /* @__PURE__ */ z.object({
 export const zBusinessUserCreate = /* @__PURE__ */ z.object({
     name: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
     lastName: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
-    email: /* @__PURE__ */ z.email().check(/* @__PURE__ */ z.maxLength(254)),
+    email: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(254), /* @__PURE__ */ z.regex(/^[A-Za-z0-9!#$%&'*+\/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+\/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/)),
     phone: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(16), /* @__PURE__ */ z.regex(/^\+[1-9][0-9]{6,14}$/))
 });
 
@@ -525,7 +527,7 @@ export const zBusinessUser = /* @__PURE__ */ z.object({
     userUuid: zUuid,
     name: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
     lastName: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100), /* @__PURE__ */ z.regex(/^[^\x00-\x1F\x7F]*$/)),
-    email: /* @__PURE__ */ z.email().check(/* @__PURE__ */ z.maxLength(254)),
+    email: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(254), /* @__PURE__ */ z.regex(/^[A-Za-z0-9!#$%&'*+\/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+\/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/)),
     phone: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(16), /* @__PURE__ */ z.regex(/^\+[1-9][0-9]{6,14}$/)),
     registrationStatus: /* @__PURE__ */ z.enum(['PENDING', 'COMPLETED']),
     createdAt: zTimestamp
@@ -728,47 +730,47 @@ export const zIdempotencyKey = /* @__PURE__ */ z.string().check(/* @__PURE__ */ 
 /**
  * The user's id.
  */
-export const zUserIdPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
+export const zUserIdPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/));
 
 /**
  * The user's id (in the query, where the signature covers it).
  */
-export const zUserIdQuery = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
+export const zUserIdQuery = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/));
 
 /**
  * The app user's id (the Server2Server `userId`), in the query where the signature covers it.
  */
-export const zUserUuidQuery = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
+export const zUserUuidQuery = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/));
 
 /**
  * The business user's id.
  */
-export const zUserUuidPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
+export const zUserUuidPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/));
 
 /**
  * The consent's id.
  */
-export const zConsentIdPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
+export const zConsentIdPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/));
 
 /**
  * The consent's id (the Server2Server `consentId`).
  */
-export const zConsentUuidPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
+export const zConsentUuidPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/));
 
 /**
  * The card's id (also the id of its draft while it is one).
  */
-export const zCardIdPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
+export const zCardIdPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/));
 
 /**
  * The balance's id.
  */
-export const zBalanceIdPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
+export const zBalanceIdPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/));
 
 /**
  * The balance's id (the Server2Server `balanceId`).
  */
-export const zBalanceUuidPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
+export const zBalanceUuidPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/));
 
 /**
  * A deposit type's `type`, as listed by the deposit types operation (the asset's ticker).
@@ -778,17 +780,17 @@ export const zDepositTypePath = zDepositTypeCode;
 /**
  * The deposit verification's id.
  */
-export const zVerificationIdPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
+export const zVerificationIdPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/));
 
 /**
  * The corporate's id.
  */
-export const zCorporateUuidPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
+export const zCorporateUuidPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/));
 
 /**
  * The approval instance's id.
  */
-export const zApprovalUuidPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36));
+export const zApprovalUuidPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/));
 
 /**
  * The caller's RSA public key (2048 or 4096 bits) as base64url without padding of its DER
@@ -825,7 +827,7 @@ export const zCreateUserHeaders = /* @__PURE__ */ z.object({
 export const zCreateUserResponse = zUser;
 
 export const zGetUserPath = /* @__PURE__ */ z.object({
-    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/))
 });
 
 /**
@@ -838,8 +840,8 @@ export const zSignUserConsentHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zSignUserConsentPath = /* @__PURE__ */ z.object({
-    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
-    consentId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)),
+    consentId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/))
 });
 
 /**
@@ -848,7 +850,7 @@ export const zSignUserConsentPath = /* @__PURE__ */ z.object({
 export const zSignUserConsentResponse = zConsent;
 
 export const zListCardConfigsPath = /* @__PURE__ */ z.object({
-    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/))
 });
 
 export const zListCardConfigsQuery = /* @__PURE__ */ z.object({
@@ -866,7 +868,7 @@ export const zRequestEmailOtpHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zRequestEmailOtpPath = /* @__PURE__ */ z.object({
-    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/))
 });
 
 /**
@@ -881,7 +883,7 @@ export const zConfirmEmailHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zConfirmEmailPath = /* @__PURE__ */ z.object({
-    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/))
 });
 
 /**
@@ -896,7 +898,7 @@ export const zCreateCardHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zCreateCardPath = /* @__PURE__ */ z.object({
-    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/))
 });
 
 /**
@@ -909,7 +911,7 @@ export const zChargeDraftHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zChargeDraftPath = /* @__PURE__ */ z.object({
-    cardId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    cardId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/))
 });
 
 /**
@@ -922,7 +924,7 @@ export const zCompleteDraftHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zCompleteDraftPath = /* @__PURE__ */ z.object({
-    cardId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    cardId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/))
 });
 
 /**
@@ -935,7 +937,7 @@ export const zActivateCardHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zActivateCardPath = /* @__PURE__ */ z.object({
-    cardId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    cardId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/))
 });
 
 /**
@@ -944,7 +946,7 @@ export const zActivateCardPath = /* @__PURE__ */ z.object({
 export const zActivateCardResponse = zCard;
 
 export const zListBalancesQuery = /* @__PURE__ */ z.object({
-    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
+    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)),
     limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100))), 20),
     cursor: /* @__PURE__ */ z.optional(zPageCursor)
 });
@@ -955,7 +957,7 @@ export const zListBalancesQuery = /* @__PURE__ */ z.object({
 export const zListBalancesResponse = zBalanceList;
 
 export const zListCardsQuery = /* @__PURE__ */ z.object({
-    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
+    userId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)),
     limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100))), 20),
     cursor: /* @__PURE__ */ z.optional(zPageCursor)
 });
@@ -966,7 +968,7 @@ export const zListCardsQuery = /* @__PURE__ */ z.object({
 export const zListCardsResponse = zCardList;
 
 export const zGetCardDetailsPath = /* @__PURE__ */ z.object({
-    cardId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    cardId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/))
 });
 
 export const zGetCardDetailsQuery = /* @__PURE__ */ z.object({
@@ -979,7 +981,7 @@ export const zGetCardDetailsQuery = /* @__PURE__ */ z.object({
 export const zGetCardDetailsResponse = zEncryptedCardDetails;
 
 export const zListDepositTypesPath = /* @__PURE__ */ z.object({
-    balanceId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    balanceId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/))
 });
 
 export const zListDepositTypesQuery = /* @__PURE__ */ z.object({
@@ -993,7 +995,7 @@ export const zListDepositTypesQuery = /* @__PURE__ */ z.object({
 export const zListDepositTypesResponse = zDepositTypeList;
 
 export const zListDepositAddressesPath = /* @__PURE__ */ z.object({
-    balanceId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
+    balanceId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)),
     type: zDepositTypeCode
 });
 
@@ -1014,7 +1016,7 @@ export const zCreateDepositAddressHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zCreateDepositAddressPath = /* @__PURE__ */ z.object({
-    balanceId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
+    balanceId: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)),
     type: zDepositTypeCode
 });
 
@@ -1024,7 +1026,7 @@ export const zCreateDepositAddressPath = /* @__PURE__ */ z.object({
 export const zCreateDepositAddressResponse = zDepositAddress;
 
 export const zListDepositVerificationsQuery = /* @__PURE__ */ z.object({
-    userId: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))),
+    userId: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/))),
     limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100))), 20),
     cursor: /* @__PURE__ */ z.optional(zPageCursor)
 });
@@ -1041,7 +1043,7 @@ export const zApproveDepositVerificationHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zApproveDepositVerificationPath = /* @__PURE__ */ z.object({
-    id: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    id: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/))
 });
 
 /**
@@ -1050,7 +1052,7 @@ export const zApproveDepositVerificationPath = /* @__PURE__ */ z.object({
 export const zApproveDepositVerificationResponse = zDepositVerification;
 
 export const zListAppDepositTypesQuery = /* @__PURE__ */ z.object({
-    userUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
+    userUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)),
     limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100))), 20),
     cursor: /* @__PURE__ */ z.optional(zPageCursor)
 });
@@ -1065,11 +1067,11 @@ export const zSignAppConsentHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zSignAppConsentPath = /* @__PURE__ */ z.object({
-    consentUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    consentUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/))
 });
 
 export const zSignAppConsentQuery = /* @__PURE__ */ z.object({
-    userUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    userUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/))
 });
 
 /**
@@ -1078,7 +1080,7 @@ export const zSignAppConsentQuery = /* @__PURE__ */ z.object({
 export const zSignAppConsentResponse = zConsent;
 
 export const zListAppDepositAddressesPath = /* @__PURE__ */ z.object({
-    balanceUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
+    balanceUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)),
     type: zDepositTypeCode
 });
 
@@ -1099,7 +1101,7 @@ export const zCreateAppDepositAddressHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zCreateAppDepositAddressPath = /* @__PURE__ */ z.object({
-    balanceUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
+    balanceUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)),
     type: zDepositTypeCode
 });
 
@@ -1109,7 +1111,7 @@ export const zCreateAppDepositAddressPath = /* @__PURE__ */ z.object({
 export const zCreateAppDepositAddressResponse = zDepositAddress;
 
 export const zListAppDepositVerificationsQuery = /* @__PURE__ */ z.object({
-    userUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
+    userUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)),
     limit: /* @__PURE__ */ z._default(/* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(100))), 20),
     cursor: /* @__PURE__ */ z.optional(zPageCursor)
 });
@@ -1126,7 +1128,7 @@ export const zApproveAppDepositVerificationHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zApproveAppDepositVerificationPath = /* @__PURE__ */ z.object({
-    id: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    id: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/))
 });
 
 /**
@@ -1152,7 +1154,7 @@ export const zCreateApprovalHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zCreateApprovalPath = /* @__PURE__ */ z.object({
-    corporateUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    corporateUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/))
 });
 
 /**
@@ -1161,8 +1163,8 @@ export const zCreateApprovalPath = /* @__PURE__ */ z.object({
 export const zCreateApprovalResponse = zApproval;
 
 export const zGetApprovalPath = /* @__PURE__ */ z.object({
-    corporateUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
-    approvalUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    corporateUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)),
+    approvalUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/))
 });
 
 /**
@@ -1171,8 +1173,8 @@ export const zGetApprovalPath = /* @__PURE__ */ z.object({
 export const zGetApprovalResponse = zApproval;
 
 export const zListUserApprovalsPath = /* @__PURE__ */ z.object({
-    corporateUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
-    userUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    corporateUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)),
+    userUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/))
 });
 
 export const zListUserApprovalsQuery = /* @__PURE__ */ z.object({
@@ -1186,8 +1188,8 @@ export const zListUserApprovalsQuery = /* @__PURE__ */ z.object({
 export const zListUserApprovalsResponse = zApprovalList;
 
 export const zGetApprovalCardDetailsPath = /* @__PURE__ */ z.object({
-    corporateUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
-    approvalUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    corporateUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)),
+    approvalUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/))
 });
 
 export const zGetApprovalCardDetailsQuery = /* @__PURE__ */ z.object({
@@ -1200,7 +1202,7 @@ export const zGetApprovalCardDetailsQuery = /* @__PURE__ */ z.object({
 export const zGetApprovalCardDetailsResponse = zEncryptedCardDetails;
 
 export const zListCorporateDepositAddressesPath = /* @__PURE__ */ z.object({
-    corporateUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    corporateUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/))
 });
 
 export const zListCorporateDepositAddressesQuery = /* @__PURE__ */ z.object({
@@ -1214,7 +1216,7 @@ export const zListCorporateDepositAddressesQuery = /* @__PURE__ */ z.object({
 export const zListCorporateDepositAddressesResponse = zCorporateDepositAddressList;
 
 export const zListTopUpsPath = /* @__PURE__ */ z.object({
-    corporateUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    corporateUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/))
 });
 
 export const zListTopUpsQuery = /* @__PURE__ */ z.object({
@@ -1234,8 +1236,8 @@ export const zIncreaseApprovalBudgetHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zIncreaseApprovalBudgetPath = /* @__PURE__ */ z.object({
-    corporateUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36)),
-    approvalUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36))
+    corporateUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)),
+    approvalUuid: /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(36), /* @__PURE__ */ z.regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/))
 });
 
 /**

@@ -3,9 +3,11 @@
 import * as z from 'zod';
 
 /**
- * A UUID v4.
+ * A UUID v4 (RFC 9562: version digit `4`, variant digit `8`, `9`, `a` or `b`), any case. The pattern says what
+ * `format: uuid` alone does not: every id of this API is a version 4 UUID, and clients may check that.
+ *
  */
-export const zUuid = z.uuid().max(36);
+export const zUuid = z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/);
 
 /**
  * An RFC 3339 date-time. Responses are always in UTC (`Z`); requests may give any offset (`+02:00`), which the
@@ -728,47 +730,47 @@ export const zIdempotencyKey = z.string().min(1).max(255).regex(/^[\x21-\x7E]+$/
 /**
  * The user's id.
  */
-export const zUserIdPath = z.uuid().max(36);
+export const zUserIdPath = z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/);
 
 /**
  * The user's id (in the query, where the signature covers it).
  */
-export const zUserIdQuery = z.uuid().max(36);
+export const zUserIdQuery = z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/);
 
 /**
  * The app user's id (the Server2Server `userId`), in the query where the signature covers it.
  */
-export const zUserUuidQuery = z.uuid().max(36);
+export const zUserUuidQuery = z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/);
 
 /**
  * The business user's id.
  */
-export const zUserUuidPath = z.uuid().max(36);
+export const zUserUuidPath = z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/);
 
 /**
  * The consent's id.
  */
-export const zConsentIdPath = z.uuid().max(36);
+export const zConsentIdPath = z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/);
 
 /**
  * The consent's id (the Server2Server `consentId`).
  */
-export const zConsentUuidPath = z.uuid().max(36);
+export const zConsentUuidPath = z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/);
 
 /**
  * The card's id (also the id of its draft while it is one).
  */
-export const zCardIdPath = z.uuid().max(36);
+export const zCardIdPath = z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/);
 
 /**
  * The balance's id.
  */
-export const zBalanceIdPath = z.uuid().max(36);
+export const zBalanceIdPath = z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/);
 
 /**
  * The balance's id (the Server2Server `balanceId`).
  */
-export const zBalanceUuidPath = z.uuid().max(36);
+export const zBalanceUuidPath = z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/);
 
 /**
  * A deposit type's `type`, as listed by the deposit types operation (the asset's ticker).
@@ -778,17 +780,17 @@ export const zDepositTypePath = zDepositTypeCode;
 /**
  * The deposit verification's id.
  */
-export const zVerificationIdPath = z.uuid().max(36);
+export const zVerificationIdPath = z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/);
 
 /**
  * The corporate's id.
  */
-export const zCorporateUuidPath = z.uuid().max(36);
+export const zCorporateUuidPath = z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/);
 
 /**
  * The approval instance's id.
  */
-export const zApprovalUuidPath = z.uuid().max(36);
+export const zApprovalUuidPath = z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/);
 
 /**
  * The caller's RSA public key (2048 or 4096 bits) as base64url without padding of its DER
@@ -825,7 +827,7 @@ export const zCreateUserHeaders = z.object({
 export const zCreateUserResponse = zUser;
 
 export const zGetUserPath = z.object({
-    userId: z.uuid().max(36)
+    userId: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)
 });
 
 /**
@@ -838,8 +840,8 @@ export const zSignUserConsentHeaders = z.object({
 });
 
 export const zSignUserConsentPath = z.object({
-    userId: z.uuid().max(36),
-    consentId: z.uuid().max(36)
+    userId: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/),
+    consentId: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)
 });
 
 /**
@@ -848,7 +850,7 @@ export const zSignUserConsentPath = z.object({
 export const zSignUserConsentResponse = zConsent;
 
 export const zListCardConfigsPath = z.object({
-    userId: z.uuid().max(36)
+    userId: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)
 });
 
 export const zListCardConfigsQuery = z.object({
@@ -866,7 +868,7 @@ export const zRequestEmailOtpHeaders = z.object({
 });
 
 export const zRequestEmailOtpPath = z.object({
-    userId: z.uuid().max(36)
+    userId: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)
 });
 
 /**
@@ -881,7 +883,7 @@ export const zConfirmEmailHeaders = z.object({
 });
 
 export const zConfirmEmailPath = z.object({
-    userId: z.uuid().max(36)
+    userId: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)
 });
 
 /**
@@ -896,7 +898,7 @@ export const zCreateCardHeaders = z.object({
 });
 
 export const zCreateCardPath = z.object({
-    userId: z.uuid().max(36)
+    userId: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)
 });
 
 /**
@@ -909,7 +911,7 @@ export const zChargeDraftHeaders = z.object({
 });
 
 export const zChargeDraftPath = z.object({
-    cardId: z.uuid().max(36)
+    cardId: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)
 });
 
 /**
@@ -922,7 +924,7 @@ export const zCompleteDraftHeaders = z.object({
 });
 
 export const zCompleteDraftPath = z.object({
-    cardId: z.uuid().max(36)
+    cardId: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)
 });
 
 /**
@@ -935,7 +937,7 @@ export const zActivateCardHeaders = z.object({
 });
 
 export const zActivateCardPath = z.object({
-    cardId: z.uuid().max(36)
+    cardId: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)
 });
 
 /**
@@ -944,7 +946,7 @@ export const zActivateCardPath = z.object({
 export const zActivateCardResponse = zCard;
 
 export const zListBalancesQuery = z.object({
-    userId: z.uuid().max(36),
+    userId: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/),
     limit: z.int().gte(1).lte(100).optional().default(20),
     cursor: zPageCursor.optional()
 });
@@ -955,7 +957,7 @@ export const zListBalancesQuery = z.object({
 export const zListBalancesResponse = zBalanceList;
 
 export const zListCardsQuery = z.object({
-    userId: z.uuid().max(36),
+    userId: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/),
     limit: z.int().gte(1).lte(100).optional().default(20),
     cursor: zPageCursor.optional()
 });
@@ -966,7 +968,7 @@ export const zListCardsQuery = z.object({
 export const zListCardsResponse = zCardList;
 
 export const zGetCardDetailsPath = z.object({
-    cardId: z.uuid().max(36)
+    cardId: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)
 });
 
 export const zGetCardDetailsQuery = z.object({
@@ -979,7 +981,7 @@ export const zGetCardDetailsQuery = z.object({
 export const zGetCardDetailsResponse = zEncryptedCardDetails;
 
 export const zListDepositTypesPath = z.object({
-    balanceId: z.uuid().max(36)
+    balanceId: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)
 });
 
 export const zListDepositTypesQuery = z.object({
@@ -993,7 +995,7 @@ export const zListDepositTypesQuery = z.object({
 export const zListDepositTypesResponse = zDepositTypeList;
 
 export const zListDepositAddressesPath = z.object({
-    balanceId: z.uuid().max(36),
+    balanceId: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/),
     type: zDepositTypeCode
 });
 
@@ -1014,7 +1016,7 @@ export const zCreateDepositAddressHeaders = z.object({
 });
 
 export const zCreateDepositAddressPath = z.object({
-    balanceId: z.uuid().max(36),
+    balanceId: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/),
     type: zDepositTypeCode
 });
 
@@ -1024,7 +1026,7 @@ export const zCreateDepositAddressPath = z.object({
 export const zCreateDepositAddressResponse = zDepositAddress;
 
 export const zListDepositVerificationsQuery = z.object({
-    userId: z.uuid().max(36).optional(),
+    userId: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/).optional(),
     limit: z.int().gte(1).lte(100).optional().default(20),
     cursor: zPageCursor.optional()
 });
@@ -1041,7 +1043,7 @@ export const zApproveDepositVerificationHeaders = z.object({
 });
 
 export const zApproveDepositVerificationPath = z.object({
-    id: z.uuid().max(36)
+    id: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)
 });
 
 /**
@@ -1050,7 +1052,7 @@ export const zApproveDepositVerificationPath = z.object({
 export const zApproveDepositVerificationResponse = zDepositVerification;
 
 export const zListAppDepositTypesQuery = z.object({
-    userUuid: z.uuid().max(36),
+    userUuid: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/),
     limit: z.int().gte(1).lte(100).optional().default(20),
     cursor: zPageCursor.optional()
 });
@@ -1065,11 +1067,11 @@ export const zSignAppConsentHeaders = z.object({
 });
 
 export const zSignAppConsentPath = z.object({
-    consentUuid: z.uuid().max(36)
+    consentUuid: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)
 });
 
 export const zSignAppConsentQuery = z.object({
-    userUuid: z.uuid().max(36)
+    userUuid: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)
 });
 
 /**
@@ -1078,7 +1080,7 @@ export const zSignAppConsentQuery = z.object({
 export const zSignAppConsentResponse = zConsent;
 
 export const zListAppDepositAddressesPath = z.object({
-    balanceUuid: z.uuid().max(36),
+    balanceUuid: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/),
     type: zDepositTypeCode
 });
 
@@ -1099,7 +1101,7 @@ export const zCreateAppDepositAddressHeaders = z.object({
 });
 
 export const zCreateAppDepositAddressPath = z.object({
-    balanceUuid: z.uuid().max(36),
+    balanceUuid: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/),
     type: zDepositTypeCode
 });
 
@@ -1109,7 +1111,7 @@ export const zCreateAppDepositAddressPath = z.object({
 export const zCreateAppDepositAddressResponse = zDepositAddress;
 
 export const zListAppDepositVerificationsQuery = z.object({
-    userUuid: z.uuid().max(36),
+    userUuid: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/),
     limit: z.int().gte(1).lte(100).optional().default(20),
     cursor: zPageCursor.optional()
 });
@@ -1126,7 +1128,7 @@ export const zApproveAppDepositVerificationHeaders = z.object({
 });
 
 export const zApproveAppDepositVerificationPath = z.object({
-    id: z.uuid().max(36)
+    id: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)
 });
 
 /**
@@ -1152,7 +1154,7 @@ export const zCreateApprovalHeaders = z.object({
 });
 
 export const zCreateApprovalPath = z.object({
-    corporateUuid: z.uuid().max(36)
+    corporateUuid: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)
 });
 
 /**
@@ -1161,8 +1163,8 @@ export const zCreateApprovalPath = z.object({
 export const zCreateApprovalResponse = zApproval;
 
 export const zGetApprovalPath = z.object({
-    corporateUuid: z.uuid().max(36),
-    approvalUuid: z.uuid().max(36)
+    corporateUuid: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/),
+    approvalUuid: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)
 });
 
 /**
@@ -1171,8 +1173,8 @@ export const zGetApprovalPath = z.object({
 export const zGetApprovalResponse = zApproval;
 
 export const zListUserApprovalsPath = z.object({
-    corporateUuid: z.uuid().max(36),
-    userUuid: z.uuid().max(36)
+    corporateUuid: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/),
+    userUuid: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)
 });
 
 export const zListUserApprovalsQuery = z.object({
@@ -1186,8 +1188,8 @@ export const zListUserApprovalsQuery = z.object({
 export const zListUserApprovalsResponse = zApprovalList;
 
 export const zGetApprovalCardDetailsPath = z.object({
-    corporateUuid: z.uuid().max(36),
-    approvalUuid: z.uuid().max(36)
+    corporateUuid: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/),
+    approvalUuid: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)
 });
 
 export const zGetApprovalCardDetailsQuery = z.object({
@@ -1200,7 +1202,7 @@ export const zGetApprovalCardDetailsQuery = z.object({
 export const zGetApprovalCardDetailsResponse = zEncryptedCardDetails;
 
 export const zListCorporateDepositAddressesPath = z.object({
-    corporateUuid: z.uuid().max(36)
+    corporateUuid: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)
 });
 
 export const zListCorporateDepositAddressesQuery = z.object({
@@ -1214,7 +1216,7 @@ export const zListCorporateDepositAddressesQuery = z.object({
 export const zListCorporateDepositAddressesResponse = zCorporateDepositAddressList;
 
 export const zListTopUpsPath = z.object({
-    corporateUuid: z.uuid().max(36)
+    corporateUuid: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)
 });
 
 export const zListTopUpsQuery = z.object({
@@ -1234,8 +1236,8 @@ export const zIncreaseApprovalBudgetHeaders = z.object({
 });
 
 export const zIncreaseApprovalBudgetPath = z.object({
-    corporateUuid: z.uuid().max(36),
-    approvalUuid: z.uuid().max(36)
+    corporateUuid: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/),
+    approvalUuid: z.uuid().max(36).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/)
 });
 
 /**
