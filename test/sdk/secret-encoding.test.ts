@@ -8,7 +8,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthenticationError, createCardIssuingClient } from '../../sdk/src/index';
-import { parseAuthorization, signRequest, verifySignature } from '../../sdk/src/signing';
+import { parseAuthorization } from '../../sdk/src/signing/authorization';
+import { signRequest } from '../../sdk/src/signing/sign';
+import { verifySignature } from '../../sdk/src/signing/verify';
 
 // 32 random bytes, base64: not valid UTF-8 once decoded, so the two encodings give different keys.
 const SECRET = 'KZWRK754TmOvHxIieZ/SHBkU5uC4X0QiAOcRQpbmsi0=';
