@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@hey-api/openapi-ts';
 import { operationsPlugin } from './scripts/operations-plugin';
+import { resourcesPlugin } from './scripts/resources-plugin';
 
 /**
  * The spec gives every integer its format (OWASP API4). hey-api turns `int64` into a zod `bigint`, but JSON numbers
@@ -16,6 +17,46 @@ function numbersThatFit(node: unknown): void {
   }
   Object.values(schema).forEach(numbersThatFit);
 }
+
+/**
+ * The client's name of every operation, `area.resource.method` (`client.s2s.users.create(...)`), as Stainless keeps
+ * names in its config beside the spec. An operation missing here still gets a method, named by its path and
+ * operationId (see scripts/resources-plugin.ts); a name for an operation the spec lacks fails the generation.
+ */
+const METHOD_NAMES: Record<string, string> = {
+  createUser: 's2s.users.create',
+  getUser: 's2s.users.get',
+  signUserConsent: 's2s.consents.sign',
+  requestEmailOtp: 's2s.email.requestOtp',
+  confirmEmail: 's2s.email.confirm',
+  listCardConfigs: 's2s.cards.listConfigs',
+  createCard: 's2s.cards.create',
+  chargeDraft: 's2s.cards.chargeDraft',
+  completeDraft: 's2s.cards.completeDraft',
+  activateCard: 's2s.cards.activate',
+  listCards: 's2s.cards.list',
+  getCardDetails: 's2s.cards.getDetails',
+  listBalances: 's2s.balances.list',
+  listDepositTypes: 's2s.deposits.listTypes',
+  listDepositAddresses: 's2s.deposits.listAddresses',
+  createDepositAddress: 's2s.deposits.createAddress',
+  listDepositVerifications: 's2s.deposits.listVerifications',
+  approveDepositVerification: 's2s.deposits.approveVerification',
+  listAppDepositTypes: 'app.deposits.listTypes',
+  listAppDepositAddresses: 'app.deposits.listAddresses',
+  createAppDepositAddress: 'app.deposits.createAddress',
+  listAppDepositVerifications: 'app.deposits.listVerifications',
+  approveAppDepositVerification: 'app.deposits.approveVerification',
+  signAppConsent: 'app.consents.sign',
+  createBusinessUser: 'corporates.users.create',
+  createApproval: 'corporates.approvals.create',
+  getApproval: 'corporates.approvals.get',
+  listUserApprovals: 'corporates.approvals.listForUser',
+  getApprovalCardDetails: 'corporates.approvals.getDetails',
+  increaseApprovalBudget: 'corporates.approvals.increaseBudget',
+  listCorporateDepositAddresses: 'corporates.deposits.list',
+  listTopUps: 'corporates.topUps.list',
+};
 
 const parser = { patch: { input: (spec: unknown) => numbersThatFit(spec) } };
 
@@ -88,6 +129,8 @@ export default defineConfig([
       { name: '@hey-api/sdk', validator: true, client: false, auth: false },
       // operations.gen.ts: operationId, method, path, success status and schema names, for the mock's router.
       operationsPlugin(),
+      // resources.gen.ts: the client's methods (types and wiring data) from the operations, named here.
+      resourcesPlugin({ names: METHOD_NAMES }),
     ],
   },
   {

@@ -43,9 +43,11 @@ const KiB = 1024;
 // published build does not have. The generated layer, timed on its own as a peer, is bundled the same way (esbuild,
 // ky external).
 type Sdk = typeof import('../sdk/src/index');
+type Server = typeof import('../sdk/src/server');
 type Generated = typeof import('../sdk/generated/sdk.gen') & typeof import('../sdk/generated/client');
-const { CARD_DETAILS_JWE_HEADER, createCardIssuingClient, decryptCardDetails, encryptCardDetails, exportPublicKey, generateCardKeyPair } =
+const { createCardIssuingClient, decryptCardDetails, exportPublicKey, generateCardKeyPair } =
   (await import(new URL('../sdk/dist/index.js', import.meta.url).href)) as Sdk;
+const { CARD_DETAILS_JWE_HEADER, encryptCardDetails } = (await import(new URL('../sdk/dist/server.js', import.meta.url).href)) as Server;
 const { createClient: createGeneratedClient, getUser } = await bundledGenerated();
 
 async function bundledGenerated(): Promise<Generated> {
@@ -163,7 +165,7 @@ async function perCall() {
 const PART = {
   validation: /[\\/](validation|zod-issues)\.ts$/,
   problem: /[\\/]problem\.ts$/,
-  cardDetails: /[\\/]card-details\.ts$/,
+  cardDetails: /[\\/]card-details[\\/](?!forge)[^\\/]+\.ts$/,
   forge: /[\\/]forge\.ts$/,
 };
 

@@ -13,7 +13,7 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { operationTable } from '../sdk/generated/operations.gen';
-import { responseErrors, type OperationId } from '../sdk/src/validation';
+import { responseErrors, type OperationId } from '../sdk/src/core/validation';
 import { createConformanceChecker } from '../test/conformance/validator';
 import { Generator, Random, type Schema } from '../test/fuzz/generate';
 import { repoPath } from '../test/helpers/spec';

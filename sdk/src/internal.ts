@@ -1,15 +1,14 @@
 /**
  * `card-issuing-sdk/internal`: what the mock (`card-issuing-mock`) needs from the SDK beyond its public API, and
  * nothing that holds shared state or a class anyone checks with `instanceof`: the spec's zod schemas by their
- * generated names (`zUser`, `zProblem`, ...), the operation table (operationId, method, path, success status, schema
- * names) the mock routes by, and the first-in, first-out queue both use to forget their oldest entries. The schemas are
- * classic zod (the mock composes them with methods), generated into sdk/generated/classic/ from the same spec as
- * the SDK's own zod/mini schemas. Documented for the mock's use; not covered by semver for other consumers.
+ * generated names (`zUser`, `zProblem`, ...) and the operation table (operationId, method, path, success status,
+ * schema names) the mock routes by. The schemas are classic zod (the mock composes them with methods), generated
+ * into sdk/generated/classic/ from the same spec as the SDK's own zod/mini schemas. Documented for the mock's use;
+ * not covered by semver for other consumers.
  * @packageDocumentation
  */
 export * from '../generated/classic/zod.gen';
 export { operationTable } from '../generated/operations.gen';
-export { ArrivalQueue } from './arrival-queue';
 
 import type * as zodGen from '../generated/classic/zod.gen';
 import type { operationTable } from '../generated/operations.gen';

@@ -8,7 +8,7 @@ import { getResponse } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMock } from '../../mock-server/src/index';
 import { startMockServer, type MockServer } from '../../mock-server/src/node';
-import { signRequest } from '../../sdk/src/signing';
+import { signRequest } from '../../sdk/src/signing/sign';
 
 const BASE = 'http://date.test';
 const mock = createMock({ baseUrl: BASE });

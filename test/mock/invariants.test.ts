@@ -13,7 +13,7 @@ import * as sdk from '../../sdk/generated/sdk.gen';
 import type { ApprovalStatus } from '../../sdk/generated/types.gen';
 import { zApproval, zBusinessUser, zCard, zDepositVerification, zProblem, zTopUp, zUser } from '../../sdk/generated/classic/zod.gen';
 import { zAuthorization } from '../../mock-server/src/control/schemas';
-import { exportPublicKey, generateCardKeyPair } from '../../sdk/src/card-details';
+import { exportPublicKey, generateCardKeyPair } from '../../sdk/src/card-details/keys';
 import { ProblemError } from '../../mock-server/src/index';
 import { BASE_URL, DAY, mockHarness, signedClient, responseOf } from './helpers';
 

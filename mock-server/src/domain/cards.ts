@@ -5,7 +5,7 @@
  * @module
  */
 import type { BalanceList, Card, CardCreate, CardDetails, CardList, CardOrDraft, Draft, ProblemCode } from 'card-issuing-sdk';
-import { luhnCheckDigit } from 'card-issuing-sdk';
+import { luhnCheckDigit } from 'card-issuing-sdk/server';
 import { iso } from '../clock';
 import { cardMachine, draftMachine, initialStatus, transition, type CardTrigger } from '../machines';
 import type { CardRecord } from '../store';

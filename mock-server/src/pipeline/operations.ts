@@ -9,7 +9,7 @@ import type * as z from 'zod';
 import * as g from 'card-issuing-sdk/internal';
 import type { OperationId, OperationRow } from 'card-issuing-sdk/internal';
 import type { CardDetails } from 'card-issuing-sdk';
-import { encryptCardDetails } from 'card-issuing-sdk';
+import { encryptCardDetails } from 'card-issuing-sdk/server';
 import type { DomainContext } from '../domain/context';
 import { ProblemError } from '../domain/errors';
 import { business, cards, deposits, users } from '../domain';

@@ -3,7 +3,7 @@
  * HMAC the platform does fastest, the journal a state file hangs on, and the listeners (changes, exchanges).
  * @module
  */
-import { parseAuthorization, type NonceCache } from 'card-issuing-sdk';
+import { parseAuthorization, type NonceCache } from 'card-issuing-sdk/server';
 import { clockNow } from '../clock';
 import { Observer, type ObserveOptions } from '../observe/observer';
 import { Prng, seedState, type Tenant, type TenantRegistry } from '../store';

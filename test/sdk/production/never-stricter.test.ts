@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { operationTable } from '../../../sdk/generated/operations.gen';
-import { responseErrors, type OperationId } from '../../../sdk/src/validation';
+import { responseErrors, type OperationId } from '../../../sdk/src/core/validation';
 import { createConformanceChecker } from '../../conformance/validator';
 import { Generator, Random, type Schema } from '../../fuzz/generate';
 import { repoPath } from '../../helpers/spec';

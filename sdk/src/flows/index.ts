@@ -22,9 +22,12 @@ import type {
   RegistrationData,
   User,
   VerificationData,
-} from '../generated/types.gen';
-import type { CardIssuingClient, RequestOptions } from './client';
-import { BusinessRuleError, FlowError, type ErrorCode, type FlowName } from './errors';
+} from '../../generated/types.gen';
+import type { RequestOptions } from '../options';
+import type { CardIssuingClient } from '../resources';
+import type { ErrorCode } from '../core/errors/base';
+import { BusinessRuleError } from '../core/errors/classes';
+import { FlowError, type FlowName } from '../core/errors/flow-error';
 
 /** A step's progress. `failed` comes just before the flow throws its {@link FlowError}. */
 export type FlowStepStatus = 'started' | 'done' | 'skipped' | 'failed';
