@@ -8,10 +8,34 @@
  * @module
  */
 import { createClient } from '../generated/client';
-import type { CardIssuingClientOptions } from './options';
-import { createEngine } from './core/request';
-import { buildResources, type CardIssuingClient } from './resources';
+import type { CardIssuingClientOptions, RawRequest, RequestOptions } from './options';
+import { ApiPromise } from './core/api-promise';
+import { assertSecretAllowedHere } from './core/browser-guard';
+import { createClientClock } from './core/clock';
+import { createLog } from './core/logger';
+import { createEngine, type Run } from './core/request';
+import { buildResources, type ResourceMethods } from './resources';
 import { createSigner, type Signer } from './signing/sign';
+
+/** The client: every operation of the spec, grouped by area and resource, and what is not one operation. */
+export type CardIssuingClient = ResourceMethods & {
+  /**
+   * Sends a signed request to an endpoint the spec does not name, with the same retries (idempotent methods, or a
+   * POST with its `Idempotency-Key`), timeouts, typed errors, hooks and logs as every method, and resolves to the
+   * parsed JSON body (`unknown`, or the type you give).
+   *
+   * @example
+   * ```ts
+   * const health = await client.request<{ status: string }>({ method: 'POST', path: '/s2s/health' });
+   * ```
+   */
+  request<T = unknown>(request: RawRequest, options?: RequestOptions): ApiPromise<T>;
+  /**
+   * Milliseconds to add to this host's clock to get the service's: every request is signed with the corrected time.
+   * The client sets it by itself after a `401 AUTH_TIMESTAMP_SKEW`; set it to share a known offset.
+   */
+  clockOffsetMs: number;
+};
 
 const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
@@ -29,6 +53,7 @@ const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
  */
 export function createCardIssuingClient(options: CardIssuingClientOptions): CardIssuingClient {
   const { apiKey, apiSecret } = options;
+  assertSecretAllowedHere(options);
   if (typeof apiKey !== 'string' || apiKey === '') throw new TypeError('createCardIssuingClient: apiKey is required.');
   if (typeof apiSecret !== 'string' || apiSecret === '') throw new TypeError('createCardIssuingClient: apiSecret is required.');
   let baseUrl: URL;
@@ -53,5 +78,37 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
     throw error instanceof TypeError ? new TypeError(error.message.replace(/^signRequest:/, 'createCardIssuingClient:')) : error;
   }
   const client = createClient({ baseUrl: baseUrl.href.replace(/\/+$/, ''), throwOnError: true, responseStyle: 'fields', parseAs: 'json' });
-  return buildResources(createEngine({ options, baseUrl, maxResponseBytes, signer, client }));
+  const clock = createClientClock(options.clockOffsetMs ?? 0);
+  const log = createLog({ logger: options.logger, logLevel: options.logLevel, secrets: [apiSecret] });
+  const run = createEngine({ options, baseUrl, maxResponseBytes, signer, client, clock, log });
+  const methods = buildResources(run) as CardIssuingClient;
+  Object.defineProperties(methods, {
+    request: { value: rawRequest(run, client), enumerable: false },
+    clockOffsetMs: { get: () => clock.offsetMs, set: (value: number) => void (clock.offsetMs = value), enumerable: false },
+  });
+  return methods;
+}
+
+/** `client.request()`: a call through the generated client's own `request`, named `METHOD /path` in logs and hooks. */
+function rawRequest(run: Run, client: ReturnType<typeof createClient>) {
+  return <T>(request: RawRequest, options: RequestOptions = {}): ApiPromise<T> => {
+    if (typeof request !== 'object' || request === null) throw new TypeError('client.request: pass { method, path, query?, body? }.');
+    const method = typeof request.method === 'string' ? request.method.toUpperCase() : '';
+    if (!/^[A-Z]+$/.test(method)) throw new TypeError('client.request: method must be an HTTP method such as GET or POST.');
+    if (typeof request.path !== 'string' || !request.path.startsWith('/')) throw new TypeError('client.request: path must start with "/", e.g. /s2s/health.');
+    const query = Object.fromEntries(Object.entries(request.query ?? {}).filter(([, v]) => v !== undefined));
+    const hasBody = request.body !== undefined;
+    return new ApiPromise(
+      run<T>({ operationId: `${method} ${request.path}`, method, raw: true }, options, (common) =>
+        client.request({
+          ...common,
+          method: method as 'GET',
+          url: request.path,
+          query,
+          ...(hasBody ? { body: request.body, bodySerializer: (body: unknown) => JSON.stringify(body) } : {}),
+          headers: { ...(hasBody ? { 'Content-Type': 'application/json' } : {}), ...common.headers },
+        }) as Promise<{ data: T; response: Response }>,
+      ),
+    );
+  };
 }

@@ -13,18 +13,24 @@
  * @packageDocumentation
  */
 
-export { createCardIssuingClient } from './client';
-export type { AppApi, CardIssuingClient, CorporatesApi, S2sApi } from './resources';
+export { createCardIssuingClient, type CardIssuingClient } from './client';
+export type { AppApi, CorporatesApi, ResourceMethods, S2sApi } from './resources';
+export type { HeadersInit } from './core/headers';
+export type { Logger, LogLevel } from './core/logger';
 export type {
   CardDetailsRequestOptions,
   CardIssuingClientOptions,
   ClientHooks,
+  ClockSkewEvent,
   ListOptions,
+  RawRequest,
   RequestEvent,
+  ResponseValidation,
   RequestOptions,
   ResponseEvent,
   RetryConfig,
   RetryEvent,
+  ValidationWarningEvent,
 } from './options';
 export { ApiPromise, type ApiResponse } from './core/api-promise';
 export { PagePromise, type Page, type PageBody, type PageItem, type PageNavigation, type PageParams } from './core/pagination';

@@ -6,6 +6,8 @@
 import type { CardKeyPair } from './card-details/types';
 import type { CardIssuingError } from './core/errors/base';
 import type { ResponseTooLargeError, TimeoutError, ValidationError } from './core/errors/classes';
+import type { HeadersInit } from './core/headers';
+import type { Logger, LogLevel } from './core/logger';
 import type { PageParams } from './core/pagination';
 import type { SecretEncoding } from './signing/hmac-key';
 
@@ -52,8 +54,15 @@ export interface CardIssuingClientOptions {
   maxResponseBytes?: number;
   /** Retry settings, or `false` for none. Default `{ limit: 2 }`. */
   retry?: RetryConfig | false;
-  /** Validate every success body against the spec's zod schema (default true). */
-  validateResponses?: boolean;
+  /**
+   * What to do with a success body that departs from the spec's schema:
+   * - `'strict'` (the default; `true` means the same): throw a {@link ResponseValidationError};
+   * - `'warn'`: return the body as the server sent it, and report each difference (operation, path, what the spec
+   *   says) once per operation and path, through the logger (`warn`) and the `onValidationWarning` hook, so that
+   *   an app keeps working while its team learns what the service changed;
+   * - `false`: do not check (zod is then never loaded for responses).
+   */
+  validateResponses?: ResponseValidation;
   /**
    * Check every call's arguments against the spec's zod schema before sending (default true); a bad argument is a
    * {@link ValidationError} and nothing is sent. With this and `validateResponses` off, zod is never loaded.
@@ -66,7 +75,37 @@ export interface CardIssuingClientOptions {
   fetch?: (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
   /** Observers of requests, responses and retries (logging, metrics). They never see the `Authorization` header. */
   hooks?: ClientHooks;
+  /**
+   * Headers sent with every request (a `traceparent`, a tenant header of the app's own). They can never replace
+   * what the SDK owns: `Authorization` (the signature) and `Idempotency-Key` (the `idempotencyKey` option); naming
+   * either is a TypeError.
+   */
+  headers?: HeadersInit;
+  /**
+   * Where the SDK logs: anything with `debug`, `info`, `warn` and `error` (console, pino, winston). Default: the
+   * console. No line ever holds the secret, an `Authorization` header, card data or a JWE.
+   */
+  logger?: Logger;
+  /**
+   * How much it logs (default `'warn'`, or the environment variable `CARD_ISSUING_LOG`): `'debug'` logs one line per
+   * attempt (method, path, status, duration, request id, retry number, clock offset); `'off'` nothing.
+   */
+  logLevel?: LogLevel;
+  /**
+   * Milliseconds to add to this host's clock to get the service's (default 0). The client corrects it by itself
+   * after a `401 AUTH_TIMESTAMP_SKEW` from the response's `Date`; set it when the offset is known up front.
+   */
+  clockOffsetMs?: number;
+  /**
+   * Allow an api secret in a browser. By default creating a client with a secret in a web page (or worker) throws:
+   * a secret in a page is readable by everyone who opens it. Pass `true` where that is acceptable: a page against
+   * the local mock, a demo, an internal tool whose users may hold the secret anyway.
+   */
+  dangerouslyAllowBrowser?: boolean;
 }
+
+/** The `validateResponses` option: `'strict'` (or `true`), `'warn'`, or `false`. */
+export type ResponseValidation = 'strict' | 'warn' | boolean;
 
 /** Per-call options, the last argument of every method. */
 export interface RequestOptions {
@@ -82,6 +121,11 @@ export interface RequestOptions {
   idempotencyKey?: string | false;
   /** Aborts the call (and any retry wait). The promise rejects with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * Headers of this call, over the client's (`undefined` or `null` removes a client header for this call). Never
+   * `Authorization` or `Idempotency-Key`.
+   */
+  headers?: HeadersInit;
 }
 
 /** What every request and response event carries. Never the `Authorization` header. */
@@ -93,6 +137,8 @@ export interface RequestEvent {
   /** 1 for the first attempt, 2 for the first retry, ... */
   attempt: number;
   idempotencyKey: string | undefined;
+  /** The offset to the server's clock this attempt was signed with, in milliseconds (see `clockOffsetMs`). */
+  clockOffsetMs: number;
 }
 
 /** A response arrived (any status). */
@@ -108,6 +154,30 @@ export interface RetryEvent extends RequestEvent {
   error: CardIssuingError;
 }
 
+/** The client corrected its clock from the server's `Date` after a `401 AUTH_TIMESTAMP_SKEW`, and retries once. */
+export interface ClockSkewEvent extends RequestEvent {
+  /** The offset the refused attempt was signed with. */
+  previousOffsetMs: number;
+  /** The offset from now on (server time minus local time, in milliseconds). */
+  offsetMs: number;
+  /** The server's `Date` header it was read from. */
+  serverDate: string;
+}
+
+/** A response body departs from the spec and `validateResponses` is `'warn'`: reported once per operation and path. */
+export interface ValidationWarningEvent {
+  /** The operation, as the spec's `operationId`. */
+  operation: string;
+  method: string;
+  url: string;
+  /** Where the body departs, array indices as `[]` (`items[].status`); empty for the body itself. */
+  path: string;
+  /** What the spec says there, e.g. `Invalid input: expected string, received undefined`. */
+  message: string;
+  status: number | undefined;
+  requestId: string | undefined;
+}
+
 /** Observers the client calls; an exception thrown by one is ignored, so logging can never break a payment. */
 export interface ClientHooks {
   /** Before every attempt is sent (after it was signed). */
@@ -116,6 +186,22 @@ export interface ClientHooks {
   onResponse?: (event: ResponseEvent) => void;
   /** Before a retry. */
   onRetry?: (event: RetryEvent) => void;
+  /** When the client corrects its clock after `AUTH_TIMESTAMP_SKEW` (before its one retry). */
+  onClockSkew?: (event: ClockSkewEvent) => void;
+  /** With `validateResponses: 'warn'`, for each new difference between a response and the spec. */
+  onValidationWarning?: (event: ValidationWarningEvent) => void;
+}
+
+/** A request to an endpoint the spec does not name, for `client.request()`. */
+export interface RawRequest {
+  /** The HTTP method, e.g. `'POST'`. */
+  method: string;
+  /** The path under the base URL, e.g. `/s2s/health` (percent-encode what needs it). */
+  path: string;
+  /** Query parameters; `undefined` members are left out. */
+  query?: Record<string, string | number | boolean | undefined>;
+  /** A JSON body. */
+  body?: unknown;
 }
 
 /** Per-call options of a list method: the page (`limit`, `cursor`) and the request options. */

@@ -32,8 +32,8 @@ export type AppApi = AreaOf<Resources['app']>;
 /** The Business cards area (`/corporates`): approvals allocate corporate budget to cards of business users. */
 export type CorporatesApi = AreaOf<Resources['corporates']>;
 
-/** The client: every operation of the spec, grouped by area and resource. */
-export type CardIssuingClient = { [A in keyof Resources]: AreaOf<Resources[A]> };
+/** Every operation of the spec, grouped by area and resource (the client adds `request()` and `clockOffsetMs`). */
+export type ResourceMethods = { [A in keyof Resources]: AreaOf<Resources[A]> };
 
 /** What the generated functions take beside the engine's options. */
 interface Parts {
@@ -71,7 +71,7 @@ let cardKeys: Promise<typeof import('./card-details/keys')> | undefined;
 const loadCardKeys = () => (cardKeys ??= import('./card-details/keys'));
 
 /** The methods of a client over its engine, one per row of the generated table. */
-export function buildResources(run: Run): CardIssuingClient {
+export function buildResources(run: Run): ResourceMethods {
   const method = (row: Row) => {
     const send = (api as unknown as Record<string, Generated>)[row.operationId]!;
     const sendWith = <T>(parts: Parts): Send<T> => (common) => send({ ...common, ...parts }) as Promise<{ data: T; response: Response }>;
@@ -110,5 +110,7 @@ export function buildResources(run: Run): CardIssuingClient {
     const [area, resource, name] = row.name.split('.') as [string, string, string];
     ((client[area] ??= {})[resource] ??= {})[name] = method(row);
   }
-  return client as unknown as CardIssuingClient;
+  return client as unknown as ResourceMethods;
 }
+
+export type { CardIssuingClient } from './client';

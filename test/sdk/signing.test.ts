@@ -9,7 +9,7 @@ import { repoPath } from '../helpers/spec';
 interface Vector {
   name: string;
   profile: 'published' | 'bodyHash';
-  input: { method: string; url: string; body: string | null; apiKey: string; apiSecret: string; timestamp: string; nonce: string; bodyHash: boolean };
+  input: { method: string; url: string; body: string | null; apiKey: string; apiSecret: string; timestamp: string; nonce: string; bodyHash: boolean; secretEncoding: 'utf8' | 'base64' };
   expected: { contentHash: string; stringToSign: string; signature: string; authorization: string };
 }
 const { vectors } = JSON.parse(readFileSync(repoPath('spec/signing-test-vectors.json'), 'utf8')) as { vectors: Vector[] };
@@ -111,7 +111,7 @@ describe('verifySignature', () => {
     for (const v of vectors) {
       const result = await verifySignature({
         method: v.input.method, url: v.input.url, body: v.input.body, authorization: v.expected.authorization,
-        getSecret: () => v.input.apiSecret, now: Number(v.input.timestamp), bodyHash: v.input.bodyHash,
+        getSecret: () => v.input.apiSecret, now: Number(v.input.timestamp), bodyHash: v.input.bodyHash, secretEncoding: v.input.secretEncoding,
       });
       expect(result, v.name).toMatchObject({ ok: true, apiKey: v.input.apiKey });
     }

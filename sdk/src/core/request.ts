@@ -7,7 +7,11 @@
  * - each attempt bounded in time and size, body included (`./transport`);
  * - typed errors (ky's `beforeError` hook turns each failure into a {@link CardIssuingError});
  * - request and response validation with the generated zod schemas (`./validation`), passed to the generated
- *   functions as their `requestValidator` and `responseValidator`.
+ *   functions as their `requestValidator` and `responseValidator`; in `'warn'` mode differences are reported
+ *   (logger and hook, once per operation and path) and the body is returned as sent;
+ * - the clock: every attempt is signed with the client's corrected time (`./clock`); a `401 AUTH_TIMESTAMP_SKEW`
+ *   sets the offset from the response's `Date` and the call is sent once more;
+ * - a debug log line per attempt (`./logger`), and the application's own headers (`./headers`).
  *
  * Light by construction: validation and the problem reader are loaded with `import()` on first use, so a page that
  * turns validation off never loads zod. Browser-safe: no `node:` import here or below.
@@ -18,6 +22,10 @@ import type { Options as KyOptions, RetryOptions as KyRetryOptions } from 'ky';
 import type { Client } from '../../generated/client';
 import type { operationTable } from '../../generated/operations.gen';
 import type { CardIssuingClientOptions, RequestEvent, RequestOptions, RetryConfig } from '../options';
+import type { ClientClock } from './clock';
+import { offsetFromDate } from './clock';
+import { mergeHeaders } from './headers';
+import { formatAttempt, type Log } from './logger';
 import { randomUuid } from '../signing/nonce';
 import type { Signer } from '../signing/sign';
 import type { ApiResponse } from './api-promise';
@@ -31,6 +39,13 @@ import { boundCall } from './transport';
 export interface Operation {
   operationId: OperationId;
   method: (typeof operationTable)[number]['method'];
+}
+
+/** A request the spec does not name (`client.request()`): no schema to validate against; named `METHOD /path`. */
+export interface RawOperation {
+  operationId: string;
+  method: string;
+  raw: true;
 }
 
 /** Every operationId of the spec. */
@@ -70,17 +85,27 @@ export interface EngineConfig {
   maxResponseBytes: number;
   signer: Signer;
   client: Client;
+  /** The client's clock (local time plus the offset to the server's). */
+  clock: ClientClock;
+  log: Log;
 }
 
 /** Runs one call of an operation: the engine of every method of a client. */
-export type Run = <T>(operation: Operation, callOptions: RequestOptions, send: Send<T>) => Promise<ApiResponse<T>>;
+export type Run = <T>(operation: Operation | RawOperation, callOptions: RequestOptions, send: Send<T>) => Promise<ApiResponse<T>>;
+
+/** At most this many operation+path pairs are remembered as reported in `'warn'` mode. */
+const MAX_WARNED = 1000;
 
 /** The engine of one client. */
-export function createEngine({ options, baseUrl, maxResponseBytes, signer, client }: EngineConfig): Run {
+export function createEngine({ options, baseUrl, maxResponseBytes, signer, client, clock, log }: EngineConfig): Run {
   const { apiSecret } = options;
-  const validateResponses = options.validateResponses ?? true;
+  const responseMode = responseValidation(options.validateResponses);
   const validateRequests = options.validateRequests ?? true;
   const hooks = options.hooks ?? {};
+  const clientHeaders = mergeHeaders('createCardIssuingClient', options.headers);
+  const hasClientHeaders = Object.keys(clientHeaders).length > 0;
+  // What 'warn' mode already reported, as `operation path` (array indices as []).
+  const warned = new Set<string>();
   const clientRetry = resolveRetry(options.retry, undefined);
   // The client's own retry options, made once per method and retryability instead of once per call.
   const clientKyRetry = new Map<string, KyRetryOptions>();
@@ -92,7 +117,11 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
     return made;
   };
 
-  return async function run<T>({ operationId: operation, method }: Operation, callOptions: RequestOptions, send: Send<T>): Promise<ApiResponse<T>> {
+  return async function run<T>(op: Operation | RawOperation, callOptions: RequestOptions, send: Send<T>): Promise<ApiResponse<T>> {
+    const { operationId: operation, method } = op;
+    const raw = 'raw' in op;
+    const headers = callOptions.headers === undefined ? (hasClientHeaders ? clientHeaders : undefined) : mergeHeaders(operation, clientHeaders, callOptions.headers);
+    const debug = log.enabled('debug');
     const retry = callOptions.retry === undefined ? clientRetry : resolveRetry(options.retry, callOptions.retry);
     const timeoutMs = callOptions.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     // A POST is safe to retry only with an idempotency key: made once here, so every retry carries the same one.
@@ -102,8 +131,10 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
         : (callOptions.idempotencyKey ?? (retry.limit > 0 ? randomUuid() : undefined));
     const state = {
       attempt: 0, sentAt: 0, authorization: '', stringToSign: '', status: undefined as number | undefined, requestId: undefined as string | undefined,
+      /** Attempts of the call before the current send (the clock-skew retry sends once more). */
+      before: 0, signedOffsetMs: 0, date: null as string | null, receivedAt: 0, url: '',
     };
-    const event = (request: Request): RequestEvent => ({ operation, method, url: request.url, attempt: state.attempt, idempotencyKey });
+    const event = (request: Request): RequestEvent => ({ operation, method, url: request.url, attempt: state.attempt, idempotencyKey, clockOffsetMs: state.signedOffsetMs });
     // What no error may show, even when a hostile server echoes it: the secret, the header and its signature.
     const redact = () => [apiSecret, state.authorization, state.authorization.split(':')[1] ?? ''];
     const timeoutError = () => new TimeoutError({ code: 'TIMEOUT', detail: `${operation}: no complete response within ${timeoutMs} ms.`, timeoutMs });
@@ -130,10 +161,12 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
     const sign = async (request: Request) => {
       // The five published parts never include the body: read it only when the body hash is on.
       const body = signer.bodyHash && request.body ? new Uint8Array(await request.clone().arrayBuffer()) : undefined;
-      const signed = await signer.sign({ method: request.method, url: request.url, body });
+      state.signedOffsetMs = clock.offsetMs;
+      const signed = await signer.sign({ method: request.method, url: request.url, body, timestamp: Math.floor(clock.now() / 1000) });
       request.headers.set('Authorization', signed.authorization);
       state.authorization = signed.authorization;
       state.stringToSign = signed.stringToSign;
+      state.url = request.url;
       state.sentAt = Date.now();
       notify(hooks.onRequest, () => event(request));
     };
@@ -141,14 +174,30 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
     // Each attempt's response, seen where it arrives: in the transport, not in a ky afterResponse hook, for which
     // ky clones every response (a tee of its body, a third of the SDK's own cost per call on loopback).
     const observe = (fetch: FetchFunction): FetchFunction => async (input, init) => {
-      const response = await fetch(input, init);
+      let response: Response;
+      try {
+        response = await fetch(input, init);
+      } catch (error) {
+        if (debug) logAttempt(undefined, error instanceof CardIssuingError ? error.code : error instanceof Error ? error.name : 'ERROR');
+        throw error;
+      }
+      state.receivedAt = Date.now();
       state.status = response.status;
       state.requestId = response.headers.get('x-request-id') ?? undefined;
+      state.date = response.headers.get('date');
+      if (debug) logAttempt(response.status);
       notify(hooks.onResponse, () => ({
         operation, method, url: input instanceof Request ? input.url : String(input), attempt: state.attempt, idempotencyKey,
-        status: response.status, requestId: state.requestId, elapsedMs: Date.now() - state.sentAt,
+        clockOffsetMs: state.signedOffsetMs, status: response.status, requestId: state.requestId, elapsedMs: Date.now() - state.sentAt,
       }));
       return response;
+    };
+    const logAttempt = (status: number | undefined, code?: string) => {
+      const path = state.url ? new URL(state.url).pathname : '';
+      log.debug(formatAttempt({
+        method, path, status, durationMs: Date.now() - state.sentAt, requestId: status === undefined ? undefined : state.requestId,
+        retry: state.attempt - 1, clockOffsetMs: state.signedOffsetMs, code,
+      }));
     };
 
     // ky's timeout ends at the response headers; this bounds the body too, in time and in size.
@@ -173,13 +222,13 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
       hooks: {
         beforeRequest: [
           async ({ request }) => {
-            state.attempt = 1;
+            state.attempt = state.before + 1;
             await sign(request);
           },
         ],
         beforeRetry: [
           async ({ request, error, retryCount }) => {
-            state.attempt = retryCount + 1;
+            state.attempt = state.before + retryCount + 1;
             const reason = await mapKyError(error);
             if (reason instanceof CardIssuingError) notify(hooks.onRetry, () => ({ ...event(request), error: reason }));
             await sign(request); // fresh nonce and timestamp: the server refuses a replayed nonce
@@ -194,11 +243,11 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
       throwOnError: true,
       parseAs: 'json',
       kyOptions,
-      ...(idempotencyKey === undefined ? {} : { headers: { 'Idempotency-Key': idempotencyKey } }),
+      ...(idempotencyKey === undefined ? (headers ? { headers } : {}) : { headers: { ...headers, 'Idempotency-Key': idempotencyKey } }),
       signal: transport.signal,
-      requestValidator: validateRequests
+      requestValidator: validateRequests && !raw
         ? async (data) => {
-            const errors = (validation ?? (await loadValidation())).requestErrors(operation, data);
+            const errors = (validation ?? (await loadValidation())).requestErrors(operation as OperationId, data);
             if (errors) {
               throw new ValidationError({
                 code: 'VALIDATION_FAILED',
@@ -208,12 +257,23 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
             }
           }
         : undefined,
-      responseValidator: validateResponses
+      responseValidator: responseMode && !raw
         ? async (data) => {
-            const errors = (validation ?? (await loadValidation())).responseErrors(operation, data);
+            const errors = (validation ?? (await loadValidation())).responseErrors(operation as OperationId, data);
+            if (!errors) return;
             // Paths and messages can hold a hostile server's key names: redacted like everything else it sends.
-            if (errors) {
+            if (responseMode === 'strict') {
               throw new ResponseValidationError({ operation, errors: errors.slice(0, MAX_REPORTED_ERRORS), status: state.status, requestId: state.requestId, redact: redact() });
+            }
+            for (const error of errors.slice(0, MAX_REPORTED_ERRORS)) {
+              const path = error.path.replace(/\[\d+\]/g, '[]');
+              const key = `${operation} ${path}`;
+              if (warned.has(key) || warned.size >= MAX_WARNED) continue;
+              warned.add(key);
+              log.warn(`card-issuing-sdk: the response of ${operation} departs from the spec at ${path || '(body)'}: ${error.message}. Returned as sent (validateResponses: 'warn').`);
+              notify(hooks.onValidationWarning, () => ({
+                operation, method, url: state.url, path, message: error.message, status: state.status, requestId: state.requestId,
+              }));
             }
           }
         : undefined,
@@ -221,7 +281,25 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
 
     let result: { data: T; response: Response };
     try {
-      result = await send(common);
+      for (let corrected = false; ; ) {
+        try {
+          result = await send(common);
+          break;
+        } catch (error) {
+          // A clock too far from the server's: take the offset from its Date, and send once more with it.
+          const offset = !corrected && isSkew(error) ? offsetFromDate(state.date, state.sentAt, state.receivedAt) : undefined;
+          if (offset === undefined) throw error;
+          corrected = true;
+          const previousOffsetMs = state.signedOffsetMs;
+          clock.offsetMs = offset;
+          log.warn(`card-issuing-sdk: ${operation} was refused with AUTH_TIMESTAMP_SKEW; the server's clock is ${Math.round(offset / 1000)} s from this host's (Date: ${state.date}). Signing with the corrected time from now on (clockOffsetMs ${offset}).`);
+          notify(hooks.onClockSkew, () => ({
+            operation, method, url: state.url, attempt: state.attempt, idempotencyKey, clockOffsetMs: previousOffsetMs,
+            previousOffsetMs, offsetMs: offset, serverDate: state.date!,
+          }));
+          state.before = state.attempt;
+        }
+      }
     } catch (error) {
       // The caller's abort keeps the caller's reason, whenever it came (as fetch does).
       if (callOptions.signal?.aborted && error === callOptions.signal.reason) throw error;
@@ -254,6 +332,18 @@ function toSdkError(
     return new ResponseValidationError({ operation, errors: [{ path: '', message: `The response could not be validated (${error.name})` }], ...response });
   }
   return error;
+}
+
+/** The `validateResponses` option as a mode; `true` is `'strict'` (the default). */
+function responseValidation(value: unknown): 'strict' | 'warn' | false {
+  if (value === undefined || value === true || value === 'strict') return 'strict';
+  if (value === 'warn' || value === false) return value;
+  throw new TypeError(`createCardIssuingClient: validateResponses must be 'strict', 'warn' or false (got ${JSON.stringify(value)}).`);
+}
+
+/** A refusal of the request's timestamp. */
+function isSkew(error: unknown): boolean {
+  return error instanceof CardIssuingError && error.status === 401 && error.code === 'AUTH_TIMESTAMP_SKEW';
 }
 
 /** At most this many mismatches are kept in a ResponseValidationError (a hostile body could make millions). */

@@ -24,7 +24,7 @@ import type {
   VerificationData,
 } from '../../generated/types.gen';
 import type { RequestOptions } from '../options';
-import type { CardIssuingClient } from '../resources';
+import type { ResourceMethods as CardIssuingClient } from '../resources';
 import type { ErrorCode } from '../core/errors/base';
 import { BusinessRuleError } from '../core/errors/classes';
 import { FlowError, type FlowName } from '../core/errors/flow-error';
