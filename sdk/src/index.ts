@@ -42,6 +42,7 @@ export {
   type CardIssuingErrorJSON,
   type ClientErrorCode,
   type ErrorCode,
+  type KnownErrorCode,
   type FieldError,
   type FlowErrorCode,
 } from './core/errors/base';

@@ -142,10 +142,10 @@ const kinds: Kind[] = [
     },
   },
   {
-    kind: 'another status (418) with a code this SDK version does not know: the base class, HTTP_418, the words kept',
+    kind: 'another status (418) with a code this SDK version does not know: the base class, the code and words kept as they came',
     type: CardIssuingError,
     status: 418,
-    code: 'HTTP_418',
+    code: 'TEAPOT',
     produce: async (c) => {
       api.respond(() => problem(418, 'TEAPOT' as never, 'I am a teapot.'));
       const error = await failure(c.s2s.users.get(u(1)));

@@ -5,7 +5,7 @@
  * a card number, a CVV or a JWE.
  * @module
  */
-import { redactText } from './redact';
+import { redactText } from './errors/redaction';
 
 /** What the SDK logs to: console, pino, winston, or anything else with these four methods. */
 export interface Logger {

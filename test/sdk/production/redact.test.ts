@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, isLuhnValid, redactCardData, redactDeep, redactText, redactValues } from '../../../sdk/src/core/redact';
+import { REDACTED, isLuhnValid, redactCardData, redactDeep, redactText, redactValues } from '../../../sdk/src/core/errors/redaction';
 
 describe('redaction of given values (the secret, the Authorization header)', () => {
   it('matches a short secret as a whole value only, never its letters inside words', () => {
     expect(redactValues('the response was slow; secret: s', ['s'])).toBe(`the response was slow; secret: ${REDACTED}`);
     expect(redactValues('response', ['s'])).toBe('response');
     expect(redactValues('secretsecret and "secret".', ['secret'])).toBe(`secretsecret and "${REDACTED}".`);
+  });
+
+  it('matches a secret of 8 characters or more wherever it appears, inside other text too', () => {
+    expect(redactValues('req_sk_live_1234 https://x/sk_live_1234', ['sk_live_1234'])).toBe(`req_${REDACTED} https://x/${REDACTED}`);
   });
 
   it('redacts a header holding the secret before the secret, so nothing of it is left', () => {

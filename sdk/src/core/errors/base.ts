@@ -35,10 +35,14 @@ export type ClientErrorCode =
   | `HTTP_${number}`;
 
 /**
- * Every `code` an SDK error can carry: the spec's closed `ProblemCode` set (generated, so a code the spec drops or
- * renames fails to compile where it is compared) and the SDK's own codes.
+ * Every `code` an SDK error can carry: the spec's `ProblemCode` set (generated) and the SDK's own codes, which an
+ * editor completes, plus any other string: the spec tells clients to tolerate codes a newer service adds, and such
+ * a code is kept as it came.
  */
-export type ErrorCode = ProblemCode | ClientErrorCode;
+export type ErrorCode = ProblemCode | ClientErrorCode | (string & {});
+
+/** The codes this SDK version knows (without the open end of {@link ErrorCode}). */
+export type KnownErrorCode = ProblemCode | ClientErrorCode;
 
 /** One bad field of a request (or, for {@link ResponseValidationError}, of a response). */
 export interface FieldError {

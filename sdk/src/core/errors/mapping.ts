@@ -40,17 +40,18 @@ export function errorFromProblem(input: ErrorResponseInput, read: ReadProblem): 
   // Everything the server said is redacted before it is used anywhere (every member, paths and extensions too).
   const problem: Problem | undefined = read.problem ? redactDeep(read.problem, input.redact) : undefined;
   // A problem whose code this SDK version does not know (a newer server added it): its words, not its code.
-  let newer: { title: string; detail: string; type: string; requestId?: string | undefined } | undefined;
+  let newer: { code: string; title: string; detail: string; type: string; requestId?: string | undefined } | undefined;
   if (read.newer) {
     const { code, title, detail, type, requestId } = redactDeep(read.newer, input.redact);
-    newer = { title, detail: `${detail ?? title} (code ${code}, unknown to this SDK version)`, type, requestId };
+    newer = { code, title, detail: `${detail ?? title} (code ${code}, unknown to this SDK version)`, type, requestId };
   }
   const requestId = redactDeep(input.headers.get('x-request-id') ?? problem?.requestId ?? newer?.requestId ?? undefined, input.redact);
   const detail = problem?.detail ?? problem?.title ?? newer?.detail ?? `The server answered ${input.status} without a problem+json body.`;
   const hint = problem?.code === 'AUTH_SIGNATURE_MISMATCH' ? signatureMismatchHint(input.signedString, problem.stringToSign) : '';
   const init: CardIssuingErrorInit = {
     status: input.status,
-    code: problem?.code ?? `HTTP_${input.status}`,
+    // A code this version does not know is kept as it came (the spec tells clients to tolerate new codes).
+    code: problem?.code ?? newer?.code ?? `HTTP_${input.status}`,
     detail: hint ? `${detail} ${hint}` : detail,
     errors: problem?.errors,
     requestId,
