@@ -18,6 +18,7 @@
  * @packageDocumentation
  */
 import type { HttpHandler } from 'msw';
+import type { SecretEncoding } from 'card-issuing-sdk/server';
 import { mswHandlers } from './adapters/msw';
 import { atWallClock } from './clock';
 import { callAction, controlRoutes, journaled, tenantControl, zApiKey, type TenantControl } from './control';
@@ -64,6 +65,12 @@ export interface CreateMockOptions {
    * then a mismatch, as it would be on the service.
    */
   bodyHash?: boolean;
+  /**
+   * How a secret becomes its HMAC key (contract section 2): its UTF-8 bytes (`'utf8'`, the default) or the bytes it
+   * encodes in base64 (`'base64'`, as the service's C# sample suggests). Clients sign with the same setting
+   * (`secretEncoding` of the SDK). With `'base64'` every secret must be base64.
+   */
+  secretEncoding?: SecretEncoding;
   /**
    * The URL clients reach the mock at through a proxy or tunnel that rewrites `Host` (a dev-server proxy, a
    * tunnel): signatures are then verified on this URL plus the request target as received. Default: the request's
@@ -150,6 +157,7 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
   });
   const runtime = createRuntime({
     tenants, verifySignatures: options.verifySignatures ?? true, bodyHash: options.bodyHash ?? false, latencyMs: options.latencyMs ?? 0,
+    secretEncoding: checkedSecretEncoding(options.secretEncoding, credentials),
     baseUrl: options.baseUrl, listeners, hmac: options.hmac ?? webCryptoHmac(), publicUrl: options.publicUrl,
     ...(options.observe ? { observe: options.observe } : {}),
   });
@@ -272,6 +280,16 @@ export function serverStateProblem(value: unknown): string | undefined {
   if (!keys.has(s.defaultApiKey)) return `"defaultApiKey" names no tenant`;
   return undefined;
 }
+
+/** The secret encoding, checked: with `'base64'` every given secret must be base64 (else every request would fail). */
+function checkedSecretEncoding(encoding: SecretEncoding | undefined, credentials: readonly Credentials[]): SecretEncoding {
+  if (encoding === undefined || encoding === 'utf8') return 'utf8';
+  if (encoding !== 'base64') throw new TypeError(`createMock: secretEncoding must be 'utf8' or 'base64' (got ${JSON.stringify(encoding)}).`);
+  const notBase64 = credentials.find((c) => !BASE64.test(c.apiSecret));
+  if (notBase64) throw new TypeError(`createMock: with secretEncoding 'base64' every api secret must be base64; the secret of api key ${notBase64.apiKey} is not.`);
+  return encoding;
+}
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/;
 
 function checkCredentials(c: Credentials): Credentials {
   if (typeof c !== 'object' || c === null || !zApiKey.safeParse(c.apiKey).success || typeof c.apiSecret !== 'string' || c.apiSecret === '') {

@@ -45,6 +45,8 @@ export interface StartMockServerOptions {
   verifySignatures?: boolean;
   /** Require the body hash in signatures (CLI `--sign-body`); default false, the five published parts. */
   bodyHash?: boolean;
+  /** How secrets become HMAC keys (CLI `--secret-encoding`): `'utf8'` (default) or `'base64'`. */
+  secretEncoding?: 'utf8' | 'base64';
   /**
    * The URL clients reach the server at through a proxy or tunnel that rewrites `Host` (CLI `--public-url`):
    * signatures are verified on it plus the target as received, and its host and origin are allowed.
@@ -89,6 +91,7 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
       : { credentials: [{ apiKey: options.apiKey, apiSecret: options.apiSecret }] }),
     ...(options.verifySignatures === undefined ? {} : { verifySignatures: options.verifySignatures }),
     ...(options.bodyHash === undefined ? {} : { bodyHash: options.bodyHash }),
+    ...(options.secretEncoding === undefined ? {} : { secretEncoding: options.secretEncoding }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: checkedPublicUrl(options.publicUrl) }),
     ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
     hmac: (secret, message) => createHmac('sha256', secret).update(message).digest(),

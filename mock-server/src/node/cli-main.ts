@@ -21,6 +21,8 @@ Options:
   --latency <ms>       milliseconds added to every API response
   --no-auth            accept requests without checking their signature
   --sign-body          require the body hash in signatures (+ base64(SHA-256(body)); off: the five published parts)
+  --secret-encoding <e>  how a secret becomes the HMAC key: utf8 (its bytes, the default) or base64 (the bytes
+                       it encodes; the default secret is then dGVzdF9zZWNyZXQ=)
   --public-url <url>   the URL clients reach the mock at through a proxy or tunnel: signatures are verified on
                        it, and its host is allowed
   --allowed-host <h>   another name the mock may be reached by (repeatable); any other Host is refused (403)
@@ -144,6 +146,7 @@ function parse(argv: readonly string[]): Parsed {
       latency: { type: 'string' },
       'no-auth': { type: 'boolean' },
       'sign-body': { type: 'boolean' },
+      'secret-encoding': { type: 'string' },
       'public-url': { type: 'string' },
       'allowed-host': { type: 'string', multiple: true },
       'cors-origin': { type: 'string', multiple: true },
@@ -185,6 +188,18 @@ function parse(argv: readonly string[]): Parsed {
   if (values.latency !== undefined) options.latencyMs = integer('--latency', values.latency, 0, 600_000);
   if (values['no-auth']) options.verifySignatures = false;
   if (values['sign-body']) options.bodyHash = true;
+  if (values['secret-encoding'] !== undefined) {
+    const encoding = values['secret-encoding'];
+    if (encoding !== 'utf8' && encoding !== 'base64') throw new UsageError(`--secret-encoding is utf8 or base64 (got "${encoding}").`);
+    options.secretEncoding = encoding;
+    if (encoding === 'base64') {
+      if (options.apiSecret !== undefined && !/^[A-Za-z0-9+/]+={0,2}$/.test(options.apiSecret)) {
+        throw new UsageError('--secret-encoding base64 needs a base64 --api-secret (e.g. one made by `openssl rand -base64 32`).');
+      }
+      // The documented default secret is no base64: the same key bytes, test_secret, in base64.
+      if (options.apiSecret === undefined) Object.assign(options, { apiKey: 'test_key', apiSecret: BASE64_DEFAULT_SECRET });
+    }
+  }
   if (values['public-url'] !== undefined) {
     const url = URL.parse(values['public-url']);
     if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash) {
@@ -219,6 +234,8 @@ function integer(flag: string, text: string, min: number, max: number): number {
 }
 
 const WILDCARD_HOSTS = ['0.0.0.0', '::'];
+/** The default secret under `--secret-encoding base64`: base64 of `test_secret`, so the HMAC key is the same bytes. */
+const BASE64_DEFAULT_SECRET = 'dGVzdF9zZWNyZXQ=';
 
 /** What the command prints once the server listens: where it is, how to sign, and the seeded ids. */
 function banner(server: MockServer, options: StartMockServerOptions): string {
@@ -236,12 +253,14 @@ function banner(server: MockServer, options: StartMockServerOptions): string {
   // Every tenant's api key (a state file may hold several), the default tenant's first. A secret is shown only
   // when it was given on this command line, or is the documented default; never one read from a state file.
   for (const [i, t] of server.mock.exportState().tenants.entries()) {
-    const given = options.apiSecret !== undefined && t.apiKey === options.apiKey;
+    const given = options.apiSecret !== undefined && options.apiSecret !== BASE64_DEFAULT_SECRET && t.apiKey === options.apiKey;
     const documented = options.apiKey === undefined && t.apiKey === 'test_key' && t.apiSecret === 'test_secret';
-    const secret = given ? `   apiSecret ${t.apiSecret}` : documented ? '   apiSecret test_secret (the default)' : '';
+    const base64Default = t.apiKey === 'test_key' && t.apiSecret === BASE64_DEFAULT_SECRET;
+    const secret = given ? `   apiSecret ${t.apiSecret}` : documented ? '   apiSecret test_secret (the default)'
+      : base64Default ? `   apiSecret ${BASE64_DEFAULT_SECRET} (the default under --secret-encoding base64)` : '';
     lines.push(`  ${i === 0 ? 'Credentials' : '           '}   apiKey ${t.apiKey}${secret}`);
   }
-  lines.push(`  Signatures    ${options.verifySignatures === false ? 'not checked (--no-auth)' : `checked (HMAC-SHA256, ${options.bodyHash ? 'body hash required: --sign-body' : 'the five published parts'})`}`);
+  lines.push(`  Signatures    ${options.verifySignatures === false ? 'not checked (--no-auth)' : `checked (HMAC-SHA256, ${options.bodyHash ? 'body hash required: --sign-body' : 'the five published parts'}, secret ${options.secretEncoding === 'base64' ? 'base64-decoded: --secret-encoding base64' : 'as UTF-8'})`}`);
   if (options.stateFile) lines.push(`  State file    ${options.stateFile}`);
   if (options.latencyMs) lines.push(`  Latency       ${options.latencyMs} ms`);
   lines.push(`  Control API   ${server.url}/__mock/fixtures, /__mock/reset, /__mock/clock, ... (see the README)`);

@@ -3,7 +3,7 @@
  * HMAC the platform does fastest, the journal a state file hangs on, and the listeners (changes, exchanges).
  * @module
  */
-import { parseAuthorization, type NonceCache } from 'card-issuing-sdk/server';
+import { parseAuthorization, type NonceCache, type SecretEncoding } from 'card-issuing-sdk/server';
 import { clockNow } from '../clock';
 import { Observer, type ObserveOptions } from '../observe/observer';
 import { Prng, seedState, type Tenant, type TenantRegistry } from '../store';
@@ -44,6 +44,8 @@ export interface MockRuntime {
   readonly verifySignatures: boolean;
   /** Require the body hash in signatures (the opt-in profile; `--sign-body`). */
   readonly bodyHash: boolean;
+  /** How secrets become HMAC keys (`--secret-encoding`). */
+  readonly secretEncoding: SecretEncoding;
   /**
    * The URL clients reach the mock at through a proxy or tunnel (`--public-url`), without a trailing slash:
    * signatures are verified on it plus the request target as received. Undefined: on the request's own origin.
@@ -74,7 +76,7 @@ export interface MockRuntime {
 /** Creates the runtime of one mock. */
 export function createRuntime(options: {
   tenants: TenantRegistry; verifySignatures: boolean; latencyMs: number; baseUrl: string | undefined; listeners: Set<() => void>;
-  hmac: MockRuntime['hmac']; bodyHash?: boolean; publicUrl?: string | undefined;
+  hmac: MockRuntime['hmac']; bodyHash?: boolean; publicUrl?: string | undefined; secretEncoding?: SecretEncoding;
   observe?: ObserveOptions;
 }): MockRuntime {
   const { tenants } = options;
@@ -84,6 +86,7 @@ export function createRuntime(options: {
     tenants: options.tenants,
     verifySignatures: options.verifySignatures,
     bodyHash: options.bodyHash ?? false,
+    secretEncoding: options.secretEncoding ?? 'utf8',
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     latencyMs: options.latencyMs,
     baseUrl: options.baseUrl?.replace(/\/+$/, ''),

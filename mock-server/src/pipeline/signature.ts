@@ -16,7 +16,7 @@ export async function verifiedTenant(runtime: MockRuntime, request: PipelineRequ
   const result = await verifySignature({
     method: request.method, url: signedUrl(runtime, request), body: request.body, authorization: request.header('authorization'),
     getSecret: (apiKey) => runtime.tenants.secretOf(apiKey), nonces: runtime.nonces, now: wallSeconds(), hmac: runtime.hmac,
-    bodyHash: runtime.bodyHash,
+    bodyHash: runtime.bodyHash, secretEncoding: runtime.secretEncoding,
   });
   if (!result.ok) {
     throw new ProblemError(401, result.code, result.detail,

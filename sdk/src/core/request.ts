@@ -103,6 +103,11 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
   const validateRequests = options.validateRequests ?? true;
   const hooks = options.hooks ?? {};
   const clientHeaders = mergeHeaders('createCardIssuingClient', options.headers);
+  // A secret of 16+ bytes in base64 (what `openssl rand -base64` makes) may be meant to be decoded: said on a mismatch.
+  const secretFacts = {
+    encoding: options.secretEncoding ?? 'utf8',
+    looksBase64: apiSecret.length >= 24 && apiSecret.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(apiSecret),
+  } as const;
   const hasClientHeaders = Object.keys(clientHeaders).length > 0;
   // What 'warn' mode already reported, as `operation path` (array indices as []).
   const warned = new Set<string>();
@@ -144,7 +149,7 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
       if (isHTTPError(error)) {
         const read = (await loadProblem()).readProblem(error.data);
         return errorFromProblem(
-          { status: error.response.status, headers: error.response.headers, body: error.data, redact: redact(), signedString: state.stringToSign },
+          { status: error.response.status, headers: error.response.headers, body: error.data, redact: redact(), signedString: state.stringToSign, secret: secretFacts },
           read,
         );
       }

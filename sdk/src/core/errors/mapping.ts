@@ -20,6 +20,11 @@ export interface ErrorResponseInput {
   redact?: readonly string[];
   /** The string the client signed; compared with the mock's expected `stringToSign` on a signature mismatch. */
   signedString?: string;
+  /**
+   * How the client's secret became its key, and whether the secret reads as base64: on a signature mismatch that the
+   * string does not explain, the other encoding is worth trying.
+   */
+  secret?: { encoding: 'utf8' | 'base64'; looksBase64: boolean };
 }
 
 /**
@@ -47,7 +52,9 @@ export function errorFromProblem(input: ErrorResponseInput, read: ReadProblem): 
   }
   const requestId = redactDeep(input.headers.get('x-request-id') ?? problem?.requestId ?? newer?.requestId ?? undefined, input.redact);
   const detail = problem?.detail ?? problem?.title ?? newer?.detail ?? `The server answered ${input.status} without a problem+json body.`;
-  const hint = problem?.code === 'AUTH_SIGNATURE_MISMATCH' ? signatureMismatchHint(input.signedString, problem.stringToSign) : '';
+  const hint = problem?.code === 'AUTH_SIGNATURE_MISMATCH'
+    ? [signatureMismatchHint(input.signedString, problem.stringToSign), encodingHint(input.signedString, problem.stringToSign, input.secret)].filter(Boolean).join(' ')
+    : '';
   const init: CardIssuingErrorInit = {
     status: input.status,
     // A code this version does not know is kept as it came (the spec tells clients to tolerate new codes).
@@ -92,4 +99,21 @@ export function signatureMismatchHint(signed: string | undefined, expected: stri
   while (at < signed.length && at < expected.length && signed[at] === expected[at]) at++;
   const window = (text: string) => JSON.stringify(text.slice(Math.max(0, at - 12), at + 24));
   return `The string signed and the one the server expected differ from character ${at}: signed ${window(signed)}, expected ${window(expected)}.`;
+}
+
+/**
+ * When the other secret encoding is worth trying (contract section 2): the string signed is the one expected, or the
+ * server does not say (a production server never does), and the secret reads as base64 while it is used as UTF-8,
+ * or it is used base64-decoded. A mismatch of the strings themselves is explained by them instead.
+ */
+export function encodingHint(
+  signed: string | undefined, expected: string | undefined, secret: { encoding: 'utf8' | 'base64'; looksBase64: boolean } | undefined,
+): string {
+  if (!secret || (expected !== undefined && signed !== expected)) return '';
+  if (secret.encoding === 'base64') {
+    return "The key was the secret's base64-decoded bytes (secretEncoding 'base64'); if the service signs with the secret's own characters, pass secretEncoding: 'utf8'.";
+  }
+  return secret.looksBase64
+    ? "The api secret reads as base64: if the service decodes it to sign (as its C# sample does), pass secretEncoding: 'base64'."
+    : '';
 }
