@@ -89,7 +89,7 @@ describe('an operation added to the spec', () => {
   beforeAll(async () => {
     const specFile = join(scratch, 'openapi.json');
     writeFileSync(specFile, JSON.stringify(scratchSpec()));
-    const jobs = [(await config) as UserConfig | readonly UserConfig[]].flat() as (UserConfig & { output: { path: string } & Record<string, unknown> })[];
+    const jobs = [(await config) as UserConfig | readonly UserConfig[]].flat() as (Omit<UserConfig, 'output'> & { output: { path: string } & Record<string, unknown> })[];
     for (const job of jobs) {
       const target = join(scratch, job.output.path);
       mkdirSync(target, { recursive: true });
@@ -101,8 +101,8 @@ describe('an operation added to the spec', () => {
   it('is a typed method of the client after generation, wrong calls do not compile; the real client has no such method', () => {
     const errors = typeErrors({ 'uses-scratch.ts': usage('./sdk/src/index'), 'uses-repo.ts': usage(repoPath('sdk/src/index')) });
     expect(errors).toEqual({ 'uses-scratch.ts': [], 'uses-repo.ts': expect.any(Array) });
-    // The negative control: Property 'freezeUser' / 'listUserNotes' does not exist (the lines under
-    // @ts-expect-error fail too, silently).
+    // The negative control: Property 'freezeUser' / 'listUserNotes' does not exist (the lines marked as expected
+    // errors fail too, silently).
     expect(errors['uses-repo.ts']!.map((e) => [e.code, e.line, e.text.match(/^Property '(\w+)' does not exist/)?.[1]])).toEqual([
       [2339, 4, 'freezeUser'],
       [2339, 5, 'listUserNotes'],
