@@ -1,16 +1,16 @@
 /**
  * `card-issuing-sdk/internal`: what the mock (`card-issuing-mock`) needs from the SDK beyond its public API, and
  * nothing that holds shared state or a class anyone checks with `instanceof`: the spec's zod schemas by their
- * generated names (`zUser`, `zProblem`, ...) and the operation table (operationId, method, path, success status,
- * schema names) the mock routes by. The schemas are classic zod (the mock composes them with methods), generated
- * into sdk/generated/classic/ from the same spec as the SDK's own zod/mini schemas. Documented for the mock's use;
- * not covered by semver for other consumers.
+ * generated names (`zUser`, `zProblem`, `zCreateUserBody`, ...) and the operation table (operationId, method, path,
+ * success status, schema names) the mock routes by. The schemas are the SDK's own (zod/mini, the one generated
+ * set): compose them with zod's functions (`z.optional(zMoney)`), not methods. Documented for the mock's use; not
+ * covered by semver for other consumers.
  * @packageDocumentation
  */
-export * from '../generated/classic/zod.gen';
+export * from '../generated/zod.gen';
 export { operationTable } from '../generated/operations.gen';
 
-import type * as zodGen from '../generated/classic/zod.gen';
+import type * as zodGen from '../generated/zod.gen';
 import type { operationTable } from '../generated/operations.gen';
 
 /** One row of the generated operation table. */

@@ -26,7 +26,7 @@ export const zIncomingDepositBody = z.strictObject({
   type: zDepositTypeCode,
   amount: zCryptoAmount,
   requiresVerification: z.boolean().optional(),
-  network: zCryptoNetwork.optional(),
+  network: z.optional(zCryptoNetwork),
 });
 
 /** `POST /__mock/corporates/{c}/approvals/{a}/request-change` (the body is optional): a budget added, a PIN update, or both. */

@@ -17,7 +17,7 @@ import { business, cards, deposits, users } from '../domain';
 type Row<K extends OperationId> = Extract<OperationRow, { operationId: K }>;
 type Schemas = typeof g;
 type Part<K extends OperationId, P extends string> = Row<K>['schemas'] extends { readonly [Q in P]: infer N }
-  ? N extends keyof Schemas ? Schemas[N] extends z.ZodType ? z.output<Schemas[N]> : never : never
+  ? N extends keyof Schemas ? Schemas[N] extends z.core.$ZodType ? z.output<Schemas[N]> : never : never
   : undefined;
 
 /** The parsed inputs of a request of operation `K`. */
@@ -38,7 +38,7 @@ export interface Operation {
   path: string;
   /** The success status. */
   status: number;
-  schemas: { path?: z.ZodType; query?: z.ZodType; headers?: z.ZodType; body?: z.ZodType; response: z.ZodType };
+  schemas: { path?: z.core.$ZodType; query?: z.core.$ZodType; headers?: z.core.$ZodType; body?: z.core.$ZodType; response: z.core.$ZodType };
   run(ctx: DomainContext, input: { path: unknown; query: unknown; body: unknown }): unknown;
 }
 
@@ -96,11 +96,11 @@ const runners: Runners = {
   listTopUps: (ctx, { path, query }) => business.listTopUps(ctx, path.corporateUuid, query),
 };
 
-function schema(name: string | undefined): z.ZodType | undefined {
+function schema(name: string | undefined): z.core.$ZodType | undefined {
   if (name === undefined) return undefined;
   const found = (g as unknown as Record<string, unknown>)[name];
   if (!found) throw new Error(`The operation table names ${name}, which the generated schemas do not have.`);
-  return found as z.ZodType;
+  return found as z.core.$ZodType;
 }
 
 /** Every operation: the generated table's facts with the domain's runner. */
