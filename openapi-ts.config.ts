@@ -71,7 +71,7 @@ const annotatePure = fileURLToPath(new URL('./scripts/annotate-pure.mjs', import
 //   (`zCreateUserData`), built once, not a `z.object` per call. The functions import no zod: their validators load
 //   the schemas with `import()` on first use, so a client with validation off never loads zod. A post-processing
 //   step marks every schema constructor `@__PURE__`, so a bundler drops the schemas a page does not use. The mock
-//   uses the same schemas (`card-issuing-sdk/internal`), composing them with zod's functions.
+//   uses the same schemas (the root entry's `schemas`), composing them with zod's functions.
 export default defineConfig([
   {
     input: './spec/openapi.yaml',

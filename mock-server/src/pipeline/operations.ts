@@ -1,15 +1,13 @@
 /**
  * The 32 operations of the spec as the mock serves them: method, path, success status and schemas come from the
- * generated operation table (`card-issuing-sdk/internal`, made from the spec by `npm run generate`); this module
+ * generated operation table (`card-issuing-sdk/server`, made from the spec by `npm run generate`); this module
  * adds only what each one does in the domain. `runners` is keyed by every operationId and typed by the generated
  * schemas, so a missing operation, a new one, or a result the spec does not allow fails to compile.
  * @module
  */
 import type * as z from 'zod';
-import * as g from 'card-issuing-sdk/internal';
-import type { OperationId, OperationRow } from 'card-issuing-sdk/internal';
-import type { CardDetails } from 'card-issuing-sdk';
-import { encryptCardDetails } from 'card-issuing-sdk/server';
+import { schemas as g, type CardDetails } from 'card-issuing-sdk';
+import { encryptCardDetails, operationTable, type OperationId, type OperationRow } from 'card-issuing-sdk/server';
 import type { DomainContext } from '../domain/context';
 import { ProblemError } from '../domain/errors';
 import { business, cards, deposits, users } from '../domain';
@@ -104,7 +102,7 @@ function schema(name: string | undefined): z.core.$ZodType | undefined {
 }
 
 /** Every operation: the generated table's facts with the domain's runner. */
-export const operations: readonly Operation[] = g.operationTable.map((row): Operation => {
+export const operations: readonly Operation[] = operationTable.map((row): Operation => {
   const names = row.schemas as Partial<Record<'path' | 'query' | 'headers' | 'body' | 'response', string>>;
   return {
     operationId: row.operationId,

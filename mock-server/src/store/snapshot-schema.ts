@@ -8,7 +8,7 @@
  * @module
  */
 import * as z from 'zod';
-import * as g from 'card-issuing-sdk/internal';
+import { schemas as g } from 'card-issuing-sdk';
 import { DECLINE_REASONS, type TenantState } from './records';
 
 const id = g.zUuid;
