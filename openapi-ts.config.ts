@@ -77,23 +77,21 @@ const EMAIL =
 const annotatePure = fileURLToPath(new URL('./scripts/annotate-pure.mjs', import.meta.url));
 
 // One command (`npm run generate`) turns spec/openapi.yaml into generated code that is never edited by hand; CI
-// regenerates and diffs it (test/spec/generated.test.ts). One folder, two outputs of the same spec:
-//
-// - sdk/generated/: what the SDK ships. Types, one function per operation on the ky client, the operation table,
-//   and zod schemas in zod's smaller build (`zod/mini`: functions instead of methods, so a bundler keeps only what
+// regenerates and diffs it (test/spec/generated.test.ts). One folder, sdk/generated/, what the SDK ships: types, one
+// function per operation on the ky client, the operation table, the client's resource layer, and one set of zod
+// schemas, in zod's smaller build (`zod/mini`: functions instead of methods, so a bundler keeps only what
 //   is used; all the schemas of the spec are 13 KiB gzip with it, 31 KiB with classic zod, and the client with
 //   validation has to stay under 40 KiB). The request schema of each operation is a named export
 //   (`zCreateUserData`), built once, not a `z.object` per call. The functions import no zod: their validators load
 //   the schemas with `import()` on first use, so a client with validation off never loads zod. A post-processing
-//   step marks every schema constructor `@__PURE__`, so a bundler drops the schemas a page does not use.
-// - sdk/generated/classic/: the same schemas in classic zod, for `card-issuing-sdk/internal` (the mock composes them
-//   with methods: `.optional()`, `.shape`, `instanceof z.ZodObject`). Never part of the SDK's root entry.
+//   step marks every schema constructor `@__PURE__`, so a bundler drops the schemas a page does not use. The mock
+//   uses the same schemas (the root entry's `schemas`), composing them with zod's functions.
 export default defineConfig([
   {
     input: './spec/openapi.yaml',
     output: {
       path: './sdk/generated',
-      // `npm run generate` empties sdk/generated first; the jobs run at once, so neither may clean (classic/ is inside).
+      // `npm run generate` empties sdk/generated first.
       clean: false,
       postProcess: [{ name: 'annotate-pure', command: process.execPath, args: [annotatePure, '{{path}}/zod.gen.ts'] }],
     },
@@ -132,11 +130,5 @@ export default defineConfig([
       // resources.gen.ts: the client's methods (types and wiring data) from the operations, named here.
       resourcesPlugin({ names: METHOD_NAMES }),
     ],
-  },
-  {
-    input: './spec/openapi.yaml',
-    output: { path: './sdk/generated/classic', clean: false, postProcess: [], entryFile: false },
-    parser,
-    plugins: [{ name: 'zod', dates: { offset: true } }],
   },
 ]);

@@ -1,9 +1,9 @@
 import { defineConfig, type Options } from 'tsup';
 
-// card-issuing-sdk: the root entry, the server subpath and the mock's internal subpath, ESM and CJS with declarations; `npm run build`
+// card-issuing-sdk: the root entry and the server subpath, ESM and CJS with declarations; `npm run build`
 // empties dist/ first.
 const shared: Options = {
-  entry: { index: 'src/index.ts', server: 'src/server.ts', internal: 'src/internal.ts' },
+  entry: { index: 'src/index.ts', server: 'src/server.ts' },
   dts: true,
   sourcemap: true,
   target: 'es2023',

@@ -1,10 +1,13 @@
 /**
- * `card-issuing-sdk/server`: what a server of this API needs, and a test double of one (the mock uses it): request
- * signature verification with its nonce cache, the pieces of the signature (string to sign, header, nonce),
- * encryption of card details to a caller's public key, and Luhn check digits. Runs in Node 22+ and in browsers
- * (the mock runs in a service worker).
+ * `card-issuing-sdk/server`: what a server of this API needs, and a test double of one (the mock uses it): the
+ * spec's operation table (operationId, method, path, success status, schema names) to route by, request signature
+ * verification with its nonce cache, the pieces of the signature (string to sign, header, nonce), encryption of
+ * card details to a caller's public key, and Luhn check digits. The spec's zod schemas the table names are the root
+ * entry's `schemas`. Runs in Node 22+ and in browsers (the mock runs in a service worker).
  * @packageDocumentation
  */
+
+export { operationTable, type OperationId, type OperationRow } from './operation-table';
 
 export {
   SIGNATURE_TOLERANCE_SECONDS,

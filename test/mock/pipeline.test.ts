@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { confirmEmail, createUser, getApproval } from '../../sdk/generated/sdk.gen';
-import { operationTable } from '../../sdk/src/internal';
+import { operationTable } from '../../sdk/src/server';
 import { Router } from '../../mock-server/src/pipeline/router';
 import type { Exchange } from '../../mock-server/src/index';
 import { fund, makeApproval, makeBusinessUser, makeUser, registration } from './flows';

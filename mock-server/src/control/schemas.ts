@@ -4,9 +4,11 @@
  * @module
  */
 import * as z from 'zod';
-import { zCryptoAmount, zCryptoNetwork, zCurrencyCode, zDepositTypeCode, zMoney } from 'card-issuing-sdk/internal';
+import { schemas } from 'card-issuing-sdk';
 import { DECLINE_REASONS } from '../domain/authorizations';
 import { MAX_MONEY } from '../domain/money';
+
+const { zCryptoAmount, zCryptoNetwork, zCurrencyCode, zDepositTypeCode, zMoney } = schemas;
 
 /** An api key: printable ASCII without ':' (the Authorization header separates its parts with ':'). */
 export const zApiKey = z.string().min(1).max(128).regex(/^[\x21-\x39\x3B-\x7E]+$/, 'Printable ASCII without ":"');
@@ -26,7 +28,7 @@ export const zIncomingDepositBody = z.strictObject({
   type: zDepositTypeCode,
   amount: zCryptoAmount,
   requiresVerification: z.boolean().optional(),
-  network: zCryptoNetwork.optional(),
+  network: z.optional(zCryptoNetwork),
 });
 
 /** `POST /__mock/corporates/{c}/approvals/{a}/request-change` (the body is optional): a budget added, a PIN update, or both. */

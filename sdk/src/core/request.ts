@@ -329,12 +329,12 @@ function toSdkError(
   if (error instanceof CardIssuingError) return error;
   if (error instanceof SyntaxError && sent) {
     // Never pass the SyntaxError on: its message quotes the body.
-    return new ResponseValidationError({ operation, errors: [{ path: '', message: 'The response body is not JSON' }], ...response });
+    return new ResponseValidationError({ operation, errors: [{ path: '', message: 'The response body is not JSON' }], ...response, redact });
   }
   if (sent && response.status !== undefined && response.status < 300 && error instanceof Error && !isAbort(error)) {
     // Whatever else fails on a received body (a validator giving way on a huge or deep body: RangeError) is still
     // a response that could not be validated; its own message may quote the body, so it is not passed on.
-    return new ResponseValidationError({ operation, errors: [{ path: '', message: `The response could not be validated (${error.name})` }], ...response });
+    return new ResponseValidationError({ operation, errors: [{ path: '', message: `The response could not be validated (${error.name})` }], ...response, redact });
   }
   return error;
 }
