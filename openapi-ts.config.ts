@@ -82,10 +82,11 @@ const annotatePure = fileURLToPath(new URL('./scripts/annotate-pure.mjs', import
 // schemas, in zod's smaller build (`zod/mini`: functions instead of methods, so a bundler keeps only what
 //   is used; all the schemas of the spec are 13 KiB gzip with it, 31 KiB with classic zod, and the client with
 //   validation has to stay under 40 KiB). The request schema of each operation is a named export
-//   (`zCreateUserData`), built once, not a `z.object` per call. The functions import no zod: their validators load
-//   the schemas with `import()` on first use, so a client with validation off never loads zod. A post-processing
+//   (`zCreateUserData`), built once, not a `z.object` per call. The functions have no validators of their own: the
+//   client passes its own (sdk/src/core/validation.ts, loaded with import() on the first validated call), so a
+//   client with validation off never loads zod, and a page holds no 64 unused validator closures. A post-processing
 //   step marks every schema constructor `@__PURE__`, so a bundler drops the schemas a page does not use. The mock
-//   uses the same schemas (the root entry's `schemas`), composing them with zod's functions.
+//   uses the same schemas (`card-issuing-sdk/schemas`), composing them with zod's functions.
 export default defineConfig([
   {
     input: './spec/openapi.yaml',
@@ -114,12 +115,7 @@ export default defineConfig([
             const checks = [ctx.nodes.minLength(ctx), ctx.nodes.maxLength(ctx), ctx.nodes.pattern({ ...ctx, schema: { ...ctx.schema, pattern } }), own].filter((c) => c !== undefined);
             return ctx.nodes.base(ctx).attr('check').call(...checks);
           },
-          // `async (data) => await (await import('./zod.gen')).zCreateUserData.parseAsync(data)`: the schema module
-          // is loaded by the first validation, never by importing the functions.
-          validator: ({ $, symbols }) => {
-            const name = (symbols.schema as { name: string }).name;
-            return $('import').call($.literal('./zod.gen')).await().attr(name).attr('parseAsync').call('data').await().return();
-          },
+          validator: () => null,
         },
       },
       // No default client instance (a module-level side effect) and no auth plumbing: the SDK passes its own

@@ -86,7 +86,8 @@ export async function esbuildSplit(page: string): Promise<SplitBuild> {
         dynamicImports: meta.imports.filter((i) => i.kind === 'dynamic-import' && !i.external).map((i) => i.path),
         modules: Object.keys(meta.inputs),
       });
-      if (meta.entryPoint) entry = file;
+      // Every import() target is an entry point of esbuild's too: the page's is the one built from page.ts.
+      if (meta.entryPoint?.endsWith('page.ts')) entry = file;
     }
     return { chunks, entry };
   } finally {
@@ -118,7 +119,7 @@ export async function viteSplit(page: string): Promise<SplitBuild> {
         dynamicImports: item.dynamicImports as string[],
         modules: (item.moduleIds as string[] | undefined) ?? Object.keys(item.modules as object),
       });
-      if (item.isEntry) entry = file;
+      if (item.isEntry && (item.facadeModuleId as string | null)?.endsWith('page.ts')) entry = file;
     }
     return { chunks, entry };
   } finally {

@@ -3,7 +3,7 @@ import { defineConfig, type Options } from 'tsup';
 // card-issuing-sdk: the root entry and the server subpath, ESM and CJS with declarations; `npm run build`
 // empties dist/ first.
 const shared: Options = {
-  entry: { index: 'src/index.ts', server: 'src/server.ts' },
+  entry: { index: 'src/index.ts', server: 'src/server.ts', schemas: 'src/schemas.ts' },
   dts: true,
   sourcemap: true,
   target: 'es2023',

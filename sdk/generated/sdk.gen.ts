@@ -26,8 +26,6 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
  *
  */
 export const createUser = <ThrowOnError extends boolean = false>(options: Options<CreateUserData, ThrowOnError>): RequestResult<CreateUserResponses, CreateUserErrors, ThrowOnError> => options.client.post<CreateUserResponses, CreateUserErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zCreateUserData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zCreateUserResponse.parseAsync(data),
     url: '/s2s/users',
     ...options,
     headers: {
@@ -41,12 +39,7 @@ export const createUser = <ThrowOnError extends boolean = false>(options: Option
  *
  * The user's registration data and the state of registration, e-mail verification and KYC.
  */
-export const getUser = <ThrowOnError extends boolean = false>(options: Options<GetUserData, ThrowOnError>): RequestResult<GetUserResponses, GetUserErrors, ThrowOnError> => options.client.get<GetUserResponses, GetUserErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zGetUserData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zGetUserResponse.parseAsync(data),
-    url: '/s2s/users/{userId}',
-    ...options
-});
+export const getUser = <ThrowOnError extends boolean = false>(options: Options<GetUserData, ThrowOnError>): RequestResult<GetUserResponses, GetUserErrors, ThrowOnError> => options.client.get<GetUserResponses, GetUserErrors, ThrowOnError>({ url: '/s2s/users/{userId}', ...options });
 
 /**
  * Sign a consent for a user
@@ -56,12 +49,7 @@ export const getUser = <ThrowOnError extends boolean = false>(options: Options<G
  * naturally idempotent). Returns the consent as the user now has it.
  *
  */
-export const signUserConsent = <ThrowOnError extends boolean = false>(options: Options<SignUserConsentData, ThrowOnError>): RequestResult<SignUserConsentResponses, SignUserConsentErrors, ThrowOnError> => options.client.post<SignUserConsentResponses, SignUserConsentErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zSignUserConsentData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zSignUserConsentResponse.parseAsync(data),
-    url: '/s2s/users/{userId}/consents/{consentId}/sign',
-    ...options
-});
+export const signUserConsent = <ThrowOnError extends boolean = false>(options: Options<SignUserConsentData, ThrowOnError>): RequestResult<SignUserConsentResponses, SignUserConsentErrors, ThrowOnError> => options.client.post<SignUserConsentResponses, SignUserConsentErrors, ThrowOnError>({ url: '/s2s/users/{userId}/consents/{consentId}/sign', ...options });
 
 /**
  * List card configs with their required consents and the KYC URL
@@ -71,12 +59,7 @@ export const signUserConsent = <ThrowOnError extends boolean = false>(options: O
  * KYC (on every page).
  *
  */
-export const listCardConfigs = <ThrowOnError extends boolean = false>(options: Options<ListCardConfigsData, ThrowOnError>): RequestResult<ListCardConfigsResponses, ListCardConfigsErrors, ThrowOnError> => options.client.get<ListCardConfigsResponses, ListCardConfigsErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zListCardConfigsData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zListCardConfigsResponse.parseAsync(data),
-    url: '/s2s/users/{userId}/cards/configs',
-    ...options
-});
+export const listCardConfigs = <ThrowOnError extends boolean = false>(options: Options<ListCardConfigsData, ThrowOnError>): RequestResult<ListCardConfigsResponses, ListCardConfigsErrors, ThrowOnError> => options.client.get<ListCardConfigsResponses, ListCardConfigsErrors, ThrowOnError>({ url: '/s2s/users/{userId}/cards/configs', ...options });
 
 /**
  * Send an e-mail verification code
@@ -85,12 +68,7 @@ export const listCardConfigs = <ThrowOnError extends boolean = false>(options: O
  * replaces the previous code. No body is sent. An already verified e-mail is `409 EMAIL_ALREADY_VERIFIED`.
  *
  */
-export const requestEmailOtp = <ThrowOnError extends boolean = false>(options: Options<RequestEmailOtpData, ThrowOnError>): RequestResult<RequestEmailOtpResponses, RequestEmailOtpErrors, ThrowOnError> => options.client.post<RequestEmailOtpResponses, RequestEmailOtpErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zRequestEmailOtpData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zRequestEmailOtpResponse.parseAsync(data),
-    url: '/s2s/users/{userId}/email/otp',
-    ...options
-});
+export const requestEmailOtp = <ThrowOnError extends boolean = false>(options: Options<RequestEmailOtpData, ThrowOnError>): RequestResult<RequestEmailOtpResponses, RequestEmailOtpErrors, ThrowOnError> => options.client.post<RequestEmailOtpResponses, RequestEmailOtpErrors, ThrowOnError>({ url: '/s2s/users/{userId}/email/otp', ...options });
 
 /**
  * Confirm the e-mail with the code the user entered
@@ -101,8 +79,6 @@ export const requestEmailOtp = <ThrowOnError extends boolean = false>(options: O
  *
  */
 export const confirmEmail = <ThrowOnError extends boolean = false>(options: Options<ConfirmEmailData, ThrowOnError>): RequestResult<ConfirmEmailResponses, ConfirmEmailErrors, ThrowOnError> => options.client.post<ConfirmEmailResponses, ConfirmEmailErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zConfirmEmailData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zConfirmEmailResponse.parseAsync(data),
     url: '/s2s/users/{userId}/email/confirm',
     ...options,
     headers: {
@@ -124,8 +100,6 @@ export const confirmEmail = <ThrowOnError extends boolean = false>(options: Opti
  *
  */
 export const createCard = <ThrowOnError extends boolean = false>(options: Options<CreateCardData, ThrowOnError>): RequestResult<CreateCardResponses, CreateCardErrors, ThrowOnError> => options.client.post<CreateCardResponses, CreateCardErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zCreateCardData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zCreateCardResponse.parseAsync(data),
     url: '/s2s/users/{userId}/cards',
     ...options,
     headers: {
@@ -143,12 +117,7 @@ export const createCard = <ThrowOnError extends boolean = false>(options: Option
  * `409 DRAFT_ALREADY_CHARGED`; a card that is not a draft is `409 CARD_NOT_A_DRAFT`.
  *
  */
-export const chargeDraft = <ThrowOnError extends boolean = false>(options: Options<ChargeDraftData, ThrowOnError>): RequestResult<ChargeDraftResponses, ChargeDraftErrors, ThrowOnError> => options.client.post<ChargeDraftResponses, ChargeDraftErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zChargeDraftData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zChargeDraftResponse.parseAsync(data),
-    url: '/s2s/cards/{cardId}/charge-draft',
-    ...options
-});
+export const chargeDraft = <ThrowOnError extends boolean = false>(options: Options<ChargeDraftData, ThrowOnError>): RequestResult<ChargeDraftResponses, ChargeDraftErrors, ThrowOnError> => options.client.post<ChargeDraftResponses, ChargeDraftErrors, ThrowOnError>({ url: '/s2s/cards/{cardId}/charge-draft', ...options });
 
 /**
  * Complete a charged draft into a card
@@ -158,12 +127,7 @@ export const chargeDraft = <ThrowOnError extends boolean = false>(options: Optio
  * `409 DRAFT_ALREADY_COMPLETED`.
  *
  */
-export const completeDraft = <ThrowOnError extends boolean = false>(options: Options<CompleteDraftData, ThrowOnError>): RequestResult<CompleteDraftResponses, CompleteDraftErrors, ThrowOnError> => options.client.post<CompleteDraftResponses, CompleteDraftErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zCompleteDraftData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zCompleteDraftResponse.parseAsync(data),
-    url: '/s2s/cards/{cardId}/complete-draft',
-    ...options
-});
+export const completeDraft = <ThrowOnError extends boolean = false>(options: Options<CompleteDraftData, ThrowOnError>): RequestResult<CompleteDraftResponses, CompleteDraftErrors, ThrowOnError> => options.client.post<CompleteDraftResponses, CompleteDraftErrors, ThrowOnError>({ url: '/s2s/cards/{cardId}/complete-draft', ...options });
 
 /**
  * Activate a physical card
@@ -173,24 +137,14 @@ export const completeDraft = <ThrowOnError extends boolean = false>(options: Opt
  * is `409 CARD_NOT_ACTIVATABLE`.
  *
  */
-export const activateCard = <ThrowOnError extends boolean = false>(options: Options<ActivateCardData, ThrowOnError>): RequestResult<ActivateCardResponses, ActivateCardErrors, ThrowOnError> => options.client.post<ActivateCardResponses, ActivateCardErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zActivateCardData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zActivateCardResponse.parseAsync(data),
-    url: '/s2s/cards/{cardId}/activation',
-    ...options
-});
+export const activateCard = <ThrowOnError extends boolean = false>(options: Options<ActivateCardData, ThrowOnError>): RequestResult<ActivateCardResponses, ActivateCardErrors, ThrowOnError> => options.client.post<ActivateCardResponses, ActivateCardErrors, ThrowOnError>({ url: '/s2s/cards/{cardId}/activation', ...options });
 
 /**
  * List a user's balances
  *
  * The user's balances, oldest first. `userId` is a query parameter (contract section 5: signed, not a header).
  */
-export const listBalances = <ThrowOnError extends boolean = false>(options: Options<ListBalancesData, ThrowOnError>): RequestResult<ListBalancesResponses, ListBalancesErrors, ThrowOnError> => options.client.get<ListBalancesResponses, ListBalancesErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zListBalancesData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zListBalancesResponse.parseAsync(data),
-    url: '/s2s/balances',
-    ...options
-});
+export const listBalances = <ThrowOnError extends boolean = false>(options: Options<ListBalancesData, ThrowOnError>): RequestResult<ListBalancesResponses, ListBalancesErrors, ThrowOnError> => options.client.get<ListBalancesResponses, ListBalancesErrors, ThrowOnError>({ url: '/s2s/balances', ...options });
 
 /**
  * List a user's cards
@@ -200,12 +154,7 @@ export const listBalances = <ThrowOnError extends boolean = false>(options: Opti
  * (`404 NOT_FOUND`), and business cards are never listed here.
  *
  */
-export const listCards = <ThrowOnError extends boolean = false>(options: Options<ListCardsData, ThrowOnError>): RequestResult<ListCardsResponses, ListCardsErrors, ThrowOnError> => options.client.get<ListCardsResponses, ListCardsErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zListCardsData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zListCardsResponse.parseAsync(data),
-    url: '/s2s/cards',
-    ...options
-});
+export const listCards = <ThrowOnError extends boolean = false>(options: Options<ListCardsData, ThrowOnError>): RequestResult<ListCardsResponses, ListCardsErrors, ThrowOnError> => options.client.get<ListCardsResponses, ListCardsErrors, ThrowOnError>({ url: '/s2s/cards', ...options });
 
 /**
  * Get a card's details, encrypted to the caller's public key
@@ -217,36 +166,21 @@ export const listCards = <ThrowOnError extends boolean = false>(options: Options
  * are served by `getApprovalCardDetails`.
  *
  */
-export const getCardDetails = <ThrowOnError extends boolean = false>(options: Options<GetCardDetailsData, ThrowOnError>): RequestResult<GetCardDetailsResponses, GetCardDetailsErrors, ThrowOnError> => options.client.get<GetCardDetailsResponses, GetCardDetailsErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zGetCardDetailsData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zGetCardDetailsResponse.parseAsync(data),
-    url: '/s2s/cards/{cardId}/details',
-    ...options
-});
+export const getCardDetails = <ThrowOnError extends boolean = false>(options: Options<GetCardDetailsData, ThrowOnError>): RequestResult<GetCardDetailsResponses, GetCardDetailsErrors, ThrowOnError> => options.client.get<GetCardDetailsResponses, GetCardDetailsErrors, ThrowOnError>({ url: '/s2s/cards/{cardId}/details', ...options });
 
 /**
  * List the deposit types of a balance
  *
  * The crypto assets that can be deposited to credit this balance, each with its networks and consents, in the catalogue's order.
  */
-export const listDepositTypes = <ThrowOnError extends boolean = false>(options: Options<ListDepositTypesData, ThrowOnError>): RequestResult<ListDepositTypesResponses, ListDepositTypesErrors, ThrowOnError> => options.client.get<ListDepositTypesResponses, ListDepositTypesErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zListDepositTypesData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zListDepositTypesResponse.parseAsync(data),
-    url: '/s2s/deposits/{balanceId}/types',
-    ...options
-});
+export const listDepositTypes = <ThrowOnError extends boolean = false>(options: Options<ListDepositTypesData, ThrowOnError>): RequestResult<ListDepositTypesResponses, ListDepositTypesErrors, ThrowOnError> => options.client.get<ListDepositTypesResponses, ListDepositTypesErrors, ThrowOnError>({ url: '/s2s/deposits/{balanceId}/types', ...options });
 
 /**
  * List the deposit addresses of a balance and type
  *
  * The addresses to which the user can send this type of asset to credit the balance, oldest first; empty when none exists yet.
  */
-export const listDepositAddresses = <ThrowOnError extends boolean = false>(options: Options<ListDepositAddressesData, ThrowOnError>): RequestResult<ListDepositAddressesResponses, ListDepositAddressesErrors, ThrowOnError> => options.client.get<ListDepositAddressesResponses, ListDepositAddressesErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zListDepositAddressesData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zListDepositAddressesResponse.parseAsync(data),
-    url: '/s2s/deposits/{balanceId}/{type}',
-    ...options
-});
+export const listDepositAddresses = <ThrowOnError extends boolean = false>(options: Options<ListDepositAddressesData, ThrowOnError>): RequestResult<ListDepositAddressesResponses, ListDepositAddressesErrors, ThrowOnError> => options.client.get<ListDepositAddressesResponses, ListDepositAddressesErrors, ThrowOnError>({ url: '/s2s/deposits/{balanceId}/{type}', ...options });
 
 /**
  * Create a deposit address for a balance and type
@@ -257,8 +191,6 @@ export const listDepositAddresses = <ThrowOnError extends boolean = false>(optio
  *
  */
 export const createDepositAddress = <ThrowOnError extends boolean = false>(options: Options<CreateDepositAddressData, ThrowOnError>): RequestResult<CreateDepositAddressResponses, CreateDepositAddressErrors, ThrowOnError> => options.client.post<CreateDepositAddressResponses, CreateDepositAddressErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zCreateDepositAddressData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zCreateDepositAddressResponse.parseAsync(data),
     url: '/s2s/deposits/{balanceId}/{type}',
     ...options,
     headers: {
@@ -275,12 +207,7 @@ export const createDepositAddress = <ThrowOnError extends boolean = false>(optio
  * one user (an unknown user has an empty list: a filter, not a lookup).
  *
  */
-export const listDepositVerifications = <ThrowOnError extends boolean = false>(options: Options<ListDepositVerificationsData, ThrowOnError>): RequestResult<ListDepositVerificationsResponses, ListDepositVerificationsErrors, ThrowOnError> => options.client.get<ListDepositVerificationsResponses, ListDepositVerificationsErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zListDepositVerificationsData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zListDepositVerificationsResponse.parseAsync(data),
-    url: '/s2s/deposits/verifications',
-    ...options
-});
+export const listDepositVerifications = <ThrowOnError extends boolean = false>(options: Options<ListDepositVerificationsData, ThrowOnError>): RequestResult<ListDepositVerificationsResponses, ListDepositVerificationsErrors, ThrowOnError> => options.client.get<ListDepositVerificationsResponses, ListDepositVerificationsErrors, ThrowOnError>({ url: '/s2s/deposits/verifications', ...options });
 
 /**
  * Approve a deposit verification with verification data
@@ -291,8 +218,6 @@ export const listDepositVerifications = <ThrowOnError extends boolean = false>(o
  *
  */
 export const approveDepositVerification = <ThrowOnError extends boolean = false>(options: Options<ApproveDepositVerificationData, ThrowOnError>): RequestResult<ApproveDepositVerificationResponses, ApproveDepositVerificationErrors, ThrowOnError> => options.client.post<ApproveDepositVerificationResponses, ApproveDepositVerificationErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zApproveDepositVerificationData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zApproveDepositVerificationResponse.parseAsync(data),
     url: '/s2s/deposits/verifications/{id}/approval',
     ...options,
     headers: {
@@ -309,12 +234,7 @@ export const approveDepositVerification = <ThrowOnError extends boolean = false>
  * covers.
  *
  */
-export const listAppDepositTypes = <ThrowOnError extends boolean = false>(options: Options<ListAppDepositTypesData, ThrowOnError>): RequestResult<ListAppDepositTypesResponses, ListAppDepositTypesErrors, ThrowOnError> => options.client.get<ListAppDepositTypesResponses, ListAppDepositTypesErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zListAppDepositTypesData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zListAppDepositTypesResponse.parseAsync(data),
-    url: '/app/deposits/types',
-    ...options
-});
+export const listAppDepositTypes = <ThrowOnError extends boolean = false>(options: Options<ListAppDepositTypesData, ThrowOnError>): RequestResult<ListAppDepositTypesResponses, ListAppDepositTypesErrors, ThrowOnError> => options.client.get<ListAppDepositTypesResponses, ListAppDepositTypesErrors, ThrowOnError>({ url: '/app/deposits/types', ...options });
 
 /**
  * Sign a consent for an app user
@@ -323,24 +243,14 @@ export const listAppDepositTypes = <ThrowOnError extends boolean = false>(option
  * (contract section 5). The user is named by the `userUuid` query parameter (decided). No body is sent.
  *
  */
-export const signAppConsent = <ThrowOnError extends boolean = false>(options: Options<SignAppConsentData, ThrowOnError>): RequestResult<SignAppConsentResponses, SignAppConsentErrors, ThrowOnError> => options.client.post<SignAppConsentResponses, SignAppConsentErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zSignAppConsentData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zSignAppConsentResponse.parseAsync(data),
-    url: '/app/deposits/consents/{consentUuid}/sign',
-    ...options
-});
+export const signAppConsent = <ThrowOnError extends boolean = false>(options: Options<SignAppConsentData, ThrowOnError>): RequestResult<SignAppConsentResponses, SignAppConsentErrors, ThrowOnError> => options.client.post<SignAppConsentResponses, SignAppConsentErrors, ThrowOnError>({ url: '/app/deposits/consents/{consentUuid}/sign', ...options });
 
 /**
  * List the deposit addresses of a balance and type (Wallet App)
  *
  * The Wallet App twin of `listDepositAddresses`, oldest first.
  */
-export const listAppDepositAddresses = <ThrowOnError extends boolean = false>(options: Options<ListAppDepositAddressesData, ThrowOnError>): RequestResult<ListAppDepositAddressesResponses, ListAppDepositAddressesErrors, ThrowOnError> => options.client.get<ListAppDepositAddressesResponses, ListAppDepositAddressesErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zListAppDepositAddressesData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zListAppDepositAddressesResponse.parseAsync(data),
-    url: '/app/deposits/{balanceUuid}/{type}',
-    ...options
-});
+export const listAppDepositAddresses = <ThrowOnError extends boolean = false>(options: Options<ListAppDepositAddressesData, ThrowOnError>): RequestResult<ListAppDepositAddressesResponses, ListAppDepositAddressesErrors, ThrowOnError> => options.client.get<ListAppDepositAddressesResponses, ListAppDepositAddressesErrors, ThrowOnError>({ url: '/app/deposits/{balanceUuid}/{type}', ...options });
 
 /**
  * Create a deposit address for a balance and type (Wallet App)
@@ -350,8 +260,6 @@ export const listAppDepositAddresses = <ThrowOnError extends boolean = false>(op
  *
  */
 export const createAppDepositAddress = <ThrowOnError extends boolean = false>(options: Options<CreateAppDepositAddressData, ThrowOnError>): RequestResult<CreateAppDepositAddressResponses, CreateAppDepositAddressErrors, ThrowOnError> => options.client.post<CreateAppDepositAddressResponses, CreateAppDepositAddressErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zCreateAppDepositAddressData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zCreateAppDepositAddressResponse.parseAsync(data),
     url: '/app/deposits/{balanceUuid}/{type}',
     ...options,
     headers: {
@@ -365,12 +273,7 @@ export const createAppDepositAddress = <ThrowOnError extends boolean = false>(op
  *
  * The Wallet App twin of `listDepositVerifications`, for the user named by `userUuid` (decided), oldest first.
  */
-export const listAppDepositVerifications = <ThrowOnError extends boolean = false>(options: Options<ListAppDepositVerificationsData, ThrowOnError>): RequestResult<ListAppDepositVerificationsResponses, ListAppDepositVerificationsErrors, ThrowOnError> => options.client.get<ListAppDepositVerificationsResponses, ListAppDepositVerificationsErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zListAppDepositVerificationsData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zListAppDepositVerificationsResponse.parseAsync(data),
-    url: '/app/deposits/verifications',
-    ...options
-});
+export const listAppDepositVerifications = <ThrowOnError extends boolean = false>(options: Options<ListAppDepositVerificationsData, ThrowOnError>): RequestResult<ListAppDepositVerificationsResponses, ListAppDepositVerificationsErrors, ThrowOnError> => options.client.get<ListAppDepositVerificationsResponses, ListAppDepositVerificationsErrors, ThrowOnError>({ url: '/app/deposits/verifications', ...options });
 
 /**
  * Approve a deposit verification (Wallet App)
@@ -380,8 +283,6 @@ export const listAppDepositVerifications = <ThrowOnError extends boolean = false
  *
  */
 export const approveAppDepositVerification = <ThrowOnError extends boolean = false>(options: Options<ApproveAppDepositVerificationData, ThrowOnError>): RequestResult<ApproveAppDepositVerificationResponses, ApproveAppDepositVerificationErrors, ThrowOnError> => options.client.post<ApproveAppDepositVerificationResponses, ApproveAppDepositVerificationErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zApproveAppDepositVerificationData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zApproveAppDepositVerificationResponse.parseAsync(data),
     url: '/app/deposits/verifications/{id}/approval',
     ...options,
     headers: {
@@ -399,8 +300,6 @@ export const approveAppDepositVerification = <ThrowOnError extends boolean = fal
  *
  */
 export const createBusinessUser = <ThrowOnError extends boolean = false>(options: Options<CreateBusinessUserData, ThrowOnError>): RequestResult<CreateBusinessUserResponses, CreateBusinessUserErrors, ThrowOnError> => options.client.post<CreateBusinessUserResponses, CreateBusinessUserErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zCreateBusinessUserData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zCreateBusinessUserResponse.parseAsync(data),
     url: '/corporates/users',
     ...options,
     headers: {
@@ -425,8 +324,6 @@ export const createBusinessUser = <ThrowOnError extends boolean = false>(options
  *
  */
 export const createApproval = <ThrowOnError extends boolean = false>(options: Options<CreateApprovalData, ThrowOnError>): RequestResult<CreateApprovalResponses, CreateApprovalErrors, ThrowOnError> => options.client.post<CreateApprovalResponses, CreateApprovalErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zCreateApprovalData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zCreateApprovalResponse.parseAsync(data),
     url: '/corporates/corporates/{corporateUuid}/approvals',
     ...options,
     headers: {
@@ -440,12 +337,7 @@ export const createApproval = <ThrowOnError extends boolean = false>(options: Op
  *
  * One approval instance, with its card. Every instance of a chain of reapprovals has the same card.
  */
-export const getApproval = <ThrowOnError extends boolean = false>(options: Options<GetApprovalData, ThrowOnError>): RequestResult<GetApprovalResponses, GetApprovalErrors, ThrowOnError> => options.client.get<GetApprovalResponses, GetApprovalErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zGetApprovalData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zGetApprovalResponse.parseAsync(data),
-    url: '/corporates/{corporateUuid}/approvals/{approvalUuid}',
-    ...options
-});
+export const getApproval = <ThrowOnError extends boolean = false>(options: Options<GetApprovalData, ThrowOnError>): RequestResult<GetApprovalResponses, GetApprovalErrors, ThrowOnError> => options.client.get<GetApprovalResponses, GetApprovalErrors, ThrowOnError>({ url: '/corporates/{corporateUuid}/approvals/{approvalUuid}', ...options });
 
 /**
  * List a business user's approvals
@@ -454,12 +346,7 @@ export const getApproval = <ThrowOnError extends boolean = false>(options: Optio
  * first (by creation, then id). A Server2Server `userId` is not a business user (`404 NOT_FOUND`).
  *
  */
-export const listUserApprovals = <ThrowOnError extends boolean = false>(options: Options<ListUserApprovalsData, ThrowOnError>): RequestResult<ListUserApprovalsResponses, ListUserApprovalsErrors, ThrowOnError> => options.client.get<ListUserApprovalsResponses, ListUserApprovalsErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zListUserApprovalsData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zListUserApprovalsResponse.parseAsync(data),
-    url: '/corporates/{corporateUuid}/users/{userUuid}/approvals',
-    ...options
-});
+export const listUserApprovals = <ThrowOnError extends boolean = false>(options: Options<ListUserApprovalsData, ThrowOnError>): RequestResult<ListUserApprovalsResponses, ListUserApprovalsErrors, ThrowOnError> => options.client.get<ListUserApprovalsResponses, ListUserApprovalsErrors, ThrowOnError>({ url: '/corporates/{corporateUuid}/users/{userUuid}/approvals', ...options });
 
 /**
  * Get the card details of an approval, encrypted to the caller's public key
@@ -469,36 +356,21 @@ export const listUserApprovals = <ThrowOnError extends boolean = false>(options:
  * (`409 CARD_NOT_ACTIVE`).
  *
  */
-export const getApprovalCardDetails = <ThrowOnError extends boolean = false>(options: Options<GetApprovalCardDetailsData, ThrowOnError>): RequestResult<GetApprovalCardDetailsResponses, GetApprovalCardDetailsErrors, ThrowOnError> => options.client.get<GetApprovalCardDetailsResponses, GetApprovalCardDetailsErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zGetApprovalCardDetailsData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zGetApprovalCardDetailsResponse.parseAsync(data),
-    url: '/corporates/{corporateUuid}/approvals/{approvalUuid}/details',
-    ...options
-});
+export const getApprovalCardDetails = <ThrowOnError extends boolean = false>(options: Options<GetApprovalCardDetailsData, ThrowOnError>): RequestResult<GetApprovalCardDetailsResponses, GetApprovalCardDetailsErrors, ThrowOnError> => options.client.get<GetApprovalCardDetailsResponses, GetApprovalCardDetailsErrors, ThrowOnError>({ url: '/corporates/{corporateUuid}/approvals/{approvalUuid}/details', ...options });
 
 /**
  * List the corporate's deposit addresses
  *
  * The addresses to which crypto can be sent to top up the corporate balance, oldest first.
  */
-export const listCorporateDepositAddresses = <ThrowOnError extends boolean = false>(options: Options<ListCorporateDepositAddressesData, ThrowOnError>): RequestResult<ListCorporateDepositAddressesResponses, ListCorporateDepositAddressesErrors, ThrowOnError> => options.client.get<ListCorporateDepositAddressesResponses, ListCorporateDepositAddressesErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zListCorporateDepositAddressesData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zListCorporateDepositAddressesResponse.parseAsync(data),
-    url: '/corporates/{corporateUuid}/deposits',
-    ...options
-});
+export const listCorporateDepositAddresses = <ThrowOnError extends boolean = false>(options: Options<ListCorporateDepositAddressesData, ThrowOnError>): RequestResult<ListCorporateDepositAddressesResponses, ListCorporateDepositAddressesErrors, ThrowOnError> => options.client.get<ListCorporateDepositAddressesResponses, ListCorporateDepositAddressesErrors, ThrowOnError>({ url: '/corporates/{corporateUuid}/deposits', ...options });
 
 /**
  * List the corporate's top-ups
  *
  * Every credit of the corporate balance from a deposit to one of its addresses, oldest first.
  */
-export const listTopUps = <ThrowOnError extends boolean = false>(options: Options<ListTopUpsData, ThrowOnError>): RequestResult<ListTopUpsResponses, ListTopUpsErrors, ThrowOnError> => options.client.get<ListTopUpsResponses, ListTopUpsErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zListTopUpsData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zListTopUpsResponse.parseAsync(data),
-    url: '/corporates/{corporateUuid}/top-ups',
-    ...options
-});
+export const listTopUps = <ThrowOnError extends boolean = false>(options: Options<ListTopUpsData, ThrowOnError>): RequestResult<ListTopUpsResponses, ListTopUpsErrors, ThrowOnError> => options.client.get<ListTopUpsResponses, ListTopUpsErrors, ThrowOnError>({ url: '/corporates/{corporateUuid}/top-ups', ...options });
 
 /**
  * Increase an approval's budget, creating a reapproval
@@ -514,8 +386,6 @@ export const listTopUps = <ThrowOnError extends boolean = false>(options: Option
  *
  */
 export const increaseApprovalBudget = <ThrowOnError extends boolean = false>(options: Options<IncreaseApprovalBudgetData, ThrowOnError>): RequestResult<IncreaseApprovalBudgetResponses, IncreaseApprovalBudgetErrors, ThrowOnError> => options.client.post<IncreaseApprovalBudgetResponses, IncreaseApprovalBudgetErrors, ThrowOnError>({
-    requestValidator: async (data) => await (await import('./zod.gen')).zIncreaseApprovalBudgetData.parseAsync(data),
-    responseValidator: async (data) => await (await import('./zod.gen')).zIncreaseApprovalBudgetResponse.parseAsync(data),
     url: '/corporates/{corporateUuid}/approvals/{approvalUuid}/increase-budget',
     ...options,
     headers: {

@@ -64,15 +64,13 @@ export {
   TimeoutError,
   ValidationError,
 } from './core/errors/classes';
-export { errorFromResponse, type ErrorResponseInput } from './core/errors/mapping';
 export { FlowError, type FlowName } from './core/errors/flow-error';
 
 export { signRequest, type SignedRequest, type SignRequestInput } from './signing/sign';
 export type { SignableBody } from './signing/string-to-sign';
 export type { SecretEncoding } from './signing/hmac-key';
 
-export { cardKeyBits, exportPublicKey, generateCardKeyPair, importPrivateKey } from './card-details/keys';
-export { decryptCardDetails } from './card-details/decrypt';
+export { cardKeyBits, decryptCardDetails, exportPublicKey, generateCardKeyPair, importPrivateKey } from './card-details/lazy';
 export {
   CARD_KEY_BITS,
   MIN_RSA_BITS,
@@ -159,8 +157,4 @@ export type {
   Visual,
 } from '../generated/types.gen';
 
-/**
- * The spec's zod schemas (`schemas.zUser`, `schemas.zCardDetails`, `schemas.zProblem`, ...), generated from
- * `spec/openapi.yaml`: the same the client validates responses with.
- */
-export * as schemas from '../generated/zod.gen';
+// The spec's zod schemas and errorFromResponse are `card-issuing-sdk/schemas`: nothing the root imports loads zod.

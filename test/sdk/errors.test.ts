@@ -9,7 +9,7 @@ import { type ApiPromise } from '../../sdk/src/core/api-promise';
 import { type CardIssuingClient } from '../../sdk/src/resources';
 import { AuthenticationError, BusinessRuleError, CardDetailsDecryptionError, CardDetailsInvalidError, ConflictError, NetworkError, NotFoundError, PublicKeyInvalidError, RateLimitError, ResponseValidationError, ServerError, TimeoutError, ValidationError } from '../../sdk/src/core/errors/classes';
 import { CardIssuingError } from '../../sdk/src/core/errors/base';
-import { errorFromResponse } from '../../sdk/src/core/errors/mapping';
+import { errorFromResponse } from '../../sdk/src/core/errors/from-response';
 import { API_KEY, API_SECRET, problem, signedServer, specExample, uuid as u } from './support';
 
 // Every error kind, produced by a handler that returns it; and the secret, the Authorization header and card data

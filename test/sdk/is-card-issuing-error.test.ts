@@ -11,9 +11,9 @@ import {
   NotFoundError,
   PublicKeyInvalidError,
   ResponseValidationError,
-  errorFromResponse,
   isCardIssuingError,
 } from 'card-issuing-sdk';
+import { errorFromResponse } from 'card-issuing-sdk/schemas';
 import { repoPath } from '../helpers/spec';
 
 // isCardIssuingError reads a brand, not the class: it must say true for an error made by another copy of the SDK in
@@ -24,7 +24,7 @@ import { repoPath } from '../helpers/spec';
 async function foreignErrors() {
   const built = await esbuild.build({
     stdin: {
-      contents: ['base', 'classes', 'mapping'].map((m) => `export * from ${JSON.stringify(repoPath(`sdk/src/core/errors/${m}.ts`))};`).join('\n'),
+      contents: ['base', 'classes', 'mapping', 'from-response'].map((m) => `export * from ${JSON.stringify(repoPath(`sdk/src/core/errors/${m}.ts`))};`).join('\n'),
       resolveDir: repoPath('sdk/src'),
       loader: 'ts',
     },
@@ -38,7 +38,7 @@ async function foreignErrors() {
   const module = { exports: {} as Record<string, unknown> };
   const context = createContext({ module, exports: module.exports, require: createRequire(repoPath('sdk/package.json')) });
   runInContext(built.outputFiles[0]!.text, context);
-  return { errors: module.exports as typeof import('../../sdk/src/index'), realm: context };
+  return { errors: module.exports as typeof import('../../sdk/src/index') & typeof import('../../sdk/src/schemas'), realm: context };
 }
 
 describe('isCardIssuingError', () => {

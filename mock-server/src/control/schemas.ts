@@ -4,7 +4,7 @@
  * @module
  */
 import * as z from 'zod';
-import { schemas } from 'card-issuing-sdk';
+import { schemas } from 'card-issuing-sdk/schemas';
 import { DECLINE_REASONS } from '../domain/authorizations';
 import { MAX_MONEY } from '../domain/money';
 

@@ -6,7 +6,8 @@
  * @module
  */
 import type * as z from 'zod';
-import { schemas as g, type CardDetails } from 'card-issuing-sdk';
+import type { CardDetails } from 'card-issuing-sdk';
+import { schemas as g } from 'card-issuing-sdk/schemas';
 import { encryptCardDetails, operationTable, type OperationId, type OperationRow } from 'card-issuing-sdk/server';
 import type { DomainContext } from '../domain/context';
 import { ProblemError } from '../domain/errors';

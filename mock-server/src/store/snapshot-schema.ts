@@ -8,7 +8,7 @@
  * @module
  */
 import * as z from 'zod';
-import { schemas as g } from 'card-issuing-sdk';
+import { schemas as g } from 'card-issuing-sdk/schemas';
 import { DECLINE_REASONS, type TenantState } from './records';
 
 const id = g.zUuid;

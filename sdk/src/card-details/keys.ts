@@ -35,12 +35,7 @@ export async function generateCardKeyPair(options: GenerateCardKeyPairOptions = 
   return subtle.generateKey(algorithm, options.extractable ?? false, ['encrypt', 'decrypt', 'wrapKey', 'unwrapKey']);
 }
 
-/** The modulus size of a card key (or of a key pair's public key), in bits. */
-export function cardKeyBits(key: CardKeyPair | CardPublicKey | CardPrivateKey): number {
-  const k = isKeyPair(key) ? key.publicKey : key;
-  if (isCryptoKey(k)) return (k.algorithm as Partial<RsaHashedKeyAlgorithm>).modulusLength ?? 0;
-  return isForgeKey(k) ? k.n.bitLength() : 0;
-}
+export { cardKeyBits } from './guards';
 
 /**
  * The public key as the `publicKey` query parameter carries it: base64url without padding of the DER

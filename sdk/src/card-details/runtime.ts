@@ -5,7 +5,8 @@
  * @internal
  */
 import { PrivateKeyInvalidError, type PublicKeyInvalidError } from '../core/errors/classes';
-import { MIN_RSA_BITS, type CardKeyPair } from './types';
+import { MIN_RSA_BITS } from './types';
+export { isCryptoKey, isForgeKey, isKeyPair } from './guards';
 
 /** Web Crypto's RSA-OAEP with SHA-256: the key's algorithm (the hash belongs to the key), and the operation's. */
 export const RSA_OAEP_256 = { name: 'RSA-OAEP', hash: 'SHA-256' } as const;
@@ -34,20 +35,6 @@ export function requireWebCrypto(): SubtleCrypto {
   const subtle = webCrypto();
   if (!subtle) throw new PrivateKeyInvalidError('A CryptoKey needs Web Crypto (crypto.subtle), which this runtime does not have.');
   return subtle;
-}
-
-export function isCryptoKey(value: unknown): value is CryptoKey {
-  const k = value as Partial<CryptoKey> | null;
-  return typeof k === 'object' && k !== null && typeof k.type === 'string' && typeof k.algorithm === 'object' && Array.isArray(k.usages);
-}
-
-export function isForgeKey(value: unknown): value is { n: { bitLength(): number }; e: object } {
-  const k = value as { n?: { bitLength?: unknown }; e?: unknown } | null;
-  return typeof k === 'object' && k !== null && typeof k.n?.bitLength === 'function' && typeof k.e === 'object';
-}
-
-export function isKeyPair(value: unknown): value is CardKeyPair {
-  return typeof value === 'object' && value !== null && 'publicKey' in value && 'privateKey' in value;
 }
 
 /** True when the bytes are one DER SEQUENCE and nothing after it (tag, definite length, content, end). */

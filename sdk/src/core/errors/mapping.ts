@@ -6,7 +6,7 @@
 import type { Problem } from '../../../generated/types.gen';
 import { CardIssuingError, type CardIssuingErrorInit } from './base';
 import { AuthenticationError, BusinessRuleError, ConflictError, NotFoundError, RateLimitError, ServerError, ValidationError } from './classes';
-import { readProblem, type ReadProblem } from './problem';
+import type { ReadProblem } from './problem';
 import { redactDeep } from './redaction';
 import { parseRetryAfter } from './retry-after';
 
@@ -25,15 +25,6 @@ export interface ErrorResponseInput {
    * string does not explain, the other encoding is worth trying.
    */
   secret?: { encoding: 'utf8' | 'base64'; looksBase64: boolean };
-}
-
-/**
- * Builds the typed error of a non-2xx response from its problem+json body (validated with the generated
- * `zProblem`). A body that is not a problem (HTML from a proxy, empty, other JSON) still gives the right class
- * by status, with a generic code (`HTTP_<status>`).
- */
-export function errorFromResponse(input: ErrorResponseInput): CardIssuingError {
-  return errorFromProblem(input, readProblem(input.body));
 }
 
 /**
