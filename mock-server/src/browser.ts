@@ -8,6 +8,10 @@
  * ```ts
  * import { startBrowserMock } from 'card-issuing-mock/browser';
  * if (import.meta.env.DEV) await startBrowserMock({ baseUrl: 'https://api.example.test' });
+ * // The SDK refuses an api secret in a browser unless told: a secret in a page is public. Against this mock the
+ * // secret is its public test secret and the requests never leave the page, so saying so is fine here.
+ * const client = createCardIssuingClient({ baseUrl: 'https://api.example.test', apiKey: 'test_key',
+ *   apiSecret: 'test_secret', dangerouslyAllowBrowser: true });
  * ```
  * @module
  */

@@ -50,7 +50,10 @@ async function main(): Promise<void> {
   // Loaded with a dynamic import, as an app would, so that the mock is a chunk of its own that a real build can drop.
   const { startBrowserMock } = await import('card-issuing-mock/browser');
   const { mock } = await startBrowserMock({ quiet: true });
-  const client = createCardIssuingClient({ baseUrl: location.origin, apiKey: 'test_key', apiSecret: 'test_secret' });
+  // dangerouslyAllowBrowser: a secret in a page is readable by everyone who opens it, so the SDK refuses one in a
+  // browser by default. Here the secret is the mock's public test secret and the page talks to the mock in its own
+  // service worker: nothing real to leak. A production page calls its own server, which holds the secret.
+  const client = createCardIssuingClient({ baseUrl: location.origin, apiKey: 'test_key', apiSecret: 'test_secret', dangerouslyAllowBrowser: true });
   const button = $<HTMLButtonElement>('run');
   button.disabled = false;
   document.body.dataset.state = 'ready';
