@@ -7,9 +7,9 @@
  * | npx | an empty folder, only the two tarballs installed | `npx card-issuing-mock --port 0`; every entry by require and import |
  * | esm-ts | ESM TypeScript, moduleResolution bundler, only the SDK | tsc (bundler and node16), `node main.ts` |
  * | cjs-ts | CommonJS TypeScript, module nodenext, only the SDK | tsc, `node out/main.js` (require), ESM copy beside it |
- * | jest-cjs / jest-esm | Jest 30, CommonJS and ESM projects | node and jsdom test files, one line of setup |
- * | vitest | vitest | node, jsdom and happy-dom test files, one line of setup |
- * | vite-browser | a Vite production build | the page in Chromium, the mock in its service worker |
+ * | jest-cjs / jest-esm | Jest 30, CommonJS and ESM projects | node and jsdom test files, one line of setup (jest-cjs: a logger test) |
+ * | vitest | vitest | node, jsdom and happy-dom test files, one line of setup, a logger test |
+ * | vite-browser | a Vite production build | the page in Chromium, the mock in its service worker, the browser guard |
  * | quickstart | `npm init -y`, the README's install commands | the README's quickstart, extracted from the tarball |
  *
  * The integrator rows (esm-ts, cjs-ts) and the quickstart talk to the mock command over HTTP.
@@ -143,11 +143,14 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
       name: 'jest-cjs',
       packages: ['sdk', 'mock'],
       tools: ['jest', 'jest-environment-jsdom'],
-      files: { 'jest.config.js': 'jest-cjs/jest.config.js', 'node.test.js': 'jest-cjs/node.test.js', 'jsdom.test.js': 'jest-cjs/jsdom.test.js', 'flow.cjs': 'runners/flow.cjs' },
+      files: {
+        'jest.config.js': 'jest-cjs/jest.config.js', 'node.test.js': 'jest-cjs/node.test.js', 'jsdom.test.js': 'jest-cjs/jsdom.test.js',
+        'logger.test.js': 'jest-cjs/logger.test.js', 'flow.cjs': 'runners/flow.cjs',
+      },
     });
     const result = await project.run('npx', ['jest', '--ci']);
     expect(result.code, result.output).toBe(0);
-    expect(result.stderr).toMatch(/Tests:\s+2 passed, 2 total/);
+    expect(result.stderr).toMatch(/Tests:\s+3 passed, 3 total/);
   });
 
   it('Jest 30 in an ESM project (node --experimental-vm-modules): node and jsdom test files, one line of setup', async () => {
@@ -174,12 +177,13 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
         'node.test.js': 'vitest/node.test.js',
         'jsdom.test.js': 'vitest/jsdom.test.js',
         'happy-dom.test.js': 'vitest/happy-dom.test.js',
+        'logger.test.js': 'vitest/logger.test.js',
         'flow.cjs': 'runners/flow.cjs',
       },
     });
     const result = await project.run('npx', ['vitest', 'run']);
     expect(result.code, result.output).toBe(0);
-    expect(result.stdout).toMatch(/Tests\s+3 passed \(3\)/);
+    expect(result.stdout).toMatch(/Tests\s+4 passed \(4\)/);
   });
 
   it('a Vite production build of a page with card-issuing-mock/browser, opened in Chromium', async () => {
@@ -206,7 +210,11 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
       await page.goto(site.url);
       await page.waitForSelector('#result:not([data-state="running"])', { timeout: 60_000 });
       const result = JSON.parse((await page.textContent('#result')) ?? '{}') as Record<string, unknown>;
-      expect(result).toEqual({ serviceWorker: true, registrationStatus: 'COMPLETED', kycStatus: 'PASSED', notFound: NOT_FOUND_OK });
+      expect(result).toEqual({
+        // Refused without the flag (a secret in a page is public), working with it: the flow below ran with it.
+        browserGuard: { refusedWithoutFlag: true, message: expect.stringContaining('readable by everyone who opens the page') },
+        serviceWorker: true, registrationStatus: 'COMPLETED', kycStatus: 'PASSED', notFound: NOT_FOUND_OK,
+      });
       expect(fromServiceWorker).toContain('POST /s2s/users');
       expect(fromServiceWorker).toContain('GET /s2s/users/00000000-0000-4000-8000-000000000000');
     } finally {
