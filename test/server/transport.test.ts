@@ -117,6 +117,18 @@ describe('CORS for front-end dev servers', () => {
     }
   });
 
+  it("allows in a preflight the app's own headers the page asks for (traceparent, a tenant header)", async () => {
+    const res = await raw({
+      method: 'OPTIONS',
+      path: '/s2s/users',
+      headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization, traceparent, x-tenant' },
+    });
+    expect(res.status).toBe(204);
+    const allowed = String(res.headers['access-control-allow-headers']).toLowerCase().split(/,\s*/);
+    expect(allowed).toEqual(expect.arrayContaining(['authorization', 'traceparent', 'x-tenant']));
+    expect(allowed.filter((h) => h === 'authorization')).toHaveLength(1);
+  });
+
   it('refuses a preflight from another origin', async () => {
     const res = await raw({ method: 'OPTIONS', path: '/s2s/users', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' } });
     expect(res.status).toBe(403);

@@ -32,12 +32,17 @@ export function corsHeaders(origin: string): Record<string, string> {
   };
 }
 
-/** The 204 answer to a preflight from an allowed origin. */
-export function preflightHeaders(origin: string): Record<string, string> {
+/**
+ * The 204 answer to a preflight from an allowed origin. The headers the page asks for are allowed beside the SDK's:
+ * an app sends its own (`traceparent`, a tenant header) with the client's `headers` option.
+ */
+export function preflightHeaders(origin: string, requested?: string): Record<string, string> {
+  const asked = (requested ?? '').split(',').map((h) => h.trim()).filter((h) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(h));
+  const allowed = [...ALLOWED_HEADERS, ...asked.filter((h) => !ALLOWED_HEADERS.some((a) => a.toLowerCase() === h.toLowerCase()))];
   return {
     'Access-Control-Allow-Origin': origin,
     'Access-Control-Allow-Methods': ALLOWED_METHODS.join(', '),
-    'Access-Control-Allow-Headers': ALLOWED_HEADERS.join(', '),
+    'Access-Control-Allow-Headers': allowed.join(', '),
     'Access-Control-Max-Age': '600',
     Vary: 'Origin',
   };
