@@ -16,7 +16,7 @@
 import { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
 import type { Options as KyOptions, RetryOptions as KyRetryOptions } from 'ky';
 import type { Client } from '../../generated/client';
-import type { operationTable } from '../../generated/operations.gen';
+import type { OperationRow } from '../operation-table';
 import type { CardIssuingClientOptions, RequestEvent, RequestOptions, RetryConfig } from '../options';
 import { randomUuid } from '../signing/nonce';
 import type { Signer } from '../signing/sign';
@@ -28,13 +28,7 @@ import { kyRetry, needsIdempotencyKey, resolveRetry } from './retry';
 import { boundCall } from './transport';
 
 /** An operation of the spec, as the engine needs it: its id and its HTTP method (both generated). */
-export interface Operation {
-  operationId: OperationId;
-  method: (typeof operationTable)[number]['method'];
-}
-
-/** Every operationId of the spec. */
-export type OperationId = (typeof operationTable)[number]['operationId'];
+export type Operation = Pick<OperationRow, 'operationId' | 'method'>;
 
 // Loaded on first use, then shared by every client: a separate chunk in a bundle, never loaded when unused.
 // Validation runs on every call: once loaded, its module is used without another await.
