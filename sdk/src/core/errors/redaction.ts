@@ -5,7 +5,7 @@
  */
 
 /** Replaces every occurrence of the given texts (secrets) with `[REDACTED]`. */
-export function redactText(text: string, secrets: readonly string[] = []): string {
+function redactText(text: string, secrets: readonly string[] = []): string {
   let result = text;
   for (const secret of secrets) if (secret) result = result.split(secret).join('[REDACTED]');
   return result;
