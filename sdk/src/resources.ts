@@ -47,7 +47,7 @@ type Generated = (options: object) => Promise<{ data: unknown; response: Respons
 
 /** Where a call's positional arguments go, by the row's `args` (`path.userId`, `query.userUuid`, `body`, `query`). */
 function partsOf(row: Row, args: readonly unknown[]): Parts {
-  const parts: { path?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown } = {};
+  const parts: Parts = {};
   row.args.forEach((arg: string, i: number) => {
     const value = args[i];
     if (arg === 'body') parts.body = value;

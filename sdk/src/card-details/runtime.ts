@@ -12,7 +12,7 @@ export { isCryptoKey, isForgeKey, isKeyPair } from './guards';
 export const RSA_OAEP_256 = { name: 'RSA-OAEP', hash: 'SHA-256' } as const;
 export const RSA_OAEP = { name: 'RSA-OAEP' } as const;
 
-export type ForgeModule = typeof import('./forge');
+type ForgeModule = typeof import('./forge');
 let forgeModule: Promise<ForgeModule> | undefined;
 /** node-forge, loaded on first need (a separate chunk in a bundle). */
 export const loadForge = (): Promise<ForgeModule> => (forgeModule ??= import('./forge'));
@@ -20,7 +20,7 @@ export const loadForge = (): Promise<ForgeModule> => (forgeModule ??= import('./
 /** Web Crypto, where the runtime has it; read at each call, so a test can take it away. */
 export const webCrypto = (): SubtleCrypto | undefined => globalThis.crypto?.subtle;
 
-export type KeyError = typeof PublicKeyInvalidError | typeof PrivateKeyInvalidError;
+type KeyError = typeof PublicKeyInvalidError | typeof PrivateKeyInvalidError;
 
 export function checkRsaCryptoKey(key: CryptoKey, type: 'public' | 'private', Failure: KeyError): void {
   if (key.type !== type || !/^RSA/.test(key.algorithm.name)) throw new Failure(`The ${type} key must be an RSA ${type} key.`);

@@ -99,7 +99,7 @@ export async function* itemsFrom<B extends PageBody>(first: PromiseLike<Page<B>>
 
 /**
  * What every list method returns: the first page (await it, or `.withResponse()`), and, with `for await`, every
- * item of every page, each next page fetched only when the loop reaches it (see `pagination.ts`).
+ * item of every page, each next page fetched only when the loop reaches it.
  */
 export class PagePromise<B extends PageBody> extends ApiPromise<Page<B>> implements AsyncIterable<PageItem<B>> {
   /** Every item of this list, page after page, fetched on demand. */

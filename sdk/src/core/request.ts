@@ -20,7 +20,7 @@
 import { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
 import type { Options as KyOptions, RetryOptions as KyRetryOptions } from 'ky';
 import type { Client } from '../../generated/client';
-import type { operationTable } from '../../generated/operations.gen';
+import type { OperationId, OperationRow } from '../operation-table';
 import type { CardIssuingClientOptions, RequestEvent, RequestOptions, RetryConfig } from '../options';
 import type { ClientClock } from './clock';
 import { offsetFromDate } from './clock';
@@ -36,10 +36,7 @@ import { kyRetry, needsIdempotencyKey, resolveRetry } from './retry';
 import { boundCall } from './transport';
 
 /** An operation of the spec, as the engine needs it: its id and its HTTP method (both generated). */
-export interface Operation {
-  operationId: OperationId;
-  method: (typeof operationTable)[number]['method'];
-}
+export type Operation = Pick<OperationRow, 'operationId' | 'method'>;
 
 /** A request the spec does not name (`client.request()`): no schema to validate against; named `METHOD /path`. */
 export interface RawOperation {
@@ -47,9 +44,6 @@ export interface RawOperation {
   method: string;
   raw: true;
 }
-
-/** Every operationId of the spec. */
-export type OperationId = (typeof operationTable)[number]['operationId'];
 
 // Loaded on first use, then shared by every client: a separate chunk in a bundle, never loaded when unused.
 // Validation runs on every call: once loaded, its module is used without another await.

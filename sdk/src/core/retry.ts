@@ -9,7 +9,7 @@ import type { RetryOptions as KyRetryOptions } from 'ky';
 import type { RetryConfig } from '../options';
 
 /** The policy when the client and the call say nothing. */
-export const DEFAULT_RETRY: Required<RetryConfig> = { limit: 2, initialDelayMs: 500, maxDelayMs: 5_000, maxRetryAfterMs: 60_000 };
+const DEFAULT_RETRY: Required<RetryConfig> = { limit: 2, initialDelayMs: 500, maxDelayMs: 5_000, maxRetryAfterMs: 60_000 };
 
 const RETRY_STATUS_CODES = [429, 502, 503, 504];
 

@@ -4,7 +4,7 @@
  */
 
 /** The scheme word of the header. */
-export const SCHEME = 'HMAC-SHA256';
+const SCHEME = 'HMAC-SHA256';
 
 /** What a verifier accepts as a nonce: a GUID, with or without dashes, in any case (the published page's "a GUID"). */
 const NONCE_PATTERN = /^(?:[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;

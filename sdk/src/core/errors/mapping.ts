@@ -81,7 +81,7 @@ export function errorFromProblem(input: ErrorResponseInput, read: ReadProblem): 
  * signed: the same string means the secret differs; otherwise, where the two strings part. Neither string holds a
  * secret: api key, method, URL, timestamp, nonce and body hash.
  */
-export function signatureMismatchHint(signed: string | undefined, expected: string | undefined): string {
+function signatureMismatchHint(signed: string | undefined, expected: string | undefined): string {
   if (signed === undefined || expected === undefined) return '';
   if (signed === expected) {
     return 'The server expected exactly the string that was signed, so the api secret is not the one the server holds for this api key.';
