@@ -164,7 +164,7 @@ async function perCall() {
 /** Modules of each lazy part: a dynamic chunk that holds one of them is loaded when the part is first used. */
 const PART = {
   validation: /[\\/](validation|zod-issues)\.ts$/,
-  problem: /[\\/]problem\.ts$/,
+  problem: /[\\/](problem|from-response)\.ts$/,
   cardDetails: /[\\/]card-details[\\/](?!forge)[^\\/]+\.ts$/,
   forge: /[\\/]forge\.ts$/,
 };

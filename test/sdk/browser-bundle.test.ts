@@ -125,7 +125,7 @@ describe('what a page loads first, and what it loads later with import()', () =>
       expect(has(modules, absent), absent).toBe(false);
     }
     // The generated functions have no validators of their own (the client passes its own, from ./validation).
-    expect([...new Set(lazyImports)].sort()).toEqual(['./card-details/decrypt', './card-details/keys', './errors/problem', './validation']);
+    expect([...new Set(lazyImports)].sort()).toEqual(['./card-details/decrypt', './card-details/keys', './errors/from-response', './validation']);
   });
 
   it('validation brings zod and the schemas; card details bring their crypto but not forge; forge comes only from card details', async () => {

@@ -31,7 +31,6 @@ import type { Signer } from '../signing/sign';
 import type { ApiResponse } from './api-promise';
 import { CardIssuingError } from './errors/base';
 import { NetworkError, ResponseTooLargeError, ResponseValidationError, TimeoutError, ValidationError } from './errors/classes';
-import { errorFromProblem } from './errors/mapping';
 import { kyRetry, needsIdempotencyKey, resolveRetry } from './retry';
 import { boundCall } from './transport';
 
@@ -50,8 +49,10 @@ export interface RawOperation {
 let validation: typeof import('./validation') | undefined;
 let validationLoad: Promise<typeof import('./validation')> | undefined;
 const loadValidation = async () => validation ?? (validationLoad ??= import('./validation').then((module) => (validation = module)));
-let problem: Promise<typeof import('./errors/problem')> | undefined;
-const loadProblem = () => (problem ??= import('./errors/problem'));
+// The mapping of an error response (the problem reader with zod, the classes by status, the hints) loads with the
+// first error response: a page whose calls succeed never loads it.
+let fromResponse: Promise<typeof import('./errors/from-response')> | undefined;
+const loadFromResponse = () => (fromResponse ??= import('./errors/from-response'));
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -141,10 +142,8 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
     const mapKyError = async (error: Error): Promise<Error> => {
       if (error instanceof CardIssuingError) return error;
       if (isHTTPError(error)) {
-        const read = (await loadProblem()).readProblem(error.data);
-        return errorFromProblem(
+        return (await loadFromResponse()).errorFromResponse(
           { status: error.response.status, headers: error.response.headers, body: error.data, redact: redact(), signedString: state.stringToSign, secret: secretFacts },
-          read,
         );
       }
       if (isTimeoutError(error)) return timeoutError();

@@ -28,7 +28,7 @@ describe.each([['esbuild', esbuildSplit], ['Vite', viteSplit]] as const)('%s, sp
     const modules = upFront(await split(page));
     expect(modules.some((m) => m.includes('node_modules/ky/'))).toBe(true);
     expect(modules.some((m) => m.includes('sdk/src/client.ts'))).toBe(true);
-    for (const absent of ['node_modules/zod/', 'sdk/generated/zod.gen.ts', 'sdk/src/card-details/decrypt.ts', 'sdk/src/card-details/keys.ts', 'sdk/src/core/errors/problem.ts']) {
+    for (const absent of ['node_modules/zod/', 'sdk/generated/zod.gen.ts', 'sdk/src/card-details/decrypt.ts', 'sdk/src/card-details/keys.ts', 'sdk/src/core/errors/problem.ts', 'sdk/src/core/errors/mapping.ts']) {
       expect(modules.filter((m) => m.includes(absent)), absent).toEqual([]);
     }
   }, 60_000);
