@@ -19,6 +19,7 @@ afterEach(() => {
 
 describe('the log', () => {
   it('filters by level: warn by default, the option first, then CARD_ISSUING_LOG', () => {
+    vi.stubEnv('CARD_ISSUING_LOG', '');
     const a = spy();
     const log = createLog({ logger: a.logger });
     log.debug('d');
