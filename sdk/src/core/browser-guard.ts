@@ -28,10 +28,8 @@ export function isBrowserRuntime(): boolean {
 
 /** The error a client with a secret gets in a browser without `dangerouslyAllowBrowser`. */
 export const BROWSER_SECRET_MESSAGE =
-  'createCardIssuingClient: an apiSecret in a browser is readable by everyone who opens the page, who can then sign ' +
-  'requests as your application. Call the API from your server instead (the secret stays there). Where that is what ' +
-  'you want (a page against the local mock, a demo, an internal tool whose users may hold the secret), pass ' +
-  '`dangerouslyAllowBrowser: true`.';
+  'createCardIssuingClient: an apiSecret in a browser is readable by everyone who opens the page. Call the API from ' +
+  'your server; where a public secret is fine (the local mock, a demo), pass dangerouslyAllowBrowser: true.';
 
 /** Throws a TypeError with {@link BROWSER_SECRET_MESSAGE} when a secret is used in a browser without the flag. */
 export function assertSecretAllowedHere(options: { apiSecret?: unknown; dangerouslyAllowBrowser?: boolean | undefined }): void {

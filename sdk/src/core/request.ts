@@ -88,9 +88,6 @@ export interface EngineConfig {
 /** Runs one call of an operation: the engine of every method of a client. */
 export type Run = <T>(operation: Operation | RawOperation, callOptions: RequestOptions, send: Send<T>) => Promise<ApiResponse<T>>;
 
-/** At most this many operation+path pairs are remembered as reported in `'warn'` mode. */
-const MAX_WARNED = 1000;
-
 /** The engine of one client. */
 export function createEngine({ options, baseUrl, maxResponseBytes, signer, client, clock, log }: EngineConfig): Run {
   const { apiSecret } = options;
@@ -263,14 +260,10 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
             if (responseMode === 'strict') {
               throw new ResponseValidationError({ operation, errors: errors.slice(0, MAX_REPORTED_ERRORS), status: state.status, requestId: state.requestId, redact: redact() });
             }
-            for (const error of errors.slice(0, MAX_REPORTED_ERRORS)) {
-              const path = error.path.replace(/\[\d+\]/g, '[]');
-              const key = `${operation} ${path}`;
-              if (warned.has(key) || warned.size >= MAX_WARNED) continue;
-              warned.add(key);
-              log.warn(`card-issuing-sdk: the response of ${operation} departs from the spec at ${path || '(body)'}: ${error.message}. Returned as sent (validateResponses: 'warn').`);
+            for (const warning of (validation ?? (await loadValidation())).newDifferences(operation, errors.slice(0, MAX_REPORTED_ERRORS), warned)) {
+              log.warn(warning.line);
               notify(hooks.onValidationWarning, () => ({
-                operation, method, url: state.url, path, message: error.message, status: state.status, requestId: state.requestId,
+                operation, method, url: state.url, path: warning.path, message: warning.message, status: state.status, requestId: state.requestId,
               }));
             }
           }

@@ -40,3 +40,25 @@ export function responseErrors(operation: OperationId, data: unknown): FieldErro
   if (!schema) responseSchemas.set(operation, (schema = schemas[`z${capitalize(operation)}Response` as ResponseSchemaName]));
   return issuesOf(schema, data)?.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
 }
+
+/** At most this many operation+path pairs are remembered as reported in `'warn'` mode. */
+const MAX_WARNED = 1000;
+
+/**
+ * The differences of a response not yet reported for this operation and path (`validateResponses: 'warn'`), array
+ * indices as `[]` (`items[].status`), each with its log line; `warned` remembers what was reported.
+ */
+export function newDifferences(
+  operation: string, errors: readonly FieldError[], warned: Set<string>,
+): { path: string; message: string; line: string }[] {
+  const out: { path: string; message: string; line: string }[] = [];
+  for (const error of errors) {
+    const path = error.path.replace(/\[\d+\]/g, '[]');
+    const key = `${operation} ${path}`;
+    if (warned.has(key) || warned.size >= MAX_WARNED) continue;
+    warned.add(key);
+    const line = `card-issuing-sdk: the response of ${operation} departs from the spec at ${path || '(body)'}: ${error.message}. Returned as sent (validateResponses: 'warn').`;
+    out.push({ path, message: error.message, line });
+  }
+  return out;
+}
