@@ -129,7 +129,7 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
     const state = {
       attempt: 0, sentAt: 0, authorization: '', stringToSign: '', status: undefined as number | undefined, requestId: undefined as string | undefined,
       /** Attempts of the call before the current send (the clock-skew retry sends once more). */
-      before: 0, signedOffsetMs: 0, date: null as string | null, receivedAt: 0, url: '',
+      before: 0, signedOffsetMs: 0, headers: undefined as Headers | undefined, receivedAt: 0, url: '',
     };
     const event = (request: Request): RequestEvent => ({ operation, method, url: request.url, attempt: state.attempt, idempotencyKey, clockOffsetMs: state.signedOffsetMs });
     // What no error may show, even when a hostile server echoes it: the secret, the header and its signature.
@@ -157,11 +157,13 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
       // The five published parts never include the body: read it only when the body hash is on.
       const body = signer.bodyHash && request.body ? new Uint8Array(await request.clone().arrayBuffer()) : undefined;
       state.signedOffsetMs = clock.offsetMs;
-      const signed = await signer.sign({ method: request.method, url: request.url, body, timestamp: Math.floor(clock.now() / 1000) });
+      // Read once: a Request's url getter serialises the URL on every read.
+      const url = request.url;
+      const signed = await signer.sign({ method: request.method, url, body, timestamp: Math.floor(clock.now() / 1000) });
       request.headers.set('Authorization', signed.authorization);
       state.authorization = signed.authorization;
       state.stringToSign = signed.stringToSign;
-      state.url = request.url;
+      state.url = url;
       state.sentAt = Date.now();
       notify(hooks.onRequest, () => event(request));
     };
@@ -179,7 +181,7 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
       state.receivedAt = Date.now();
       state.status = response.status;
       state.requestId = response.headers.get('x-request-id') ?? undefined;
-      state.date = response.headers.get('date');
+      state.headers = response.headers; // Date is read only after a skew refusal
       if (debug) logAttempt(response.status);
       notify(hooks.onResponse, () => ({
         operation, method, url: input instanceof Request ? input.url : String(input), attempt: state.attempt, idempotencyKey,
@@ -278,15 +280,16 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
           break;
         } catch (error) {
           // A clock too far from the server's: take the offset from its Date, and send once more with it.
-          const offset = !corrected && isSkew(error) ? offsetFromDate(state.date, state.sentAt, state.receivedAt) : undefined;
+          const date = !corrected && isSkew(error) ? (state.headers?.get('date') ?? null) : null;
+          const offset = date === null ? undefined : offsetFromDate(date, state.sentAt, state.receivedAt);
           if (offset === undefined) throw error;
           corrected = true;
           const previousOffsetMs = state.signedOffsetMs;
           clock.offsetMs = offset;
-          log.warn(`card-issuing-sdk: ${operation} was refused with AUTH_TIMESTAMP_SKEW; the server's clock is ${Math.round(offset / 1000)} s from this host's (Date: ${state.date}). Signing with the corrected time from now on (clockOffsetMs ${offset}).`);
+          log.warn(`card-issuing-sdk: ${operation} was refused with AUTH_TIMESTAMP_SKEW; the server's clock is ${Math.round(offset / 1000)} s from this host's (Date: ${date}). Signing with the corrected time from now on (clockOffsetMs ${offset}).`);
           notify(hooks.onClockSkew, () => ({
             operation, method, url: state.url, attempt: state.attempt, idempotencyKey, clockOffsetMs: previousOffsetMs,
-            previousOffsetMs, offsetMs: offset, serverDate: state.date!,
+            previousOffsetMs, offsetMs: offset, serverDate: date!,
           }));
           state.before = state.attempt;
         }
