@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@hey-api/openapi-ts';
 import { operationsPlugin } from './scripts/operations-plugin';
+import { problemsPlugin } from './scripts/problems-plugin';
 
 /**
  * The spec gives every integer its format (OWASP API4). hey-api turns `int64` into a zod `bigint`, but JSON numbers
@@ -72,6 +73,7 @@ export default defineConfig([
     input: './spec/openapi.yaml',
     output: { path: './sdk/generated/classic', clean: false, postProcess: [], entryFile: false },
     parser,
-    plugins: [{ name: 'zod', dates: { offset: true } }],
+    // problems.gen.ts (code -> status) re-exported by zod.gen.ts, the module `card-issuing-sdk/internal` re-exports.
+    plugins: [{ name: 'zod', dates: { offset: true } }, problemsPlugin({ exportFrom: ['zod'] })],
   },
 ]);

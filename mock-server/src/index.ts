@@ -169,7 +169,7 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     const checked = checkCredentials(c);
     const existing = tenants.get(checked.apiKey);
     if (existing && existing.apiSecret !== checked.apiSecret) {
-      throw new ProblemError(409, 'API_KEY_EXISTS', `The api key ${checked.apiKey} is already a tenant, with another secret.`);
+      throw new ProblemError('API_KEY_EXISTS', `The api key ${checked.apiKey} is already a tenant, with another secret.`);
     }
     if (!existing) {
       tenants.add(checked);
@@ -187,7 +187,7 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
 
   const importState = (state: ServerState): void => {
     const problem = serverStateProblem(state);
-    if (problem) throw new ProblemError(400, 'VALIDATION_FAILED', `Not a mock server state: ${problem}.`, { errors: [{ path: 'state', message: problem }] });
+    if (problem) throw new ProblemError('VALIDATION_FAILED', `Not a mock server state: ${problem}.`, { errors: [{ path: 'state', message: problem }] });
     tenants.replaceAll(
       state.tenants.map((t) => ({ credentials: { apiKey: t.apiKey, apiSecret: t.apiSecret }, state: { ...cloneState(t.state), apiKey: t.apiKey } })),
       state.defaultApiKey,
@@ -275,7 +275,7 @@ export function serverStateProblem(value: unknown): string | undefined {
 
 function checkCredentials(c: Credentials): Credentials {
   if (typeof c !== 'object' || c === null || !zApiKey.safeParse(c.apiKey).success || typeof c.apiSecret !== 'string' || c.apiSecret === '') {
-    throw new ProblemError(400, 'VALIDATION_FAILED', 'Credentials are { apiKey, apiSecret }: an api key of printable ASCII without ":", and a non-empty secret.');
+    throw new ProblemError('VALIDATION_FAILED', 'Credentials are { apiKey, apiSecret }: an api key of printable ASCII without ":", and a non-empty secret.');
   }
   return { apiKey: c.apiKey, apiSecret: c.apiSecret };
 }

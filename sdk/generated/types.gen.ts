@@ -41,8 +41,9 @@ export type Money = {
 
 /**
  * The closed set of problem codes of this version (decided): a stable upper-snake identifier per condition,
- * each with the one HTTP status it comes with (`x-enumDescriptions`). Codes marked "the mock" are answered only
- * by the mock's control API or its standalone server, never by the service.
+ * each with the one HTTP status it comes with (`x-status`, machine-readable, and the start of its
+ * `x-enumDescriptions`; `null` for `INJECTED_FAULT`, which answers with the status it was injected with). Codes
+ * marked "the mock" are answered only by the mock's control API or its standalone server, never by the service.
  *
  */
 export type ProblemCode = 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'PUBLIC_KEY_INVALID' | 'CURSOR_INVALID' | 'MALFORMED_REQUEST' | 'AUTH_MISSING' | 'AUTH_MALFORMED' | 'AUTH_UNKNOWN_KEY' | 'AUTH_TIMESTAMP_SKEW' | 'AUTH_NONCE_REUSED' | 'AUTH_SIGNATURE_MISMATCH' | 'ORIGIN_NOT_ALLOWED' | 'HOST_NOT_ALLOWED' | 'URI_TOO_LONG' | 'HEADERS_TOO_LARGE' | 'NOT_FOUND' | 'ROUTE_NOT_FOUND' | 'INVALID_TRANSITION' | 'EMAIL_ALREADY_REGISTERED' | 'EMAIL_ALREADY_VERIFIED' | 'CARD_NOT_A_DRAFT' | 'DRAFT_NOT_CHARGED' | 'DRAFT_ALREADY_CHARGED' | 'DRAFT_ALREADY_COMPLETED' | 'CARD_ORDER_NOT_COMPLETED' | 'CARD_NOT_ACTIVATABLE' | 'CARD_NOT_ACTIVE' | 'APPROVAL_NOT_DELIVERED' | 'DEPOSIT_ADDRESS_EXISTS' | 'VERIFICATION_NOT_PENDING' | 'CHANGE_ALREADY_PENDING' | 'DEPOSIT_ADDRESS_MISSING' | 'API_KEY_EXISTS' | 'PAYLOAD_TOO_LARGE' | 'REGISTRATION_INCOMPLETE' | 'EMAIL_UNVERIFIED' | 'KYC_NOT_PASSED' | 'CARD_CONSENTS_UNSIGNED' | 'DEPOSIT_CONSENTS_UNSIGNED' | 'VISUAL_NOT_IN_CONFIG' | 'NETWORK_NOT_SUPPORTED' | 'OTP_NOT_REQUESTED' | 'OTP_INVALID' | 'OTP_EXPIRED' | 'OTP_TOO_MANY_ATTEMPTS' | 'INSUFFICIENT_FUNDS' | 'BUDGET_OUT_OF_BOUNDS' | 'CURRENCY_MISMATCH' | 'VALIDITY_PERIOD_INVALID' | 'IDEMPOTENCY_KEY_REUSED' | 'AMOUNT_BELOW_MINIMUM' | 'AMOUNT_TOO_LARGE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE' | 'STATE_NOT_SAVED' | 'INJECTED_FAULT';

@@ -36,8 +36,9 @@ export const zMoney = /* @__PURE__ */ z.object({
 
 /**
  * The closed set of problem codes of this version (decided): a stable upper-snake identifier per condition,
- * each with the one HTTP status it comes with (`x-enumDescriptions`). Codes marked "the mock" are answered only
- * by the mock's control API or its standalone server, never by the service.
+ * each with the one HTTP status it comes with (`x-status`, machine-readable, and the start of its
+ * `x-enumDescriptions`; `null` for `INJECTED_FAULT`, which answers with the status it was injected with). Codes
+ * marked "the mock" are answered only by the mock's control API or its standalone server, never by the service.
  *
  */
 export const zProblemCode = /* @__PURE__ */ z.enum([

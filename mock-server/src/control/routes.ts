@@ -87,7 +87,7 @@ export function controlRoutes(api: ControlApi): RouteDef[] {
         const { corporateUuid, approvalUuid, action } = params as { corporateUuid: string; approvalUuid: string; action: string };
         if (action === 'request-change') return ok(control.approvals.requestChange(corporateUuid, approvalUuid, body as z.infer<typeof zRequestChangeBody>), 201);
         // Only a change request has a body; the other actions take none.
-        if (Object.keys(body as object).length > 0) throw new ProblemError(400, 'VALIDATION_FAILED', `${action} takes no body.`, { errors: [{ path: 'body', message: 'No body is sent' }] });
+        if (Object.keys(body as object).length > 0) throw new ProblemError('VALIDATION_FAILED', `${action} takes no body.`, { errors: [{ path: 'body', message: 'No body is sent' }] });
         if (action === 'cancel') return ok(control.approvals.cancel(corporateUuid, approvalUuid));
         if (action === 'reject') return ok(control.approvals.reject(corporateUuid, approvalUuid));
         return ok(control.approvals.accept(corporateUuid, approvalUuid));

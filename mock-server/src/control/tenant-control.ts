@@ -142,9 +142,9 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
       }),
       set: (instant) => act((ctx, tenant) => {
         const ms = typeof instant === 'string' ? Date.parse(instant) : instant instanceof Date ? instant.getTime() : Number.NaN;
-        if (Number.isNaN(ms)) throw new ProblemError(400, 'VALIDATION_FAILED', 'Not an instant.', { errors: [{ path: 'instant', message: 'Not an RFC 3339 instant' }] });
+        if (Number.isNaN(ms)) throw new ProblemError('VALIDATION_FAILED', 'Not an instant.', { errors: [{ path: 'instant', message: 'Not an RFC 3339 instant' }] });
         if (ms < ctx.now) {
-          throw new ProblemError(400, 'VALIDATION_FAILED', 'The virtual clock only moves forward.', { errors: [{ path: 'instant', message: `Before the clock's now (${new Date(ctx.now).toISOString()})` }] });
+          throw new ProblemError('VALIDATION_FAILED', 'The virtual clock only moves forward.', { errors: [{ path: 'instant', message: `Before the clock's now (${new Date(ctx.now).toISOString()})` }] });
         }
         setClock(tenant.state.clock, ms);
         runtime.observer.emit(tenant.apiKey, { type: 'clock.advanced', from: new Date(ctx.now).toISOString(), to: new Date(ms).toISOString() }, { at: ctx.now });
@@ -162,7 +162,7 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
       // Checked whole before anything changes: a bad snapshot is refused naming each bad path, the state kept.
       const errors = snapshotErrors(snapshot);
       if (errors.length > 0) {
-        throw new ProblemError(400, 'VALIDATION_FAILED', `Not a tenant snapshot: ${errors[0]!.path} ${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.`, {
+        throw new ProblemError('VALIDATION_FAILED', `Not a tenant snapshot: ${errors[0]!.path} ${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.`, {
           errors: errors.map((e) => ({ path: `body.${e.path}`, message: e.message })),
         });
       }

@@ -29,7 +29,7 @@ export const BUDGET_MAX = 100_000_000;
 /** Creates a business user, PENDING until registration completes (control API). */
 export function createBusinessUser(ctx: DomainContext, body: BusinessUserCreate): BusinessUser {
   if (businessUserByEmail(ctx, body.email)) {
-    throw new ProblemError(409, 'EMAIL_ALREADY_REGISTERED', `A business user with the e-mail ${body.email} already exists.`);
+    throw new ProblemError('EMAIL_ALREADY_REGISTERED', `A business user with the e-mail ${body.email} already exists.`);
   }
   const user: BusinessUserRecord = {
     userUuid: ctx.rng.uuid(), name: body.name, lastName: body.lastName, email: body.email, phone: body.phone,
@@ -222,7 +222,7 @@ export function acceptChange(ctx: DomainContext, corporateUuid: string, approval
   const operation = 'acceptApprovalChange';
   if (change.status !== 'CREATED' || change.previousApprovalUuid === null) {
     transition(approvalMachine, change.status, 'accept', { operation });
-    throw new ProblemError(409, 'INVALID_TRANSITION', `Approval ${change.approvalUuid} is not a change request.`, { currentStatus: change.status, operation });
+    throw new ProblemError('INVALID_TRANSITION', `Approval ${change.approvalUuid} is not a change request.`, { currentStatus: change.status, operation });
   }
   const changed = findApproval(ctx, corporateUuid, change.previousApprovalUuid);
   const replaced = allowed(ctx, changed, 'changeAccepted', operation);

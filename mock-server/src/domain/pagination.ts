@@ -42,7 +42,7 @@ export function paginate<T, V>(
 ): Page<V> {
   const limit = query.limit ?? DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    throw new ProblemError(400, 'VALIDATION_FAILED', `limit must be an integer from 1 to ${MAX_LIMIT}.`, { errors: [{ path: 'query.limit', message: `1 to ${MAX_LIMIT}` }] });
+    throw new ProblemError('VALIDATION_FAILED', `limit must be an integer from 1 to ${MAX_LIMIT}.`, { errors: [{ path: 'query.limit', message: `1 to ${MAX_LIMIT}` }] });
   }
   let start = 0;
   if (query.cursor !== undefined) {
@@ -78,7 +78,7 @@ function readCursor(ctx: DomainContext, list: string, cursor: string): string {
 }
 
 function cursorInvalid(why: string): ProblemError {
-  return new ProblemError(400, 'CURSOR_INVALID', `The cursor is not valid for this list: ${why}. Start again without a cursor.`, {
+  return new ProblemError('CURSOR_INVALID', `The cursor is not valid for this list: ${why}. Start again without a cursor.`, {
     errors: [{ path: 'query.cursor', message: why }],
   });
 }

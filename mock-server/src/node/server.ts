@@ -9,11 +9,10 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getResponse, isPassthroughResponse, type RequestHandler } from 'msw';
-import type { ProblemCode } from 'card-issuing-sdk';
 import type { Pipeline } from '../pipeline/index.js';
 import type { PipelineRequest } from '../pipeline/request.js';
 import { problemReply, replyCode, type Reply } from '../pipeline/reply.js';
-import { ProblemError } from '../domain/errors.js';
+import { ProblemError, type StatusedProblemCode } from '../machines/problem-error.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { createGuard, type Guard } from './guard.js';
 import { MAX_CONTROL_BODY_BYTES } from '../pipeline/limits.js';
@@ -142,7 +141,7 @@ async function answer(
     reply = await route(respond, options, req, method, target, origin, body);
   } catch (thrown) {
     error = describeError(thrown, [...(options.secrets?.() ?? []), ...authorizationOf(req)]);
-    reply = serverProblem(500, 'INTERNAL_ERROR', 'The mock failed unexpectedly while handling this request; its log has the details.', pathOf(target));
+    reply = serverProblem('INTERNAL_ERROR', 'The mock failed unexpectedly while handling this request; its log has the details.', pathOf(target));
   }
 
   // An injected network fault: the client sees the connection drop, as with a real outage.
@@ -214,14 +213,14 @@ async function route(
 ): Promise<Reply | 'network-error'> {
   // Before anything else, API and control alike: a foreign page (Origin) or a rebound name (Host) changes nothing.
   const refusal = options.guard!.check(firstHeader(req.headers.host), origin);
-  if (refusal) return serverProblem(refusal.status, refusal.code, refusal.detail, '');
+  if (refusal) return serverProblem(refusal.code, refusal.detail, '');
   const received = requestUrl(req, target, options);
-  if (!received) return serverProblem(400, 'MALFORMED_REQUEST', 'The request target or Host header does not form a valid URL.', '');
+  if (!received) return serverProblem('MALFORMED_REQUEST', 'The request target or Host header does not form a valid URL.', '');
   const { url, raw } = received;
   if (method === 'OPTIONS' && origin !== undefined && req.headers['access-control-request-method'] !== undefined) {
     return { status: 204, headers: { ...lower(preflightHeaders(origin)), 'x-request-id': serverRequestId() }, body: '' };
   }
-  if (body === 'too-large') return serverProblem(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes.`, url.pathname);
+  if (body === 'too-large') return serverProblem('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes.`, url.pathname);
   const headers = req.headers;
   const answer = await respond({
     method,
@@ -235,7 +234,7 @@ async function route(
     // A body is not part of a GET or HEAD of any operation (a fetch Request could not carry one either).
     body: method === 'GET' || method === 'HEAD' ? undefined : body,
   });
-  return answer ?? serverProblem(404, 'ROUTE_NOT_FOUND', `No route ${method} ${url.pathname}.`, url.pathname);
+  return answer ?? serverProblem('ROUTE_NOT_FOUND', `No route ${method} ${url.pathname}.`, url.pathname);
 }
 
 /**
@@ -267,8 +266,8 @@ function answerClientError(error: NodeJS.ErrnoException, socket: import('node:st
   }
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   const reply = tooLarge
-    ? serverProblem(431, 'HEADERS_TOO_LARGE', 'The request line and headers are larger than 16 KiB.', '')
-    : serverProblem(400, 'MALFORMED_REQUEST', 'The request is not valid HTTP/1.1.', '');
+    ? serverProblem('HEADERS_TOO_LARGE', 'The request line and headers are larger than 16 KiB.', '')
+    : serverProblem('MALFORMED_REQUEST', 'The request is not valid HTTP/1.1.', '');
   const head = [`HTTP/1.1 ${reply.status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}`, 'connection: close'];
   for (const [name, value] of Object.entries(reply.headers)) head.push(`${name}: ${value}`);
   head.push(`content-length: ${Buffer.byteLength(reply.body)}`);
@@ -291,8 +290,8 @@ function lower(headers: Record<string, string>): Record<string, string> {
 }
 
 /** A problem the server answers itself (around the pipeline), built by the mock's problem code. */
-function serverProblem(status: number, code: ProblemCode, detail: string, instance: string): Reply {
-  return problemReply(new ProblemError(status, code, detail), serverRequestId(), instance);
+function serverProblem(code: StatusedProblemCode, detail: string, instance: string): Reply {
+  return problemReply(new ProblemError(code, detail), serverRequestId(), instance);
 }
 
 /** Same shape as the mock's own request ids, so that a log reads the same for every answer. */

@@ -15,12 +15,12 @@ export async function controlApiKey(runtime: MockRuntime, request: PipelineReque
   if (!runtime.verifySignatures) return queried ?? null;
   if (request.header('authorization') === undefined) {
     if (queried === undefined || queried === runtime.tenants.default.apiKey) return null;
-    throw new ProblemError(401, 'AUTH_MISSING',
+    throw new ProblemError('AUTH_MISSING',
       `A control request for the tenant ${queried} must be signed with that tenant's key; an unsigned one acts on the default tenant only.`);
   }
   const tenant = await verifiedTenant(runtime, request);
   if (queried !== undefined && queried !== tenant.apiKey) {
-    throw new ProblemError(400, 'VALIDATION_FAILED', 'apiKey names another tenant than the key that signed the request.', {
+    throw new ProblemError('VALIDATION_FAILED', 'apiKey names another tenant than the key that signed the request.', {
       errors: [{ path: 'query.apiKey', message: 'Must be the api key that signed the request' }],
     });
   }

@@ -79,7 +79,7 @@ export function createPipeline(runtime: MockRuntime, controlRoutes: readonly Rou
       if (tooLong) {
         outcome = { kind: 'reply', reply: problemReply(tooLong, requestId, '') };
       } else if (found.kind === 'not-found') {
-        const problem = new ProblemError(404, 'ROUTE_NOT_FOUND', `No operation ${request.method} ${request.pathname}; see spec/openapi.yaml for the routes.`);
+        const problem = new ProblemError('ROUTE_NOT_FOUND', `No operation ${request.method} ${request.pathname}; see spec/openapi.yaml for the routes.`);
         if (runtime.latencyMs > 0 && !found.path.startsWith('/__mock')) await delay(runtime.latencyMs);
         outcome = { kind: 'reply', reply: problemReply(problem, requestId, request.pathname) };
       } else if (found.match.route.kind === 'api') {
@@ -178,7 +178,7 @@ async function durable(runtime: MockRuntime, before: number): Promise<void> {
   try {
     await runtime.journal.durable(ticket);
   } catch {
-    throw new ProblemError(503, 'STATE_NOT_SAVED', 'The change could not be saved to the state file, so it is not confirmed; the server log says why. Retry with the same Idempotency-Key.');
+    throw new ProblemError('STATE_NOT_SAVED', 'The change could not be saved to the state file, so it is not confirmed; the server log says why. Retry with the same Idempotency-Key.');
   }
 }
 

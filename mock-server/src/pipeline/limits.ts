@@ -21,7 +21,7 @@ export const MAX_CONTROL_BODY_BYTES = 16 * 1024 * 1024;
 /** 414 when the target is too long; call before routing. */
 export function checkTarget(pathname: string, search: string): void {
   if (pathname.length + search.length > MAX_TARGET_BYTES) {
-    throw new ProblemError(414, 'URI_TOO_LONG', `The request target is longer than ${MAX_TARGET_BYTES} bytes.`);
+    throw new ProblemError('URI_TOO_LONG', `The request target is longer than ${MAX_TARGET_BYTES} bytes.`);
   }
 }
 
@@ -29,7 +29,7 @@ export function checkTarget(pathname: string, search: string): void {
 export function checkBodySize(body: Uint8Array | undefined, control: boolean): void {
   const max = control ? MAX_CONTROL_BODY_BYTES : MAX_API_BODY_BYTES;
   if (body !== undefined && body.byteLength > max) {
-    throw new ProblemError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${max} bytes${control ? '' : ' (the API limit, 64 KiB)'}.`);
+    throw new ProblemError('PAYLOAD_TOO_LARGE', `The request body is larger than ${max} bytes${control ? '' : ' (the API limit, 64 KiB)'}.`);
   }
 }
 
@@ -41,7 +41,7 @@ export function decodeUtf8(body: Uint8Array | undefined): string {
   try {
     return utf8.decode(body);
   } catch {
-    throw new ProblemError(400, 'MALFORMED_JSON', 'The request body is not valid UTF-8.');
+    throw new ProblemError('MALFORMED_JSON', 'The request body is not valid UTF-8.');
   }
 }
 

@@ -19,7 +19,7 @@ export async function verifiedTenant(runtime: MockRuntime, request: PipelineRequ
     bodyHash: runtime.bodyHash,
   });
   if (!result.ok) {
-    throw new ProblemError(401, result.code, result.detail,
+    throw new ProblemError(result.code, result.detail,
       result.code === 'AUTH_SIGNATURE_MISMATCH' && result.stringToSign !== undefined ? { stringToSign: result.stringToSign } : {});
   }
   return runtime.tenants.get(result.apiKey)!;
