@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { zCryptoAmount, zCryptoNetwork, zCurrencyCode, zDepositTypeCode, zMoney } from 'card-issuing-sdk/internal';
 import { DECLINE_REASONS } from '../domain/authorizations';
-import { MAX_MONEY } from '../domain/money';
+import { MAX_MONEY } from '../domain/spec-bounds';
 
 /** An api key: printable ASCII without ':' (the Authorization header separates its parts with ':'). */
 export const zApiKey = z.string().min(1).max(128).regex(/^[\x21-\x39\x3B-\x7E]+$/, 'Printable ASCII without ":"');

@@ -16,7 +16,8 @@ import {
   balancesOf, corporateByBalanceId, corporateDepositAddressesOf, depositAddressesOf, findBalance, findDepositType, findUser, findVerification,
   verificationsOfBalance, verificationsOfUser,
 } from './lookups';
-import { MAX_MONEY, compareDecimal, creditedMinorUnits } from './money';
+import { compareDecimal, creditedMinorUnits } from './money';
+import { MAX_MONEY } from './spec-bounds';
 import { paginate, type PageQuery } from './pagination';
 import { depositAddressView, depositTypeView, topUpView, verificationView } from './views';
 

@@ -12,6 +12,7 @@
 import type { DomainContext } from './context';
 import { ProblemError } from './errors';
 import { hash53 } from '../hash';
+import { DEFAULT_LIMIT, MAX_LIMIT } from './spec-bounds';
 
 /** The page a client asks for. */
 export interface PageQuery {
@@ -28,10 +29,6 @@ export interface Page<V> {
   nextCursor: string | null;
 }
 
-/** The spec's default `limit`. */
-export const DEFAULT_LIMIT = 20;
-/** The spec's largest `limit`. */
-export const MAX_LIMIT = 100;
 
 /**
  * One page of `records` (already in the list's stable order): those after the cursor's item, at most `limit`.

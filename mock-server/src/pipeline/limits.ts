@@ -10,6 +10,7 @@
  */
 import type { Problem } from 'card-issuing-sdk';
 import { ProblemError } from '../domain/errors';
+import { FIELD_ERROR_LIMITS, MAX_PROBLEM_ERRORS, PROBLEM_TEXT_LIMITS } from '../domain/spec-bounds';
 
 /** The longest request target (path and query), in bytes. */
 export const MAX_TARGET_BYTES = 8 * 1024;
@@ -45,21 +46,18 @@ export function decodeUtf8(body: Uint8Array | undefined): string {
   }
 }
 
-// The spec's bounds of Problem (spec/openapi.yaml, components.schemas.Problem).
-const TEXT_LIMITS = { title: 200, detail: 2000, instance: 8192, requestId: 128, currentStatus: 64, operation: 64, stringToSign: 16384 } as const;
-const MAX_ERRORS = 100;
 
-/** A problem cut to the spec's bounds (texts end with "…" when cut; at most 100 errors, the count in `detail`). */
+/** A problem cut to the spec's bounds (texts end with "…" when cut; at most the spec's number of errors, the count in `detail`). */
 export function boundProblem(problem: Problem): Problem {
   const out: Record<string, unknown> = { ...problem };
-  for (const [field, max] of Object.entries(TEXT_LIMITS)) {
+  for (const [field, max] of Object.entries(PROBLEM_TEXT_LIMITS)) {
     const value = out[field];
     if (typeof value === 'string') out[field] = cut(value, max);
   }
   if (problem.errors) {
-    out.errors = problem.errors.slice(0, MAX_ERRORS).map((e) => ({ path: cut(e.path, 512), message: cut(e.message, 1000) }));
-    if (problem.errors.length > MAX_ERRORS) {
-      out.detail = cut(`${problem.errors.length} fields are invalid; the first ${MAX_ERRORS} are listed.`, TEXT_LIMITS.detail);
+    out.errors = problem.errors.slice(0, MAX_PROBLEM_ERRORS).map((e) => ({ path: cut(e.path, FIELD_ERROR_LIMITS.path), message: cut(e.message, FIELD_ERROR_LIMITS.message) }));
+    if (problem.errors.length > MAX_PROBLEM_ERRORS) {
+      out.detail = cut(`${problem.errors.length} fields are invalid; the first ${MAX_PROBLEM_ERRORS} are listed.`, PROBLEM_TEXT_LIMITS.detail);
     }
   }
   return out as Problem;
