@@ -27,7 +27,7 @@ import { runApi, runSettle, type Command } from './pipeline/commands';
 import { createRuntime, type Journal, type MockRuntime } from './pipeline/runtime';
 import { webCryptoHmac } from './pipeline/signature';
 import { inspectorRoutes } from './inspector/routes';
-import { journalListener, type ObserveOptions } from './observe';
+import { journalListener, observerOf, type ObserveOptions } from './observe';
 import { TenantRegistry, cloneState, snapshotProblem, type Credentials, type Tenant, type TenantSnapshot, type TenantState } from './store';
 
 export { ProblemError } from './domain/errors';
@@ -151,7 +151,7 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
   const runtime = createRuntime({
     tenants, verifySignatures: options.verifySignatures ?? true, bodyHash: options.bodyHash ?? false, latencyMs: options.latencyMs ?? 0,
     baseUrl: options.baseUrl, listeners, hmac: options.hmac ?? webCryptoHmac(), publicUrl: options.publicUrl,
-    ...(options.observe ? { observe: options.observe } : {}),
+    observer: observerOf(tenants, options.observe),
   });
 
   const controlOf = (apiKey: string): TenantControl => {

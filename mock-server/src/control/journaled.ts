@@ -5,7 +5,8 @@
  * @module
  */
 import { atWallClock } from '../clock';
-import { commandWall, recordCommand, type MockRuntime } from '../pipeline';
+import { commandWall, record as recordCommand } from '../pipeline/commands';
+import type { MockRuntime } from '../pipeline/runtime';
 import type { TenantControl } from './tenant-control';
 
 /** Actions that never touch the persisted state (faults are not part of a snapshot). */

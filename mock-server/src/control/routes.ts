@@ -7,6 +7,7 @@
  */
 import * as z from 'zod';
 import { ProblemError } from '../domain/errors';
+import type { ControlRoute } from '../pipeline/control-route';
 import type { Credentials } from '../store';
 import { zAuthorizeBody, zClockAdvanceBody, zCredentialsBody, zFaultBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
 import type { TenantControl } from './tenant-control';
@@ -19,29 +20,8 @@ export interface ControlApi {
   addCredentials(credentials: Credentials): { created: boolean; control: TenantControl };
 }
 
-/** What a control route's `run` gets. */
-export interface RouteArgs {
-  control: TenantControl;
-  params: Record<string, string>;
-  body: unknown;
-  url: URL;
-  /** A request header by lower-case name (the event stream reads `Last-Event-ID`). */
-  header(name: string): string | undefined;
-}
-
-/** What a control route answers: a JSON body, or a stream written as it comes (server-sent events). */
-export type RouteResult = { status: number; body: unknown } | { status: number; stream: ReadableStream<Uint8Array>; headers: Record<string, string> };
-
-/** One control route: method and path, the schemas of its path parameters and body, and what it does. */
-export interface RouteDef {
-  method: 'get' | 'post' | 'put';
-  path: string;
-  params?: z.ZodType;
-  body?: z.ZodType;
-  /** The body may be absent (then `body` is `{}`). */
-  optionalBody?: boolean;
-  run(args: RouteArgs): RouteResult;
-}
+/** One control route of a tenant's control: method and path, the schemas of its path parameters and body, and what it does. */
+export type RouteDef = ControlRoute<TenantControl>;
 
 const uuid = z.uuid();
 

@@ -13,7 +13,7 @@ import type { ChangeRequest } from '../domain/business';
 import type { Purchase } from '../domain/authorizations';
 import { indexOf, outboxOf } from '../domain/lookups';
 import { injectFault, type FaultSpec } from '../pipeline/faults';
-import type { MockRuntime } from '../pipeline/runtime';
+import type { ObservedRuntime } from '../observe/runtime';
 import { validateParts } from '../pipeline/validation';
 import type { EventFilter, JournalEntry, MockEvent, ObservedListener, RequestFilter } from '../observe';
 import {
@@ -105,7 +105,7 @@ export interface TenantControl {
 }
 
 /** The control of the tenant `getTenant` returns at each call (so the default follows an import of state). */
-export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): TenantControl {
+export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant): TenantControl {
   /** Runs a control action: settle, act, settle (the action may make transitions due), tell the listeners. */
   const act = <T>(fn: (ctx: DomainContext, tenant: Tenant) => T): T => {
     const tenant = getTenant();

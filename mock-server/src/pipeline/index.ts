@@ -14,9 +14,9 @@
  * @module
  */
 import { ProblemError, notFound } from '../domain/errors';
-import type { RouteDef, TenantControl } from '../control';
 import type { Tenant } from '../store';
 import { commandWall, runApi, ticketOf } from './commands';
+import type { ControlAccess, ControlRoute } from './control-route';
 import { faultProblem, takeFault } from './faults';
 import { fingerprint } from './idempotency';
 import { operations, type Operation } from './operations';
@@ -47,20 +47,14 @@ export interface Pipeline {
   handle(request: PipelineRequest): Promise<Outcome>;
 }
 
-type Route = { kind: 'api'; operation: Operation } | { kind: 'control'; def: RouteDef };
+type Route<C> = { kind: 'api'; operation: Operation } | { kind: 'control'; def: ControlRoute<C> };
 
-/** What the control routes need from the mock (as `controlRoutes` has it). */
-export interface ControlAccess {
-  /** The control of the tenant of `apiKey` (null: the default tenant); undefined when no such tenant exists. */
-  control(apiKey: string | null): TenantControl | undefined;
-}
-
-/** Compiles the route table once and returns the pipeline. */
-export function createPipeline(runtime: MockRuntime, controlRoutes: readonly RouteDef[], access: ControlAccess): Pipeline {
-  const router = new Router<Route>(
+/** Compiles the route table once and returns the pipeline; `C` is the control a control route acts on. */
+export function createPipeline<C>(runtime: MockRuntime, controlRoutes: readonly ControlRoute<C>[], access: ControlAccess<C>): Pipeline {
+  const router = new Router<Route<C>>(
     [
-      ...operations.map((operation) => ({ method: operation.method, path: operation.path, route: { kind: 'api', operation } as Route })),
-      ...controlRoutes.map((def) => ({ method: def.method.toUpperCase(), path: def.path, route: { kind: 'control', def } as Route })),
+      ...operations.map((operation) => ({ method: operation.method, path: operation.path, route: { kind: 'api', operation } as Route<C> })),
+      ...controlRoutes.map((def) => ({ method: def.method.toUpperCase(), path: def.path, route: { kind: 'control', def } as Route<C> })),
     ],
     runtime.baseUrl,
   );
@@ -141,8 +135,8 @@ async function api(
   return { outcome: { kind: 'reply', reply }, tenant };
 }
 
-async function control(
-  runtime: MockRuntime, access: ControlAccess, def: RouteDef, request: PipelineRequest, params: Record<string, string>, requestId: string,
+async function control<C>(
+  runtime: MockRuntime, access: ControlAccess<C>, def: ControlRoute<C>, request: PipelineRequest, params: Record<string, string>, requestId: string,
 ): Promise<Reply> {
   try {
     checkBodySize(request.body, true);

@@ -4,8 +4,7 @@
  * @module
  */
 import { parseAuthorization, type NonceCache } from 'card-issuing-sdk';
-import { clockNow } from '../clock';
-import { Observer, type ObserveOptions } from '../observe/observer';
+import type { DomainObserver } from '../domain/events';
 import { Prng, seedState, type Tenant, type TenantRegistry } from '../store';
 import type { Command } from './commands';
 import type { Reply } from './reply';
@@ -38,8 +37,17 @@ export interface Journal {
   durable(ticket: number): Promise<void>;
 }
 
-/** The mock's shared runtime. */
-export interface MockRuntime {
+/**
+ * What the pipeline needs of the mock's observer (observe/observer.ts): the emitter of a request's domain events,
+ * and the scope of a control action whose events name its request. The layers above observe see all of it.
+ */
+export interface RuntimeObserver {
+  emitter(tenant: string, requestId?: string | null): DomainObserver | undefined;
+  during<T>(requestId: string, action: () => T): T;
+}
+
+/** The mock's shared runtime; `O` is its observer as the layer using it knows it. */
+export interface MockRuntime<O extends RuntimeObserver = RuntimeObserver> {
   readonly tenants: TenantRegistry;
   readonly verifySignatures: boolean;
   /** Require the body hash in signatures (the opt-in profile; `--sign-body`). */
@@ -68,16 +76,15 @@ export interface MockRuntime {
   /** Exchange observers; the pipeline builds an {@link Exchange} only when there is one. */
   readonly exchangeListeners: Set<(exchange: Exchange) => void>;
   /** The request journal and domain event log of every tenant (fed by an exchange listener and the domain's `emit`). */
-  readonly observer: Observer;
+  readonly observer: O;
 }
 
 /** Creates the runtime of one mock. */
-export function createRuntime(options: {
+export function createRuntime<O extends RuntimeObserver>(options: {
   tenants: TenantRegistry; verifySignatures: boolean; latencyMs: number; baseUrl: string | undefined; listeners: Set<() => void>;
   hmac: MockRuntime['hmac']; bodyHash?: boolean; publicUrl?: string | undefined;
-  observe?: ObserveOptions;
-}): MockRuntime {
-  const { tenants } = options;
+  observer: O;
+}): MockRuntime<O> {
   const ids = new Prng(seedState(`${options.tenants.seed}\u0000request-ids`));
   let changes = 0;
   return {
@@ -106,10 +113,7 @@ export function createRuntime(options: {
     journal: undefined,
     replaying: false,
     exchangeListeners: new Set(),
-    observer: new Observer({
-      secrets: () => tenants.all().map((t) => t.apiSecret),
-      virtualNow: (apiKey) => clockNow((tenants.get(apiKey) ?? tenants.default).state.clock),
-    }, options.observe),
+    observer: options.observer,
   };
 }
 
