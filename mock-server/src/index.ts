@@ -20,11 +20,11 @@
 import type { HttpHandler } from 'msw';
 import { mswHandlers } from './adapters/msw';
 import { atWallClock } from './clock';
-import { callAction, controlRoutes, journaled, tenantControl, zApiKey, type TenantControl } from './control';
+import { callAction, controlRoutes, tenantControl, walRecorded, zApiKey, type TenantControl } from './control';
 import { ProblemError, notFound } from './domain/errors';
 import { commandWall, createPipeline, recordCommand, type Exchange, type Pipeline } from './pipeline';
 import { runApi, runSettle, type Command } from './pipeline/commands';
-import { createRuntime, type Journal, type MockRuntime } from './pipeline/runtime';
+import { createRuntime, type MockRuntime, type WriteAheadLog } from './pipeline/runtime';
 import { webCryptoHmac } from './pipeline/signature';
 import { inspectorRoutes } from './inspector/routes';
 import { journalListener, observerOf, type ObserveOptions } from './observe';
@@ -111,14 +111,14 @@ export interface CardIssuingMock extends TenantControl {
   onExchange(listener: (exchange: Exchange) => void): () => void;
 }
 
-/** What the standalone server needs beyond the public surface: the pipeline itself, and the journal seam. */
+/** What the standalone server needs beyond the public surface: the pipeline itself, and the write-ahead log's seam. */
 export interface MockInternals {
   runtime: MockRuntime;
   pipeline: Pipeline;
-  /** Replays one journaled command (state file load); a command that fails now failed then too, and is skipped. */
+  /** Replays one logged command (state file load); a command that fails now failed then too, and is skipped. */
   replay(command: Command): void;
-  /** Hangs a journal on the mock: from now on every change is recorded in it. */
-  attachJournal(journal: Journal | undefined): void;
+  /** Hangs a write-ahead log on the mock: from now on every change is recorded in it. */
+  attachWal(wal: WriteAheadLog | undefined): void;
   /**
    * What `exportState()` gives, without copying the tenants' states: for serialising at once, in the same turn (a
    * state file's snapshot), never to keep or change. The copy cost seconds at 100,000 records.
@@ -157,7 +157,7 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
   const controlOf = (apiKey: string): TenantControl => {
     const find = (): Tenant => tenants.get(apiKey) ?? fail(notFound('tenant with api key', apiKey));
     find();
-    return journaled(runtime, tenantControl(runtime, find));
+    return walRecorded(runtime, tenantControl(runtime, find));
   };
   const addCredentials = (c: Credentials): { created: boolean; control: TenantControl } => {
     const wall = commandWall();
@@ -178,7 +178,7 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     return { created: !existing, control: controlOf(checked.apiKey) };
   };
 
-  const defaultControl = journaled(runtime, tenantControl(runtime, () => tenants.default));
+  const defaultControl = walRecorded(runtime, tenantControl(runtime, () => tenants.default));
   const control = (apiKey: string | null) => (apiKey === null ? defaultControl : tenants.get(apiKey) ? controlOf(apiKey) : undefined);
   const pipeline = createPipeline(runtime, [...controlRoutes({ control, addCredentials }), ...inspectorRoutes(runtime)], { control });
   // The request journal listens to the pipeline's exchanges (unless it keeps nothing).
@@ -246,8 +246,8 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
         runtime.replaying = false;
       }
     },
-    attachJournal(journal) {
-      runtime.journal = journal;
+    attachWal(wal) {
+      runtime.wal = wal;
     },
   });
   return mock;

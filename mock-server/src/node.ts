@@ -17,9 +17,9 @@ import { createMock, mockInternals, type CardIssuingMock } from './index.js';
 import { createGuard } from './node/guard.js';
 import { withInspectorPage } from './node/inspector-page.js';
 import { servePipeline } from './node/server.js';
-import { errnoText, openStateFile, StateFileError, type JournaledStateFile } from './node/state-file.js';
+import { errnoText, openStateFile, StateFileError, type StateFile } from './node/state-file/index.js';
 
-export { StateFileError } from './node/state-file.js';
+export { StateFileError } from './node/state-file/index.js';
 
 /** Options of {@link startMockServer}. */
 export interface StartMockServerOptions {
@@ -33,7 +33,7 @@ export interface StartMockServerOptions {
   apiSecret?: string;
   /**
    * A file that keeps the whole state (every tenant) across restarts, durable as a database's: a snapshot plus an
-   * fsynced journal of changes (`<file>.journal-<n>`), so that a change is answered only once it is on disk and a
+   * fsynced write-ahead log of changes (`<file>.journal-<n>`), so that a change is answered only once it is on disk and a
    * killed server loses nothing it answered; a write that fails is answered 503. One server per file (`<file>.lock`):
    * a second is refused. A file that is not a readable state file of this mock is refused with a
    * {@link StateFileError} and left untouched.
@@ -95,7 +95,7 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
   });
   const log = options.log;
 
-  let stateFile: JournaledStateFile | undefined;
+  let stateFile: StateFile | undefined;
   const file = options.stateFile;
   const internals = mockInternals(mock);
   if (file !== undefined) {
@@ -122,9 +122,9 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
       throw error;
     }
     // A first snapshot at once (a folder the server cannot write to fails now, not at the first change), then every
-    // change goes to the journal and is on disk before its reply.
+    // change goes to the write-ahead log and is on disk before its reply.
     await stateFile.start();
-    internals.attachJournal(stateFile);
+    internals.attachWal(stateFile);
   }
 
   const host = options.host ?? '127.0.0.1';
@@ -139,7 +139,7 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
       guard,
     });
   } catch (error) {
-    internals.attachJournal(undefined);
+    internals.attachWal(undefined);
     await stateFile?.close().catch(() => undefined);
     throw error;
   }
@@ -155,7 +155,7 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
       closing ??= (async () => {
         await running.close();
         await stateFile?.close();
-        internals.attachJournal(undefined);
+        internals.attachWal(undefined);
       })();
       return closing;
     },

@@ -72,7 +72,7 @@ describe('commands and the journal seam', () => {
   it('replaying the journaled commands into a fresh mock gives the same state, byte for byte', async () => {
     const commands: unknown[] = [];
     const { mockInternals, createMock } = await import('../../mock-server/src/index');
-    mockInternals(h.mock).attachJournal({ record: (c) => commands.push(structuredClone(c)), durable: async () => undefined });
+    mockInternals(h.mock).attachWal({ record: (c) => commands.push(structuredClone(c)), durable: async () => undefined });
     const { user, balanceId } = await makeUser(h.client, h.mock);
     await fund(h.client, h.mock, user.id, balanceId, '50');
     await confirmEmail({ client: h.client, path: { userId: user.id }, body: { code: '000000' } }); // fails, changes nothing
@@ -99,7 +99,7 @@ describe('commands and the journal seam', () => {
 
   it('a change that could not be made durable is answered 503 STATE_NOT_SAVED; a read that changes nothing is not held', async () => {
     const { mockInternals } = await import('../../mock-server/src/index');
-    mockInternals(h.mock).attachJournal({ record: () => 1, durable: () => Promise.reject(new Error('ENOSPC')) });
+    mockInternals(h.mock).attachWal({ record: () => 1, durable: () => Promise.reject(new Error('ENOSPC')) });
     expectError(await createUser({ client: h.client, body: registration() }), 503, 'STATE_NOT_SAVED');
     expect((await send('GET', '/s2s/users/3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01')).status).toBe(404);
   });

@@ -1,5 +1,5 @@
 /**
- * The state file without a server: the snapshot's format checks and atomic write, the journal (each change on
+ * The state file without a server: the snapshot's format checks and atomic write, the write-ahead log (each change on
  * disk when its durability resolves, one fsync for a tick's changes, a torn last line cut off, replay in order,
  * compaction), the lock, and a write that fails (a real ENOSPC from /dev/full) never acknowledged. Every test
  * awaits the thing itself: no sleeps.
@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  JOURNAL_FORMAT, STATE_FILE_FORMAT, StateFileError, acquireLock, openStateFile, readStateFile, removeStaleTempFiles, writeStateFile,
+  WAL_FORMAT, STATE_FILE_FORMAT, StateFileError, acquireLock, openStateFile, readStateFile, removeStaleTempFiles, writeStateFile,
   type StateFileHooks,
-} from '../../mock-server/src/node/state-file.js';
+} from '../../mock-server/src/node/state-file/index.js';
 
 const folder = () => mkdtempSync(join(tmpdir(), 'cim-state-'));
 
@@ -21,7 +21,7 @@ describe('readStateFile', () => {
     const file = join(folder(), 'state.json');
     expect(await readStateFile(file)).toBeUndefined();
     await writeStateFile(file, { tenants: { a: 1 } }, 3);
-    expect(await readStateFile(file)).toEqual({ state: { tenants: { a: 1 } }, journal: 3 });
+    expect(await readStateFile(file)).toEqual({ state: { tenants: { a: 1 } }, wal: 3 });
     expect(JSON.parse(readFileSync(file, 'utf8')).format).toBe(STATE_FILE_FORMAT);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readdirSync(join(file, '..'))).toEqual(['state.json']);
@@ -68,7 +68,7 @@ function fakeMock(): StateFileHooks & { commands: unknown[] } {
 
 const journalOf = (file: string, generation: number) => readFileSync(`${file}.journal-${generation}`, 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l));
 
-describe('the journal', () => {
+describe('the write-ahead log', () => {
   it('has a change on disk when its durability resolves; the changes of one tick share one fsync', async () => {
     const file = join(folder(), 'state.json');
     const mock = fakeMock();
@@ -144,7 +144,7 @@ describe('the journal', () => {
     const file = join(folder(), 'state.json');
     writeFileSync(`${file}.journal-0`, '{"format":"something-else"}\n');
     await expect(openStateFile(file, fakeMock())).rejects.toThrow(/is not a card-issuing-mock journal/);
-    expect(JOURNAL_FORMAT).toBe('card-issuing-mock/journal');
+    expect(WAL_FORMAT).toBe('card-issuing-mock/journal');
   });
 });
 

@@ -4,5 +4,5 @@
  */
 export * from './tenant-control';
 export * from './routes';
-export * from './journaled';
+export * from './wal-recorded';
 export * from './schemas';

@@ -1,7 +1,7 @@
 /**
  * The control API over HTTP, exactly as contract section 7's table: routes under `/__mock/` that the request
  * pipeline serves (so they work in-process, over node:http and in the service worker alike). An unsigned request
- * acts on the default tenant; one for another tenant is signed with its key (pipeline/control-tenant.ts). No route
+ * acts on the default tenant; one for another tenant is signed with its key (pipeline/control-auth.ts). No route
  * returns a secret. Bad bodies are 400 problem+json; every response carries `X-Request-Id`.
  * @module
  */

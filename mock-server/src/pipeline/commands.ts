@@ -1,7 +1,7 @@
 /**
  * Commands: every change to the state, as data. A request's synchronous core (idempotency, settle, domain, the
- * record of its reply) runs as a command, live and again when a state file's journal is replayed at start, so that
- * the journal holds what happened (a few hundred bytes) instead of the state it made.
+ * record of its reply) runs as a command, live and again when a state file's write-ahead log is replayed at start, so
+ * that the log holds what happened (a few hundred bytes) instead of the state it made.
  * @module
  */
 import { atWallClock, wallNow } from '../clock';
@@ -52,21 +52,21 @@ export interface MockCommand {
 /** Any change. */
 export type Command = ApiCommand | SettleCommand | ControlCommand | MockCommand;
 
-/** Journals a command when the runtime has a journal and is not replaying one. */
+/** Writes a command to the write-ahead log when the runtime has one and is not replaying it. */
 export function record(runtime: MockRuntime, command: Command): void {
-  if (runtime.journal && !runtime.replaying) lastTicket.set(runtime, runtime.journal.record(command));
+  if (runtime.wal && !runtime.replaying) lastTicket.set(runtime, runtime.wal.record(command));
 }
 
 const lastTicket = new WeakMap<MockRuntime, number>();
 
-/** The ticket of the last journaled change (0: none yet); a reply waits until it is durable. */
+/** The ticket of the last logged change (0: none yet); a reply waits until it is durable. */
 export function ticketOf(runtime: MockRuntime): number {
   return lastTicket.get(runtime) ?? 0;
 }
 
 /**
  * Runs an API request's change (no await inside: the replay check, the domain call and the record of its reply
- * happen in one turn, so two concurrent requests with one key can never both run). Journals it when it may have
+ * happen in one turn, so two concurrent requests with one key can never both run). Logs it when it may have
  * changed anything. Returns the reply.
  */
 export function runApi(runtime: MockRuntime, tenant: Tenant, command: ApiCommand): Reply | Promise<Reply> {

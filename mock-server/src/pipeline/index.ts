@@ -9,7 +9,7 @@
  * naming each field) → the command: Idempotency-Key replay, settle (due time-driven transitions), domain, record
  * of the reply → durability (with a state file, the reply waits until its change is on disk; 503 when it cannot
  * be written) → latency → reply. Control routes (`/__mock/`) skip faults and latency; an unsigned one acts on the
- * default tenant, one for another tenant must be signed with its key (see control-tenant.ts). Every reply
+ * default tenant, one for another tenant must be signed with its key (see control-auth.ts). Every reply
  * carries `X-Request-Id`; every error is problem+json. Exchange observers see each request and its reply.
  * @module
  */
@@ -27,7 +27,7 @@ import { Router } from './router';
 import { tenantOfHeader, type Exchange, type MockRuntime } from './runtime';
 import { verifiedTenant } from './signature';
 import { checkBodySize, checkTarget } from './limits';
-import { controlApiKey } from './control-tenant';
+import { controlApiKey } from './control-auth';
 import { NO_QUERY, queryValues, strict, validateParts } from './validation';
 
 export type { PipelineRequest } from './request';
@@ -165,12 +165,12 @@ async function control<C>(
   }
 }
 
-/** Waits until every change this request journaled is on disk; 503 STATE_NOT_SAVED when it could not be written. */
+/** Waits until every change this request wrote to the write-ahead log is on disk; 503 STATE_NOT_SAVED when it could not be written. */
 async function durable(runtime: MockRuntime, before: number): Promise<void> {
   const ticket = ticketOf(runtime);
-  if (ticket === before || !runtime.journal) return;
+  if (ticket === before || !runtime.wal) return;
   try {
-    await runtime.journal.durable(ticket);
+    await runtime.wal.durable(ticket);
   } catch {
     throw new ProblemError('STATE_NOT_SAVED', 'The change could not be saved to the state file, so it is not confirmed; the server log says why. Retry with the same Idempotency-Key.');
   }
@@ -219,5 +219,5 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-// For the control API and the mock, which journal their changes the same way.
+// For the control API and the mock, which log their changes the same way.
 export { commandWall, record as recordCommand } from './commands';

@@ -1,6 +1,6 @@
 /**
  * What the pipeline stages and the control API share: the tenants, the options, the nonce cache, request ids, the
- * HMAC the platform does fastest, the journal a state file hangs on, and the listeners (changes, exchanges).
+ * HMAC the platform does fastest, the write-ahead log a state file hangs on, and the listeners (changes, exchanges).
  * @module
  */
 import { parseAuthorization, type NonceCache } from 'card-issuing-sdk';
@@ -31,7 +31,7 @@ export interface Exchange {
  * Where state changes are made durable (the standalone server's `--state-file`): `record` is called in the same
  * turn as the change with the command that made it and returns a ticket; the reply waits for `durable(ticket)`.
  */
-export interface Journal {
+export interface WriteAheadLog {
   record(command: Command): number;
   /** Resolves once every change up to `ticket` is on disk; rejects when it could not be written. */
   durable(ticket: number): Promise<void>;
@@ -67,11 +67,11 @@ export interface MockRuntime<O extends RuntimeObserver = RuntimeObserver> {
   nextRequestId(): string;
   /** Tells the change listeners that state changed. */
   changed(): void;
-  /** How many changes were told so far (a control action that made one is journaled). */
+  /** How many changes were told so far (a control action that made one is logged). */
   readonly changes: number;
-  /** The journal of the state file, when there is one. */
-  journal: Journal | undefined;
-  /** True while a journal is replayed into this runtime (nothing is journaled again then). */
+  /** The write-ahead log of the state file, when there is one. */
+  wal: WriteAheadLog | undefined;
+  /** True while a write-ahead log is replayed into this runtime (nothing is logged again then). */
   replaying: boolean;
   /** Exchange observers; the pipeline builds an {@link Exchange} only when there is one. */
   readonly exchangeListeners: Set<(exchange: Exchange) => void>;
@@ -110,7 +110,7 @@ export function createRuntime<O extends RuntimeObserver>(options: {
         }
       }
     },
-    journal: undefined,
+    wal: undefined,
     replaying: false,
     exchangeListeners: new Set(),
     observer: options.observer,

@@ -1,6 +1,6 @@
 /**
- * The control API, journaled: every action that changes a tenant's state (what `runtime.changed()` reports) is
- * recorded as a command with its name and arguments, so that a state file's journal can replay it at start.
+ * The control API, recorded in the write-ahead log: every action that changes a tenant's state (what `runtime.changed()` reports) is
+ * recorded as a command with its name and arguments, so that a state file's write-ahead log can replay it at start.
  * Actions that change nothing (faults, plain reads) are not recorded.
  * @module
  */
@@ -12,8 +12,8 @@ import type { TenantControl } from './tenant-control';
 /** Actions that never touch the persisted state (faults are not part of a snapshot). */
 const NOT_STATE = new Set(['faults.inject', 'faults.clear', 'clock.now', 'clock.frozen', 'requests', 'subscribe']);
 
-/** The same control with every state-changing call journaled (wall-clock pinned, so a replay sees the same instants). */
-export function journaled(runtime: MockRuntime, control: TenantControl): TenantControl {
+/** The same control with every state-changing call logged (wall-clock pinned, so a replay sees the same instants). */
+export function walRecorded(runtime: MockRuntime, control: TenantControl): TenantControl {
   return wrap(runtime, control, '', () => control.apiKey) as TenantControl;
 }
 
