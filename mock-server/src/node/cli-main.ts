@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startMockServer, type MockServer, type StartMockServerOptions } from '../node.js';
+import { startMockServer, type MockServer, type StartMockServerOptions } from './start.js';
 import { copyWorkerScript } from './init.js';
 
 /** What the command prints for --help and after a bad flag. */
