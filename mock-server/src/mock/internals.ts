@@ -5,8 +5,8 @@
  * @module
  */
 import type { Pipeline } from '../pipeline';
-import type { Command } from '../pipeline/commands';
-import type { MockRuntime, WriteAheadLog } from '../pipeline/runtime';
+import type { MockRuntime } from '../pipeline/runtime';
+import type { Command, WriteAheadLog } from '../pipeline/wal';
 import type { CardIssuingMock, ServerState } from './options';
 
 /** What the standalone server needs beyond the public surface: the pipeline itself, and the write-ahead log's seam. */

@@ -12,45 +12,7 @@ import { remember, replay } from './idempotency';
 import { operationById } from './operations';
 import { asProblem, jsonReply, problemReply, type Reply } from './reply';
 import type { MockRuntime } from './runtime';
-
-/** An API request's change: its operation with the validated input, at the wall-clock instant it ran. */
-export interface ApiCommand {
-  kind: 'api';
-  apiKey: string;
-  wall: number;
-  operationId: string;
-  input: { path: unknown; query: unknown; body: unknown };
-  idempotency: { key: string; print: string } | undefined;
-  requestId: string;
-  instance: string;
-}
-
-/** Due transitions that a read ran (a GET, or a control read) at an instant. */
-export interface SettleCommand {
-  kind: 'settle';
-  apiKey: string;
-  wall: number;
-}
-
-/** A control action of one tenant (`approvals.cancel`, `clock.advance`, ...) with its arguments. */
-export interface ControlCommand {
-  kind: 'control';
-  apiKey: string;
-  wall: number;
-  action: string;
-  args: unknown[];
-}
-
-/** A change of the whole mock: a tenant added, or every tenant replaced. */
-export interface MockCommand {
-  kind: 'mock';
-  wall: number;
-  action: 'addCredentials' | 'importState';
-  args: unknown[];
-}
-
-/** Any change. */
-export type Command = ApiCommand | SettleCommand | ControlCommand | MockCommand;
+import type { ApiCommand, Command } from './wal';
 
 /** Writes a command to the write-ahead log when the runtime has one and is not replaying it. */
 export function record(runtime: MockRuntime, command: Command): void {

@@ -1,12 +1,12 @@
 /**
  * What the pipeline stages and the control API share: the tenants, the options, the nonce cache, request ids, the
- * HMAC the platform does fastest, the write-ahead log a state file hangs on, and the listeners (changes, exchanges).
+ * HMAC the platform does fastest, the write-ahead log a state file hangs on (wal.ts), and the listeners (changes, exchanges).
  * @module
  */
 import { parseAuthorization, type NonceCache } from 'card-issuing-sdk';
 import type { DomainObserver } from '../domain/events';
 import { Prng, seedState, type Tenant, type TenantRegistry } from '../store';
-import type { Command } from './commands';
+import type { WriteAheadLog } from './wal';
 import type { Reply } from './reply';
 import { createNonceCache } from './nonces';
 
@@ -25,16 +25,6 @@ export interface Exchange {
   requestId: string;
   /** The tenant the request acted on (its api key), when it got that far. */
   apiKey: string | undefined;
-}
-
-/**
- * Where state changes are made durable (the standalone server's `--state-file`): `record` is called in the same
- * turn as the change with the command that made it and returns a ticket; the reply waits for `durable(ticket)`.
- */
-export interface WriteAheadLog {
-  record(command: Command): number;
-  /** Resolves once every change up to `ticket` is on disk; rejects when it could not be written. */
-  durable(ticket: number): Promise<void>;
 }
 
 /**

@@ -15,5 +15,5 @@ export { StateFileError, errnoText } from './errors';
 export { STATE_FILE_FORMAT, STATE_FILE_VERSION, readStateFile, removeStaleTempFiles, writeStateFile, type StateFileEnvelope } from './snapshot';
 export { acquireLock } from './lock';
 export { WAL_FORMAT } from './wal-files';
-export { openStateFile, type StateFileHooks, type StateFileOptions } from './open';
-export { StateFile } from './writer';
+export { openStateFile } from './open';
+export { StateFile, type StateFileHooks, type StateFileOptions } from './writer';

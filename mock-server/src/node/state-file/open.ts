@@ -6,25 +6,7 @@ import { LEAVE_IT, StateFileError } from './errors';
 import { acquireLock } from './lock';
 import { readStateFile, removeStaleTempFiles } from './snapshot';
 import { replayWal, walFiles } from './wal-files';
-import { StateFile } from './writer';
-
-/** What the state file needs from the mock. */
-export interface StateFileHooks {
-  /** The whole state, for a snapshot: serialised at once, in the turn it is asked for (so it may be the live state). */
-  exportState(): unknown;
-  /** Loads a snapshot's state (rejects with a message when the mock cannot load it). */
-  importState(state: unknown): void;
-  /** Replays one command of the write-ahead log. */
-  replay(command: unknown): void;
-}
-
-/** Options of {@link openStateFile}. */
-export interface StateFileOptions {
-  /** Told why a write failed (the requests of that batch get 503); the server logs it. */
-  onError?: (error: unknown) => void;
-  /** Compact once the write-ahead log holds more bytes than this and than twice the last snapshot. Default 8 MiB. */
-  compactAfterBytes?: number;
-}
+import { StateFile, type StateFileHooks, type StateFileOptions } from './writer';
 
 /**
  * Opens a state file: takes its lock, loads the snapshot and replays its write-ahead logs into the mock (through

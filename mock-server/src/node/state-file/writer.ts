@@ -9,9 +9,26 @@ import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errnoText, StateFileError } from './errors';
 import { syncFolder } from './files';
-import type { StateFileHooks, StateFileOptions } from './open';
 import { writeStateFile } from './snapshot';
 import { WAL_FORMAT, walFiles } from './wal-files';
+
+/** What the state file needs from the mock. */
+export interface StateFileHooks {
+  /** The whole state, for a snapshot: serialised at once, in the turn it is asked for (so it may be the live state). */
+  exportState(): unknown;
+  /** Loads a snapshot's state (rejects with a message when the mock cannot load it). */
+  importState(state: unknown): void;
+  /** Replays one command of the write-ahead log. */
+  replay(command: unknown): void;
+}
+
+/** Options of {@link openStateFile}. */
+export interface StateFileOptions {
+  /** Told why a write failed (the requests of that batch get 503); the server logs it. */
+  onError?: (error: unknown) => void;
+  /** Compact once the write-ahead log holds more bytes than this and than twice the last snapshot. Default 8 MiB. */
+  compactAfterBytes?: number;
+}
 
 interface Waiter {
   ticket: number;
