@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  // Tests import the packages by their public names; tsconfig.json maps them to the sources (one copy of each module).
+  // Most tests import the sources by path; those that name a package (card-issuing-sdk/internal, ...) get the sources
+  // too, through tsconfig.json's paths, so that each module is loaded once.
   resolve: { tsconfigPaths: true },
   test: {
     include: ['test/**/*.test.ts'],

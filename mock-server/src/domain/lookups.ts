@@ -122,11 +122,6 @@ export function approvalsOf(ctx: DomainContext, corporateUuid: string, userUuid:
   return indexOf(ctx.state).approvalsByCorporateUser.get(`${corporateUuid} ${userUuid}`);
 }
 
-/** The approval instances of a corporate, oldest first. */
-export function approvalsOfCorporate(state: TenantState, corporateUuid: string): readonly ApprovalRecord[] {
-  return indexOf(state).approvalsByCorporate.get(corporateUuid);
-}
-
 /** The approval instances on a card (an approval and its reapprovals), oldest first. */
 export function approvalsOnCard(ctx: DomainContext, cardId: string): readonly ApprovalRecord[] {
   return indexOf(ctx.state).approvalsByCard.get(cardId);

@@ -19,7 +19,7 @@ export interface MockInternals {
   attachWal(wal: WriteAheadLog | undefined): void;
   /**
    * What `exportState()` gives, without copying the tenants' states: for serialising at once, in the same turn (a
-   * state file's snapshot), never to keep or change. The copy cost seconds at 100,000 records.
+   * state file's snapshot), never to keep or change: a snapshot of a large state then costs no copy.
    */
   liveState(): ServerState;
 }

@@ -53,7 +53,11 @@ export interface ServerState {
 
 /** The mock: MSW handlers plus the control API of the default tenant and of the whole mock. */
 export interface CardIssuingMock extends TenantControl {
-  /** The 32 operations, the `/__mock/` control routes and 404 problem+json catch-alls, in matching order. */
+  /**
+   * One msw handler that answers every request the mock calls its own: the spec's operations, the `/__mock/` control
+   * routes, and 404 ROUTE_NOT_FOUND for any other path of the API's areas (`/s2s`, `/app`, `/corporates`, `/__mock`);
+   * anything else passes on to the next handler.
+   */
   handlers: HttpHandler[];
   /** The same control surface for another tenant (404 NOT_FOUND ProblemError when the key is unknown). */
   tenant(apiKey: string): TenantControl;

@@ -2,7 +2,7 @@
  * The HTTP front of the standalone mock: node:http in, the request pipeline in the middle, the reply out, with no
  * fetch `Request`/`Response` and no msw routing on the way (the pipeline's route table is compiled once). The same
  * transport also serves plain msw handlers through `getResponse` ({@link serveHandlers}: tests that place a
- * handler before the mock's own, and the naive bridge the benchmark compares with). What the transport adds: the
+ * handler before the mock's own). What the transport adds: the
  * request URL (the target exactly as received, for signatures), the raw body, the Host/Origin guard (guard.ts),
  * CORS, a problem+json for what nothing answers and for headers Node refuses, the body limit, and a log line.
  */
@@ -33,9 +33,6 @@ export interface ServeOptions {
   /** The Host/Origin checks; default: local names and origins only. */
   guard?: Guard;
 }
-
-/** @deprecated Use {@link ServeOptions}. */
-export type ServeHandlersOptions = ServeOptions;
 
 /** A listening server. */
 export interface RunningHttpServer {

@@ -1,8 +1,8 @@
 /**
  * Which tenant a control request (`/__mock/...`) acts on (contract section 7): an unsigned request acts on the
  * default tenant only; a request for another tenant is signed with that tenant's key, as API requests are, and
- * `?apiKey=` may then only repeat it. Before, `?apiKey=K` alone gave anyone any tenant's state, and with it the
- * power to overwrite it. With signatures off (`--no-auth`) nothing is signed, so `?apiKey=` names the tenant.
+ * `?apiKey=` may then only repeat it, so that naming a tenant never gives its state, or the power to overwrite
+ * it. With signatures off (`--no-auth`) nothing is signed, so `?apiKey=` names the tenant.
  * @module
  */
 import { ProblemError } from '../domain/errors';

@@ -1,9 +1,9 @@
 /**
  * The limits the spec states, enforced before a request has any effect, and the bounds of what the mock answers:
- * - a request target over {@link MAX_TARGET_BYTES} is 414 `URI_TOO_LONG` (it was a 500);
- * - an API body over {@link MAX_API_BODY_BYTES} (the spec's 64 KiB) is 413 `PAYLOAD_TOO_LARGE` (up to 32 MB were
- *   accepted); control bodies (a whole state) may be up to {@link MAX_CONTROL_BODY_BYTES};
- * - a body that is not UTF-8 is 400 `MALFORMED_JSON` (invalid bytes inside a JSON string were replaced and accepted);
+ * - a request target over {@link MAX_TARGET_BYTES} is 414 `URI_TOO_LONG`;
+ * - an API body over {@link MAX_API_BODY_BYTES} (the spec's 64 KiB) is 413 `PAYLOAD_TOO_LARGE`; control bodies (a
+ *   whole state) may be up to {@link MAX_CONTROL_BODY_BYTES};
+ * - a body that is not UTF-8 is 400 `MALFORMED_JSON` (never a silent replacement of its bytes);
  * - a problem's texts and lists are cut to the spec's `maxLength`/`maxItems`, so that an answer never breaks the
  *   spec however long the input it names (an unknown field's name, a long path).
  * @module

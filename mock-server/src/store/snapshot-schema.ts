@@ -1,8 +1,8 @@
 /**
  * The schema of a tenant's state (what `GET /__mock/state` gives and `PUT /__mock/state` and a state file take),
- * checked whole: every record of every collection, its key, and the references between records. One bad value (an
- * approval set to `null`) used to be accepted, saved, and then fail every request of the tenant with a 500 and the
- * next start with a stack trace; now it is a 400 VALIDATION_FAILED naming each bad path, and nothing changes.
+ * checked whole: every record of every collection, its key, and the references between records, so that one bad
+ * value (an approval set to `null`) is a 400 VALIDATION_FAILED naming each bad path and changes nothing, instead of
+ * a saved state that fails every later request of the tenant.
  *
  * Typed against {@link TenantState}: a field added to a record and not here fails to compile.
  * @module
