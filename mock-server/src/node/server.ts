@@ -2,21 +2,23 @@
  * The HTTP front of the standalone mock: node:http in, the request pipeline in the middle, the reply out, with no
  * fetch `Request`/`Response` and no msw routing on the way (the pipeline's route table is compiled once). The same
  * transport also serves plain msw handlers through `getResponse` ({@link serveHandlers}: tests that place a
- * handler before the mock's own). What the transport adds: the
- * request URL (the target exactly as received, for signatures), the raw body, the Host/Origin guard (guard.ts),
- * CORS, a problem+json for what nothing answers and for headers Node refuses, the body limit, and a log line.
+ * handler before the mock's own). What the transport adds: the request URL (the target exactly as received, for
+ * signatures), the raw body, the Host/Origin guard (guard.ts), CORS, a problem+json for what nothing answers and
+ * for headers Node refuses (server-problems.ts), the body limit, and a log line.
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getResponse, isPassthroughResponse, type RequestHandler } from 'msw';
 import type { Pipeline } from '../pipeline/index.js';
 import type { PipelineRequest } from '../pipeline/request.js';
-import { problemReply, replyCode, type Reply } from '../pipeline/reply.js';
-import { ProblemError, type StatusedProblemCode } from '../machines/problem-error.js';
+import { replyCode, type Reply } from '../pipeline/reply.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { createGuard, type Guard } from './guard.js';
 import { MAX_CONTROL_BODY_BYTES } from '../pipeline/limits.js';
+import { listen, reachableHost } from './listen.js';
 import { describeError, formatRequestLog } from './log.js';
+import { answerClientError, serverProblem, serverRequestId } from './server-problems.js';
+import { streamReply } from './stream-reply.js';
 
 /** Bodies larger than this are refused before they reach the pipeline (the API's own limit, 64 KiB, is the
  * pipeline's; a `PUT /__mock/state` snapshot is bigger). */
@@ -172,38 +174,6 @@ async function answer(
   }
 }
 
-/** Writes a streamed reply chunk by chunk; the stream is cancelled when the client goes or the server closes. */
-function streamReply(
-  reply: Reply, stream: ReadableStream<Uint8Array>, allowedOrigin: string | undefined, req: IncomingMessage, res: ServerResponse,
-  streams: Set<() => void>,
-): void {
-  const headers: Record<string, string> = { ...reply.headers };
-  if (allowedOrigin !== undefined) Object.assign(headers, corsHeaders(allowedOrigin));
-  // The connection ends with the stream, so that closing the server does not wait for it to become idle.
-  headers.connection = 'close';
-  res.writeHead(reply.status, headers);
-  res.flushHeaders();
-  const reader = stream.getReader();
-  const stop = () => void reader.cancel().catch(() => undefined);
-  req.socket.once('close', stop);
-  streams.add(stop);
-  void (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done || res.destroyed) break;
-        res.write(value);
-      }
-    } catch {
-      // The client went away, or the stream failed: either way this response is over.
-    } finally {
-      req.socket.off('close', stop);
-      streams.delete(stop);
-      res.end();
-    }
-  })();
-}
-
 async function route(
   respond: Respond, options: ServeOptions, req: IncomingMessage, method: string, target: string, origin: string | undefined,
   body: Uint8Array | 'too-large' | undefined,
@@ -252,25 +222,6 @@ function requestUrl(req: IncomingMessage, target: string, options: ServeOptions)
   return url ? { url, raw: text } : undefined;
 }
 
-/**
- * What Node itself refuses before a request exists (headers over its 16 KiB, a request line it cannot parse): a
- * problem+json instead of Node's bare 400/431, then the connection is closed.
- */
-function answerClientError(error: NodeJS.ErrnoException, socket: import('node:stream').Duplex): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const reply = tooLarge
-    ? serverProblem('HEADERS_TOO_LARGE', 'The request line and headers are larger than 16 KiB.', '')
-    : serverProblem('MALFORMED_REQUEST', 'The request is not valid HTTP/1.1.', '');
-  const head = [`HTTP/1.1 ${reply.status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}`, 'connection: close'];
-  for (const [name, value] of Object.entries(reply.headers)) head.push(`${name}: ${value}`);
-  head.push(`content-length: ${Buffer.byteLength(reply.body)}`);
-  socket.end(`${head.join('\r\n')}\r\n\r\n${reply.body}`);
-}
-
 function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
@@ -284,46 +235,6 @@ function headerRecord(headers: IncomingHttpHeaders): Record<string, string> {
 
 function lower(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
-}
-
-/** A problem the server answers itself (around the pipeline), built by the mock's problem code. */
-function serverProblem(code: StatusedProblemCode, detail: string, instance: string): Reply {
-  return problemReply(new ProblemError(code, detail), serverRequestId(), instance);
-}
-
-/** Same shape as the mock's own request ids, so that a log reads the same for every answer. */
-function serverRequestId(): string {
-  return `req_${Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      server.off('listening', onListening);
-      if (error.code === 'EADDRINUSE') {
-        reject(new Error(`Port ${port} on ${host} is already in use; choose another port (0 picks a free one).`));
-      } else if (error.code === 'EACCES') {
-        reject(new Error(`No permission to listen on ${host}:${port}; choose a port above 1023.`));
-      } else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
-        reject(new Error(`Cannot listen on host ${host}: it is not an address of this machine.`));
-      } else {
-        reject(error);
-      }
-    };
-    const onListening = () => {
-      server.off('error', onError);
-      resolve();
-    };
-    server.once('error', onError);
-    server.once('listening', onListening);
-    server.listen(port, host);
-  });
-}
-
-function reachableHost(host: string): string {
-  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
 function firstHeader(value: string | string[] | undefined): string | undefined {
