@@ -5,7 +5,7 @@
  * @module
  */
 import { atWallClock } from '../clock';
-import { commandWall, record as recordCommand } from '../pipeline/commands';
+import { commandWall, recordCommand } from '../pipeline/commands';
 import type { MockRuntime } from '../pipeline/runtime';
 import type { TenantControl } from './tenant-control';
 

@@ -11,7 +11,7 @@ import { ProblemError, notFound } from '../domain/errors';
 import { inspectorRoutes } from '../inspector/routes';
 import { journalListener, observerOf } from '../observe';
 import { createPipeline } from '../pipeline';
-import { commandWall, record as recordCommand, runApi, runSettle } from '../pipeline/commands';
+import { commandWall, recordCommand, runApi, runSettle } from '../pipeline/commands';
 import type { Exchange } from '../pipeline/runtime';
 import { createRuntime } from '../pipeline/runtime';
 import { webCryptoHmac } from '../pipeline/signature';

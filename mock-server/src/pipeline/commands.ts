@@ -15,7 +15,7 @@ import type { MockRuntime } from './runtime';
 import type { ApiCommand, Command } from './wal';
 
 /** Writes a command to the write-ahead log when the runtime has one and is not replaying it. */
-export function record(runtime: MockRuntime, command: Command): void {
+export function recordCommand(runtime: MockRuntime, command: Command): void {
   if (runtime.wal && !runtime.replaying) lastTicket.set(runtime, runtime.wal.record(command));
 }
 
@@ -58,10 +58,10 @@ export function runApi(runtime: MockRuntime, tenant: Tenant, command: ApiCommand
       remember(state, idempotency.key, idempotency.print, reply, ctx.now);
     }
     if (operation.method === 'POST') {
-      record(runtime, command);
+      recordCommand(runtime, command);
       runtime.changed();
     } else if (settled > 0) {
-      record(runtime, { kind: 'settle', apiKey: tenant.apiKey, wall: command.wall });
+      recordCommand(runtime, { kind: 'settle', apiKey: tenant.apiKey, wall: command.wall });
       runtime.changed();
     }
     return reply;

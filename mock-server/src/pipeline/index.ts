@@ -218,6 +218,3 @@ function limitProblem(check: () => void): ProblemError | undefined {
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
-
-// For the control API and the mock, which log their changes the same way.
-export { commandWall, record as recordCommand } from './commands';
