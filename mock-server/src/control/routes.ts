@@ -7,15 +7,13 @@
  */
 import * as z from 'zod';
 import { ProblemError } from '../domain/errors';
-import type { ControlRoute } from '../pipeline/control-route';
+import type { ControlAccess, ControlRoute } from '../pipeline/control-route';
 import type { Credentials } from '../store';
 import { zAuthorizeBody, zClockAdvanceBody, zCredentialsBody, zFaultBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
 import type { TenantControl } from './tenant-control';
 
-/** What the routes need from the mock. */
-export interface ControlApi {
-  /** The control of the tenant of `apiKey` (null: the default tenant); undefined when no such tenant exists. */
-  control(apiKey: string | null): TenantControl | undefined;
+/** What the routes need from the mock: the control of a tenant (as the pipeline finds it), and adding one. */
+export interface ControlApi extends ControlAccess<TenantControl> {
   /** Adds a tenant (or finds the same credentials); 409 API_KEY_EXISTS for a known key with another secret. */
   addCredentials(credentials: Credentials): { created: boolean; control: TenantControl };
 }
