@@ -6,7 +6,8 @@
  * The layers, each importing only those before it (.dependency-cruiser.cjs checks it): `store/` (records per
  * tenant, seeded fixtures, snapshots) → `machines/` (state tables) → `domain/` (behaviour) → `pipeline/` (one
  * transport-free request pipeline for the operations and the `/__mock/` routes) → `control/` and `observe/` →
- * `adapters/`, `node/`, `inspector/` → `mock/` (createMock wires them) → the entries.
+ * `adapters/`, `node/`, `inspector/` → `mock/` (createMock wires them) → what runs a whole mock (`runners/`,
+ * `node/start.ts`) → the entries.
  *
  * @example
  * ```ts

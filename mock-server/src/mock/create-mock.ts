@@ -21,7 +21,7 @@ import type { CardIssuingMock, CreateMockOptions, ServerState } from './options'
 import { checkCredentials, serverStateProblem } from './server-state';
 
 /** The default credentials of the mock (contract section 1). */
-export const DEFAULT_CREDENTIALS: Credentials = { apiKey: 'test_key', apiSecret: 'test_secret' };
+const DEFAULT_CREDENTIALS: Credentials = { apiKey: 'test_key', apiSecret: 'test_secret' };
 
 /** Creates a mock. Deterministic for a `seed` (with a frozen clock, byte-for-byte). */
 export function createMock(options: CreateMockOptions = {}): CardIssuingMock {

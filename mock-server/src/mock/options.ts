@@ -1,5 +1,5 @@
 /**
- * The public shapes of the in-process mock: what {@link createMock} takes, the mock it returns, and the whole state
+ * The public shapes of the in-process mock: what `createMock` takes, the mock it returns, and the whole state
  * a standalone server keeps in its state file.
  * @module
  */
