@@ -28,25 +28,27 @@ import { createRuntime, type Journal, type MockRuntime } from './pipeline/runtim
 import { webCryptoHmac } from './pipeline/signature';
 import { inspectorRoutes } from './inspector/routes';
 import { journalListener, type ObserveOptions } from './observe';
-import { TenantRegistry, cloneState, snapshotProblem, type Credentials, type Tenant, type TenantSnapshot, type TenantState } from './store';
+import { TenantRegistry, cloneState, migrateSnapshot, snapshotProblem, type Credentials, type Tenant, type TenantSnapshot, type TenantState } from './store';
 
 export { ProblemError } from './domain/errors';
 export { createMockFetch, interceptFetch, type FetchFunction } from './runners/fetch';
 export type { ProblemExtras } from './domain/errors';
 export type { IncomingDeposit, IncomingDepositResult, DomainEvent, DomainObserver } from './domain';
 export type { ChangeRequest } from './domain/business';
-export type { Purchase } from './domain/authorizations';
+export type { AuthorizationFilter, Purchase } from './domain/authorizations';
 export { DECLINE_REASONS } from './domain/authorizations';
 export type { FaultSpec } from './pipeline/faults';
 export type { Exchange } from './pipeline/runtime';
 export type { Reply } from './pipeline/reply';
-export type { TenantControl } from './control';
+export type { AuthorizationControl, TenantControl } from './control';
 export type {
   EventFilter, JournalEntry, JournalMessage, JournalSummary, MockEvent, MockEventType, ObservedListener, ObservedMessage, ObserveOptions,
   RequestFilter,
 } from './observe';
 export { DEFAULT_EVENT_LOG_SIZE, DEFAULT_JOURNAL_SIZE, JOURNAL_BODY_LIMIT } from './observe';
-export type { AuthorizationRecord as Authorization, Credentials, DeclineReason, Fixtures, OutboxMessage, TenantSnapshot } from './store';
+export type {
+  AuthorizationRecord as Authorization, AuthorizationState, AuthorizationStep, Credentials, DeclineReason, Fixtures, OutboxMessage, TenantSnapshot,
+} from './store';
 
 /** Options of {@link createMock}. */
 export interface CreateMockOptions {
@@ -185,7 +187,8 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
   if (runtime.observer.journalSize > 0) runtime.exchangeListeners.add(journalListener(runtime));
   const handlers = mswHandlers(pipeline, runtime.baseUrl);
 
-  const importState = (state: ServerState): void => {
+  const importState = (given: ServerState): void => {
+    const state = migrateServerState(given);
     const problem = serverStateProblem(state);
     if (problem) throw new ProblemError(400, 'VALIDATION_FAILED', `Not a mock server state: ${problem}.`, { errors: [{ path: 'state', message: problem }] });
     tenants.replaceAll(
@@ -202,7 +205,7 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     },
     clock: defaultControl.clock, reset: defaultControl.reset, snapshot: defaultControl.snapshot, restore: defaultControl.restore,
     outbox: defaultControl.outbox, kyc: defaultControl.kyc, deposits: defaultControl.deposits, approvals: defaultControl.approvals,
-    users: defaultControl.users, cards: defaultControl.cards, faults: defaultControl.faults, fixtures: defaultControl.fixtures,
+    users: defaultControl.users, cards: defaultControl.cards, authorizations: defaultControl.authorizations, faults: defaultControl.faults, fixtures: defaultControl.fixtures,
     requests: defaultControl.requests, events: defaultControl.events, subscribe: defaultControl.subscribe,
     handlers,
     tenant: controlOf,
@@ -251,6 +254,12 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     },
   });
   return mock;
+}
+
+/** A server state whose tenant snapshots of older versions are brought to this one (`store/migrate.ts`). */
+function migrateServerState(state: ServerState): ServerState {
+  if (typeof state !== 'object' || state === null || !Array.isArray(state.tenants)) return state;
+  return { ...state, tenants: state.tenants.map((t) => (typeof t === 'object' && t !== null ? { ...t, state: migrateSnapshot(t.state) as TenantSnapshot } : t)) };
 }
 
 /** Why `value` is not a {@link ServerState}, or undefined when it is one. */

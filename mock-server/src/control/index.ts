@@ -6,3 +6,4 @@ export * from './tenant-control';
 export * from './routes';
 export * from './journaled';
 export * from './schemas';
+export * from './authorization-routes';

@@ -23,6 +23,10 @@ function wrap(runtime: MockRuntime, target: object, prefix: string, apiKey: () =
     const action = prefix + name;
     if (descriptor.get) {
       Object.defineProperty(out, name, { get: descriptor.get, enumerable: true });
+    } else if (typeof descriptor.value === 'function' && Object.keys(descriptor.value as object).length > 0) {
+      // A callable with actions of its own (`authorizations(filter)`, `authorizations.capture(...)`).
+      const fn = descriptor.value as (...args: unknown[]) => unknown;
+      out[name] = Object.assign((...args: unknown[]) => fn(...args), wrap(runtime, fn, `${action}.`, apiKey));
     } else if (typeof descriptor.value === 'function' && !NOT_STATE.has(action)) {
       const fn = descriptor.value as (...args: unknown[]) => unknown;
       out[name] = (...args: unknown[]) => {
