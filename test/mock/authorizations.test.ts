@@ -373,3 +373,47 @@ describe('race probes: one of two steps wins, the ledger holds', () => {
     expect(await figures(approval)).toMatchObject({ spent: 2_000, remaining: 8_000 });
   });
 });
+
+describe('snapshots carry authorizations; older ones are migrated', () => {
+  it('a snapshot restores pending holds with their expiry: the hold still expires on time after restore', async () => {
+    const approval = await delivered(10_000);
+    const auth = hold(approval, 3_000);
+    const snapshot = h.mock.snapshot();
+    expect(snapshot.authorizations[auth.id]).toMatchObject({ state: 'PENDING', held: 3_000 });
+    h.mock.authorizations.capture(auth.id);
+    h.mock.restore(snapshot);
+    expect(await figures(approval)).toMatchObject({ spent: 0, held: 3_000, remaining: 7_000 });
+    h.mock.clock.advance(7 * DAY);
+    expect(h.mock.authorizations({ cardId: approval.card.id })[0]).toMatchObject({ state: 'EXPIRED' });
+    expect(await figures(approval)).toMatchObject({ held: 0, remaining: 10_000 });
+  });
+
+  it('a version 1 snapshot (restore and PUT /__mock/state) is migrated: APPROVED purchases were captured at once', async () => {
+    const approval = await delivered(10_000);
+    const bought = h.mock.cards.authorize(approval.card.id, { amount: 2_500, currency: 'EUR', merchant: 'Books' });
+    const v1 = JSON.parse(JSON.stringify(h.mock.snapshot())) as Record<string, any>;
+    v1.version = 1;
+    for (const a of Object.values(v1.approvals) as Record<string, unknown>[]) delete a.held;
+    for (const a of Object.values(v1.authorizations) as Record<string, unknown>[]) {
+      for (const field of ['state', 'authorized', 'held', 'captured', 'refunded', 'expiresAt', 'steps', 'updatedAt']) delete a[field];
+    }
+    const frozen = JSON.stringify(v1);
+    h.start();
+    h.mock.restore(v1 as never);
+    expect(JSON.stringify(v1), 'the given snapshot is not changed').toBe(frozen);
+    expect(h.mock.authorizations()).toMatchObject([{ id: bought.id, state: 'CLEARED', captured: 2_500, refunded: 0, held: 0 }]);
+    expect(await figures(approval)).toMatchObject({ spent: 2_500, held: 0, remaining: 7_500 });
+    h.start();
+    expect((await send('PUT', '/__mock/state', { sign: false, body: v1 })).status).toBe(200);
+    expect(h.mock.snapshot().version).toBe(2);
+    expect(h.mock.authorizations.refund(bought.id)).toMatchObject({ state: 'REFUNDED' });
+  });
+
+  it('a snapshot of another version is refused naming what to do, and the state in force is kept', async () => {
+    const snapshot = { ...h.mock.snapshot(), version: 7 };
+    const problem = await expectProblem(await send('PUT', '/__mock/state', { sign: false, body: snapshot }), 400, 'VALIDATION_FAILED');
+    expect(problem.detail).toContain('take the snapshot again with this version of the mock');
+    expect(problem.errors).toEqual([expect.objectContaining({ path: 'body.version' })]);
+    expect(h.mock.snapshot().version).toBe(2);
+  });
+});
