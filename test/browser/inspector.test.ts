@@ -246,6 +246,7 @@ describe('the inspector page at /__mock/ui', () => {
     await row.getByLabel('Step (EUR)').fill('15.00');
     expect(await noticeAfter(page, () => row.getByRole('button', { name: /^Increment/ }).click())).toMatch(/^Increment purchase at Grand Hotel .*: PENDING$/);
     await showsFigures('40.00 EUR', '75.00 EUR', '135.00 EUR');
+    await expect(row.locator('[data-figure="authorized"]').textContent()).resolves.toBe('75.00 EUR');
     // Captured for less than the hold: 50.00 spent, the 25.00 left of the hold back in remaining.
     await row.getByLabel('Step (EUR)').fill('50.00');
     expect(await noticeAfter(page, () => row.getByRole('button', { name: /^Capture/ }).click())).toMatch(/: CLEARED$/);
@@ -270,8 +271,11 @@ describe('the inspector page at /__mock/ui', () => {
     await expect(page.locator('section[aria-label="Virtual clock"] ul.due').textContent()).resolves.toContain('card hold at Fuel Stop expires');
     await chain.locator('.purchases').scrollIntoViewIfNeeded();
     await page.screenshot({ path: shot('5b-purchase-steps-1280x800') });
-    for (let i = 0; i < 3; i++) await noticeAfter(page, () => page.getByRole('button', { name: 'Advance the clock 3 days' }).click());
+    const clock = page.getByRole('form', { name: 'Advance the clock by seconds' });
+    await clock.getByLabel('Seconds').fill(String(7 * 86_400));
+    expect(await noticeAfter(page, () => clock.getByRole('button', { name: 'Advance' }).click())).toBe('Clock moved 7 d');
     await shows(page, `[data-authorization="${expiringId}"][data-state="EXPIRED"]`);
+    await expect(page.getByRole('list', { name: 'Became due at the last move' }).textContent()).resolves.toContain('Purchase at Fuel Stop expired 12.00 EUR: PENDING → EXPIRED');
     await showsFigures('70.00 EUR', '0.00 EUR', '180.00 EUR');
     expect(await figure('remaining')).toBe('180.00 EUR');
     // What the page showed is what the SDK reads.

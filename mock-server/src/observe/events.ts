@@ -41,7 +41,7 @@ export type MockEventInput =
       reason: string | null;
     }
   | {
-      type: AuthorizationStepEventType; authorizationId: string; cardId: string; approvalUuid: string | null;
+      type: AuthorizationStepEventType; authorizationId: string; cardId: string; approvalUuid: string | null; merchant: string;
       /** The step's amount (an increment, a capture, a reversal or expiry, a refund). */
       amount: Money;
       from: string; to: string;
@@ -105,7 +105,7 @@ export function publicEvent(event: DomainEvent): { input: MockEventInput; at: nu
       return {
         at,
         input: {
-          type, authorizationId: a.id, cardId: a.cardId, approvalUuid: a.approvalUuid, amount: { amount: event.amount, currency: a.amount.currency },
+          type, authorizationId: a.id, cardId: a.cardId, approvalUuid: a.approvalUuid, merchant: a.merchant, amount: { amount: event.amount, currency: a.amount.currency },
           from: event.from, to: event.to, reason: event.declineReason, held: a.held, captured: a.captured, refunded: a.refunded,
         },
       };

@@ -140,6 +140,7 @@ function PurchaseFigures({ p }: { p: PurchaseView }) {
   const c = p.amount.currency;
   return (
     <span class="muted small purchase-figures">
+      {p.authorized !== p.amount.amount && <>{' '}· authorized <span data-figure="authorized">{money(p.authorized, c)}</span></>}
       {' '}· held <span data-figure="held">{money(p.held, c)}</span> · captured <span data-figure="captured">{money(p.captured, c)}</span>
       {p.refunded > 0 && <> · refunded <span data-figure="refunded">{money(p.refunded, c)}</span></>}
       {p.state === 'PENDING' && p.expiresAt && <> · expires {shortInstant(p.expiresAt)}</>}
