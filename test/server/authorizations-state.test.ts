@@ -3,9 +3,9 @@
  * still capturable after a restart), a state file written before authorizations had a life (tenant state version 1)
  * is migrated at start, and a tenant state of an unknown version is refused with a message that says what to do.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startMockServer, StateFileError } from '../../mock-server/src/node.js';
 import { control, signedFetch } from './helpers.js';
@@ -54,6 +54,38 @@ describe('authorizations in a state file', () => {
       expect(Object.keys(state.authorizations)).toEqual([captured.id, pending.id]);
     } finally {
       await second.close();
+    }
+  });
+
+  it('are replayed from the journal: each step a control command, a copy of a running server’s files gives the same holds', async () => {
+    const file = tempFile();
+    const first = await startMockServer({ port: 0, stateFile: file });
+    try {
+      const approval = await deliveredApproval(first.url, 10_000);
+      const a = (await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, { amount: 4_000, currency: 'EUR', merchant: 'Hotel', capture: false })).body;
+      await control(first.url, 'POST', `/authorizations/${a.id}/increment`, { amount: 500 });
+      await control(first.url, 'POST', `/authorizations/${a.id}/capture`, { amount: 4_200 });
+      await control(first.url, 'POST', `/authorizations/${a.id}/refund`, { amount: 200 });
+      const b = (await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, { amount: 1_000, currency: 'EUR', merchant: 'Fuel', capture: false })).body;
+      await control(first.url, 'POST', `/authorizations/${b.id}/reverse`, { amount: 300 });
+      const journal = readdirSync(dirname(file)).filter((f) => f.startsWith(`${basename(file)}.journal-`));
+      const actions = journal.flatMap((f) => readFileSync(join(dirname(file), f), 'utf8').split('\n').slice(1).filter(Boolean).map((l) => JSON.parse(l).action as string));
+      expect(actions).toEqual(expect.arrayContaining(['authorizations.increment', 'authorizations.capture', 'authorizations.refund', 'authorizations.reverse']));
+      // What a kill -9 now would leave: the snapshot and the journal, no clean close.
+      const copy = join(mkdtempSync(join(tmpdir(), 'cim-auth-copy-')), 'state.json');
+      for (const f of readdirSync(dirname(file)).filter((f) => f.startsWith(basename(file)) && !f.endsWith('.lock'))) {
+        copyFileSync(join(dirname(file), f), join(dirname(copy), f.replace(basename(file), basename(copy))));
+      }
+      const expected = (await control(first.url, 'GET', `/authorizations?cardId=${approval.cardId}`)).body.items;
+      const second = await startMockServer({ port: 0, stateFile: copy });
+      try {
+        expect((await control(second.url, 'GET', `/authorizations?cardId=${approval.cardId}`)).body.items).toEqual(expected);
+        expect(await approvalOf(second.url, approval)).toMatchObject({ spent: { amount: 4_000 }, held: { amount: 700 }, remaining: { amount: 5_300 } });
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await first.close();
     }
   });
 
