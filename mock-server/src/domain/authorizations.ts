@@ -27,7 +27,7 @@ import {
 import type { AuthorizationRecord, AuthorizationState, AuthorizationStepKind, CardRecord, DeclineReason } from '../store';
 import { iso } from '../clock';
 import { emit, nowIso, type DomainContext } from './context';
-import { ProblemError, notFound, unprocessable } from './errors';
+import { notFound, unprocessable } from './errors';
 import { authorizationKey } from './due';
 import * as holds from './holds';
 import { balancesOf, findCard, indexOf } from './lookups';
@@ -213,7 +213,7 @@ function rowFor(auth: AuthorizationRecord, trigger: AuthorizationTrigger, amount
   if (!authorizationMachine.rows.some((r) => r.trigger === trigger && r.from?.includes(auth.state))) {
     transition(authorizationMachine, auth.state, trigger, { operation, ctx: f });
   }
-  throw new ProblemError(422, 'AMOUNT_EXCEEDS_AUTHORIZATION', tooMuch?.() ?? `${amount} is more than the authorization allows.`);
+  throw unprocessable('AMOUNT_EXCEEDS_AUTHORIZATION', tooMuch?.() ?? `${amount} is more than the authorization allows.`);
 }
 
 /** Records a step, enters `to`, tells the observer; returns a copy. */
