@@ -32,6 +32,47 @@ async function deliveredApproval(url: string, budget: number) {
 const approvalOf = async (url: string, a: { corporateUuid: string; approvalUuid: string }) =>
   (await signedFetch(url, 'GET', `/corporates/${a.corporateUuid}/approvals/${a.approvalUuid}`)).body;
 
+describe('race probes over node:http, with a state file', () => {
+  it('two captures, a capture and a reversal, two refunds beyond the capture, 10 rounds each: one wins, the ledger holds, a restart agrees', async () => {
+    const file = tempFile();
+    const first = await startMockServer({ port: 0, stateFile: file });
+    const approval = await deliveredApproval(first.url, 1_000_000);
+    const step = (id: string, action: string, amount?: number) => control(first.url, 'POST', `/authorizations/${id}/${action}`, amount === undefined ? undefined : { amount });
+    const hold = async (amount: number, capture = false) =>
+      (await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, { amount, currency: 'EUR', merchant: 'Race', capture })).body.id as string;
+    let spent = 0;
+    for (let round = 0; round < 10; round++) {
+      const a = await hold(1_000);
+      const captures = await Promise.all([step(a, 'capture', 1_000), step(a, 'capture', 1_100)]);
+      expect(captures.map((r) => r.status).sort()).toEqual([200, 409]);
+      spent += captures.find((r) => r.status === 200)!.body.captured;
+
+      const b = await hold(2_000);
+      const [reversal, capture] = await Promise.all([step(b, 'reverse'), step(b, 'capture')]);
+      expect([reversal.status, capture.status].sort()).toEqual([200, 409]);
+      if (capture.status === 200) spent += 2_000;
+
+      const c = await hold(3_000, true);
+      const refunds = await Promise.all([step(c, 'refund', 2_000), step(c, 'refund', 2_000)]);
+      expect(refunds.map((r) => r.status).sort()).toEqual([200, 422]);
+      spent += 1_000;
+    }
+    const figures = async (url: string) => {
+      const a = await approvalOf(url, approval);
+      const corporate = (await control(url, 'GET', '/fixtures')).body.corporates[0];
+      return { spent: a.spent.amount, held: a.held.amount, remaining: a.remaining.amount, ledger: corporate.balance.amount + corporate.reserved.amount + corporate.spent.amount - corporate.funded.amount };
+    };
+    expect(await figures(first.url)).toEqual({ spent, held: 0, remaining: 1_000_000 - spent, ledger: 0 });
+    await first.close();
+    const second = await startMockServer({ port: 0, stateFile: file });
+    try {
+      expect(await figures(second.url)).toEqual({ spent, held: 0, remaining: 1_000_000 - spent, ledger: 0 });
+    } finally {
+      await second.close();
+    }
+  });
+});
+
 describe('authorizations in a state file', () => {
   it('survive a restart: states, amounts and steps; a pending hold is still capturable and the approval still shows it', async () => {
     const file = tempFile();
