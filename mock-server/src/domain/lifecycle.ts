@@ -12,10 +12,10 @@
  * | ACCEPTED   | reserve                                                                                   |
  * | PREPARED   | reserve (already held)                                                                    |
  * | DELIVERED  | reserve; generate the card (number, expiry, CVV) unless it was; activate an INACTIVE card |
- * | REAPPROVED | hand the reservation, holds, spending and card over to the successor; end pending change |
- * | FINISHED   | release what is left but pending holds; close the card; end the pending change            |
- * | CANCELED   | release what is left but pending holds; close the card if this instance holds it; end ... |
- * | EXPIRED    | release what is left but pending holds; close the card if this instance holds it; end ... |
+ * | REAPPROVED | hand reservation, holds, spending and card to the successor; end the pending change       |
+ * | FINISHED   | release all but pending card holds; close the card; end the pending change                |
+ * | CANCELED   | release all but pending holds; close the card if this instance has it; end pending change |
+ * | EXPIRED    | release all but pending holds; close the card if this instance has it; end pending change |
  * | REJECTED   | none                                                                                      |
  * @module
  */
