@@ -120,7 +120,10 @@ function last4Of(pan: string | null | undefined): string | null {
   return typeof pan === 'string' && pan.length >= 4 ? pan.slice(-4) : null;
 }
 
-/** The latest purchases of each card, newest first (at most `perCard`). */
+/**
+ * The latest purchases of each card, newest first: at most `perCard`, and every PENDING hold besides (a hold must stay
+ * reachable to capture or reverse it, however many purchases came after it).
+ */
 function purchasesByCard(state: TenantState, perCard: number): Map<string, PurchaseView[]> {
   const out = new Map<string, PurchaseView[]>();
   for (const a of Object.values(state.authorizations)) {
@@ -129,9 +132,9 @@ function purchasesByCard(state: TenantState, perCard: number): Map<string, Purch
       id: a.id, at: a.createdAt, approved: a.status === 'APPROVED', amount: { ...a.amount }, merchant: a.merchant, reason: a.declineReason,
       state: a.state, authorized: a.authorized, held: a.held, captured: a.captured, refunded: a.refunded, expiresAt: a.expiresAt,
     });
-    if (list.length > perCard) list.pop();
     out.set(a.cardId, list);
   }
+  for (const [cardId, list] of out) out.set(cardId, list.filter((p, i) => i < perCard || p.state === 'PENDING'));
   return out;
 }
 
