@@ -421,3 +421,22 @@ describe('snapshots carry authorizations; older ones are migrated', () => {
     expect(h.mock.snapshot().version).toBe(2);
   });
 });
+
+describe('the inspector model (GET /__mock/inspect)', () => {
+  it('shows each instance with spent, held and remaining, the ledger with held, and a card\'s holds however many purchases follow', async () => {
+    const approval = await delivered(100_000);
+    const first = hold(approval, 5_000, 'Hotel');
+    for (let i = 0; i < 9; i++) h.mock.cards.authorize(approval.card.id, { amount: 100, currency: 'EUR', merchant: `Cafe ${i}` });
+    const view = (await (await send('GET', '/__mock/inspect', { sign: false })).json()) as {
+      chains: { cardId: string; instances: { approvalUuid: string; spent: number; held: number; remaining: number }[]; authorizations: { id: string; state: string; held: number }[] }[];
+      corporates: { corporateUuid: string; held: number; reserved: number }[];
+      upcoming: { what: string; id: string }[];
+    };
+    const chain = view.chains.find((c) => c.cardId === approval.card.id)!;
+    expect(chain.instances).toMatchObject([{ approvalUuid: approval.approvalUuid, spent: 900, held: 5_000, remaining: 94_100 }]);
+    expect(chain.authorizations).toHaveLength(9);
+    expect(chain.authorizations.at(-1)).toMatchObject({ id: first.id, state: 'PENDING', held: 5_000 });
+    expect(view.corporates.find((c) => c.corporateUuid === approval.corporateUuid)).toMatchObject({ held: 5_000 });
+    expect(view.upcoming).toContainEqual({ at: first.expiresAt, what: 'card hold at Hotel expires (PENDING → EXPIRED)', id: first.id });
+  });
+});
