@@ -26,15 +26,17 @@ export { createMockFetch, interceptFetch, type FetchFunction } from './runners/f
 export type { ProblemExtras } from './domain/errors';
 export type { IncomingDeposit, IncomingDepositResult, DomainEvent, DomainObserver } from './domain';
 export type { ChangeRequest } from './domain/business';
-export type { Purchase } from './domain/authorizations';
+export type { AuthorizationFilter, Purchase } from './domain/authorizations';
 export { DECLINE_REASONS } from './domain/authorizations';
 export type { FaultSpec } from './pipeline/faults';
 export type { Exchange } from './pipeline/runtime';
 export type { Reply } from './pipeline/reply';
-export type { TenantControl } from './control';
+export type { AuthorizationControl, TenantControl } from './control';
 export type {
   EventFilter, JournalEntry, JournalMessage, JournalSummary, MockEvent, MockEventType, ObservedListener, ObservedMessage, ObserveOptions,
   RequestFilter,
 } from './observe';
 export { DEFAULT_EVENT_LOG_SIZE, DEFAULT_JOURNAL_SIZE, JOURNAL_BODY_LIMIT } from './observe';
-export type { AuthorizationRecord as Authorization, Credentials, DeclineReason, Fixtures, OutboxMessage, TenantSnapshot } from './store';
+export type {
+  AuthorizationRecord as Authorization, AuthorizationState, AuthorizationStep, Credentials, DeclineReason, Fixtures, OutboxMessage, TenantSnapshot,
+} from './store';

@@ -75,6 +75,8 @@ export const zProblemCode = /* @__PURE__ */ z.enum([
     'CHANGE_ALREADY_PENDING',
     'DEPOSIT_ADDRESS_MISSING',
     'API_KEY_EXISTS',
+    'AUTHORIZATION_NOT_PENDING',
+    'AUTHORIZATION_NOT_CLEARED',
     'PAYLOAD_TOO_LARGE',
     'REGISTRATION_INCOMPLETE',
     'EMAIL_UNVERIFIED',
@@ -94,6 +96,7 @@ export const zProblemCode = /* @__PURE__ */ z.enum([
     'IDEMPOTENCY_KEY_REUSED',
     'AMOUNT_BELOW_MINIMUM',
     'AMOUNT_TOO_LARGE',
+    'AMOUNT_EXCEEDS_AUTHORIZATION',
     'RATE_LIMITED',
     'INTERNAL_ERROR',
     'SERVICE_UNAVAILABLE',
@@ -629,11 +632,26 @@ export const zBudgetIncrease = /* @__PURE__ */ z.object({
  * exists from the approval's creation but is generated (number, expiry, CVV) only when the approval becomes
  * DELIVERED: until then `card.last4`, `card.expiryMonth`, `card.expiryYear` and `card.generatedAt` are null.
  *
- * Spending (decided): `spent` is what approved card transactions took under this instance and the ones it
- * replaced (a reapproval carries it over); `remaining` is what can still be spent under it: `budget` − `spent`
- * while ACCEPTED, PREPARED or DELIVERED (exactly what it holds reserved from the corporate balance), 0 otherwise
- * (a CREATED change reserves nothing until accepted). Per corporate: funded = available + reserved + spent, so
- * FINISHED and CANCELED release only what is left.
+ * Spending (decided, as card programmes move money in steps): a card purchase is first authorized, a hold;
+ * the card network then captures it (clearing), raises it (an incremental authorization), reverses it in whole
+ * or part, or lets it expire; a captured one can be refunded in whole or part. `held` is what pending holds
+ * take under this instance; `spent` what captures took under it and the instances it replaced, less refunds (a
+ * reapproval carries both over); `remaining` is what can still be authorized: `budget` − `spent` − `held` while
+ * ACCEPTED, PREPARED or DELIVERED, 0 otherwise (a CREATED change reserves nothing until accepted). A hold
+ * lowers `remaining` at once; a capture moves the hold from `held` to `spent` (a capture may exceed the hold by
+ * up to 15 %, tips and fuel, taken from `remaining`; what it leaves of the hold goes back to `remaining`); a
+ * reversal or expiry (7 days after the authorization, on the service's clock) gives the hold back to
+ * `remaining`; a refund lowers `spent` and raises `remaining`.
+ *
+ * The corporate ledger: funded = available + reserved + spent, never below zero. An instance in force reserves
+ * `budget` − `spent`; its holds are part of that reservation, so a hold moves nothing in the ledger, a capture
+ * moves its amount from reserved to spent, a refund moves it back.
+ *
+ * Money in flight when an instance ends: REAPPROVED hands its pending holds to the instance that replaces it,
+ * with its reservation and spending. FINISHED releases what is neither spent nor held (CANCELED and EXPIRED,
+ * which a DELIVERED instance never enters, release the same way); its pending holds stay reserved and can still
+ * be captured against it, up to their amount, or be reversed or expire; what they free then goes to the
+ * corporate's available balance, as does a later refund. So FINISHED and CANCELED release only what is left.
  *
  */
 export const zApproval = /* @__PURE__ */ z.object({
@@ -644,6 +662,7 @@ export const zApproval = /* @__PURE__ */ z.object({
     statusReason: /* @__PURE__ */ z.nullable(zApprovalStatusReason),
     budget: zMoney,
     spent: zMoney,
+    held: zMoney,
     remaining: zMoney,
     validFrom: zTimestamp,
     validTo: zTimestamp,

@@ -6,3 +6,5 @@ export * from './tenant-control';
 export * from './routes';
 export * from './wal-recorded';
 export * from './schemas';
+export * from './authorization-routes';
+export type { AuthorizationControl } from './authorization-control';

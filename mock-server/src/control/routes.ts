@@ -11,6 +11,7 @@ import type { ControlAccess, ControlRoute } from '../pipeline/control-route';
 import type { Credentials } from '../store';
 import { zAuthorizeBody, zClockAdvanceBody, zCredentialsBody, zFaultBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
 import type { TenantControl } from './tenant-control';
+import { authorizationRoutes } from './authorization-routes';
 
 /** What the routes need from the mock: the control of a tenant (as the pipeline finds it), and adding one. */
 export interface ControlApi extends ControlAccess<TenantControl> {
@@ -79,6 +80,7 @@ export function controlRoutes(api: ControlApi): RouteDef[] {
       method: 'post', path: '/__mock/cards/{cardId}/{action}', params: z.object({ cardId: uuid, action: z.enum(['lock', 'unlock']) }),
       run: ({ control, params }) => ok(params.action === 'lock' ? control.cards.lock(params.cardId!) : control.cards.unlock(params.cardId!)),
     },
+    ...authorizationRoutes(),
     { method: 'get', path: '/__mock/state', run: ({ control }) => ok(control.snapshot()) },
     {
       method: 'put', path: '/__mock/state',

@@ -24,18 +24,11 @@ function wrap(runtime: MockRuntime, target: object, prefix: string, apiKey: () =
     const action = prefix + name;
     if (descriptor.get) {
       Object.defineProperty(out, name, { get: descriptor.get, enumerable: true });
-    } else if (typeof descriptor.value === 'function' && !NOT_STATE.has(action)) {
+    } else if (typeof descriptor.value === 'function') {
       const fn = descriptor.value as (...args: unknown[]) => unknown;
-      out[name] = (...args: unknown[]) => {
-        const wall = commandWall();
-        const key = apiKey();
-        const before = runtime.changes;
-        try {
-          return atWallClock(wall, () => fn(...args));
-        } finally {
-          if (runtime.changes !== before) recordCommand(runtime, { kind: 'control', apiKey: key, wall, action, args });
-        }
-      };
+      const call = NOT_STATE.has(action) ? fn : recorded(runtime, fn, action, apiKey);
+      // A callable with actions of its own (`authorizations(filter)`, `authorizations.capture(...)`) keeps them, journaled too.
+      out[name] = Object.keys(fn).length > 0 ? Object.assign(call, wrap(runtime, fn, `${action}.`, apiKey)) : call;
     } else if (typeof descriptor.value === 'object' && descriptor.value !== null) {
       out[name] = wrap(runtime, descriptor.value as object, `${action}.`, apiKey);
     } else {
@@ -43,6 +36,20 @@ function wrap(runtime: MockRuntime, target: object, prefix: string, apiKey: () =
     }
   }
   return out;
+}
+
+/** `fn`, run at a pinned wall clock and recorded as a command when it changed the state. */
+function recorded(runtime: MockRuntime, fn: (...args: unknown[]) => unknown, action: string, apiKey: () => string): (...args: unknown[]) => unknown {
+  return (...args: unknown[]) => {
+    const wall = commandWall();
+    const key = apiKey();
+    const before = runtime.changes;
+    try {
+      return atWallClock(wall, () => fn(...args));
+    } finally {
+      if (runtime.changes !== before) recordCommand(runtime, { kind: 'control', apiKey: key, wall, action, args });
+    }
+  };
 }
 
 /** Calls the control action `action` (a dotted name) with `args`: the replay of a {@link ControlCommand}. */

@@ -90,7 +90,7 @@ export function createApproval(ctx: DomainContext, corporateUuid: string, body: 
   const approval: ApprovalRecord = {
     approvalUuid, corporateUuid, userUuid: user.userUuid, status: initialStatus(approvalMachine, 'createApproval'), statusReason: null,
     budget: { ...body.budget }, validFrom: iso(validFrom), validTo: iso(validTo), previousApprovalUuid: null,
-    replacedByApprovalUuid: null, change: null, expiresAt: null, cardId: card.id, reserved: 0, spent: 0, createdAt: now, updatedAt: now,
+    replacedByApprovalUuid: null, change: null, expiresAt: null, cardId: card.id, reserved: 0, spent: 0, held: 0, createdAt: now, updatedAt: now,
   };
   begin(ctx, approval, 'createApproval');
   return approvalView(ctx.state, approval);
@@ -141,7 +141,7 @@ function successorOf(ctx: DomainContext, old: ApprovalRecord, additional: Money,
     approvalUuid: ctx.rng.uuid(), corporateUuid: old.corporateUuid, userUuid: old.userUuid, status, statusReason: null,
     budget: { amount: old.budget.amount + additional.amount, currency: old.budget.currency }, validFrom: old.validFrom, validTo: old.validTo,
     previousApprovalUuid: old.approvalUuid, replacedByApprovalUuid: null, change: { additionalBudget: { ...additional }, pinUpdate },
-    expiresAt: null, cardId: old.cardId, reserved: 0, spent: 0, createdAt: now, updatedAt: now,
+    expiresAt: null, cardId: old.cardId, reserved: 0, spent: 0, held: 0, createdAt: now, updatedAt: now,
   };
 }
 

@@ -80,5 +80,8 @@ export const approvalMachine: Machine<ApprovalStatus, ApprovalTrigger, ApprovalF
 /** Statuses in which an instance is in force or pending: every other status is final. */
 export const LIVE_STATUSES: readonly ApprovalStatus[] = ['CREATED', 'ACCEPTED', 'PREPARED', 'DELIVERED'];
 
+/** Statuses in which an instance holds a reservation of the corporate balance. */
+export const RESERVING_STATUSES: readonly ApprovalStatus[] = ['ACCEPTED', 'PREPARED', 'DELIVERED'];
+
 /** How long a CREATED reapproval waits for the corporation before it expires. */
 export const REAPPROVAL_TTL_MS = 72 * 3600 * 1000;

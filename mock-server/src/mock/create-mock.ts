@@ -15,7 +15,7 @@ import { commandWall, recordCommand, runApi, runSettle } from '../pipeline/comma
 import type { Exchange } from '../pipeline/runtime';
 import { createRuntime } from '../pipeline/runtime';
 import { webCryptoHmac } from '../pipeline/signature';
-import { TenantRegistry, cloneState, type Credentials, type Tenant, type TenantState } from '../store';
+import { TenantRegistry, cloneState, migrateSnapshot, type Credentials, type Tenant, type TenantSnapshot, type TenantState } from '../store';
 import { setMockInternals } from './internals';
 import type { CardIssuingMock, CreateMockOptions, ServerState } from './options';
 import { checkCredentials, serverStateProblem } from './server-state';
@@ -70,7 +70,8 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
   if (runtime.observer.journalSize > 0) runtime.exchangeListeners.add(journalListener(runtime));
   const handlers = mswHandlers(pipeline, runtime.baseUrl);
 
-  const importState = (state: ServerState): void => {
+  const importState = (given: ServerState): void => {
+    const state = migrateServerState(given);
     const problem = serverStateProblem(state);
     if (problem) throw new ProblemError('VALIDATION_FAILED', `Not a mock server state: ${problem}.`, { errors: [{ path: 'state', message: problem }] });
     tenants.replaceAll(
@@ -88,6 +89,7 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     clock: defaultControl.clock, reset: defaultControl.reset, snapshot: defaultControl.snapshot, restore: defaultControl.restore,
     outbox: defaultControl.outbox, kyc: defaultControl.kyc, deposits: defaultControl.deposits, approvals: defaultControl.approvals,
     users: defaultControl.users, cards: defaultControl.cards, faults: defaultControl.faults, fixtures: defaultControl.fixtures,
+    authorizations: defaultControl.authorizations,
     requests: defaultControl.requests, events: defaultControl.events, subscribe: defaultControl.subscribe,
     handlers,
     tenant: controlOf,
@@ -140,4 +142,10 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
 
 function fail(error: Error): never {
   throw error;
+}
+
+/** A server state whose tenant snapshots of older versions are brought to this one (`store/migrate.ts`). */
+function migrateServerState(state: ServerState): ServerState {
+  if (typeof state !== 'object' || state === null || !Array.isArray(state.tenants)) return state;
+  return { ...state, tenants: state.tenants.map((t) => (typeof t === 'object' && t !== null ? { ...t, state: migrateSnapshot(t.state) as TenantSnapshot } : t)) };
 }
