@@ -32,9 +32,9 @@ module.exports = {
     ...layerRules,
     {
       name: 'no-cycles',
-      comment: 'No import cycle in the mock\'s sources, type-only imports included.',
+      comment: 'No import cycle in the SDK\'s or the mock\'s sources, type-only imports included.',
       severity: 'error',
-      from: { path: '^mock-server/src/' },
+      from: { path: '^(sdk|mock-server)/src/' },
       to: { circular: true },
     },
     {
@@ -46,10 +46,10 @@ module.exports = {
     },
     {
       name: 'mock-uses-sdk-exports',
-      comment: 'The mock reaches the SDK only through its package exports (card-issuing-sdk, card-issuing-sdk/internal).',
+      comment: 'The mock reaches the SDK only through its package exports (card-issuing-sdk, card-issuing-sdk/server).',
       severity: 'error',
       from: { path: '^mock-server/src/' },
-      to: { path: '^sdk/', pathNot: '^sdk/src/(index|internal)\\.ts$' },
+      to: { path: '^sdk/', pathNot: '^sdk/src/(index|server)\\.ts$' },
     },
     {
       name: 'mock-sdk-by-package-name',

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@hey-api/openapi-ts';
 import { operationsPlugin } from './scripts/operations-plugin';
 import { problemsPlugin } from './scripts/problems-plugin';
+import { resourcesPlugin } from './scripts/resources-plugin';
 
 /**
  * The spec gives every integer its format (OWASP API4). hey-api turns `int64` into a zod `bigint`, but JSON numbers
@@ -18,28 +19,66 @@ function numbersThatFit(node: unknown): void {
   Object.values(schema).forEach(numbersThatFit);
 }
 
+/**
+ * The client's name of every operation, `area.resource.method` (`client.s2s.users.create(...)`), as Stainless keeps
+ * names in its config beside the spec. An operation missing here still gets a method, named by its path and
+ * operationId (see scripts/resources-plugin.ts); a name for an operation the spec lacks fails the generation.
+ */
+const METHOD_NAMES: Record<string, string> = {
+  createUser: 's2s.users.create',
+  getUser: 's2s.users.get',
+  signUserConsent: 's2s.consents.sign',
+  requestEmailOtp: 's2s.email.requestOtp',
+  confirmEmail: 's2s.email.confirm',
+  listCardConfigs: 's2s.cards.listConfigs',
+  createCard: 's2s.cards.create',
+  chargeDraft: 's2s.cards.chargeDraft',
+  completeDraft: 's2s.cards.completeDraft',
+  activateCard: 's2s.cards.activate',
+  listCards: 's2s.cards.list',
+  getCardDetails: 's2s.cards.getDetails',
+  listBalances: 's2s.balances.list',
+  listDepositTypes: 's2s.deposits.listTypes',
+  listDepositAddresses: 's2s.deposits.listAddresses',
+  createDepositAddress: 's2s.deposits.createAddress',
+  listDepositVerifications: 's2s.deposits.listVerifications',
+  approveDepositVerification: 's2s.deposits.approveVerification',
+  listAppDepositTypes: 'app.deposits.listTypes',
+  listAppDepositAddresses: 'app.deposits.listAddresses',
+  createAppDepositAddress: 'app.deposits.createAddress',
+  listAppDepositVerifications: 'app.deposits.listVerifications',
+  approveAppDepositVerification: 'app.deposits.approveVerification',
+  signAppConsent: 'app.consents.sign',
+  createBusinessUser: 'corporates.users.create',
+  createApproval: 'corporates.approvals.create',
+  getApproval: 'corporates.approvals.get',
+  listUserApprovals: 'corporates.approvals.listForUser',
+  getApprovalCardDetails: 'corporates.approvals.getDetails',
+  increaseApprovalBudget: 'corporates.approvals.increaseBudget',
+  listCorporateDepositAddresses: 'corporates.deposits.list',
+  listTopUps: 'corporates.topUps.list',
+};
+
 const parser = { patch: { input: (spec: unknown) => numbersThatFit(spec) } };
 
 const annotatePure = fileURLToPath(new URL('./scripts/annotate-pure.mjs', import.meta.url));
 
 // One command (`npm run generate`) turns spec/openapi.yaml into generated code that is never edited by hand; CI
-// regenerates and diffs it (test/spec/generated.test.ts). One folder, two outputs of the same spec:
-//
-// - sdk/generated/: what the SDK ships. Types, one function per operation on the ky client, the operation table,
-//   and zod schemas in zod's smaller build (`zod/mini`: functions instead of methods, so a bundler keeps only what
+// regenerates and diffs it (test/spec/generated.test.ts). One folder, sdk/generated/, what the SDK ships: types, one
+// function per operation on the ky client, the operation table, the client's resource layer, and one set of zod
+// schemas, in zod's smaller build (`zod/mini`: functions instead of methods, so a bundler keeps only what
 //   is used; all the schemas of the spec are 13 KiB gzip with it, 31 KiB with classic zod, and the client with
 //   validation has to stay under 40 KiB). The request schema of each operation is a named export
 //   (`zCreateUserData`), built once, not a `z.object` per call. The functions import no zod: their validators load
 //   the schemas with `import()` on first use, so a client with validation off never loads zod. A post-processing
-//   step marks every schema constructor `@__PURE__`, so a bundler drops the schemas a page does not use.
-// - sdk/generated/classic/: the same schemas in classic zod, for `card-issuing-sdk/internal` (the mock composes them
-//   with methods: `.optional()`, `.shape`, `instanceof z.ZodObject`). Never part of the SDK's root entry.
+//   step marks every schema constructor `@__PURE__`, so a bundler drops the schemas a page does not use. The mock
+//   uses the same schemas (the root entry's `schemas`), composing them with zod's functions.
 export default defineConfig([
   {
     input: './spec/openapi.yaml',
     output: {
       path: './sdk/generated',
-      // `npm run generate` empties sdk/generated first; the jobs run at once, so neither may clean (classic/ is inside).
+      // `npm run generate` empties sdk/generated first.
       clean: false,
       postProcess: [{ name: 'annotate-pure', command: process.execPath, args: [annotatePure, '{{path}}/zod.gen.ts'] }],
     },
@@ -67,13 +106,10 @@ export default defineConfig([
       { name: '@hey-api/sdk', validator: true, client: false, auth: false },
       // operations.gen.ts: operationId, method, path, success status and schema names, for the mock's router.
       operationsPlugin(),
+      // resources.gen.ts: the client's methods (types and wiring data) from the operations, named here.
+      resourcesPlugin({ names: METHOD_NAMES }),
+      // problems.gen.ts: each problem code's HTTP status (`x-status`), for the mock's ProblemError and the SDK.
+      problemsPlugin(),
     ],
-  },
-  {
-    input: './spec/openapi.yaml',
-    output: { path: './sdk/generated/classic', clean: false, postProcess: [], entryFile: false },
-    parser,
-    // problems.gen.ts (code -> status) re-exported by zod.gen.ts, the module `card-issuing-sdk/internal` re-exports.
-    plugins: [{ name: 'zod', dates: { offset: true } }, problemsPlugin({ exportFrom: ['zod'] })],
   },
 ]);

@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  // Most tests import the sources by path; those that name a package (card-issuing-sdk/internal, ...) get the sources
+  // Most tests import the sources by path; those that name a package (card-issuing-sdk/server, ...) get the sources
   // too, through tsconfig.json's paths, so that each module is loaded once.
   resolve: { tsconfigPaths: true },
   test: {

@@ -2,7 +2,7 @@
 // Run: npm run bench (after the speed benchmarks), or npx tsx --expose-gc bench/memory.ts.
 import { getResponse, type RequestHandler } from 'msw';
 import { createMock } from '../mock-server/src/index';
-import { signRequest } from '../sdk/src/signing';
+import { signRequest } from '../sdk/src/signing/sign';
 
 const BASE = 'http://127.0.0.1:4010';
 const gc = (globalThis as { gc?: () => void }).gc;

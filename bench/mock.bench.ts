@@ -3,7 +3,7 @@
 import { getResponse, type RequestHandler } from 'msw';
 import { test } from 'vitest';
 import { createMock } from '../mock-server/src/index';
-import { signRequest } from '../sdk/src/signing';
+import { signRequest } from '../sdk/src/signing/sign';
 
 const BASE = 'http://127.0.0.1:4010';
 const mock = createMock({ seed: 'bench', baseUrl: BASE });

@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
 import { createMock } from '../mock-server/src/index';
 import { mockInternals } from '../mock-server/src/mock/internals';
 import type { Pipeline, PipelineRequest } from '../mock-server/src/pipeline';
-import { signRequest } from '../sdk/src/signing';
+import { signRequest } from '../sdk/src/signing/sign';
 
 const BASE = 'http://127.0.0.1:4010';
 const ROUNDS = 12;

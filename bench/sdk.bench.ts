@@ -1,7 +1,11 @@
 // Speed of the pieces every request pays for. Run: npm run bench (vitest bench). Numbers, not assertions.
 import { test } from 'vitest';
-import { decryptCardDetails, encryptCardDetails, generateCardKeyPair } from '../sdk/src/card-details';
-import { NonceCache, createSigner, signRequest, verifySignature } from '../sdk/src/signing';
+import { decryptCardDetails } from '../sdk/src/card-details/decrypt';
+import { encryptCardDetails } from '../sdk/src/card-details/encrypt';
+import { generateCardKeyPair } from '../sdk/src/card-details/keys';
+import { NonceCache } from '../sdk/src/signing/nonce-cache';
+import { createSigner, signRequest } from '../sdk/src/signing/sign';
+import { verifySignature } from '../sdk/src/signing/verify';
 
 const body = JSON.stringify({ userUuid: '6a1d9e40-2b7f-4c83-9e15-0f4a2b6c8d3e', budget: { amount: 50000, currency: 'EUR' }, validFrom: '2026-11-21T00:00:00Z', validTo: '2026-12-31T00:00:00Z' });
 const url = 'http://127.0.0.1:4010/corporates/corporates/1b6e3d8f-5a2c-4f7e-9b0d-4c8a1e6f2d93/approvals';

@@ -44,9 +44,11 @@ const KiB = 1024;
 // published build does not have. The generated layer, timed on its own as a peer, is bundled the same way (esbuild,
 // ky external).
 type Sdk = typeof import('../sdk/src/index');
+type Server = typeof import('../sdk/src/server');
 type Generated = typeof import('../sdk/generated/sdk.gen') & typeof import('../sdk/generated/client');
-const { CARD_DETAILS_JWE_HEADER, createCardIssuingClient, decryptCardDetails, encryptCardDetails, exportPublicKey, generateCardKeyPair } =
+const { createCardIssuingClient, decryptCardDetails, exportPublicKey, generateCardKeyPair } =
   (await import(new URL('../sdk/dist/index.js', import.meta.url).href)) as Sdk;
+const { CARD_DETAILS_JWE_HEADER, encryptCardDetails } = (await import(new URL('../sdk/dist/server.js', import.meta.url).href)) as Server;
 const { createClient: createGeneratedClient, getUser } = await bundledGenerated();
 
 async function bundledGenerated(): Promise<Generated> {
@@ -183,7 +185,7 @@ async function bundles() {
     bundle(`import createClient from 'openapi-fetch'; import ky from 'ky';
       (globalThis as any).c = createClient({ baseUrl: 'https://api.example' }); (globalThis as any).k = ky.create({ prefixUrl: 'https://api.example' });`),
   ]);
-  const everything = ['./validation', './problem', './card-details'];
+  const everything = ['./validation', './problem', './card-details/decrypt', './card-details/keys'];
   const [clientFirst, clientValidated, clientWithDetails, lenient, lenientWithProblem, rootFirst, rootAll, forgeChunk] = await Promise.all([
     bundle(clientPage()),
     bundle(clientPage(), ['./validation', './problem']),
@@ -192,7 +194,7 @@ async function bundles() {
     bundle(clientPage(', validateResponses: false, validateRequests: false'), ['./problem']),
     bundle(`export * from SDK;`),
     bundle(`export * from SDK;`, everything),
-    bundle(`export * from ${JSON.stringify(fileURLToPath(new URL('../sdk/src/forge.ts', import.meta.url)))};`),
+    bundle(`export * from ${JSON.stringify(fileURLToPath(new URL('../sdk/src/card-details/forge.ts', import.meta.url)))};`),
   ]);
   return { openapiFetch, ky, both, clientFirst, clientValidated, clientWithDetails, lenient, lenientWithProblem, rootFirst, rootAll, forgeChunk };
 }

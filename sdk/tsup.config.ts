@@ -1,9 +1,9 @@
 import { defineConfig, type Options } from 'tsup';
 
-// card-issuing-sdk: the root entry and the mock's internal subpath, ESM and CJS with declarations; `npm run build`
+// card-issuing-sdk: the root entry and the server subpath, ESM and CJS with declarations; `npm run build`
 // empties dist/ first.
 const shared: Options = {
-  entry: { index: 'src/index.ts', internal: 'src/internal.ts' },
+  entry: { index: 'src/index.ts', server: 'src/server.ts' },
   dts: true,
   sourcemap: true,
   target: 'es2023',
@@ -15,6 +15,7 @@ export default defineConfig([
   { ...shared, format: ['esm'], external: ['ky', 'zod', 'node-forge', /^node:/] },
   // CJS: ky ships ESM only. Through require(esm) its default export arrives as the namespace object (esbuild's
   // __toESM then calls the namespace: "kyInstance is not a function"), and Jest's CommonJS runtime cannot load it at
-  // all; so ky is bundled into the CJS build. zod and node-forge ship CommonJS and stay external.
-  { ...shared, format: ['cjs'], noExternal: ['ky'], external: ['zod', 'node-forge', /^node:/] },
+  // all; so ky is bundled into the CJS build. zod and node-forge ship CommonJS and stay external. Splitting puts what
+  // the entries share in chunks, so every class exists once (an error from /server is an instance of the root's).
+  { ...shared, format: ['cjs'], splitting: true, noExternal: ['ky'], external: ['zod', 'node-forge', /^node:/] },
 ]);

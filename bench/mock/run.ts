@@ -15,7 +15,8 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import * as esbuild from 'esbuild';
-import { buildStringToSign, createNonce } from '../../sdk/src/signing';
+import { buildStringToSign } from '../../sdk/src/signing/string-to-sign';
+import { createNonce } from '../../sdk/src/signing/nonce';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = 10;

@@ -1,7 +1,9 @@
 /**
- * card-issuing-sdk: the root entry. A signed, typed, retrying client for the card-issuing, deposits and corporate
- * cards API; its typed errors; request signing; card-detail key pairs; flow helpers; and the spec's types and zod
- * schemas (generated from `spec/openapi.yaml`). Runs in Node 22+ and in browsers (no Node-only import).
+ * card-issuing-sdk: the root entry, what an integrator needs. A signed, typed, retrying client for the
+ * card-issuing, deposits and corporate cards API; its typed errors; request signing; card-detail key pairs and
+ * decryption; flow helpers; and the spec's domain types (generated from `spec/openapi.yaml`). Runs in Node 22+ and
+ * in browsers (no Node-only import). Server-side helpers (signature verification, card-detail encryption, Luhn)
+ * are in `card-issuing-sdk/server`.
  *
  * @example
  * ```ts
@@ -11,37 +13,39 @@
  * @packageDocumentation
  */
 
+export { createCardIssuingClient } from './client';
+export type { AppApi, CardIssuingClient, CorporatesApi, S2sApi } from './resources';
+export type {
+  CardDetailsRequestOptions,
+  CardIssuingClientOptions,
+  ClientHooks,
+  ListOptions,
+  RequestEvent,
+  RequestOptions,
+  ResponseEvent,
+  RetryConfig,
+  RetryEvent,
+} from './options';
+export { ApiPromise, type ApiResponse } from './core/api-promise';
+export { PagePromise, type Page, type PageBody, type PageItem, type PageNavigation, type PageParams } from './core/pagination';
+
 export {
-  ApiPromise,
-  PagePromise,
-  createCardIssuingClient,
-  type ApiResponse,
-  type AppApi,
-  type CardDetailsRequestOptions,
-  type CardIssuingClient,
-  type CardIssuingClientOptions,
-  type ClientHooks,
-  type CorporatesApi,
-  type ListOptions,
-  type RequestEvent,
-  type RequestOptions,
-  type ResponseEvent,
-  type RetryConfig,
-  type RetryEvent,
-  type S2sApi,
-} from './client';
-
-export type { FetchPage, Page, PageBody, PageItem, PageNavigation, PageParams } from './pagination';
-
+  CardIssuingError,
+  isCardIssuingError,
+  type CardIssuingErrorInit,
+  type CardIssuingErrorJSON,
+  type ClientErrorCode,
+  type ErrorCode,
+  type FieldError,
+  type FlowErrorCode,
+} from './core/errors/base';
 export {
   AuthenticationError,
   BusinessRuleError,
   CardDetailsDecryptionError,
   CardDetailsError,
   CardDetailsInvalidError,
-  CardIssuingError,
   ConflictError,
-  FlowError,
   NetworkError,
   NotFoundError,
   PrivateKeyInvalidError,
@@ -52,60 +56,27 @@ export {
   ServerError,
   TimeoutError,
   ValidationError,
-  errorFromResponse,
-  isCardIssuingError,
-  parseRetryAfter,
-  type CardIssuingErrorInit,
-  type CardIssuingErrorJSON,
-  type ClientErrorCode,
-  type ErrorCode,
-  type FlowErrorCode,
-  type ErrorResponseInput,
-  type FieldError,
-  type FlowName,
-} from './errors';
+} from './core/errors/classes';
+export { errorFromResponse, type ErrorResponseInput } from './core/errors/mapping';
+export { FlowError, type FlowName } from './core/errors/flow-error';
 
-export {
-  NonceCache,
-  SIGNATURE_TOLERANCE_SECONDS,
-  buildStringToSign,
-  createNonce,
-  createSigner,
-  parseAuthorization,
-  signRequest,
-  verifySignature,
-  type SignableBody,
-  type SignatureErrorCode,
-  type SignedRequest,
-  type SignRequestInput,
-  type Signer,
-  type SignerOptions,
-  type VerifySignatureInput,
-  type VerifySignatureResult,
-} from './signing';
+export { signRequest, type SignedRequest, type SignRequestInput } from './signing/sign';
+export type { SignableBody } from './signing/string-to-sign';
+export type { SecretEncoding } from './signing/hmac-key';
 
+export { cardKeyBits, exportPublicKey, generateCardKeyPair, importPrivateKey } from './card-details/keys';
+export { decryptCardDetails } from './card-details/decrypt';
 export {
-  CARD_DETAILS_JWE_HEADER,
   CARD_KEY_BITS,
   MIN_RSA_BITS,
-  cardKeyBits,
-  decryptCardDetails,
-  encryptCardDetails,
-  exportPublicKey,
-  generateCardKeyPair,
-  importPrivateKey,
-  importPublicKey,
-  isLuhnValid,
-  luhnCheckDigit,
   type CardKeyPair,
   type CardPrivateKey,
   type CardPrivateKeyInput,
   type CardPublicKey,
-  type CardPublicKeyInput,
   type GenerateCardKeyPairOptions,
   type RsaPrivateKey,
   type RsaPublicKey,
-} from './card-details';
+} from './card-details/types';
 
 export {
   approveDeposit,
@@ -124,10 +95,62 @@ export {
   type IssueCardOptions,
   type IssueCardResult,
   type RegisterUserOptions,
-} from './flows';
+} from './flows/index';
 
-/** Every type of the spec (User, Card, Draft, Approval, Problem, ...), generated from `spec/openapi.yaml`. */
-export type * from '../generated/types.gen';
+/** The spec's domain types (`components.schemas`), generated from `spec/openapi.yaml`. */
+export type {
+  Approval,
+  ApprovalChange,
+  ApprovalCreate,
+  ApprovalList,
+  ApprovalStatus,
+  ApprovalStatusReason,
+  Balance,
+  BalanceList,
+  BudgetIncrease,
+  BusinessUser,
+  BusinessUserCreate,
+  Card,
+  CardConfig,
+  CardConfigList,
+  CardCreate,
+  CardDetails,
+  CardList,
+  CardOrDraft,
+  CardStatus,
+  CardType,
+  Consent,
+  CorporateDepositAddress,
+  CorporateDepositAddressList,
+  CryptoAmount,
+  CryptoNetwork,
+  CurrencyCode,
+  DepositAddress,
+  DepositAddressList,
+  DepositOptions,
+  DepositType,
+  DepositTypeCode,
+  DepositTypeList,
+  DepositVerification,
+  DepositVerificationList,
+  Draft,
+  EmailConfirmation,
+  EmailOtpChallenge,
+  EncryptedCardDetails,
+  Money,
+  PageCursor,
+  Problem,
+  ProblemCode,
+  Reapproval,
+  RegistrationData,
+  Timestamp,
+  TopUp,
+  TopUpList,
+  User,
+  Uuid,
+  VerificationData,
+  Visual,
+} from '../generated/types.gen';
 
 /**
  * The spec's zod schemas (`schemas.zUser`, `schemas.zCardDetails`, `schemas.zProblem`, ...), generated from

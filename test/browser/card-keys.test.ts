@@ -25,7 +25,8 @@ function chromePath(): string {
 }
 
 const PAGE_SCRIPT = `
-  import { cardKeyBits, decryptCardDetails, encryptCardDetails, exportPublicKey, generateCardKeyPair } from ${JSON.stringify(repoPath('sdk/src/index.ts'))};
+  import { cardKeyBits, decryptCardDetails, exportPublicKey, generateCardKeyPair } from ${JSON.stringify(repoPath('sdk/src/index.ts'))};
+  import { encryptCardDetails } from ${JSON.stringify(repoPath('sdk/src/server.ts'))};
   const details = ${JSON.stringify(details)};
   /** Makes \`count\` key pairs and times each; then a round trip with the last one. */
   (window as any).keys = async (count: number) => {

@@ -87,6 +87,7 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
     const expected = {
       oneMockAcrossEntries: true,
       userMatchesSchema: true,
+      luhn: true,
       notFound: NOT_FOUND_OK,
       rootMockCorporates: fixtures.corporates.length,
       // In plain Node: msw refuses its browser build (exports "node": null), the Jest setup asks for Jest's hooks.

@@ -81,7 +81,7 @@ describe('the packed tarballs', () => {
   });
 
   it('the SDK loads no msw and nothing node-only; its CommonJS build carries ky (ESM only) and requires only zod and node-forge (both CommonJS)', () => {
-    for (const entry of ['index.js', 'internal.js']) {
+    for (const entry of ['index.js', 'server.js']) {
       expect(esmImports('sdk', entry).filter((s) => s === 'msw' || s.startsWith('msw/') || s.startsWith('node:'))).toEqual([]);
     }
     expect(esmImports('sdk', 'index.js')).toContain('ky');
@@ -92,12 +92,12 @@ describe('the packed tarballs', () => {
 
   it("the mock root is browser-safe (no node:, no msw/node); its CommonJS builds carry msw's core and share the SDK and zod", () => {
     expect(esmImports('mock', 'index.js').filter((s) => s.startsWith('node:') || s === 'msw/node')).toEqual([]);
-    expect(esmImports('mock', 'index.js')).toEqual(expect.arrayContaining(['card-issuing-sdk', 'msw', 'zod']));
+    expect(esmImports('mock', 'index.js')).toEqual(expect.arrayContaining(['card-issuing-sdk/server', 'msw', 'zod']));
     for (const entry of ['index.cjs', 'node.cjs', 'browser.cjs', 'jest.cjs', 'vitest.cjs']) {
       const required = cjsRequires('mock', entry);
       // msw/browser only from the browser entry, for a bundler to resolve to msw's browser build.
       expect(required.filter((s) => s === 'msw' || s.startsWith('msw/')), entry).toEqual(entry === 'browser.cjs' ? ['msw/browser'] : []);
-      expect(required, entry).toContain('card-issuing-sdk');
+      expect(required, entry).toContain('card-issuing-sdk/server');
     }
   });
 

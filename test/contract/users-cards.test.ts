@@ -5,7 +5,8 @@
  * (the code is read from its outbox) and are skipped against a real service.
  */
 import { describe, expect, it } from 'vitest';
-import { decryptCardDetails, exportPublicKey, generateCardKeyPair, isLuhnValid, type Card } from 'card-issuing-sdk';
+import { decryptCardDetails, exportPublicKey, generateCardKeyPair, type Card } from 'card-issuing-sdk';
+import { isLuhnValid } from 'card-issuing-sdk/server';
 import { cardReadyUser, fundBalance, registeredUser, verifiedUser } from './support/actors';
 import { UNKNOWN_ID, expectProblem, expectRefusal, newRegistration, useContract } from './support/harness';
 

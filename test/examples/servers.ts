@@ -6,7 +6,7 @@
  * @module
  */
 import { getResponse, http, HttpResponse, type HttpHandler } from 'msw';
-import { parseAuthorization } from '../../sdk/src/index';
+import { parseAuthorization } from '../../sdk/src/server';
 import { createMock, type CardIssuingMock, type TenantControl } from '../../mock-server/src/index';
 import { serveHandlers, type RunningHttpServer } from '../../mock-server/src/node/server';
 

@@ -9,7 +9,10 @@ import {
 } from '../../sdk/generated/sdk.gen';
 import type { Approval, ApprovalStatus } from '../../sdk/generated/types.gen';
 import { zProblem } from '../../sdk/generated/zod.gen';
-import { decryptCardDetails, exportPublicKey, generateCardKeyPair, isLuhnValid, type CardKeyPair } from '../../sdk/src/card-details';
+import { decryptCardDetails } from '../../sdk/src/card-details/decrypt';
+import { exportPublicKey, generateCardKeyPair } from '../../sdk/src/card-details/keys';
+import { isLuhnValid } from '../../sdk/src/card-details/luhn';
+import { type CardKeyPair } from '../../sdk/src/card-details/types';
 import { makeApproval, makeBusinessUser } from './flows';
 import { DAY, expectError, expectProblem, mockHarness, ok, send, responseOf } from './helpers';
 

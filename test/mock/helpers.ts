@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { createClient, type Client } from '../../sdk/generated/client';
 import type { Problem } from '../../sdk/generated/types.gen';
 import { zProblem } from '../../sdk/generated/zod.gen';
-import { signRequest } from '../../sdk/src/signing';
+import { signRequest } from '../../sdk/src/signing/sign';
 import { createMock, type CardIssuingMock, type CreateMockOptions } from '../../mock-server/src/index';
 
 /** The origin the tests' mocks answer on. */

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createBusinessUser, createUser, getApproval, getUser, listBalances, listCards, listDepositVerifications,
 } from '../../sdk/generated/sdk.gen';
-import { buildStringToSign, signRequest } from '../../sdk/src/signing';
+import { buildStringToSign } from '../../sdk/src/signing/string-to-sign';
+import { signRequest } from '../../sdk/src/signing/sign';
 import { makeApproval, makeBusinessUser, makeUser, registration } from './flows';
 import { BASE_URL, DAY, expectError, expectProblem, mockHarness, ok, send, signedClient, responseOf } from './helpers';
 

@@ -13,9 +13,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import * as sdk from '../../sdk/generated/sdk.gen';
 import type { ApprovalStatus } from '../../sdk/generated/types.gen';
-import { zApproval, zBusinessUser, zCard, zDepositVerification, zProblem, zTopUp, zUser } from '../../sdk/generated/classic/zod.gen';
+import { zApproval, zBusinessUser, zCard, zDepositVerification, zProblem, zTopUp, zUser } from '../../sdk/generated/zod.gen';
 import { zAuthorization } from '../../mock-server/src/control/schemas';
-import { exportPublicKey, generateCardKeyPair } from '../../sdk/src/card-details';
+import { exportPublicKey, generateCardKeyPair } from '../../sdk/src/card-details/keys';
 import { ProblemError } from '../../mock-server/src/index';
 import { BASE_URL, DAY, mockHarness, signedClient, responseOf } from './helpers';
 
@@ -138,9 +138,9 @@ describe('invariants under random operations', () => {
       return undefined;
     };
     /** Runs a control action: its result validated with `schema`, or a ProblemError of an expected status. */
-    const controlled = <T>(name: string, schema: z.ZodType<T>, action: () => unknown): T | undefined => {
+    const controlled = <T>(name: string, schema: z.core.$ZodType<T>, action: () => unknown): T | undefined => {
       try {
-        const value = schema.parse(action());
+        const value = z.parse(schema, action());
         tally(name, true);
         return value;
       } catch (error) {

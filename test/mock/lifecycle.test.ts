@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCard, getApproval, getApprovalCardDetails, increaseApprovalBudget, listUserApprovals } from '../../sdk/generated/sdk.gen';
 import type { Approval } from '../../sdk/generated/types.gen';
-import { exportPublicKey, generateCardKeyPair } from '../../sdk/src/card-details';
+import { exportPublicKey, generateCardKeyPair } from '../../sdk/src/card-details/keys';
 import { ProblemError } from '../../mock-server/src/index';
 import { business, contextOf, settle, type DomainEvent } from '../../mock-server/src/domain';
 import { fund, makeApproval, makeBusinessUser, makeUser } from './flows';

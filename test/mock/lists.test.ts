@@ -8,7 +8,7 @@ import {
   CardIssuingError, approveDeposit, createCardIssuingClient, type CardIssuingClient, type PageBody, type PagePromise, type ListOptions,
 } from '../../sdk/src/index';
 import { createCard } from '../../sdk/generated/sdk.gen';
-import { generateCardKeyPair } from '../../sdk/src/card-details';
+import { generateCardKeyPair } from '../../sdk/src/card-details/keys';
 import { fund, makeApproval, makeBusinessUser, makeUser } from './flows';
 import { BASE_URL, expectProblem, mockHarness, ok, send } from './helpers';
 import { walkPages as walk } from '../helpers/walk-pages';

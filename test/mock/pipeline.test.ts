@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { confirmEmail, createUser, getApproval } from '../../sdk/generated/sdk.gen';
-import { operationTable } from '../../sdk/src/internal';
+import { operationTable } from '../../sdk/src/server';
 import { Router } from '../../mock-server/src/pipeline/router';
 import { createMock, type Exchange } from '../../mock-server/src/index';
 import { mockInternals } from '../../mock-server/src/mock/internals';

@@ -2,7 +2,7 @@
  * The mock's ProblemError takes a code alone and answers with the status the spec gives it (`x-status`, generated
  * into `problemStatus`); the compiler refuses a status number, an unknown code and a code without a status of its own.
  */
-import { problemStatus } from 'card-issuing-sdk/internal';
+import { problemStatus } from 'card-issuing-sdk/server';
 import { describe, expect, it } from 'vitest';
 import { ProblemError } from '../../mock-server/src/index';
 import { loadSpec } from '../helpers/spec';

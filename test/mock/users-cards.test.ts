@@ -10,7 +10,10 @@ import {
   listCards, requestEmailOtp, signUserConsent,
 } from '../../sdk/generated/sdk.gen';
 import type { Card, Draft } from '../../sdk/generated/types.gen';
-import { decryptCardDetails, exportPublicKey, generateCardKeyPair, isLuhnValid, type CardKeyPair } from '../../sdk/src/card-details';
+import { decryptCardDetails } from '../../sdk/src/card-details/decrypt';
+import { exportPublicKey, generateCardKeyPair } from '../../sdk/src/card-details/keys';
+import { isLuhnValid } from '../../sdk/src/card-details/luhn';
+import { type CardKeyPair } from '../../sdk/src/card-details/types';
 import { fund, makeUser, registration } from './flows';
 import { DAY, expectError, expectProblem, mockHarness, ok, send, responseOf } from './helpers';
 

@@ -34,7 +34,7 @@ describe('the packages', () => {
   });
 
   it.each([
-    ['card-issuing-sdk', sdk, ['.', './internal']],
+    ['card-issuing-sdk', sdk, ['.', './server']],
     ['card-issuing-mock', mock, ['.', './node', './browser', './vitest', './jest', './jest-environment-jsdom']],
   ] as const)('%s exports each entry to import and require, each with its own declarations in dist/', (name, pkg, entries) => {
     expect(pkg.name).toBe(name);

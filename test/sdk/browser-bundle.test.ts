@@ -36,7 +36,7 @@ describe('the root entry in a browser bundle', () => {
       .flatMap(([, input]) => input.imports.map((i) => i.original ?? i.path));
     expect(sdkImports.filter((p) => p.startsWith('node:'))).toEqual([]);
     expect(inputs).toContain('sdk/src/client.ts');
-    expect(inputs).toContain('sdk/src/card-details.ts');
+    expect(inputs).toContain('sdk/src/card-details/decrypt.ts');
     expect(inputs.some((i) => i.startsWith('node_modules/msw/'))).toBe(false);
   });
 
@@ -55,7 +55,8 @@ describe('the root entry in a browser bundle', () => {
     const entry = join(scratch, 'browser-run.ts');
     writeFileSync(
       entry,
-      `import { cardKeyBits, createCardIssuingClient, decryptCardDetails, encryptCardDetails, exportPublicKey, generateCardKeyPair, signRequest } from ${JSON.stringify(repoPath('sdk/src/index.ts'))};
+      `import { cardKeyBits, createCardIssuingClient, decryptCardDetails, exportPublicKey, generateCardKeyPair, signRequest } from ${JSON.stringify(repoPath('sdk/src/index.ts'))};
+      import { encryptCardDetails } from ${JSON.stringify(repoPath('sdk/src/server.ts'))};
       (globalThis as any).run = async () => {
         const pair = await generateCardKeyPair();
         const details = { pan: '4242424242424242', expiryMonth: 1, expiryYear: 2030, cvv: '123', cardholderName: 'X' };
@@ -120,11 +121,11 @@ describe('what a page loads first, and what it loads later with import()', () =>
     const { modules, lazyImports } = await page(clientPage);
     expect(has(modules, 'sdk/src/client.ts')).toBe(true);
     expect(has(modules, 'node_modules/ky/')).toBe(true);
-    for (const absent of ['node_modules/zod/', 'sdk/generated/zod.gen.ts', 'sdk/src/card-details.ts', 'sdk/src/flows.ts', 'node_modules/node-forge/', 'sdk/src/forge.ts']) {
+    for (const absent of ['node_modules/zod/', 'sdk/generated/zod.gen.ts', 'sdk/src/card-details/', 'sdk/src/flows/', 'node_modules/node-forge/']) {
       expect(has(modules, absent), absent).toBe(false);
     }
     // The generated functions' own validators import the schemas lazily too (the client passes its own).
-    expect([...new Set(lazyImports)].sort()).toEqual(['./card-details', './problem', './validation', './zod.gen']);
+    expect([...new Set(lazyImports)].sort()).toEqual(['./card-details/decrypt', './card-details/keys', './errors/problem', './validation', './zod.gen']);
   });
 
   it('validation brings zod and the schemas; card details bring their crypto but not forge; forge comes only from card details', async () => {
@@ -132,11 +133,11 @@ describe('what a page loads first, and what it loads later with import()', () =>
     expect(has(validated.modules, 'node_modules/zod/')).toBe(true);
     expect(has(validated.modules, 'sdk/generated/zod.gen.ts')).toBe(true);
     expect(has(validated.modules, 'node_modules/zod/v4/locales/en.js')).toBe(true);
-    const details = await page(clientPage, ['./card-details']);
-    expect(has(details.modules, 'sdk/src/card-details.ts')).toBe(true);
+    const details = await page(clientPage, ['./card-details/decrypt', './card-details/keys']);
+    expect(has(details.modules, 'sdk/src/card-details/decrypt.ts')).toBe(true);
     expect(has(details.modules, 'node_modules/node-forge/')).toBe(false);
     expect(details.lazyImports).toContain('./forge');
-    const forge = await page(clientPage, ['./card-details', './forge']);
+    const forge = await page(clientPage, ['./card-details/decrypt', './card-details/keys', './forge']);
     expect(has(forge.modules, 'node_modules/node-forge/lib/rsa.js')).toBe(true);
   });
 

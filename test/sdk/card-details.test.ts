@@ -5,20 +5,14 @@ import { inspect } from 'node:util';
 import forge from 'node-forge';
 import * as jose from 'jose';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  CARD_DETAILS_JWE_HEADER,
-  cardKeyBits,
-  decryptCardDetails,
-  encryptCardDetails,
-  exportPublicKey,
-  generateCardKeyPair,
-  importPrivateKey,
-  importPublicKey,
-  isLuhnValid,
-  luhnCheckDigit,
-  type CardKeyPair,
-} from '../../sdk/src/card-details';
-import { CardDetailsDecryptionError, CardDetailsInvalidError, CardIssuingError, PrivateKeyInvalidError, PublicKeyInvalidError } from '../../sdk/src/errors';
+import { CARD_DETAILS_JWE_HEADER } from '../../sdk/src/card-details/jwe';
+import { cardKeyBits, exportPublicKey, generateCardKeyPair, importPrivateKey, importPublicKey } from '../../sdk/src/card-details/keys';
+import { decryptCardDetails } from '../../sdk/src/card-details/decrypt';
+import { encryptCardDetails } from '../../sdk/src/card-details/encrypt';
+import { isLuhnValid, luhnCheckDigit } from '../../sdk/src/card-details/luhn';
+import { type CardKeyPair } from '../../sdk/src/card-details/types';
+import { CardDetailsDecryptionError, CardDetailsInvalidError, PrivateKeyInvalidError, PublicKeyInvalidError } from '../../sdk/src/core/errors/classes';
+import { CardIssuingError } from '../../sdk/src/core/errors/base';
 import type { CardDetails } from '../../sdk/generated/types.gen';
 import { repoPath } from '../helpers/spec';
 
@@ -356,13 +350,14 @@ describe('Luhn', () => {
 });
 
 describe('node-forge is loaded only when needed, and only our modules of it', () => {
-  // The tests above import node-forge whole, which would hide a module sdk/src/forge.ts forgot to load, or a
+  // The tests above import node-forge whole, which would hide a module sdk/src/card-details/forge.ts forgot to load, or a
   // path that loads forge where Web Crypto would do. Each case runs in a fresh process.
   const run = (body: string) => {
     const script = `
       import { createRequire } from 'node:module';
       import { generateKeyPairSync } from 'node:crypto';
-      import { decryptCardDetails, encryptCardDetails, exportPublicKey, generateCardKeyPair } from ${JSON.stringify(repoPath('sdk/src/card-details.ts'))};
+      import { decryptCardDetails, exportPublicKey, generateCardKeyPair } from ${JSON.stringify(repoPath('sdk/src/index.ts'))};
+      import { encryptCardDetails } from ${JSON.stringify(repoPath('sdk/src/server.ts'))};
       const details = ${JSON.stringify(details)};
       const same = (r) => JSON.stringify(r) === JSON.stringify(details);
       const native = generateKeyPairSync('rsa', { modulusLength: 2048 });

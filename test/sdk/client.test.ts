@@ -1,7 +1,11 @@
 import { HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { encryptCardDetails, generateCardKeyPair } from '../../sdk/src/card-details';
-import { createCardIssuingClient, type ApiPromise, type CardIssuingClient, type RequestEvent, type ResponseEvent, type RetryEvent } from '../../sdk/src/client';
+import { encryptCardDetails } from '../../sdk/src/card-details/encrypt';
+import { generateCardKeyPair } from '../../sdk/src/card-details/keys';
+import { createCardIssuingClient } from '../../sdk/src/client';
+import { type ApiPromise } from '../../sdk/src/core/api-promise';
+import { type CardIssuingClient } from '../../sdk/src/resources';
+import { type RequestEvent, type ResponseEvent, type RetryEvent } from '../../sdk/src/options';
 import type { CardDetails } from '../../sdk/generated/types.gen';
 import { API_KEY, API_SECRET, problem, signedServer, specExample, specOperationIds, uuid as u } from './support';
 

@@ -2,25 +2,14 @@ import { inspect } from 'node:util';
 import { delay, HttpResponse } from 'msw';
 import forge from 'node-forge';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { encryptCardDetails, generateCardKeyPair } from '../../sdk/src/card-details';
-import { createCardIssuingClient, type ApiPromise, type CardIssuingClient } from '../../sdk/src/client';
-import {
-  AuthenticationError,
-  BusinessRuleError,
-  CardDetailsDecryptionError,
-  CardDetailsInvalidError,
-  CardIssuingError,
-  ConflictError,
-  NetworkError,
-  NotFoundError,
-  PublicKeyInvalidError,
-  RateLimitError,
-  ResponseValidationError,
-  ServerError,
-  TimeoutError,
-  ValidationError,
-  errorFromResponse,
-} from '../../sdk/src/errors';
+import { encryptCardDetails } from '../../sdk/src/card-details/encrypt';
+import { generateCardKeyPair } from '../../sdk/src/card-details/keys';
+import { createCardIssuingClient } from '../../sdk/src/client';
+import { type ApiPromise } from '../../sdk/src/core/api-promise';
+import { type CardIssuingClient } from '../../sdk/src/resources';
+import { AuthenticationError, BusinessRuleError, CardDetailsDecryptionError, CardDetailsInvalidError, ConflictError, NetworkError, NotFoundError, PublicKeyInvalidError, RateLimitError, ResponseValidationError, ServerError, TimeoutError, ValidationError } from '../../sdk/src/core/errors/classes';
+import { CardIssuingError } from '../../sdk/src/core/errors/base';
+import { errorFromResponse } from '../../sdk/src/core/errors/mapping';
 import { API_KEY, API_SECRET, problem, signedServer, specExample, uuid as u } from './support';
 
 // Every error kind, produced by a handler that returns it; and the secret, the Authorization header and card data

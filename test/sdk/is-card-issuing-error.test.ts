@@ -23,7 +23,11 @@ import { repoPath } from '../helpers/spec';
 /** A second copy of the SDK's errors module, compiled on its own and run in a fresh vm context (another realm). */
 async function foreignErrors() {
   const built = await esbuild.build({
-    entryPoints: [repoPath('sdk/src/errors.ts')],
+    stdin: {
+      contents: ['base', 'classes', 'mapping'].map((m) => `export * from ${JSON.stringify(repoPath(`sdk/src/core/errors/${m}.ts`))};`).join('\n'),
+      resolveDir: repoPath('sdk/src'),
+      loader: 'ts',
+    },
     bundle: true,
     format: 'cjs',
     platform: 'neutral',
@@ -34,7 +38,7 @@ async function foreignErrors() {
   const module = { exports: {} as Record<string, unknown> };
   const context = createContext({ module, exports: module.exports, require: createRequire(repoPath('sdk/package.json')) });
   runInContext(built.outputFiles[0]!.text, context);
-  return { errors: module.exports as typeof import('../../sdk/src/errors'), realm: context };
+  return { errors: module.exports as typeof import('../../sdk/src/index'), realm: context };
 }
 
 describe('isCardIssuingError', () => {

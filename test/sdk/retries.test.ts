@@ -1,7 +1,8 @@
 import { delay, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCardIssuingClient } from '../../sdk/src/client';
-import { CardIssuingError, NetworkError, RateLimitError, ServerError, TimeoutError } from '../../sdk/src/errors';
+import { CardIssuingError } from '../../sdk/src/core/errors/base';
+import { NetworkError, RateLimitError, ServerError, TimeoutError } from '../../sdk/src/core/errors/classes';
 import { API_KEY, API_SECRET, problem, signedServer, uuid as u } from './support';
 
 // Retries are ky's; these tests check that we configured it as the contract says, and that every attempt is

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
-import { NonceCache, createNonce, createSigner, randomUuid, signRequest, verifySignature } from '../../sdk/src/signing';
+import { NonceCache } from '../../sdk/src/signing/nonce-cache';
+import { createNonce, randomUuid } from '../../sdk/src/signing/nonce';
+import { createSigner, signRequest } from '../../sdk/src/signing/sign';
+import { verifySignature } from '../../sdk/src/signing/verify';
 import { repoPath } from '../helpers/spec';
 
 interface Vector {

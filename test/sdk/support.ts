@@ -3,7 +3,9 @@
 // with what the test scripts. Independent of the real mock (built in parallel).
 import { http, HttpResponse, type HttpResponseResolver } from 'msw';
 import { setupServer } from 'msw/node';
-import { NonceCache, parseAuthorization, verifySignature } from '../../sdk/src/signing';
+import { NonceCache } from '../../sdk/src/signing/nonce-cache';
+import { parseAuthorization } from '../../sdk/src/signing/authorization';
+import { verifySignature } from '../../sdk/src/signing/verify';
 import { specExample, specOperations } from '../helpers/spec';
 
 export const API_KEY = 'test_key_sdk';

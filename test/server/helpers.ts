@@ -3,7 +3,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { signRequest } from '../../sdk/src/signing.js';
+import { signRequest } from '../../sdk/src/signing/sign';
 
 /** The built CLI, as `npx card-issuing-mock` runs it (package.json `bin`). */
 export const CLI = fileURLToPath(new URL('../../mock-server/dist/cli.js', import.meta.url));

@@ -17,7 +17,7 @@ describe('sdk/generated', () => {
   afterAll(() => rmSync(fresh, { recursive: true, force: true }));
 
   it('is exactly what `npm run generate` makes from the spec (regenerate and commit when this fails)', async () => {
-    // Every job into one fresh copy of sdk/generated (the classic schemas' job writes inside it), then the trees compared.
+    // Every job into one fresh copy of sdk/generated, then the trees compared.
     const jobs = [(await config) as UserConfig | readonly UserConfig[]].flat() as (Omit<UserConfig, 'output'> & { output: { path: string } & Record<string, unknown> })[];
     expect(jobs.length).toBeGreaterThan(0);
     for (const job of jobs) {

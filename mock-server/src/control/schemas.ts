@@ -4,10 +4,12 @@
  * @module
  */
 import * as z from 'zod';
-import { zCryptoAmount, zCryptoNetwork, zCurrencyCode, zDepositTypeCode, zMoney } from 'card-issuing-sdk/internal';
+import { schemas } from 'card-issuing-sdk';
 import { DECLINE_REASONS } from '../domain/authorizations';
 import { AUTHORIZATION_STATES, AUTHORIZATION_STEP_KINDS } from '../store';
 import { MAX_MONEY } from '../domain/spec-bounds';
+
+const { zCryptoAmount, zCryptoNetwork, zCurrencyCode, zDepositTypeCode, zMoney } = schemas;
 
 /** An api key: printable ASCII without ':' (the Authorization header separates its parts with ':'). */
 export const zApiKey = z.string().min(1).max(128).regex(/^[\x21-\x39\x3B-\x7E]+$/, 'Printable ASCII without ":"');
@@ -27,7 +29,7 @@ export const zIncomingDepositBody = z.strictObject({
   type: zDepositTypeCode,
   amount: zCryptoAmount,
   requiresVerification: z.boolean().optional(),
-  network: zCryptoNetwork.optional(),
+  network: z.optional(zCryptoNetwork),
 });
 
 /** `POST /__mock/corporates/{c}/approvals/{a}/request-change` (the body is optional): a budget added, a PIN update, or both. */

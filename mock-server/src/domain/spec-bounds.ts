@@ -3,7 +3,25 @@
  * and regenerating changes the mock).
  * @module
  */
-import { zLimit, zMoney, zProblem } from 'card-issuing-sdk/internal';
+import { schemas } from 'card-issuing-sdk';
+import type * as z from 'zod/mini';
+
+const { zLimit, zMoney, zProblem } = schemas;
+
+/** The schema inside an optional or defaulted one (the generated schemas are zod/mini: no methods to unwrap with). */
+function unwrap(schema: z.core.$ZodType): z.core.$ZodType {
+  const def = schema._zod.def as { innerType?: z.core.$ZodType };
+  return def.innerType ?? schema;
+}
+
+/** The definition of a schema's check of one kind (`max_length`, `less_than`), if it has one. */
+function checkOf(schema: z.core.$ZodType, kind: string): { maximum?: number; value?: unknown } | undefined {
+  const checks = (unwrap(schema)._zod.def.checks ?? []).map((check) => check._zod.def as { check: string; maximum?: number; value?: unknown });
+  return checks.find((def) => def.check === kind);
+}
+
+const maxLength = (schema: z.core.$ZodType) => checkOf(schema, 'max_length')?.maximum;
+const maxValue = (schema: z.core.$ZodType) => checkOf(schema, 'less_than')?.value as number | undefined;
 
 /** A bound of a generated schema; throws at load when the spec stopped stating it. */
 function stated(bound: number | null | undefined, what: string): number {
@@ -12,34 +30,34 @@ function stated(bound: number | null | undefined, what: string): number {
 }
 
 /** The spec's default `limit` (the `Limit` parameter's default). */
-export const DEFAULT_LIMIT = stated(zLimit.def.defaultValue, 'default limit');
+export const DEFAULT_LIMIT = stated((zLimit._zod.def as { defaultValue?: number }).defaultValue, 'default limit');
 /** The spec's largest `limit`. */
-export const MAX_LIMIT = stated(zLimit.unwrap().maxValue, 'maximum limit');
+export const MAX_LIMIT = stated(maxValue(zLimit), 'maximum limit');
 /** The largest `Money.amount` the spec allows (minor units). */
-export const MAX_MONEY = stated(zMoney.shape.amount.maxValue, 'maximum Money amount');
+export const MAX_MONEY = stated(maxValue(zMoney.shape.amount), 'maximum Money amount');
 
 const problem = zProblem.shape;
-const fieldError = problem.errors.unwrap().element.shape;
+const fieldError = (unwrap(problem.errors) as typeof problem.errors._zod.def.innerType)._zod.def.element.shape;
 
 /** The longest text of each string member of a Problem (the spec's `maxLength`s). */
 export const PROBLEM_TEXT_LIMITS = {
-  title: stated(problem.title.maxLength, 'maximum Problem.title length'),
-  detail: stated(problem.detail.unwrap().maxLength, 'maximum Problem.detail length'),
-  instance: stated(problem.instance.unwrap().maxLength, 'maximum Problem.instance length'),
-  requestId: stated(problem.requestId.unwrap().maxLength, 'maximum Problem.requestId length'),
-  currentStatus: stated(problem.currentStatus.unwrap().maxLength, 'maximum Problem.currentStatus length'),
-  operation: stated(problem.operation.unwrap().maxLength, 'maximum Problem.operation length'),
-  stringToSign: stated(problem.stringToSign.unwrap().maxLength, 'maximum Problem.stringToSign length'),
+  title: stated(maxLength(problem.title), 'maximum Problem.title length'),
+  detail: stated(maxLength(problem.detail), 'maximum Problem.detail length'),
+  instance: stated(maxLength(problem.instance), 'maximum Problem.instance length'),
+  requestId: stated(maxLength(problem.requestId), 'maximum Problem.requestId length'),
+  currentStatus: stated(maxLength(problem.currentStatus), 'maximum Problem.currentStatus length'),
+  operation: stated(maxLength(problem.operation), 'maximum Problem.operation length'),
+  stringToSign: stated(maxLength(problem.stringToSign), 'maximum Problem.stringToSign length'),
 } as const;
 
 /** The longest `path` and `message` of one entry of `Problem.errors`. */
 export const FIELD_ERROR_LIMITS = {
-  path: stated(fieldError.path.maxLength, 'maximum Problem.errors[].path length'),
-  message: stated(fieldError.message.maxLength, 'maximum Problem.errors[].message length'),
+  path: stated(maxLength(fieldError.path), 'maximum Problem.errors[].path length'),
+  message: stated(maxLength(fieldError.message), 'maximum Problem.errors[].message length'),
 } as const;
 
 /** The most entries `Problem.errors` holds (`maxItems`; zod keeps an array's bound only among its checks). */
 export const MAX_PROBLEM_ERRORS = stated(
-  (problem.errors.unwrap().def.checks ?? []).map((check) => check._zod.def as { check: string; maximum?: number }).find((def) => def.check === 'max_length')?.maximum,
+  maxLength(problem.errors),
   'maximum number of Problem.errors',
 );

@@ -7,7 +7,7 @@
  * @module
  */
 import type { ProblemCode } from 'card-issuing-sdk';
-import { problemStatus } from 'card-issuing-sdk/internal';
+import { problemStatus } from 'card-issuing-sdk/server';
 
 /** Extra members of a problem, beside type, title, status, detail and code. */
 export interface ProblemExtras {

@@ -4,7 +4,7 @@
  * so that a flood of requests cannot grow memory without end. The cache itself is the SDK's `NonceCache`.
  * @module
  */
-import { NonceCache } from 'card-issuing-sdk';
+import { NonceCache } from 'card-issuing-sdk/server';
 import { wallNow } from '../clock';
 
 /** At most this many nonces are remembered (all tenants together). */

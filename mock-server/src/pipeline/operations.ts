@@ -1,15 +1,13 @@
 /**
  * The 32 operations of the spec as the mock serves them: method, path, success status and schemas come from the
- * generated operation table (`card-issuing-sdk/internal`, made from the spec by `npm run generate`); this module
+ * generated operation table (`card-issuing-sdk/server`, made from the spec by `npm run generate`); this module
  * adds only what each one does in the domain. `runners` is keyed by every operationId and typed by the generated
  * schemas, so a missing operation, a new one, or a result the spec does not allow fails to compile.
  * @module
  */
 import type * as z from 'zod';
-import * as g from 'card-issuing-sdk/internal';
-import type { OperationId, OperationRow } from 'card-issuing-sdk/internal';
-import type { CardDetails } from 'card-issuing-sdk';
-import { encryptCardDetails } from 'card-issuing-sdk';
+import { schemas as g, type CardDetails } from 'card-issuing-sdk';
+import { encryptCardDetails, operationTable, type OperationId, type OperationRow } from 'card-issuing-sdk/server';
 import type { DomainContext } from '../domain/context';
 import { ProblemError } from '../domain/errors';
 import { business, cards, deposits, users } from '../domain';
@@ -17,7 +15,7 @@ import { business, cards, deposits, users } from '../domain';
 type Row<K extends OperationId> = Extract<OperationRow, { operationId: K }>;
 type Schemas = typeof g;
 type Part<K extends OperationId, P extends string> = Row<K>['schemas'] extends { readonly [Q in P]: infer N }
-  ? N extends keyof Schemas ? Schemas[N] extends z.ZodType ? z.output<Schemas[N]> : never : never
+  ? N extends keyof Schemas ? Schemas[N] extends z.core.$ZodType ? z.output<Schemas[N]> : never : never
   : undefined;
 
 /** The parsed inputs of a request of operation `K`. */
@@ -38,7 +36,7 @@ export interface Operation {
   path: string;
   /** The success status. */
   status: number;
-  schemas: { path?: z.ZodType; query?: z.ZodType; headers?: z.ZodType; body?: z.ZodType; response: z.ZodType };
+  schemas: { path?: z.core.$ZodType; query?: z.core.$ZodType; headers?: z.core.$ZodType; body?: z.core.$ZodType; response: z.core.$ZodType };
   run(ctx: DomainContext, input: { path: unknown; query: unknown; body: unknown }): unknown;
 }
 
@@ -96,15 +94,15 @@ const runners: Runners = {
   listTopUps: (ctx, { path, query }) => business.listTopUps(ctx, path.corporateUuid, query),
 };
 
-function schema(name: string | undefined): z.ZodType | undefined {
+function schema(name: string | undefined): z.core.$ZodType | undefined {
   if (name === undefined) return undefined;
   const found = (g as unknown as Record<string, unknown>)[name];
   if (!found) throw new Error(`The operation table names ${name}, which the generated schemas do not have.`);
-  return found as z.ZodType;
+  return found as z.core.$ZodType;
 }
 
 /** Every operation: the generated table's facts with the domain's runner. */
-export const operations: readonly Operation[] = g.operationTable.map((row): Operation => {
+export const operations: readonly Operation[] = operationTable.map((row): Operation => {
   const names = row.schemas as Partial<Record<'path' | 'query' | 'headers' | 'body' | 'response', string>>;
   return {
     operationId: row.operationId,

@@ -3,7 +3,7 @@
  * HMAC the platform does fastest, the write-ahead log a state file hangs on (wal.ts), and the listeners (changes, exchanges).
  * @module
  */
-import { parseAuthorization, type NonceCache } from 'card-issuing-sdk';
+import { parseAuthorization, type NonceCache } from 'card-issuing-sdk/server';
 import type { DomainObserver } from '../domain/events';
 import { Prng, seedState, type Tenant, type TenantRegistry } from '../store';
 import type { WriteAheadLog } from './wal';

@@ -4,7 +4,7 @@
  * secret) and the bounded nonce cache. A rejection is a 401 ProblemError with its AUTH_ code.
  * @module
  */
-import { verifySignature } from 'card-issuing-sdk';
+import { verifySignature } from 'card-issuing-sdk/server';
 import { ProblemError } from '../domain/errors';
 import type { Tenant } from '../store';
 import type { PipelineRequest } from './request';

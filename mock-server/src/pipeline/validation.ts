@@ -32,18 +32,19 @@ export function fieldErrors(error: z.ZodError, location: Location): FieldError[]
   return out;
 }
 
-const strictCache = new WeakMap<z.ZodType, z.ZodType>();
+const strictCache = new WeakMap<z.core.$ZodType, z.core.$ZodType>();
 
 /**
  * The schema with unknown properties refused at every object level. The spec's request bodies are
  * `additionalProperties: false`; the generated zod objects strip unknown keys instead, which would hide a typo.
  */
-export function strict<T extends z.ZodType>(schema: T): T {
+export function strict<T extends z.core.$ZodType>(schema: T): T {
   const cached = strictCache.get(schema);
   if (cached) return cached as T;
-  let result: z.ZodType = schema;
-  if (schema instanceof z.ZodObject) {
-    const shape = Object.fromEntries(Object.entries(schema.shape as Record<string, z.ZodType>).map(([k, v]) => [k, strict(v)]));
+  let result: z.core.$ZodType = schema;
+  // The core class: the generated schemas are zod/mini's, the mock's own classic; both are core objects.
+  if (schema instanceof z.core.$ZodObject) {
+    const shape = Object.fromEntries(Object.entries(schema._zod.def.shape).map(([k, v]) => [k, strict(v)]));
     result = z.strictObject(shape);
   }
   strictCache.set(schema, result);
@@ -58,8 +59,8 @@ export const NO_QUERY = z.strictObject({});
  * is a number (`limit`) is read as one when it is a decimal integer; anything else stays text for the schema to
  * refuse, naming it.
  */
-export function queryValues(schema: z.ZodType, params: URLSearchParams): Record<string, unknown> {
-  const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : {};
+export function queryValues(schema: z.core.$ZodType, params: URLSearchParams): Record<string, unknown> {
+  const shape: Record<string, z.core.$ZodType> = schema instanceof z.core.$ZodObject ? schema._zod.def.shape : {};
   const values: Record<string, unknown> = {};
   for (const [name, value] of params) {
     values[name] = isNumeric(shape[name]) && /^-?\d{1,15}$/.test(value) ? Number(value) : value;
@@ -67,19 +68,19 @@ export function queryValues(schema: z.ZodType, params: URLSearchParams): Record<
   return values;
 }
 
-function isNumeric(schema: z.ZodType | undefined): boolean {
-  let inner: z.ZodType | undefined = schema;
+function isNumeric(schema: z.core.$ZodType | undefined): boolean {
+  let inner: z.core.$ZodType | undefined = schema;
   // Optional and default wrappers hold the real type as their innerType.
-  while (inner && (inner instanceof z.ZodOptional || inner instanceof z.ZodDefault)) inner = inner.def.innerType as z.ZodType;
-  return inner instanceof z.ZodNumber;
+  while (inner && (inner instanceof z.core.$ZodOptional || inner instanceof z.core.$ZodDefault)) inner = inner._zod.def.innerType;
+  return inner instanceof z.core.$ZodNumber;
 }
 
 /** Parses each present part; throws one VALIDATION_FAILED naming every bad field of every part. */
-export function validateParts(parts: { location: Location; schema: z.ZodType | undefined; value: unknown }[]): unknown[] {
+export function validateParts(parts: { location: Location; schema: z.core.$ZodType | undefined; value: unknown }[]): unknown[] {
   const errors: FieldError[] = [];
   const values = parts.map(({ location, schema, value }) => {
     if (!schema) return undefined;
-    const result = schema.safeParse(value);
+    const result = z.safeParse(schema, value);
     if (result.success) return result.data;
     if (location === 'body' && value === undefined) errors.push({ path: 'body', message: 'A JSON body is required' });
     else errors.push(...fieldErrors(result.error, location));

@@ -6,7 +6,7 @@
  * record can forget an index. Indexed fields never change after a record is stored (ids, e-mails, owners).
  * @module
  */
-import { ArrivalQueue } from 'card-issuing-sdk/internal';
+import { ArrivalQueue } from 'card-issuing-sdk/server';
 import { DueQueue } from './due-queue';
 import type {
   ApprovalRecord, AuthorizationRecord, BalanceRecord, CardRecord, CorporateDepositAddressRecord, CorporateRecord, DepositAddressRecord, IdempotencyRecord, OutboxMessage,

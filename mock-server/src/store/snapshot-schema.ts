@@ -8,7 +8,7 @@
  * @module
  */
 import * as z from 'zod';
-import * as g from 'card-issuing-sdk/internal';
+import { schemas as g } from 'card-issuing-sdk';
 import { AUTHORIZATION_STATES, AUTHORIZATION_STEP_KINDS, DECLINE_REASONS, type TenantState } from './records';
 import { TENANT_STATE_VERSION } from './migrate';
 
@@ -17,8 +17,8 @@ const instant = z.iso.datetime();
 const text = (max: number) => z.string().max(max);
 const money = z.strictObject(g.zMoney.shape);
 const minor = z.int().gte(0).lte(100_000_000_000);
-const nullable = <T extends z.ZodType>(schema: T) => schema.nullable();
-const byId = <T extends z.ZodType>(record: T) => z.record(z.string().max(64), record);
+const nullable = <T extends z.core.SomeType>(schema: T) => z.nullable(schema);
+const byId = <T extends z.core.SomeType>(record: T) => z.record(z.string().max(64), record);
 
 const consent = z.strictObject({ id, kind: g.zConsent.shape.kind, title: text(200), version: text(32), url: text(2048) });
 const cardConfig = z.strictObject({

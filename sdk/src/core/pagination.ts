@@ -11,8 +11,8 @@
  * ```
  * @module
  */
-import { CardIssuingError } from './errors';
-import type { PagePromise } from './client';
+import { ApiPromise } from './api-promise';
+import { CardIssuingError } from './errors/base';
 
 /** What every list response holds. */
 export interface PageBody {
@@ -95,4 +95,15 @@ export function toPage<B extends PageBody>(body: B, fetch: FetchPage<B>): Page<B
 /** Every item of the page `first` resolves to and of every next page, fetched on demand. */
 export async function* itemsFrom<B extends PageBody>(first: PromiseLike<Page<B>>): AsyncGenerator<PageItem<B>, void, undefined> {
   yield* await first;
+}
+
+/**
+ * What every list method returns: the first page (await it, or `.withResponse()`), and, with `for await`, every
+ * item of every page, each next page fetched only when the loop reaches it.
+ */
+export class PagePromise<B extends PageBody> extends ApiPromise<Page<B>> implements AsyncIterable<PageItem<B>> {
+  /** Every item of this list, page after page, fetched on demand. */
+  [Symbol.asyncIterator](): AsyncGenerator<PageItem<B>, void, undefined> {
+    return itemsFrom(this);
+  }
 }

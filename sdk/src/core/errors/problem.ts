@@ -5,8 +5,8 @@
  * @internal
  */
 import * as z from 'zod/mini';
-import type { Problem } from '../generated/types.gen';
-import { zProblem } from '../generated/zod.gen';
+import type { Problem } from '../../../generated/types.gen';
+import { zProblem } from '../../../generated/zod.gen';
 
 /** A problem whose `code` this SDK version does not know (a newer server added it): read for its words. */
 const zNewerProblem = /* @__PURE__ */ z.extend(zProblem, { code: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[A-Z][A-Z0-9_]{0,63}$/)) });

@@ -1,15 +1,15 @@
 /**
  * Request and response validation of the client, with the generated zod schemas of each operation: the request
  * schema `z<Operation>Data` (path, query, headers and body, built once by the generator) and the response schema
- * `z<Operation>Response`. `client.ts` loads this module with `import()` on the first validated call, so a client
+ * `z<Operation>Response`. `./request` loads this module with `import()` on the first validated call, so a client
  * with validation off never loads zod or the schemas (a separate chunk in a bundle).
  * @module
  * @internal
  */
 import type { $ZodType } from 'zod/v4/core';
-import type * as api from '../generated/sdk.gen';
-import * as schemas from '../generated/zod.gen';
-import type { FieldError } from './errors';
+import type * as api from '../../generated/sdk.gen';
+import * as schemas from '../../generated/zod.gen';
+import type { FieldError } from './errors/base';
 import { formatPath, issuesOf } from './zod-issues';
 
 /** An operation of the spec, as its generated function is named (its `operationId`). */

@@ -1,7 +1,7 @@
 /**
  * node-forge, for what Web Crypto cannot do: the whole card-details scheme in a runtime without `crypto.subtle`
  * (jsdom, React Native, older embedded engines), and the conversions Web Crypto has no format for (PKCS#1 PEM,
- * node-forge key objects). `card-details.ts` loads this module with `import()` only when one of those is needed,
+ * node-forge key objects). `./runtime` loads this module with `import()` only when one of those is needed,
  * so a bundle that never needs it never loads forge (a separate chunk).
  *
  * The parts of node-forge are loaded module by module: RSA (OAEP, key generation, SPKI and PKCS#1/PKCS#8 ASN.1),
@@ -23,6 +23,7 @@ import 'node-forge/lib/aes.js';
 import 'node-forge/lib/sha256.js';
 import 'node-forge/lib/mgf1.js';
 import 'node-forge/lib/pem.js';
+import { fromBinaryString, toBinaryString } from '../bytes';
 
 /** node-forge's namespace, with (only) the modules imported above. */
 export const forge = forgeCore as typeof Forge;
@@ -41,12 +42,8 @@ const steppedRsa = forge.pki.rsa as typeof forge.pki.rsa & {
 
 const oaep = () => ({ md: forge.md.sha256.create(), mgf1: { md: forge.md.sha256.create() } });
 
-const toBinary = (bytes: Uint8Array): string => {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return binary;
-};
-const toBytes = (binary: string): Uint8Array => Uint8Array.from(binary, (c) => c.charCodeAt(0));
+const toBinary = toBinaryString;
+const toBytes = fromBinaryString;
 
 /**
  * An RSA key pair: natively under Node, else in pure JavaScript, made in steps of at most 50 ms with the event loop free in between (forge's

@@ -1,0 +1,65 @@
+/**
+ * What the card-details modules share: Web Crypto where the runtime has it, node-forge (loaded on first need)
+ * where not, and the checks every key goes through (RSA, 2048 bits or more, the right usage).
+ * @module
+ * @internal
+ */
+import { PrivateKeyInvalidError, type PublicKeyInvalidError } from '../core/errors/classes';
+import { MIN_RSA_BITS, type CardKeyPair } from './types';
+
+/** Web Crypto's RSA-OAEP with SHA-256: the key's algorithm (the hash belongs to the key), and the operation's. */
+export const RSA_OAEP_256 = { name: 'RSA-OAEP', hash: 'SHA-256' } as const;
+export const RSA_OAEP = { name: 'RSA-OAEP' } as const;
+
+type ForgeModule = typeof import('./forge');
+let forgeModule: Promise<ForgeModule> | undefined;
+/** node-forge, loaded on first need (a separate chunk in a bundle). */
+export const loadForge = (): Promise<ForgeModule> => (forgeModule ??= import('./forge'));
+
+/** Web Crypto, where the runtime has it; read at each call, so a test can take it away. */
+export const webCrypto = (): SubtleCrypto | undefined => globalThis.crypto?.subtle;
+
+type KeyError = typeof PublicKeyInvalidError | typeof PrivateKeyInvalidError;
+
+export function checkRsaCryptoKey(key: CryptoKey, type: 'public' | 'private', Failure: KeyError): void {
+  if (key.type !== type || !/^RSA/.test(key.algorithm.name)) throw new Failure(`The ${type} key must be an RSA ${type} key.`);
+  checkBits((key.algorithm as Partial<RsaHashedKeyAlgorithm>).modulusLength ?? 0, Failure, type);
+}
+
+export function checkBits(bits: number, Failure: KeyError, type: 'public' | 'private'): void {
+  if (bits < MIN_RSA_BITS) throw new Failure(`The ${type} key has ${bits} bits; at least ${MIN_RSA_BITS} are required.`);
+}
+
+export function requireWebCrypto(): SubtleCrypto {
+  const subtle = webCrypto();
+  if (!subtle) throw new PrivateKeyInvalidError('A CryptoKey needs Web Crypto (crypto.subtle), which this runtime does not have.');
+  return subtle;
+}
+
+export function isCryptoKey(value: unknown): value is CryptoKey {
+  const k = value as Partial<CryptoKey> | null;
+  return typeof k === 'object' && k !== null && typeof k.type === 'string' && typeof k.algorithm === 'object' && Array.isArray(k.usages);
+}
+
+export function isForgeKey(value: unknown): value is { n: { bitLength(): number }; e: object } {
+  const k = value as { n?: { bitLength?: unknown }; e?: unknown } | null;
+  return typeof k === 'object' && k !== null && typeof k.n?.bitLength === 'function' && typeof k.e === 'object';
+}
+
+export function isKeyPair(value: unknown): value is CardKeyPair {
+  return typeof value === 'object' && value !== null && 'publicKey' in value && 'privateKey' in value;
+}
+
+/** True when the bytes are one DER SEQUENCE and nothing after it (tag, definite length, content, end). */
+export function isWholeDerSequence(der: Uint8Array): boolean {
+  if (der.length < 2 || der[0] !== 0x30) return false;
+  let length = der[1]!;
+  let offset = 2;
+  if (length & 0x80) {
+    const octets = length & 0x7f;
+    if (octets < 1 || octets > 4 || der.length < 2 + octets) return false;
+    length = 0;
+    for (let i = 0; i < octets; i++) length = length * 256 + der[offset++]!;
+  }
+  return offset + length === der.length;
+}

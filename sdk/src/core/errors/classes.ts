@@ -1,0 +1,188 @@
+/**
+ * The kinds of {@link CardIssuingError}: one class per HTTP status family the spec uses, the SDK's own failures
+ * (network, timeout, too large, invalid response) and the card-details errors. Branch on the class or on `code`.
+ * @module
+ */
+import { CardIssuingError, type CardIssuingErrorInit, type CardIssuingErrorJSON, type FieldError } from './base';
+
+/** 401: the request's signature was missing or refused (`AUTH_*` codes). Check the api key and secret and the clock. */
+export class AuthenticationError extends CardIssuingError {
+  override name = 'AuthenticationError';
+}
+
+/**
+ * 400: the request is malformed or does not match the schema (`VALIDATION_FAILED` with `errors`, `MALFORMED_JSON`,
+ * `PUBLIC_KEY_INVALID`). Also thrown before sending, with `status` undefined, when the SDK's own check of the
+ * arguments against the spec fails (same `code` and `errors` paths as the server's).
+ */
+export class ValidationError extends CardIssuingError {
+  override name = 'ValidationError';
+}
+
+/** 404: the resource does not exist, or belongs to another api key (`NOT_FOUND`, `ROUTE_NOT_FOUND`). */
+export class NotFoundError extends CardIssuingError {
+  override name = 'NotFoundError';
+}
+
+/** 409: the resource is in the wrong state for the operation (`INVALID_TRANSITION`, `DRAFT_NOT_CHARGED`, ...). */
+export class ConflictError extends CardIssuingError {
+  override name = 'ConflictError';
+  /** The resource's current status, when the server says. */
+  readonly currentStatus: string | undefined;
+  /** The operation that was refused, when the server says. */
+  readonly operation: string | undefined;
+
+  constructor(init: CardIssuingErrorInit) {
+    super(init);
+    this.currentStatus = init.problem?.currentStatus;
+    this.operation = init.problem?.operation;
+  }
+
+  override toJSON(): CardIssuingErrorJSON {
+    return { ...super.toJSON(), currentStatus: this.currentStatus, operation: this.operation };
+  }
+}
+
+/** 422: a business rule forbids the operation (`INSUFFICIENT_FUNDS`, `KYC_NOT_PASSED`, `OTP_INVALID`, ...). */
+export class BusinessRuleError extends CardIssuingError {
+  override name = 'BusinessRuleError';
+}
+
+/** 429: too many requests (`RATE_LIMITED`). Thrown once the SDK's own retries are used up. */
+export class RateLimitError extends CardIssuingError {
+  override name = 'RateLimitError';
+  /** Seconds to wait before trying again (`Retry-After`), when the server said. */
+  readonly retryAfter: number | undefined;
+
+  constructor(init: CardIssuingErrorInit & { retryAfter?: number | undefined }) {
+    super(init);
+    this.retryAfter = init.retryAfter;
+  }
+
+  override toJSON(): CardIssuingErrorJSON {
+    return { ...super.toJSON(), retryAfter: this.retryAfter };
+  }
+}
+
+/** 5xx: the server's fault. Thrown once the SDK's retries (for GET, and POST with an idempotency key) are used up. */
+export class ServerError extends CardIssuingError {
+  override name = 'ServerError';
+}
+
+/** No response: the connection failed (DNS, refused, reset, offline). `cause` is the transport's own error. */
+export class NetworkError extends CardIssuingError {
+  override name = 'NetworkError';
+}
+
+/**
+ * The attempt did not finish within `timeoutMs`: no response headers in time, or a body that did not arrive in
+ * full in time (a server that stalls after its headers). The request may or may not have been processed.
+ */
+export class TimeoutError extends CardIssuingError {
+  override name = 'TimeoutError';
+  /** The timeout that elapsed, in milliseconds. */
+  readonly timeoutMs: number | undefined;
+
+  constructor(init: CardIssuingErrorInit & { timeoutMs?: number | undefined }) {
+    super(init);
+    this.timeoutMs = init.timeoutMs;
+  }
+
+  override toJSON(): CardIssuingErrorJSON {
+    return { ...super.toJSON(), timeoutMs: this.timeoutMs };
+  }
+}
+
+/**
+ * A response body larger than `maxResponseBytes` (code `RESPONSE_TOO_LARGE`): reading stopped there and the
+ * connection was released, so that a server sending without end cannot exhaust the client's memory.
+ */
+export class ResponseTooLargeError extends CardIssuingError {
+  override name = 'ResponseTooLargeError';
+  /** The limit that was exceeded, in bytes. */
+  readonly maxResponseBytes: number;
+
+  constructor(init: Omit<CardIssuingErrorInit, 'code'> & { maxResponseBytes: number }) {
+    super({ ...init, code: 'RESPONSE_TOO_LARGE' });
+    this.maxResponseBytes = init.maxResponseBytes;
+  }
+
+  override toJSON(): CardIssuingErrorJSON {
+    return { ...super.toJSON(), maxResponseBytes: this.maxResponseBytes };
+  }
+}
+
+/**
+ * A successful response whose body does not match the spec's schema (code `RESPONSE_VALIDATION_FAILED`).
+ * Names the operation and the path of the first mismatch (`items[0].status`); `errors` lists every mismatch.
+ * Turn response validation off with `validateResponses: false` to accept such bodies as they are.
+ */
+export class ResponseValidationError extends CardIssuingError {
+  override name = 'ResponseValidationError';
+  /** The operation whose response did not match, e.g. `listCards`. */
+  readonly operation: string;
+  /** The path of the first mismatch, e.g. `items[0].status` (empty for the body itself). */
+  readonly path: string;
+
+  constructor(init: Omit<CardIssuingErrorInit, 'code'> & { operation: string; errors: readonly FieldError[] }) {
+    const first = init.errors[0];
+    const path = first?.path ?? '';
+    super({
+      ...init,
+      code: 'RESPONSE_VALIDATION_FAILED',
+      detail:
+        init.detail ??
+        `The response of ${init.operation} does not match the spec at ${path || '(body)'}: ${first?.message ?? 'invalid'}` +
+          (init.errors.length > 1 ? ` (and ${init.errors.length - 1} more)` : ''),
+    });
+    this.operation = init.operation;
+    this.path = path;
+  }
+
+  override toJSON(): CardIssuingErrorJSON {
+    return { ...super.toJSON(), operation: this.operation, path: this.path };
+  }
+}
+
+/** The base of the card-details errors (key pairs, encryption, decryption); never holds key material or card data. */
+export class CardDetailsError extends CardIssuingError {
+  override name = 'CardDetailsError';
+}
+
+/**
+ * A public key that is malformed, not RSA, or shorter than 2048 bits (code `PUBLIC_KEY_INVALID`, the same code
+ * as the server's 400).
+ */
+export class PublicKeyInvalidError extends CardDetailsError {
+  override name = 'PublicKeyInvalidError';
+  constructor(detail: string) {
+    super({ code: 'PUBLIC_KEY_INVALID', detail });
+  }
+}
+
+/** A private key that is malformed, not RSA, or shorter than 2048 bits (code `PRIVATE_KEY_INVALID`). */
+export class PrivateKeyInvalidError extends CardDetailsError {
+  override name = 'PrivateKeyInvalidError';
+  constructor(detail: string) {
+    super({ code: 'PRIVATE_KEY_INVALID', detail });
+  }
+}
+
+/**
+ * The encrypted card details could not be decrypted (code `CARD_DETAILS_DECRYPTION_FAILED`): not a JWE of the
+ * agreed form, encrypted to another key, or tampered with (header, key, IV, ciphertext or tag).
+ */
+export class CardDetailsDecryptionError extends CardDetailsError {
+  override name = 'CardDetailsDecryptionError';
+  constructor(detail: string) {
+    super({ code: 'CARD_DETAILS_DECRYPTION_FAILED', detail });
+  }
+}
+
+/** The decrypted card details are not a valid `CardDetails` (schema or Luhn check; code `CARD_DETAILS_INVALID`). */
+export class CardDetailsInvalidError extends CardDetailsError {
+  override name = 'CardDetailsInvalidError';
+  constructor(detail: string, errors: readonly FieldError[] = []) {
+    super({ code: 'CARD_DETAILS_INVALID', detail, errors });
+  }
+}

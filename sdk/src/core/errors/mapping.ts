@@ -1,0 +1,94 @@
+/**
+ * From a non-2xx response to its typed error: the class by status, the code and words from its problem+json,
+ * everything the server said redacted first, and a hint on a signature mismatch.
+ * @module
+ */
+import type { Problem } from '../../../generated/types.gen';
+import { CardIssuingError, type CardIssuingErrorInit } from './base';
+import { AuthenticationError, BusinessRuleError, ConflictError, NotFoundError, RateLimitError, ServerError, ValidationError } from './classes';
+import { readProblem, type ReadProblem } from './problem';
+import { redactDeep } from './redaction';
+import { parseRetryAfter } from './retry-after';
+
+/** What {@link errorFromResponse} needs: the status, headers and raw text of a non-2xx response. */
+export interface ErrorResponseInput {
+  status: number;
+  headers: Headers;
+  /** The body as received (problem+json, other JSON, text, or nothing). */
+  body: unknown;
+  /** Texts to blank out of anything the server said (the api secret, the Authorization header), defence in depth. */
+  redact?: readonly string[];
+  /** The string the client signed; compared with the mock's expected `stringToSign` on a signature mismatch. */
+  signedString?: string;
+}
+
+/**
+ * Builds the typed error of a non-2xx response from its problem+json body (validated with the generated
+ * `zProblem`). A body that is not a problem (HTML from a proxy, empty, other JSON) still gives the right class
+ * by status, with a generic code (`HTTP_<status>`).
+ */
+export function errorFromResponse(input: ErrorResponseInput): CardIssuingError {
+  return errorFromProblem(input, readProblem(input.body));
+}
+
+/**
+ * {@link errorFromResponse} for a body already read by `readProblem` (./problem). The client loads that module with
+ * import() on its first error response, so that zod stays out of what a page loads first.
+ * @internal
+ */
+export function errorFromProblem(input: ErrorResponseInput, read: ReadProblem): CardIssuingError {
+  // Everything the server said is redacted before it is used anywhere (every member, paths and extensions too).
+  const problem: Problem | undefined = read.problem ? redactDeep(read.problem, input.redact) : undefined;
+  // A problem whose code this SDK version does not know (a newer server added it): its words, not its code.
+  let newer: { title: string; detail: string; type: string; requestId?: string | undefined } | undefined;
+  if (read.newer) {
+    const { code, title, detail, type, requestId } = redactDeep(read.newer, input.redact);
+    newer = { title, detail: `${detail ?? title} (code ${code}, unknown to this SDK version)`, type, requestId };
+  }
+  const requestId = redactDeep(input.headers.get('x-request-id') ?? problem?.requestId ?? newer?.requestId ?? undefined, input.redact);
+  const detail = problem?.detail ?? problem?.title ?? newer?.detail ?? `The server answered ${input.status} without a problem+json body.`;
+  const hint = problem?.code === 'AUTH_SIGNATURE_MISMATCH' ? signatureMismatchHint(input.signedString, problem.stringToSign) : '';
+  const init: CardIssuingErrorInit = {
+    status: input.status,
+    code: problem?.code ?? `HTTP_${input.status}`,
+    detail: hint ? `${detail} ${hint}` : detail,
+    errors: problem?.errors,
+    requestId,
+    type: problem?.type ?? newer?.type,
+    title: problem?.title ?? newer?.title,
+    problem,
+    redact: input.redact,
+  };
+  switch (input.status) {
+    case 400:
+      return new ValidationError(init);
+    case 401:
+      return new AuthenticationError(init);
+    case 404:
+      return new NotFoundError(init);
+    case 409:
+      return new ConflictError(init);
+    case 422:
+      return new BusinessRuleError(init);
+    case 429:
+      return new RateLimitError({ ...init, retryAfter: parseRetryAfter(input.headers.get('retry-after')) });
+    default:
+      return input.status >= 500 ? new ServerError(init) : new CardIssuingError(init);
+  }
+}
+
+/**
+ * What a signature mismatch comes from, when the server (the mock, never production) says what it expected to be
+ * signed: the same string means the secret differs; otherwise, where the two strings part. Neither string holds a
+ * secret: api key, method, URL, timestamp, nonce and body hash.
+ */
+function signatureMismatchHint(signed: string | undefined, expected: string | undefined): string {
+  if (signed === undefined || expected === undefined) return '';
+  if (signed === expected) {
+    return 'The server expected exactly the string that was signed, so the api secret is not the one the server holds for this api key.';
+  }
+  let at = 0;
+  while (at < signed.length && at < expected.length && signed[at] === expected[at]) at++;
+  const window = (text: string) => JSON.stringify(text.slice(Math.max(0, at - 12), at + 24));
+  return `The string signed and the one the server expected differ from character ${at}: signed ${window(signed)}, expected ${window(expected)}.`;
+}

@@ -1,0 +1,268 @@
+/**
+ * The request engine: one call of one operation, from the generated function to the parsed body. What it adds to
+ * the generated ky client, all through ky's own options and hooks:
+ * - signing (contract section 2) in `beforeRequest`, and again in `beforeRetry`: ky 2 runs `beforeRequest` once
+ *   per call and `beforeRetry` before every retry, so every attempt gets a fresh nonce and timestamp;
+ * - retries by ky (`./retry`), with the call's `Idempotency-Key` made once, the same on every retry;
+ * - each attempt bounded in time and size, body included (`./transport`);
+ * - typed errors (ky's `beforeError` hook turns each failure into a {@link CardIssuingError});
+ * - request and response validation with the generated zod schemas (`./validation`), passed to the generated
+ *   functions as their `requestValidator` and `responseValidator`.
+ *
+ * Light by construction: validation and the problem reader are loaded with `import()` on first use, so a page that
+ * turns validation off never loads zod. Browser-safe: no `node:` import here or below.
+ * @module
+ */
+import { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
+import type { Options as KyOptions, RetryOptions as KyRetryOptions } from 'ky';
+import type { Client } from '../../generated/client';
+import type { OperationRow } from '../operation-table';
+import type { CardIssuingClientOptions, RequestEvent, RequestOptions, RetryConfig } from '../options';
+import { randomUuid } from '../signing/nonce';
+import type { Signer } from '../signing/sign';
+import type { ApiResponse } from './api-promise';
+import { CardIssuingError } from './errors/base';
+import { NetworkError, ResponseTooLargeError, ResponseValidationError, TimeoutError, ValidationError } from './errors/classes';
+import { errorFromProblem } from './errors/mapping';
+import { kyRetry, needsIdempotencyKey, resolveRetry } from './retry';
+import { boundCall } from './transport';
+
+/** An operation of the spec, as the engine needs it: its id and its HTTP method (both generated). */
+export type Operation = Pick<OperationRow, 'operationId' | 'method'>;
+
+// Loaded on first use, then shared by every client: a separate chunk in a bundle, never loaded when unused.
+// Validation runs on every call: once loaded, its module is used without another await.
+let validation: typeof import('./validation') | undefined;
+let validationLoad: Promise<typeof import('./validation')> | undefined;
+const loadValidation = async () => validation ?? (validationLoad ??= import('./validation').then((module) => (validation = module)));
+let problem: Promise<typeof import('./errors/problem')> | undefined;
+const loadProblem = () => (problem ??= import('./errors/problem'));
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** The options every generated function gets from the engine; typed once so that every call type-checks against it. */
+export interface CommonOptions {
+  client: Client;
+  throwOnError: true;
+  parseAs: 'json';
+  kyOptions: Omit<KyOptions, 'method' | 'prefixUrl'>;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  requestValidator: ((data: unknown) => Promise<void>) | undefined;
+  responseValidator: ((data: unknown) => Promise<void>) | undefined;
+}
+
+/** Sends one call through a generated function, with the engine's common options. */
+export type Send<T> = (common: CommonOptions) => Promise<{ data: T; response: Response }>;
+
+type FetchFunction = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+
+/** What {@link createEngine} needs: the client's options, checked, and what the client made once. */
+export interface EngineConfig {
+  options: CardIssuingClientOptions;
+  baseUrl: URL;
+  maxResponseBytes: number;
+  signer: Signer;
+  client: Client;
+}
+
+/** Runs one call of an operation: the engine of every method of a client. */
+export type Run = <T>(operation: Operation, callOptions: RequestOptions, send: Send<T>) => Promise<ApiResponse<T>>;
+
+/** The engine of one client. */
+export function createEngine({ options, baseUrl, maxResponseBytes, signer, client }: EngineConfig): Run {
+  const { apiSecret } = options;
+  const validateResponses = options.validateResponses ?? true;
+  const validateRequests = options.validateRequests ?? true;
+  const hooks = options.hooks ?? {};
+  const clientRetry = resolveRetry(options.retry, undefined);
+  // The client's own retry options, made once per method and retryability instead of once per call.
+  const clientKyRetry = new Map<string, KyRetryOptions>();
+  const retryOptions = (retry: Required<RetryConfig>, method: string, retryable: boolean): KyRetryOptions => {
+    if (retry !== clientRetry) return kyRetry(retry, method, retryable);
+    const key = `${method}:${retryable}`;
+    let made = clientKyRetry.get(key);
+    if (!made) clientKyRetry.set(key, (made = kyRetry(retry, method, retryable)));
+    return made;
+  };
+
+  return async function run<T>({ operationId: operation, method }: Operation, callOptions: RequestOptions, send: Send<T>): Promise<ApiResponse<T>> {
+    const retry = callOptions.retry === undefined ? clientRetry : resolveRetry(options.retry, callOptions.retry);
+    const timeoutMs = callOptions.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    // A POST is safe to retry only with an idempotency key: made once here, so every retry carries the same one.
+    const idempotencyKey =
+      !needsIdempotencyKey(method) || callOptions.idempotencyKey === false
+        ? undefined
+        : (callOptions.idempotencyKey ?? (retry.limit > 0 ? randomUuid() : undefined));
+    const state = {
+      attempt: 0, sentAt: 0, authorization: '', stringToSign: '', status: undefined as number | undefined, requestId: undefined as string | undefined,
+    };
+    const event = (request: Request): RequestEvent => ({ operation, method, url: request.url, attempt: state.attempt, idempotencyKey });
+    // What no error may show, even when a hostile server echoes it: the secret, the header and its signature.
+    const redact = () => [apiSecret, state.authorization, state.authorization.split(':')[1] ?? ''];
+    const timeoutError = () => new TimeoutError({ code: 'TIMEOUT', detail: `${operation}: no complete response within ${timeoutMs} ms.`, timeoutMs });
+
+    const mapKyError = async (error: Error): Promise<Error> => {
+      if (error instanceof CardIssuingError) return error;
+      if (isHTTPError(error)) {
+        const read = (await loadProblem()).readProblem(error.data);
+        return errorFromProblem(
+          { status: error.response.status, headers: error.response.headers, body: error.data, redact: redact(), signedString: state.stringToSign },
+          read,
+        );
+      }
+      if (isTimeoutError(error)) return timeoutError();
+      if (isNetworkError(error)) {
+        // The cause is the transport's error, never ky's (which holds the signed request).
+        const cause = error.cause;
+        const reason = cause instanceof Error ? `: ${cause.message}` : '';
+        return new NetworkError({ code: 'NETWORK_ERROR', detail: `${operation}: could not reach ${baseUrl.origin}${reason}.`, cause });
+      }
+      return error; // an abort keeps the signal's reason, as fetch does
+    };
+
+    const sign = async (request: Request) => {
+      // The five published parts never include the body: read it only when the body hash is on.
+      const body = signer.bodyHash && request.body ? new Uint8Array(await request.clone().arrayBuffer()) : undefined;
+      const signed = await signer.sign({ method: request.method, url: request.url, body });
+      request.headers.set('Authorization', signed.authorization);
+      state.authorization = signed.authorization;
+      state.stringToSign = signed.stringToSign;
+      state.sentAt = Date.now();
+      notify(hooks.onRequest, () => event(request));
+    };
+
+    // Each attempt's response, seen where it arrives: in the transport, not in a ky afterResponse hook, for which
+    // ky clones every response (a tee of its body, a third of the SDK's own cost per call on loopback).
+    const observe = (fetch: FetchFunction): FetchFunction => async (input, init) => {
+      const response = await fetch(input, init);
+      state.status = response.status;
+      state.requestId = response.headers.get('x-request-id') ?? undefined;
+      notify(hooks.onResponse, () => ({
+        operation, method, url: input instanceof Request ? input.url : String(input), attempt: state.attempt, idempotencyKey,
+        status: response.status, requestId: state.requestId, elapsedMs: Date.now() - state.sentAt,
+      }));
+      return response;
+    };
+
+    // ky's timeout ends at the response headers; this bounds the body too, in time and in size.
+    const transport = boundCall(observe(options.fetch ?? ((input, init) => globalThis.fetch(input, init))), {
+      timeoutMs, maxResponseBytes, timeoutError,
+      tooLargeError: () => new ResponseTooLargeError({
+        detail: `${operation}: the response body is larger than ${maxResponseBytes} bytes (maxResponseBytes).`, maxResponseBytes,
+        status: state.status, requestId: state.requestId, redact: redact(),
+      }),
+    }, callOptions.signal);
+
+    const kyOptions: Omit<KyOptions, 'method' | 'prefixUrl'> = {
+      throwHttpErrors: true,
+      timeout: timeoutMs,
+      retry: {
+        ...retryOptions(retry, method, !needsIdempotencyKey(method) || idempotencyKey !== undefined),
+        // ky asks this once an attempt has failed and its error body is read, before it waits to retry: the attempt
+        // is over, so its body timer must not run on into the wait. Undefined leaves the decision to ky's rules.
+        shouldRetry: () => void transport.end(),
+      },
+      fetch: transport.fetch,
+      hooks: {
+        beforeRequest: [
+          async ({ request }) => {
+            state.attempt = 1;
+            await sign(request);
+          },
+        ],
+        beforeRetry: [
+          async ({ request, error, retryCount }) => {
+            state.attempt = retryCount + 1;
+            const reason = await mapKyError(error);
+            if (reason instanceof CardIssuingError) notify(hooks.onRetry, () => ({ ...event(request), error: reason }));
+            await sign(request); // fresh nonce and timestamp: the server refuses a replayed nonce
+          },
+        ],
+        beforeError: [({ error }) => mapKyError(error)],
+      },
+    };
+
+    const common: CommonOptions = {
+      client,
+      throwOnError: true,
+      parseAs: 'json',
+      kyOptions,
+      ...(idempotencyKey === undefined ? {} : { headers: { 'Idempotency-Key': idempotencyKey } }),
+      signal: transport.signal,
+      requestValidator: validateRequests
+        ? async (data) => {
+            const errors = (validation ?? (await loadValidation())).requestErrors(operation, data);
+            if (errors) {
+              throw new ValidationError({
+                code: 'VALIDATION_FAILED',
+                detail: `${operation}: the request was not sent, ${errors.length === 1 ? '1 argument is' : `${errors.length} arguments are`} invalid (${errors.map((e) => e.path).join(', ')}).`,
+                errors,
+              });
+            }
+          }
+        : undefined,
+      responseValidator: validateResponses
+        ? async (data) => {
+            const errors = (validation ?? (await loadValidation())).responseErrors(operation, data);
+            // Paths and messages can hold a hostile server's key names: redacted like everything else it sends.
+            if (errors) {
+              throw new ResponseValidationError({ operation, errors: errors.slice(0, MAX_REPORTED_ERRORS), status: state.status, requestId: state.requestId, redact: redact() });
+            }
+          }
+        : undefined,
+    };
+
+    let result: { data: T; response: Response };
+    try {
+      result = await send(common);
+    } catch (error) {
+      // The caller's abort keeps the caller's reason, whenever it came (as fetch does).
+      if (callOptions.signal?.aborted && error === callOptions.signal.reason) throw error;
+      throw toSdkError(error, operation, state.attempt > 0 ? { status: state.status, requestId: state.requestId } : undefined, redact());
+    } finally {
+      transport.end();
+    }
+    return {
+      data: result.data,
+      status: result.response.status,
+      headers: result.response.headers,
+      requestId: state.requestId, // the last attempt's, read where it arrived
+    };
+  }
+}
+
+/** Errors that reach us outside ky and our validators: a body that is not JSON, a validator giving way. */
+function toSdkError(
+  error: unknown, operation: string, response: { status: number | undefined; requestId: string | undefined } | undefined, redact: string[],
+): unknown {
+  const sent = response !== undefined;
+  if (error instanceof CardIssuingError) return error;
+  if (error instanceof SyntaxError && sent) {
+    // Never pass the SyntaxError on: its message quotes the body.
+    return new ResponseValidationError({ operation, errors: [{ path: '', message: 'The response body is not JSON' }], ...response, redact });
+  }
+  if (sent && response.status !== undefined && response.status < 300 && error instanceof Error && !isAbort(error)) {
+    // Whatever else fails on a received body (a validator giving way on a huge or deep body: RangeError) is still
+    // a response that could not be validated; its own message may quote the body, so it is not passed on.
+    return new ResponseValidationError({ operation, errors: [{ path: '', message: `The response could not be validated (${error.name})` }], ...response, redact });
+  }
+  return error;
+}
+
+/** At most this many mismatches are kept in a ResponseValidationError (a hostile body could make millions). */
+const MAX_REPORTED_ERRORS = 100;
+
+function isAbort(error: Error): boolean {
+  return error.name === 'AbortError';
+}
+
+/** Calls an observer with the event `make` builds (only when there is an observer). */
+function notify<E>(hook: ((event: E) => void) | undefined, make: () => E): void {
+  if (!hook) return;
+  try {
+    hook(make());
+  } catch {
+    // An observer must never break a request.
+  }
+}

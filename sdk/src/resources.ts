@@ -1,0 +1,114 @@
+/**
+ * The client's methods, from the generated resource layer (`sdk/generated/resources.gen.ts`, made from the spec's
+ * operations by scripts/resources-plugin.ts): its `Resources` type becomes the method signatures, its
+ * `resourceTable` the wiring. No operation, path or HTTP method is written here: an operation added to the spec
+ * has its typed method after `npm run generate`.
+ * @module
+ */
+import type { CardDetails } from '../generated/types.gen';
+import { resourceTable, type Resources } from '../generated/resources.gen';
+import * as api from '../generated/sdk.gen';
+import type { CardDetailsRequestOptions, ListOptions, RequestOptions } from './options';
+import { ApiPromise, type ApiResponse } from './core/api-promise';
+import { PagePromise, toPage, type PageBody, type PageParams } from './core/pagination';
+import type { Run, Send } from './core/request';
+
+/** One method's signature, from its generated descriptor: positional arguments, then the call's options. */
+export type MethodOf<D> = D extends { kind: 'list'; args: infer A extends unknown[]; response: infer R extends PageBody }
+  ? (...args: [...A, options?: ListOptions]) => PagePromise<R>
+  : D extends { kind: 'cardDetails'; args: infer A extends unknown[] }
+    ? (...args: [...A, options: CardDetailsRequestOptions]) => ApiPromise<CardDetails>
+    : D extends { kind: 'call'; args: infer A extends unknown[]; response: infer R }
+      ? (...args: [...A, options?: RequestOptions]) => ApiPromise<R>
+      : never;
+
+/** The methods of one area, resource by resource. */
+export type AreaOf<A> = { [R in keyof A]: { [M in keyof A[R]]: MethodOf<A[R][M]> } };
+
+/** The Server2Server area (`/s2s`): the application acts for an end user. */
+export type S2sApi = AreaOf<Resources['s2s']>;
+/** The Wallet App area (`/app`): the deposit flow of a wallet app for its user. */
+export type AppApi = AreaOf<Resources['app']>;
+/** The Business cards area (`/corporates`): approvals allocate corporate budget to cards of business users. */
+export type CorporatesApi = AreaOf<Resources['corporates']>;
+
+/** The client: every operation of the spec, grouped by area and resource. */
+export type CardIssuingClient = { [A in keyof Resources]: AreaOf<Resources[A]> };
+
+/** What the generated functions take beside the engine's options. */
+interface Parts {
+  path?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+type Row = (typeof resourceTable)[number];
+type Generated = (options: object) => Promise<{ data: unknown; response: Response }>;
+
+/** Where a call's positional arguments go, by the row's `args` (`path.userId`, `query.userUuid`, `body`, `query`). */
+function partsOf(row: Row, args: readonly unknown[]): Parts {
+  const parts: Parts = {};
+  row.args.forEach((arg: string, i: number) => {
+    const value = args[i];
+    if (arg === 'body') parts.body = value;
+    else if (arg === 'query') {
+      // The optional query object: only the members given (an absent member is never sent as "undefined").
+      for (const [key, member] of Object.entries((value ?? {}) as Record<string, unknown>)) {
+        if (member !== undefined) (parts.query ??= {})[key] = member;
+      }
+    } else {
+      const [where, key] = arg.split('.') as ['path' | 'query', string];
+      (parts[where] ??= {})[key] = value;
+    }
+  });
+  return parts;
+}
+
+// The card-details code is loaded on first use: a page that never reads card details never loads its crypto.
+let decryption: Promise<typeof import('./card-details/decrypt')> | undefined;
+const loadDecryption = () => (decryption ??= import('./card-details/decrypt'));
+let cardKeys: Promise<typeof import('./card-details/keys')> | undefined;
+const loadCardKeys = () => (cardKeys ??= import('./card-details/keys'));
+
+/** The methods of a client over its engine, one per row of the generated table. */
+export function buildResources(run: Run): CardIssuingClient {
+  const method = (row: Row) => {
+    const send = (api as unknown as Record<string, Generated>)[row.operationId]!;
+    const sendWith = <T>(parts: Parts): Send<T> => (common) => send({ ...common, ...parts }) as Promise<{ data: T; response: Response }>;
+    const arity = row.args.length;
+    if (row.kind === 'list') {
+      return (...args: unknown[]) => {
+        const { limit, cursor, ...callOptions } = (args[arity] ?? {}) as ListOptions;
+        const parts = partsOf(row, args);
+        // Each next page is fetched by the same call with the page's `nextCursor`.
+        const fetchPage = (after: string | undefined): PagePromise<PageBody> => {
+          const page: PageParams = { ...(limit === undefined ? {} : { limit }), ...(after === undefined ? {} : { cursor: after }) };
+          const response = run<PageBody>(row, callOptions, sendWith({ ...parts, query: { ...parts.query, ...page } }));
+          return new PagePromise(response.then((r) => ({ ...r, data: toPage(r.data, fetchPage) })));
+        };
+        return fetchPage(cursor);
+      };
+    }
+    if (row.kind === 'cardDetails') {
+      return (...args: unknown[]) => {
+        const { keyPair, ...callOptions } = args[arity] as CardDetailsRequestOptions;
+        const parts = partsOf(row, args);
+        const response = (async (): Promise<ApiResponse<CardDetails>> => {
+          const [{ decryptCardDetails }, { exportPublicKey }] = await Promise.all([loadDecryption(), loadCardKeys()]);
+          const publicKey = await exportPublicKey(keyPair);
+          const r = await run<{ encryptedDetails: string }>(row, callOptions, sendWith({ ...parts, query: { ...parts.query, publicKey } }));
+          return { ...r, data: await decryptCardDetails(r.data.encryptedDetails, keyPair) };
+        })();
+        return new ApiPromise(response);
+      };
+    }
+    return (...args: unknown[]) => new ApiPromise(run(row, (args[arity] ?? {}) as RequestOptions, sendWith(partsOf(row, args))));
+  };
+
+  const client: Record<string, Record<string, Record<string, unknown>>> = {};
+  for (const row of resourceTable) {
+    const [area, resource, name] = row.name.split('.') as [string, string, string];
+    ((client[area] ??= {})[resource] ??= {})[name] = method(row);
+  }
+  return client as unknown as CardIssuingClient;
+}

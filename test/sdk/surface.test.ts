@@ -1,0 +1,86 @@
+/**
+ * The public surface, pinned: every name the root entry and `card-issuing-sdk/server` export (values and types, read
+ * by the TypeScript compiler from the sources the package is built from), so that a name added or dropped is a
+ * decision made here and in CHANGELOG.md, not an accident. The shapes behind the names are pinned by
+ * surface.test-d.ts (checked by `npm run typecheck`).
+ */
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { operationTable } from '../../sdk/src/server';
+import { loadSpec, repoPath } from '../helpers/spec';
+
+const ROOT_VALUES = [
+  'ApiPromise', 'AuthenticationError', 'BusinessRuleError', 'CARD_KEY_BITS', 'CardDetailsDecryptionError', 'CardDetailsError',
+  'CardDetailsInvalidError', 'CardIssuingError', 'ConflictError', 'FlowError', 'MIN_RSA_BITS', 'NetworkError', 'NotFoundError',
+  'PagePromise', 'PrivateKeyInvalidError', 'PublicKeyInvalidError', 'RateLimitError', 'ResponseTooLargeError', 'ResponseValidationError',
+  'ServerError', 'TimeoutError', 'ValidationError', 'approveDeposit', 'cardKeyBits', 'createCardIssuingClient', 'decryptCardDetails',
+  'depositAddress', 'errorFromResponse', 'exportPublicKey', 'generateCardKeyPair', 'importPrivateKey', 'isCardIssuingError', 'issueCard',
+  'registerUser', 'schemas', 'signRequest',
+];
+/** The SDK's own types (the spec's domain types are checked against components.schemas below). */
+const ROOT_TYPES = [
+  'AcceptConsents', 'ApiResponse', 'AppApi', 'ApproveDepositOptions', 'ApproveDepositResult', 'CardDetailsRequestOptions', 'CardIssuingClient',
+  'CardIssuingClientOptions', 'CardIssuingErrorInit', 'CardIssuingErrorJSON', 'CardKeyPair', 'CardPrivateKey', 'CardPrivateKeyInput',
+  'CardPublicKey', 'ClientErrorCode', 'ClientHooks', 'CorporatesApi', 'DepositAddressOptions', 'DepositAddressResult', 'DepositArea',
+  'ErrorCode', 'ErrorResponseInput', 'FieldError', 'FlowErrorCode', 'FlowName', 'FlowOptions', 'FlowStep', 'FlowStepStatus',
+  'GenerateCardKeyPairOptions', 'IssueCardOptions', 'IssueCardResult', 'ListOptions', 'Page', 'PageBody', 'PageItem', 'PageNavigation',
+  'PageParams', 'RegisterUserOptions', 'RequestEvent', 'RequestOptions', 'ResponseEvent', 'RetryConfig', 'RetryEvent', 'RsaPrivateKey',
+  'RsaPublicKey', 'S2sApi', 'SecretEncoding', 'SignRequestInput', 'SignableBody', 'SignedRequest',
+];
+const SERVER_VALUES = [
+  'ArrivalQueue', 'CARD_DETAILS_JWE_HEADER', 'NonceCache', 'SIGNATURE_TOLERANCE_SECONDS', 'buildStringToSign', 'createNonce',
+  'encryptCardDetails', 'importPublicKey', 'isLuhnValid', 'luhnCheckDigit', 'operationTable', 'parseAuthorization', 'problemStatus', 'verifySignature',
+];
+const SERVER_TYPES = [
+  'AuthorizationParts', 'CardPublicKeyInput', 'NonceCacheOptions', 'OperationId', 'OperationRow', 'SecretEncoding', 'SignableBody',
+  'SignatureErrorCode', 'VerifySignatureInput', 'VerifySignatureResult',
+];
+
+/** Every export of each entry, as the compiler sees it: name and whether it is a value. */
+function exportsOf(...entries: string[]): Record<string, { name: string; value: boolean }[]> {
+  const { config } = ts.readConfigFile(repoPath('tsconfig.json'), ts.sys.readFile);
+  const { options } = ts.parseJsonConfigFileContent(config, ts.sys, repoPath('.'));
+  const program = ts.createProgram(entries.map(repoPath), { ...options, noEmit: true, incremental: false });
+  const checker = program.getTypeChecker();
+  return Object.fromEntries(entries.map((entry) => {
+    const module = checker.getSymbolAtLocation(program.getSourceFile(repoPath(entry))!)!;
+    const names = checker.getExportsOfModule(module).map((symbol) => {
+      const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+      return { name: symbol.name, value: (target.flags & ts.SymbolFlags.Value) !== 0 && !(symbol.flags & ts.SymbolFlags.TypeAlias) };
+    });
+    return [entry, names.sort((a, b) => a.name.localeCompare(b.name))];
+  }));
+}
+
+describe('the public surface', () => {
+  const entries = exportsOf('sdk/src/index.ts', 'sdk/src/server.ts');
+  const values = (entry: string) => entries[entry]!.filter((e) => e.value).map((e) => e.name);
+  const types = (entry: string) => entries[entry]!.filter((e) => !e.value).map((e) => e.name);
+  const sorted = (names: string[]) => [...names].sort((a, b) => a.localeCompare(b));
+
+  it('the root exports the client, errors, signing, card key pairs and decryption, flows and the zod schemas', async () => {
+    expect(values('sdk/src/index.ts')).toEqual(sorted(ROOT_VALUES));
+    // The built module has exactly those values (a type-only name has no runtime export).
+    expect(Object.keys(await import('../../sdk/src/index')).sort((a, b) => a.localeCompare(b))).toEqual(sorted(ROOT_VALUES));
+  });
+
+  it("the root's types are the SDK's own and the spec's domain types by name: no hey-api *Data, *Errors or ClientOptions", () => {
+    const domain = Object.keys(loadSpec().components.schemas);
+    expect(sorted(types('sdk/src/index.ts'))).toEqual(sorted([...ROOT_TYPES, ...domain]));
+    // The negative control of the list above: hey-api's per-operation shapes are not ours to publish.
+    const heyApi = new Set(['ClientOptions', ...operationTable.flatMap(({ operationId }) =>
+      ['Data', 'Error', 'Errors', 'Response', 'Responses'].map((suffix) => `${operationId[0]!.toUpperCase()}${operationId.slice(1)}${suffix}`))]);
+    expect(types('sdk/src/index.ts').filter((name) => heyApi.has(name))).toEqual([]);
+  });
+
+  it('/server exports what a server needs: the operation table, verification, encryption, Luhn', async () => {
+    expect(values('sdk/src/server.ts')).toEqual(sorted(SERVER_VALUES));
+    expect(types('sdk/src/server.ts')).toEqual(sorted(SERVER_TYPES));
+    expect(Object.keys(await import('../../sdk/src/server')).sort((a, b) => a.localeCompare(b))).toEqual(sorted(SERVER_VALUES));
+  });
+
+  it('no server-side helper is on the root', () => {
+    const root = new Set(values('sdk/src/index.ts'));
+    expect(SERVER_VALUES.filter((name) => root.has(name))).toEqual([]);
+  });
+});
