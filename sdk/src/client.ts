@@ -74,7 +74,7 @@ import {
   ValidationError,
   errorFromProblem,
 } from './errors';
-import { createSigner, randomUuid } from './signing';
+import { createSigner, randomUuid, type SecretEncoding, type Signer } from './signing';
 import { boundCall } from './transport';
 import type { OperationId } from './validation';
 
@@ -116,6 +116,11 @@ export interface CardIssuingClientOptions {
    * `bodyHash` / `--sign-body`).
    */
   bodyHash?: boolean;
+  /**
+   * How the api secret becomes the HMAC key: its UTF-8 bytes (`'utf8'`, the default, as the mock does by default)
+   * or the bytes it encodes in base64 (`'base64'`, for a service that base64-decodes the secret to sign).
+   */
+  secretEncoding?: SecretEncoding;
   /**
    * Per-attempt timeout in milliseconds (default 30000), for the whole attempt: the request, the response headers
    * and the whole body. A timeout is a {@link TimeoutError} and is not retried.
@@ -427,7 +432,12 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
   }
 
   // The HMAC key is imported once per client, not once per request.
-  const signer = createSigner({ apiKey, apiSecret, bodyHash: options.bodyHash ?? false });
+  let signer: Signer;
+  try {
+    signer = createSigner({ apiKey, apiSecret, bodyHash: options.bodyHash ?? false, secretEncoding: options.secretEncoding ?? 'utf8' });
+  } catch (error) {
+    throw error instanceof TypeError ? new TypeError(error.message.replace(/^signRequest:/, 'createCardIssuingClient:')) : error;
+  }
   const client = createClient({ baseUrl: baseUrl.href.replace(/\/+$/, ''), throwOnError: true, responseStyle: 'fields', parseAs: 'json' });
   const validateResponses = options.validateResponses ?? true;
   const validateRequests = options.validateRequests ?? true;

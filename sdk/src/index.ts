@@ -74,6 +74,7 @@ export {
   parseAuthorization,
   signRequest,
   verifySignature,
+  type SecretEncoding,
   type SignableBody,
   type SignatureErrorCode,
   type SignedRequest,

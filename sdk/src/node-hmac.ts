@@ -11,14 +11,14 @@ interface NodeHmac {
   digest(encoding: 'base64'): string;
 }
 interface NodeCrypto {
-  createHmac(algorithm: 'sha256', key: string): NodeHmac;
+  createHmac(algorithm: 'sha256', key: string | Uint8Array): NodeHmac;
 }
 
 /**
- * `base64(HMAC-SHA256(secret, message))` with node:crypto, or undefined where node:crypto cannot be had
- * synchronously (browsers, workers, React Native, Node before 22.3).
+ * `base64(HMAC-SHA256(key, message))` with node:crypto (a string key is hashed as UTF-8), or undefined where
+ * node:crypto cannot be had synchronously (browsers, workers, React Native, Node before 22.3).
  */
-export function nodeHmacSha256(): ((secret: string, message: string) => string) | undefined {
+export function nodeHmacSha256(): ((key: string | Uint8Array, message: string) => string) | undefined {
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   const crypto = typeof proc?.getBuiltinModule === 'function' ? (proc.getBuiltinModule('node:crypto') as NodeCrypto | undefined) : undefined;
   if (typeof crypto?.createHmac !== 'function') return undefined;

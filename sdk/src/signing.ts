@@ -8,6 +8,9 @@
  * signature    = base64(HMAC-SHA256(key = UTF-8(apiSecret), message = UTF-8(stringToSign)))
  * ```
  *
+ * The published page does not say how the secret becomes the HMAC key; its C# sample resembles one that
+ * base64-decodes it. `secretEncoding: 'base64'` (at both ends) makes the key the secret's base64-decoded bytes.
+ *
  * The body is not signed by the published scheme. A deployment that wants it covered turns on `bodyHash` at both
  * ends; `+ base64(SHA-256(raw body bytes))` is then appended when the request has a body.
  * @module
@@ -15,6 +18,12 @@
 import type { ProblemCode } from '../generated/types.gen';
 import { ArrivalQueue } from './arrival-queue';
 import { nodeHmacSha256 } from './node-hmac';
+
+/**
+ * How the api secret becomes the HMAC key: its UTF-8 bytes (`'utf8'`, the default) or the bytes it encodes in
+ * base64 (`'base64'`, for a service that issues secrets as base64 of random bytes and decodes them to sign).
+ */
+export type SecretEncoding = 'utf8' | 'base64';
 
 /** The raw bytes of a request body, in any of the forms a fetch `Request` gives them. */
 export type SignableBody = string | Uint8Array | ArrayBuffer | null | undefined;
@@ -35,6 +44,8 @@ export interface SignRequestInput {
   nonce?: string;
   /** Append `base64(SHA-256(body))` to the string to sign (opt-in; the published scheme does not). Default false. */
   bodyHash?: boolean;
+  /** How the secret becomes the HMAC key (default `'utf8'`). */
+  secretEncoding?: SecretEncoding;
 }
 
 /** The signature of one request. */
@@ -73,6 +84,8 @@ export interface SignerOptions {
   apiSecret: string;
   /** Append `base64(SHA-256(body))` (opt-in). Default false. */
   bodyHash?: boolean;
+  /** How the secret becomes the HMAC key (default `'utf8'`). */
+  secretEncoding?: SecretEncoding;
 }
 
 /** Signs requests with one api key; the HMAC key is imported once, on first use. */
@@ -95,7 +108,7 @@ export function createSigner(options: SignerOptions): Signer {
   const { apiKey } = options;
   const bodyHash = options.bodyHash ?? false;
   let key: Promise<CryptoKey> | undefined;
-  const secret = options.apiSecret;
+  const secret = hmacKeyOf(options.apiSecret, options.secretEncoding ?? 'utf8', 'signRequest');
   // node:crypto where the runtime offers it synchronously (Node), else a CryptoKey imported once (browsers).
   const hmac = nodeHmacSha256();
   return {
@@ -240,8 +253,14 @@ export interface VerifySignatureInput {
   /** Require the body hash (the opt-in profile): a request signed the five-part way is then a mismatch. */
   bodyHash?: boolean;
   /**
+   * How every secret becomes its HMAC key (default `'utf8'`). With `'base64'`, a secret that is not base64 makes
+   * every request signed with its key a mismatch.
+   */
+  secretEncoding?: SecretEncoding;
+  /**
    * HMAC-SHA256 of `message` under `secret` (UTF-8 both), when the verifier has a faster one than importing a Web
-   * Crypto key per request (node:crypto, or a cached `CryptoKey`). The comparison stays constant-time.
+   * Crypto key per request (node:crypto, or a cached `CryptoKey`). The comparison stays constant-time. Used with
+   * `secretEncoding: 'utf8'` only: with `'base64'` the key is the decoded bytes, and Web Crypto computes it.
    */
   hmac?: (secret: string, message: string) => Uint8Array | Promise<Uint8Array>;
 }
@@ -288,9 +307,11 @@ export async function verifySignature(input: VerifySignatureInput): Promise<Veri
     method: input.method, url: input.url, body: input.body, apiKey, timestamp, nonce, bodyHash: input.bodyHash ?? false,
   });
   const given = fromBase64(signature);
-  const valid = given !== undefined && (input.hmac
+  const base64 = input.secretEncoding === 'base64';
+  const key = base64 ? fromBase64(secret) : secret;
+  const valid = given !== undefined && key !== undefined && (input.hmac && !base64
     ? constantTimeEqual(given, await input.hmac(secret, stringToSign))
-    : await crypto.subtle.verify('HMAC', await importHmacKey(secret, 'verify'), given, encoder.encode(stringToSign)));
+    : await crypto.subtle.verify('HMAC', await importHmacKey(key, 'verify'), given, encoder.encode(stringToSign)));
   if (!valid) {
     const hint = input.bodyHash ? ' This server requires the body hash: sign with bodyHash on.' : '';
     return { ok: false, code: 'AUTH_SIGNATURE_MISMATCH', detail: `The signature does not match the request.${hint}`, apiKey, stringToSign };
@@ -322,8 +343,18 @@ function toBytes(body: SignableBody): Uint8Array<ArrayBuffer> | undefined {
   return new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer);
 }
 
-function importHmacKey(secret: string, usage: 'sign' | 'verify'): Promise<CryptoKey> {
-  return crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [usage]);
+function importHmacKey(key: string | Uint8Array<ArrayBuffer>, usage: 'sign' | 'verify'): Promise<CryptoKey> {
+  return crypto.subtle.importKey('raw', typeof key === 'string' ? encoder.encode(key) : key, { name: 'HMAC', hash: 'SHA-256' }, false, [usage]);
+}
+
+/** The HMAC key of a secret: the string itself (hashed as UTF-8) or the bytes its base64 encodes. */
+function hmacKeyOf(secret: string, encoding: SecretEncoding, caller: string): string | Uint8Array<ArrayBuffer> {
+  if (encoding === 'utf8') return secret;
+  if (encoding !== 'base64') throw new TypeError(`${caller}: secretEncoding must be 'utf8' or 'base64'.`);
+  const bytes = fromBase64(secret);
+  // Never quote the secret: say only what is wrong with it.
+  if (!bytes) throw new TypeError(`${caller}: apiSecret is not base64, as secretEncoding 'base64' requires.`);
+  return bytes;
 }
 
 function toBase64(bytes: Uint8Array): string {
