@@ -2,7 +2,7 @@
  * Request signing (contract section 2): every area refuses what is not signed as the spec says, each with its own
  * 401 code, and accepts what is. Runs against any server: no control API needed.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from './support/test';
 import { buildStringToSign, signRequest } from 'card-issuing-sdk';
 import { UNKNOWN_ID, expectProblem, newRegistration, useContract } from './support/harness';
 
@@ -69,18 +69,19 @@ describe('signing: every AUTH_ code', () => {
     expectProblem(response, 401, 'AUTH_SIGNATURE_MISMATCH');
   });
 
-  it('the signature is the five published parts: a POST with a body signed without a body hash is accepted (201)', async () => {
+  it('the signature is the five published parts: a POST with a body signed without a body hash is accepted (201)', async (context) => {
     // The service's HMACSHA256 page signs apiKey + METHOD + url + timestamp + nonce; the body is not part of it.
+    if (contract.target.signing.bodyHash) context.skip('the run signs with a body hash (--sign-body): the server under test requires it');
     const registration = newRegistration();
     const url = contract.url('/s2s/users');
-    const { authorization, stringToSign } = await signRequest({ method: 'POST', url, body: JSON.stringify(registration), ...contract.credentials });
+    const { authorization, stringToSign } = await signRequest({ method: 'POST', url, body: JSON.stringify(registration), ...contract.credentials, ...contract.target.signing, bodyHash: false });
     expect(stringToSign.endsWith(authorization.split(':')[2]!)).toBe(true);
     const response = await contract.send({ method: 'POST', path: '/s2s/users', body: registration, sign: false, headers: { authorization } });
     expect(response.status).toBe(201);
   });
 
   it('the signature covers the query: a userId swapped after signing is 401 AUTH_SIGNATURE_MISMATCH', async () => {
-    const { authorization } = await signRequest({ method: 'GET', url: contract.url('/s2s/balances', { userId: UNKNOWN_ID }), ...contract.credentials });
+    const { authorization } = await signRequest({ method: 'GET', url: contract.url('/s2s/balances', { userId: UNKNOWN_ID }), ...contract.credentials, ...contract.target.signing });
     const response = await contract.send({
       method: 'GET',
       path: '/s2s/balances',
