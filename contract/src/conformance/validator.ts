@@ -319,7 +319,11 @@ function parseBody(body: unknown): { ok: true; value: unknown } | { ok: false; e
 function describeError(prefix: string, error: ErrorObject): { location: string; message: string } {
   const params = error.params as Record<string, unknown>;
   let message = error.message ?? error.keyword;
-  if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) message += `: ${params.allowedValues.join(', ')}`;
+  if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
+    // A long closed set (the problem codes) is named by its size and first values, not listed in full.
+    const values = params.allowedValues as unknown[];
+    message += values.length > 12 ? ` (${values.length} values: ${values.slice(0, 5).join(', ')}, …)` : `: ${values.join(', ')}`;
+  }
   if (error.keyword === 'additionalProperties') message += `: '${String(params.additionalProperty)}'`;
   if (error.keyword === 'const') message += `: ${JSON.stringify(params.allowedValue)}`;
   return { location: `${prefix}${error.instancePath}`, message };
@@ -337,13 +341,30 @@ export function createConformanceChecker(options: ConformanceCheckerOptions): Co
 
   // OpenAPI 3.1 schemas are JSON Schema 2020-12 plus a few OpenAPI keywords (discriminator, xml, externalDocs);
   // strict: false lets those through as annotations. oneOf still decides Card against Draft on its own.
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, logger: false });
+  // verbose: each error carries the schema object that failed, so a finding can name it by pointer (for an overlay).
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, logger: false, verbose: true });
   addFormats(ajv);
   ajv.addSchema(doc as object, SPEC_ID, undefined, false);
   // Parameters travel as strings: a second instance coerces them to the schema's type before validating.
   const paramAjv = new Ajv2020({ strict: false, allErrors: true, coerceTypes: true, logger: false });
   addFormats(paramAjv);
   paramAjv.addSchema(doc as object, SPEC_ID, undefined, false);
+
+  // The pointer of every schema object of the document, by identity, made on the first finding that needs one.
+  let pointers: Map<object, string> | undefined;
+  const pointerOfSchema = (schema: unknown): string | undefined => {
+    if (!pointers) {
+      pointers = new Map();
+      const walk = (node: Json, at: string): void => {
+        if (node === null || typeof node !== 'object') return;
+        if (!pointers!.has(node)) pointers!.set(node, at);
+        if (Array.isArray(node)) node.forEach((child, i) => walk(child, `${at}/${i}`));
+        else for (const [key, child] of Object.entries(node)) walk(child, `${at}/${escapeToken(key)}`);
+      };
+      walk(doc, '');
+    }
+    return typeof schema === 'object' && schema !== null ? pointers.get(schema) : undefined;
+  };
 
   const compiled = new Map<string, ValidateFunction>();
   const validatorFor = (pointer: string, forParams = false): ValidateFunction => {
@@ -419,8 +440,8 @@ export function createConformanceChecker(options: ConformanceCheckerOptions): Co
         const { location, message } = describeError(prefix, error);
         if (seen.has(location + message)) continue;
         seen.add(location + message);
-        const schemaPointer = decodeURIComponent(error.schemaPath.replace(/^[^#]*#/, '')).replace(/\/[^/]+$/, '');
-        const extra: Partial<Finding> = { keyword: error.keyword, schemaPointer };
+        const schemaPointer = pointerOfSchema(error.parentSchema);
+        const extra: Partial<Finding> = { keyword: error.keyword, ...(schemaPointer === undefined ? {} : { schemaPointer }) };
         if (root !== undefined) {
           const at = resolvePointer(root as Json, error.instancePath);
           // additionalProperties names the field; the value shown is the field's own.

@@ -127,7 +127,7 @@ export function formatSummary(report: RunReport): string {
     for (const m of report.mismatches) {
       lines.push(`  ✗ ${m.operationId ?? '(no operation)'}  ${m.request}`);
       lines.push(`      at     ${m.location}`);
-      lines.push(`      spec   ${m.spec}`);
+      lines.push(`      spec   ${m.spec.length > 240 ? `${m.spec.slice(0, 240)}…` : m.spec}`);
       if (m.server !== undefined) lines.push(`      server ${show(m.server)}`);
       if (m.count > 1) lines.push(`      seen   ${m.count} times`);
     }

@@ -8,6 +8,8 @@ import { UNKNOWN_ID, expectProblem, newRegistration, useContract } from './suppo
 
 const contract = useContract(import.meta.url);
 const now = () => Math.floor(Date.now() / 1000);
+// Not the secret, and base64 as well, so that it signs under either --secret-encoding.
+const WRONG_SECRET = 'notTheSecret0000';
 
 describe('signing: what is accepted', () => {
   it('a request signed with the api key and secret is answered (404 for an unknown user: the signature passed)', async () => {
@@ -65,7 +67,7 @@ describe('signing: every AUTH_ code', () => {
   });
 
   it('a signature made with another secret is 401 AUTH_SIGNATURE_MISMATCH', async () => {
-    const response = await contract.send({ method: 'GET', path: `/s2s/users/${UNKNOWN_ID}`, sign: { apiSecret: 'not-the-secret' } });
+    const response = await contract.send({ method: 'GET', path: `/s2s/users/${UNKNOWN_ID}`, sign: { apiSecret: WRONG_SECRET } });
     expectProblem(response, 401, 'AUTH_SIGNATURE_MISMATCH');
   });
 
@@ -97,7 +99,7 @@ describe('signing: every AUTH_ code', () => {
     const url = contract.url(`/s2s/users/${UNKNOWN_ID}`);
     const timestamp = String(now());
     const nonce = crypto.randomUUID().replaceAll('-', '');
-    const response = await contract.send({ method: 'GET', path: `/s2s/users/${UNKNOWN_ID}`, sign: { apiSecret: 'not-the-secret', nonce, timestamp } });
+    const response = await contract.send({ method: 'GET', path: `/s2s/users/${UNKNOWN_ID}`, sign: { apiSecret: WRONG_SECRET, nonce, timestamp } });
     const problem = expectProblem(response, 401, 'AUTH_SIGNATURE_MISMATCH');
     const expected = await buildStringToSign({ method: 'GET', url, apiKey: contract.credentials.apiKey, timestamp, nonce });
     expect(problem.stringToSign).toBe(expected);
