@@ -101,6 +101,8 @@ export interface ConformanceChecker {
   coverage(): Coverage;
   /** A human-readable summary: coverage, then one line per finding. */
   report(): string;
+  /** The operationId a method and path (with or without query) match, or null. */
+  operationOf(method: string, url: string): string | null;
 }
 
 // ------------------------------------------------------------------------------------------------ the raw document
@@ -596,5 +598,11 @@ export function createConformanceChecker(options: ConformanceCheckerOptions): Co
     return lines.join('\n');
   }
 
-  return { check, findings: () => [...all], checked: () => count, coverage, report };
+  function operationOf(method: string, url: string): string | null {
+    let path = new URL(url, 'http://conformance.invalid').pathname;
+    if (basePath && path.startsWith(basePath)) path = path.slice(basePath.length) || '/';
+    return matchOperation(operations, method.toUpperCase(), path.split('/').slice(1)).operation?.operationId ?? null;
+  }
+
+  return { check, findings: () => [...all], checked: () => count, coverage, report, operationOf };
 }

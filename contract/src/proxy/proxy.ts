@@ -91,7 +91,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const startedAt = new Date().toISOString();
   const targetBase = new URL(options.target);
   let exchanges = 0;
-  let publicOrigin = options.publicUrl;
+  const publicOrigin = options.publicUrl;
 
   const record = (drift: Omit<Drift, 'count' | 'firstSeen'>) => {
     const added = drifts.add(drift);
@@ -195,10 +195,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       }
       const code = typeof parsed.code === 'string' ? parsed.code : undefined;
       const expected = typeof parsed.stringToSign === 'string' ? parsed.stringToSign : undefined;
-      const operation = findings[0]?.operationId ?? checker.coverage().operations.at(-1) ?? null;
       record({
         kind: 'signature-refused',
-        operationId: findings[0]?.operationId ?? operation,
+        operationId: checker.operationOf(method, path),
         method,
         path: findings[0]?.path ?? path.split('?')[0]!,
         location: 'request.headers.authorization',
@@ -228,7 +227,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
-  publicOrigin ??= undefined;
   options.log(`card-issuing-contract proxy on ${url} -> ${options.target}`);
   options.log(`  sign for ${options.publicUrl ?? url} with api key ${options.credentials.apiKey} (the same credentials); GET ${url}/__drift for the drift so far`);
 
@@ -244,7 +242,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       writeFileSync(`${base}.json`, `${JSON.stringify(final, null, 2)}\n`);
       writeFileSync(`${base}.md`, markdownReport(final));
       writeFileSync(`${base}.overlay.yaml`, stringify(buildOverlay(doc, final.drifts, options.target)));
-      options.log(`drift report: ${base}.json, ${base}.md; proposed overlay: ${base}.overlay.yaml (${final.drifts.length} drift(s))`);
+      options.log(`wrote the drift report ${base}.json, ${base}.md; proposed overlay: ${base}.overlay.yaml (${final.drifts.length} drift(s))`);
     },
   };
 }
