@@ -35,11 +35,11 @@ describe('run against the divergent server', () => {
       '--api-key', divergent.apiKey, '--api-secret', divergent.apiSecret, '--secret-encoding', 'base64',
     ]);
     expect(run.code, run.output).toBe(1);
-    const mismatches = run.report!.mismatches.map((m) => ({ operationId: m.operationId, location: m.location, server: m.location === 'response.body' ? undefined : m.server, spec: m.spec.split(' (')[0] }));
+    const mismatches = run.report!.mismatches.map((m) => ({ operationId: m.operationId, location: m.location, server: m.server, spec: m.spec.split(' (')[0] }));
     expect(mismatches.sort((a, b) => `${a.operationId}${a.location}${a.spec}`.localeCompare(`${b.operationId}${b.location}${b.spec}`))).toEqual([
       { operationId: PLANTED.undocumentedStatus.operation, location: 'response.status', server: PLANTED.undocumentedStatus.status, spec: '200 is not documented' },
-      { operationId: 'createUser', location: 'response.body', server: undefined, spec: `must have required property '${PLANTED.renamedField.from}'` },
-      { operationId: 'createUser', location: 'response.body', server: undefined, spec: `must NOT have additional properties: '${PLANTED.renamedField.to}'` },
+      { operationId: 'createUser', location: `response.body/${PLANTED.renamedField.to}`, server: '1990-12-10', spec: `must NOT have additional properties: '${PLANTED.renamedField.to}'` },
+      { operationId: 'createUser', location: `response.body/${PLANTED.renamedField.from}`, server: '(absent)', spec: `must have required property '${PLANTED.renamedField.from}'` },
       { operationId: PLANTED.problemCode.operation, location: 'response.body/code', server: PLANTED.problemCode.code, spec: 'must be equal to one of the allowed values' },
     ]);
     // The summary names each of them, readably.

@@ -4,7 +4,8 @@
  * passes the target's answer back unchanged, and checks both against the spec, recording each drift once.
  * @module
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signRequest } from 'card-issuing-sdk';
@@ -239,6 +240,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (!options.reportPath) return;
       const base = options.reportPath.replace(/\.(json|md)$/, '');
       const final = report();
+      mkdirSync(dirname(base), { recursive: true });
       writeFileSync(`${base}.json`, `${JSON.stringify(final, null, 2)}\n`);
       writeFileSync(`${base}.md`, markdownReport(final));
       writeFileSync(`${base}.overlay.yaml`, stringify(buildOverlay(doc, final.drifts, options.target)));

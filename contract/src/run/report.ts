@@ -77,14 +77,17 @@ export function buildReport(input: {
       seen.count++;
       continue;
     }
+    // A missing or an extra field is named in the path, as the other findings are: response.body/dateOfBirth.
+    const field = finding.keyword === 'required' || finding.keyword === 'additionalProperties' ? /'([^']+)'/.exec(finding.message)?.[1] : undefined;
+    const server = finding.keyword === 'required' ? '(absent)' : finding.actual;
     byKey.set(key, {
       operationId: finding.operationId,
       method: finding.method,
       path: finding.path,
       request: `${finding.method} ${finding.url}`,
-      location: finding.location,
+      location: field === undefined ? finding.location : `${finding.location}/${field}`,
       spec: finding.message,
-      ...(finding.actual === undefined ? {} : { server: finding.actual }),
+      ...(server === undefined ? {} : { server }),
       count: 1,
     });
   }
@@ -128,7 +131,7 @@ export function formatSummary(report: RunReport): string {
       lines.push(`  ✗ ${m.operationId ?? '(no operation)'}  ${m.request}`);
       lines.push(`      at     ${m.location}`);
       lines.push(`      spec   ${m.spec.length > 240 ? `${m.spec.slice(0, 240)}…` : m.spec}`);
-      if (m.server !== undefined) lines.push(`      server ${show(m.server)}`);
+      if (m.server !== undefined) lines.push(`      server ${m.server === '(absent)' ? '(absent)' : show(m.server)}`);
       if (m.count > 1) lines.push(`      seen   ${m.count} times`);
     }
     lines.push('');

@@ -4,9 +4,9 @@
  * readable summary, `--junit` (node:test's own JUnit reporter) and `--json`.
  * @module
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { run as runTests } from 'node:test';
 import { junit } from 'node:test/reporters';
@@ -145,6 +145,7 @@ export async function runContract(options: RunOptions): Promise<{ code: number; 
       needsControl: NEEDS_CONTROL,
     });
     options.write(formatSummary(report));
+    for (const path of [options.jsonPath, options.junitPath]) if (path) mkdirSync(dirname(path), { recursive: true });
     if (options.jsonPath) writeFileSync(options.jsonPath, `${JSON.stringify(report, null, 2)}\n`);
     if (options.junitPath) {
       let xml = '';

@@ -8,7 +8,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import {
   CardIssuingError,
   createCardIssuingClient,
@@ -93,7 +93,7 @@ interface TenantState {
  */
 export function useContract(fileUrl: string): Contract {
   const target = readTarget();
-  const file = basename(new URL(fileUrl).pathname).replace(/\.[cm]?[jt]s$/, '');
+  const file = basename(new URL(fileUrl).pathname).replace(/(\.test)?\.[cm]?[jt]s$/, '');
   const checker = createConformanceChecker({ specPath: target.specPath });
   const recordingFetch = createRecordingFetch(checker);
   let fileTenant: TenantState | undefined;
@@ -118,15 +118,16 @@ export function useContract(fileUrl: string): Contract {
     fileTenant = await openTenant();
   });
 
-  // Registered once the file's own tests are (they are declared synchronously), so it runs after all of them.
+  // Registered once the file's own tests are (they are declared synchronously), so it runs after all of them; in a
+  // suite of its own, as JUnit readers expect every test case to be.
   setImmediate(() => {
-    void test(`conformance: every exchange of ${file} matches the spec`, () => {
+    void describe(`conformance of ${file}`, () => void it('every exchange matches the spec', () => {
       const findings = checker.findings();
       const result: FileConformance = { file, checked: checker.checked(), operations: checker.coverage().operations, findings, skippedForControl };
       writeFileSync(join(target.resultsDir, `${file}.${process.pid}.json`), JSON.stringify(result));
       const lines = [...new Set(findings.map((f) => `${f.operationId ?? '(no operation)'} ${f.method} ${f.path} ${f.location}: ${f.message.slice(0, 200)}`))];
       expect(findings.length, `${file}: ${findings.length} exchange finding(s) that do not match the spec\n${lines.join('\n')}\n`).toBe(0);
-    });
+    }));
   });
   after(() => {
     // A file whose tenant could not be made never reaches its conformance test: leave what there is.
