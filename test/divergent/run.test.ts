@@ -31,7 +31,7 @@ describe('run against the divergent server', () => {
   });
 
   it(`with --secret-encoding ${PLANTED.secretEncoding}: exit 1, and the mismatches are exactly the planted ones`, async () => {
-    const run = await runContractSuite(['signing', 'business', 'users-cards'], divergent.url, [
+    const run = await runContractSuite(['signing', 'business'], divergent.url, [
       '--api-key', divergent.apiKey, '--api-secret', divergent.apiSecret, '--secret-encoding', 'base64',
     ]);
     expect(run.code, run.output).toBe(1);
@@ -58,6 +58,18 @@ describe('run against the mock and a closed port', () => {
     expect(run.code, run.output).toBe(0);
     expect(run.report).toMatchObject({ target: 'mock', mismatches: [], tests: { failed: 0, skipped: 0 } });
     expect(run.output).toContain('Result: PASS');
+  });
+
+  it('bad input is exit 2 with one line: an unknown option value, an unknown suite file, a sandbox without credentials', async () => {
+    const encoding = await runContractSuite([], mock.url, ['--secret-encoding', 'hex']);
+    expect({ code: encoding.code, lines: linesOf(encoding.output) }).toEqual({ code: 2, lines: ['card-issuing-contract: --secret-encoding must be utf8 or base64, got "hex"'] });
+    const file = await runContractSuite(['nope'], mock.url);
+    expect(file.code).toBe(2);
+    expect(linesOf(file.output)).toEqual([expect.stringMatching(/^card-issuing-contract: no suite file named nope \(there are: approvals, business, .*\)$/)]);
+    const sandbox = await runContractSuite([], divergent.url);
+    expect({ code: sandbox.code, lines: linesOf(sandbox.output) }).toEqual({
+      code: 2, lines: [`card-issuing-contract: ${divergent.url} has no mock control API: pass the sandbox's --api-key and --api-secret`],
+    });
   });
 
   it('a closed port: exit 2 with one line, no stack trace', async () => {

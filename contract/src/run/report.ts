@@ -144,7 +144,10 @@ export function formatSummary(report: RunReport): string {
     }
     lines.push('');
   }
-  for (const s of report.skipped) lines.push(`Skipped ${s.count} test(s): ${s.reason}`);
+  for (const s of report.skipped) {
+    lines.push(`Skipped ${s.count} test(s): ${s.reason}`);
+    for (const t of report.results.filter((r) => r.status === 'skipped' && (r.skipReason ?? '(no reason given)') === s.reason)) lines.push(`  - [${t.file}] ${t.fullName}`);
+  }
   if (report.skipped.length > 0) lines.push('');
   lines.push(`Tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped (${tests.total}) in ${(report.durationMs / 1000).toFixed(1)} s`);
   lines.push(
