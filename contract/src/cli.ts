@@ -87,6 +87,8 @@ function credentials(values: Record<string, unknown>, required: boolean) {
 const packagedSpec = (): string => fileURLToPath(new URL('./openapi.yaml', import.meta.url));
 
 async function main(argv: string[]): Promise<number> {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major < 22) throw new UsageError(`needs Node.js 22 or newer; this is Node.js ${process.versions.node}`);
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   const [command, ...rest] = positionals;
   if (values.version) {
