@@ -5,13 +5,14 @@
  * server (exit 1, each planted difference named) and against a closed port (exit 2, one line). A second folder holds
  * only the contract package and the SDK, for what the command installs.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { startDivergentServer, type DivergentServer } from '../divergent/server';
-import { MockCommand, npmInstall, run } from './support';
+import { createCardIssuingClient } from 'card-issuing-sdk';
+import { consumerEnv, MockCommand, npmInstall, run } from './support';
 
 const tarballs = inject('tarballs');
 let mock: MockCommand | undefined;
@@ -80,6 +81,37 @@ describe('card-issuing-contract from its tarball', () => {
     });
     const closed = await run('npx', ['card-issuing-contract', 'run', '--base-url', `http://127.0.0.1:${port}`], { cwd: dir });
     expect({ code: closed.code, stderr: ownLines(closed.stderr) }).toEqual({ code: 2, stderr: [`card-issuing-contract: cannot reach http://127.0.0.1:${port}: connection refused`] });
+  });
+
+  it('the proxy from the tarball in front of the divergent server: answers passed through, one line per drift, the report and overlay on SIGTERM', async () => {
+    const dir = join(tarballs.root, 'contract-ci');
+    divergent ??= await startDivergentServer();
+    const proxy = spawn(join(dir, 'node_modules/.bin/card-issuing-contract'), [
+      'proxy', '--target', divergent.url, '--api-key', divergent.apiKey, '--api-secret', divergent.apiSecret, '--secret-encoding', 'base64', '--port', '0', '--report', 'drift',
+    ], { cwd: dir, env: consumerEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    const ended = new Promise<number | null>((resolve) => proxy.on('close', resolve));
+    const url = await new Promise<string>((resolve, reject) => {
+      proxy.stdout.setEncoding('utf8').on('data', (text: string) => {
+        stdout += text;
+        const found = /proxy on (http:\/\/\S+)/.exec(stdout);
+        if (found) resolve(found[1]!);
+      });
+      void ended.then((code) => reject(new Error(`the proxy exited (${code}): ${stdout}`)));
+    });
+    const direct = createCardIssuingClient({ baseUrl: divergent.url, apiKey: divergent.apiKey, apiSecret: divergent.apiSecret, secretEncoding: 'base64', retry: false });
+    const through = createCardIssuingClient({ baseUrl: url, apiKey: divergent.apiKey, apiSecret: divergent.apiSecret, secretEncoding: 'base64', retry: false });
+    const outcome = (client: typeof direct) => client.s2s.users.get('00000000-0000-4000-8000-000000000000').then(() => 'ok', (e: unknown) => `${(e as { status?: number }).status} ${(e as { code?: string }).code}`);
+    expect(await outcome(through)).toBe(await outcome(direct));
+    const business = { name: 'Grace', lastName: 'Hopper', phone: '+12025550143' };
+    expect((await through.corporates.users.create({ ...business, email: `g.${Date.now()}@corp.example` }).withResponse()).status).toBe(200);
+    proxy.kill('SIGTERM');
+    expect(await ended).toBe(0);
+    expect(stdout.split('\n').filter((line) => line.startsWith('drift ')).map((line) => line.split(':')[0])).toEqual(['drift problem-code-outside-set', 'drift undocumented-status']);
+    const report = JSON.parse(readFileSync(join(dir, 'drift.json'), 'utf8')) as { drifts: { kind: string }[] };
+    expect(report.drifts.map((d) => d.kind)).toEqual(['problem-code-outside-set', 'undocumented-status']);
+    expect(readFileSync(join(dir, 'drift.overlay.yaml'), 'utf8')).toContain('overlay: 1.0.0');
+    expect(readFileSync(join(dir, 'drift.md'), 'utf8')).toContain('| undocumented-status | createBusinessUser |');
   });
 
   it('what it installs: the SDK and its three dependencies, ajv, ajv-formats and yaml; no test framework', async () => {

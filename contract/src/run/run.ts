@@ -79,7 +79,7 @@ function collectTests(events: RawEvent[]): TestResult[] {
     // A suite's own result repeats its tests', except when it failed outside them (a hook, a crash on import).
     const isSuite = data.details?.type === 'suite';
     if (isSuite && type === 'test:pass') continue;
-    if (isSuite && failureText(data.details?.error).includes('subtest')) continue;
+    if (isSuite && (data.details?.error as { failureType?: string } | undefined)?.failureType === 'subtestsFailed') continue;
     const ancestors = stack.slice(0, data.nesting);
     const base = file.replace(/^.*[\\/]/, '').replace(/\.test\.js$/, '');
     results.push({
