@@ -60,12 +60,17 @@ describe('run against the mock and a closed port', () => {
     expect(run.output).toContain('Result: PASS');
   });
 
-  it('bad input is exit 2 with one line: an unknown option value, an unknown suite file, a sandbox without credentials', async () => {
+  it('bad input is exit 2 with one line: an unknown option value, an unknown suite file, a body hash the server does not use, a sandbox without credentials', async () => {
     const encoding = await runContractSuite([], mock.url, ['--secret-encoding', 'hex']);
     expect({ code: encoding.code, lines: linesOf(encoding.output) }).toEqual({ code: 2, lines: ['card-issuing-contract: --secret-encoding must be utf8 or base64, got "hex"'] });
     const file = await runContractSuite(['nope'], mock.url);
     expect(file.code).toBe(2);
     expect(linesOf(file.output)).toEqual([expect.stringMatching(/^card-issuing-contract: no suite file named nope \(there are: approvals, business, .*\)$/)]);
+    const bodyHash = await runContractSuite([], mock.url, ['--sign-body']);
+    expect({ code: bodyHash.code, lines: linesOf(bodyHash.output) }).toEqual({
+      code: 2,
+      lines: [expect.stringMatching(/: every request with a body is refused by signing: .* with the body hash, while GETs are accepted; without it the request is accepted: drop --sign-body$/)],
+    });
     const sandbox = await runContractSuite([], divergent.url);
     expect({ code: sandbox.code, lines: linesOf(sandbox.output) }).toEqual({
       code: 2, lines: [`card-issuing-contract: ${divergent.url} has no mock control API: pass the sandbox's --api-key and --api-secret`],

@@ -44,18 +44,28 @@ export async function probeControlApi(baseUrl: string): Promise<boolean> {
   }
 }
 
-/** One signed GET of an unknown user: the status and problem code the server gave. */
-async function signedProbe(baseUrl: string, credentials: { apiKey: string; apiSecret: string }, signing: SigningOptions) {
-  const url = `${baseUrl}/s2s/users/${UNKNOWN_ID}`;
-  const { authorization } = await signRequest({ method: 'GET', url, ...credentials, ...signing });
+/**
+ * One signed request that changes nothing: a GET of an unknown user, or (`withBody`) a registration with an empty
+ * body, which a server refuses as invalid once the signature passed. The status and problem code the server gave.
+ */
+async function signedProbe(baseUrl: string, credentials: { apiKey: string; apiSecret: string }, signing: SigningOptions, withBody = false) {
+  const url = withBody ? `${baseUrl}/s2s/users` : `${baseUrl}/s2s/users/${UNKNOWN_ID}`;
+  const method = withBody ? 'POST' : 'GET';
+  const body = withBody ? '{}' : undefined;
+  const { authorization } = await signRequest({ method, url, ...(body ? { body } : {}), ...credentials, ...signing });
   let response: Response;
   try {
-    response = await fetch(url, { headers: { authorization }, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    response = await fetch(url, {
+      method,
+      headers: { authorization, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body } : {}),
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
   } catch (error) {
     throw new CannotRun(`cannot reach ${baseUrl}: ${networkReason(error)}`);
   }
-  const body = (await response.json().catch(() => ({}))) as { code?: unknown };
-  return { status: response.status, code: typeof body.code === 'string' ? body.code : undefined };
+  const answer = (await response.json().catch(() => ({}))) as { code?: unknown };
+  return { status: response.status, code: typeof answer.code === 'string' ? answer.code : undefined };
 }
 
 /**
@@ -77,7 +87,7 @@ export async function probeSigning(
   }
   if (!own) throw new CannotRun(`${baseUrl} has no mock control API: pass the sandbox's --api-key and --api-secret`);
   const first = await signedProbe(baseUrl, own, signing);
-  if (first.status !== 401) return;
+  if (first.status !== 401) return probeBodyHash(baseUrl, own, signing);
   const refused = `every request is refused by signing: GET /s2s/users/{id} signed with api key ${own.apiKey} and --secret-encoding ${signing.secretEncoding} got 401 ${first.code ?? '(no code)'}`;
   if (first.code === 'AUTH_UNKNOWN_KEY') throw new CannotRun(`${refused}: the server does not know the api key`);
   if (first.code === 'AUTH_TIMESTAMP_SKEW') throw new CannotRun(`${refused}: this machine's clock is more than 300 s from the server's`);
@@ -87,4 +97,17 @@ export async function probeSigning(
     throw new CannotRun(`${refused}; signed with the secret ${other === 'base64' ? 'base64-decoded' : 'as UTF-8 bytes'} it is accepted: pass --secret-encoding ${other}`);
   }
   throw new CannotRun(`${refused}; the other secret encoding is refused too: check the secret, and that the server sees the host and port in ${baseUrl}`);
+}
+
+/**
+ * With GETs accepted, a request with a body refused by signing means the body hash: the server covers it and we do
+ * not, or the other way round. Every test that sends a body would fail the same way, so the run stops here.
+ */
+async function probeBodyHash(baseUrl: string, credentials: { apiKey: string; apiSecret: string }, signing: SigningOptions): Promise<void> {
+  const withBody = await signedProbe(baseUrl, credentials, signing, true);
+  if (withBody.status !== 401 || withBody.code !== 'AUTH_SIGNATURE_MISMATCH') return;
+  const toggled = await signedProbe(baseUrl, credentials, { ...signing, bodyHash: !signing.bodyHash }, true);
+  const refused = `every request with a body is refused by signing: POST /s2s/users got 401 AUTH_SIGNATURE_MISMATCH ${signing.bodyHash ? 'with' : 'without'} the body hash, while GETs are accepted`;
+  if (toggled.status !== 401) throw new CannotRun(`${refused}; ${signing.bodyHash ? 'without' : 'with'} it the request is accepted: ${signing.bodyHash ? 'drop' : 'pass'} --sign-body`);
+  throw new CannotRun(`${refused}; ${signing.bodyHash ? 'without' : 'with'} it too: check how the server signs a body`);
 }
