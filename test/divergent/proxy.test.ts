@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { CardIssuingError, createCardIssuingClient, type CardIssuingClient } from 'card-issuing-sdk';
+import { CardIssuingError, createCardIssuingClient, signRequest, type CardIssuingClient } from 'card-issuing-sdk';
 import type { Drift } from '../../contract/src/proxy/drift';
 import { startProxy, type DriftReport, type RunningProxy } from '../../contract/src/proxy/proxy';
 import { repoPath } from '../helpers/spec';
@@ -94,11 +94,21 @@ describe('the proxy in front of the divergent server', () => {
     ]);
     for (const d of await drifts(proxy)) expect(d.count, `${d.kind} seen on both rounds, reported once`).toBe(2);
 
+    // Passed through unchanged: the target's status, headers and body (ids aside, which differ on every call).
+    const raw = async (base: string) => {
+      const url = `${base}/s2s/users/${UNKNOWN}`;
+      const { authorization } = await signRequest({ method: 'GET', url, apiKey: divergent.apiKey, apiSecret: divergent.apiSecret, secretEncoding: 'base64' });
+      const response = await fetch(url, { headers: { authorization } });
+      const body = (await response.json()) as Record<string, unknown>;
+      return { status: response.status, type: response.headers.get('content-type'), requestId: response.headers.get('x-request-id') === body.requestId, body: { ...body, requestId: '(same)' } };
+    };
+    expect(await raw(proxy.url)).toEqual(await raw(divergent.url));
+
     // A caller that does not sign for the proxy is refused by the proxy itself, and nothing reaches the target.
     const unsigned = await fetch(`${proxy.url}/s2s/users/${UNKNOWN}`);
     expect(unsigned.status).toBe(401);
     expect(((await unsigned.json()) as { code: string }).code).toBe('AUTH_MISSING');
-    expect(proxy.report().exchanges).toBe(2 * calls.length);
+    expect(proxy.report().exchanges).toBe(2 * calls.length + 1);
 
     // The overlay written on close, applied to the spec, makes the spec agree with the target: no drift left.
     await proxy.close();
