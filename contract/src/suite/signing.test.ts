@@ -3,7 +3,8 @@
  * 401 code, and accepts what is. Runs against any server: no control API needed.
  */
 import { describe, expect, it } from './support/test';
-import { buildStringToSign, signRequest } from 'card-issuing-sdk';
+import { signRequest } from 'card-issuing-sdk';
+import { buildStringToSign } from '../sdk-server';
 import { UNKNOWN_ID, expectProblem, newRegistration, useContract } from './support/harness';
 
 const contract = useContract(import.meta.url);

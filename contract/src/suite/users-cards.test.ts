@@ -6,7 +6,8 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from './support/test';
-import { decryptCardDetails, exportPublicKey, generateCardKeyPair, isLuhnValid, type Card } from 'card-issuing-sdk';
+import { decryptCardDetails, exportPublicKey, generateCardKeyPair, type Card } from 'card-issuing-sdk';
+import { isLuhnValid } from '../sdk-server';
 import { cardReadyUser, fundBalance, registeredUser, verifiedUser } from './support/actors';
 import { UNKNOWN_ID, expectProblem, expectRefusal, newRegistration, useContract } from './support/harness';
 
