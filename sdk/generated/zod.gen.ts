@@ -11,10 +11,13 @@ export const zUuid = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(
  * An RFC 3339 date-time. Responses are always in UTC (`Z`); requests may give any offset (`+02:00`), which the
  * service reads as the same instant. Narrowed from RFC 3339 (decided, as ISO 8601 has it): `T` and `Z` are
  * upper case (RFC 3339 section 5.6 also allows `t` and `z`; they are refused with `400 VALIDATION_FAILED`),
- * seconds are required and a fraction has at most 9 digits.
+ * seconds are required and a fraction has at most 9 digits. No leap second (decided): seconds are `00` to `59`,
+ * because a JavaScript `Date` (and most clients' date types) cannot represent `23:59:60`, and UTC instants
+ * between leap seconds are what the service stores; a leap second (`2026-12-31T23:59:60Z`, which RFC 3339
+ * section 5.6 allows) is refused with `400 VALIDATION_FAILED`.
  *
  */
-export const zTimestamp = /* @__PURE__ */ z.iso.datetime({ offset: true }).check(/* @__PURE__ */ z.maxLength(35), /* @__PURE__ */ z.regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$/));
+export const zTimestamp = /* @__PURE__ */ z.iso.datetime({ offset: true }).check(/* @__PURE__ */ z.maxLength(35), /* @__PURE__ */ z.regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-5][0-9](\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$/));
 
 /**
  * An ISO 4217 currency code. The mock's balances and corporates are in EUR.
@@ -541,8 +544,9 @@ export const zBusinessUser = /* @__PURE__ */ z.object({
  * nothing is reserved and the instance it would replace stays in force; at most one is pending per approval.
  * The corporation accepts it (it takes over the replaced instance's status, card, reservation and spending, plus
  * the additional budget, and the replaced instance becomes REAPPROVED), rejects it (REJECTED) or cancels it
- * (CANCELED); unanswered at `expiresAt` it is EXPIRED; and it ends CANCELED when the instance it changes ends or
- * is replaced.
+ * (CANCELED); unanswered at `expiresAt` it is EXPIRED; when the instance it changes ends by time first (FINISHED,
+ * or EXPIRED undelivered) it is EXPIRED too, undecided; and it ends CANCELED when the corporation cancels or
+ * replaces the instance it changes.
  * `ACCEPTED` assigned when an approval is initially created: the budget is reserved; the card exists, not yet
  * generated.
  * `PREPARED` the user completed registration before `validFrom`: the card is generated at `validFrom`.
@@ -550,10 +554,11 @@ export const zBusinessUser = /* @__PURE__ */ z.object({
  * `FINISHED` was DELIVERED and `validTo` has passed: what is left of the budget is released, the card CLOSED.
  * `REAPPROVED` a reapproval replaced it (from ACCEPTED or DELIVERED): its reservation and spending move to it.
  * `CANCELED` canceled by the corporation from CREATED, ACCEPTED or PREPARED (budget released, card CLOSED), or
- * a CREATED change whose approval ended first.
+ * a CREATED change whose approval the corporation canceled or replaced first: always the corporation's act.
  * `REJECTED` a CREATED reapproval rejected by the corporation.
  * `EXPIRED` time ran out before the party awaited acted: a CREATED reapproval neither accepted nor rejected by
- * `expiresAt`; or (decided) an approval still ACCEPTED at `validTo`, because its user never completed
+ * `expiresAt` or before the approval it changes ended by time (FINISHED, or EXPIRED undelivered); or (decided)
+ * an approval still ACCEPTED at `validTo`, because its user never completed
  * registration: its budget is released and its card CLOSED without ever being generated. `statusReason` tells
  * the two apart.
  * Live statuses are CREATED, ACCEPTED, PREPARED and DELIVERED; the others are final.
@@ -577,10 +582,11 @@ export const zApprovalStatus = /* @__PURE__ */ z.enum([
  * `REPLACED` REAPPROVED: a reapproval (increase-budget, or an accepted change) took over.
  * `VALIDITY_ENDED` FINISHED: `validTo` passed while DELIVERED.
  * `CANCELED_BY_CORPORATION` CANCELED by the corporation.
- * `CHANGED_APPROVAL_ENDED` CANCELED: a change request whose approval ended or was replaced before the
- * corporation decided.
+ * `CHANGED_APPROVAL_ENDED` CANCELED: a change request whose approval the corporation canceled or replaced
+ * (increase-budget) before deciding on it.
  * `REJECTED_BY_CORPORATION` REJECTED by the corporation.
- * `CHANGE_NOT_DECIDED` EXPIRED: a change request neither accepted nor rejected before `expiresAt`.
+ * `CHANGE_NOT_DECIDED` EXPIRED: a change request neither accepted nor rejected before `expiresAt`, or before the
+ * approval it changes ended by time (FINISHED, or EXPIRED undelivered).
  * `NOT_DELIVERED_BY_VALID_TO` EXPIRED: the approval was still ACCEPTED at `validTo` (the user never completed
  * registration), so its card was never generated. EXPIRED rather than CANCELED, because in the interface
  * document CANCELED is always the corporation's act, and EXPIRED is time running out before the party awaited
@@ -813,7 +819,8 @@ export const zApprovalUuidPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ 
 /**
  * The caller's RSA public key (2048 or 4096 bits) as base64url without padding of its DER
  * SubjectPublicKeyInfo (contract section 3). In the query, so that the signature covers it and no one on the way
- * can swap it.
+ * can swap it. The example is a real 2048-bit key (made with openssl), so a tool that sends the examples as they
+ * are is answered as any caller would be.
  *
  */
 export const zPublicKeyQuery = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(64), /* @__PURE__ */ z.maxLength(2048), /* @__PURE__ */ z.regex(/^[A-Za-z0-9_-]+$/));

@@ -156,7 +156,9 @@ function run(ctx: DomainContext, a: ApprovalRecord, effect: Effect, at: number, 
     case 'endPendingChange': {
       const pending = pendingChangeOf(ctx, a);
       if (pending && pending !== options.successor) {
-        apply(ctx, pending, allowed(ctx, pending, 'changedApprovalEnded', 'changedApprovalEnded'), { at });
+        // Ended by time, the change expires undecided; ended by the corporation's act, it is canceled.
+        const trigger = a.status === 'FINISHED' || a.status === 'EXPIRED' ? 'changedApprovalTimedOut' : 'changedApprovalEnded';
+        apply(ctx, pending, allowed(ctx, pending, trigger, trigger), { at });
       }
       return;
     }

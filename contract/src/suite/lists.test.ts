@@ -8,11 +8,11 @@
  * corporate given by CONTRACT_CORPORATE_UUID, its deposit addresses and top-ups) are walked; filling the others
  * (cards, deposits, verifications) needs the mock's control API.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from './support/test';
 import { generateCardKeyPair, type ListOptions, type PageBody, type PagePromise } from 'card-issuing-sdk';
 import { businessApproval, cardReadyUser, fundBalance, registeredUser } from './support/actors';
 import { expectProblem, expectRefusal, newBusinessUser, useContract } from './support/harness';
-import { walkPages as walk } from '../helpers/walk-pages';
+import { walkPages as walk } from './support/walk-pages';
 
 const contract = useContract(import.meta.url);
 

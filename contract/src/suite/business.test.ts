@@ -3,7 +3,7 @@
  * corporate's deposit addresses, and top-ups from crypto deposits to them (driven through the mock's control API,
  * skipped against a real service).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from './support/test';
 import { UNKNOWN_ID, expectProblem, expectRefusal, newBusinessUser, useContract } from './support/harness';
 
 const contract = useContract(import.meta.url);

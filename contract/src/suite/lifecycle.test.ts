@@ -8,9 +8,9 @@
  * Everything here needs the mock's control API (registration, change requests, time, purchases) but the shape of
  * a new approval's card, which any server is checked for.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from './support/test';
 import { generateCardKeyPair, type Approval } from 'card-issuing-sdk';
-import { ControlError, type MockControl } from '../../examples/support/control';
+import { ControlError, type MockControl } from '../../../examples/support/control';
 import { businessApproval } from './support/actors';
 import { expectRefusal, newBusinessUser, useContract, type Contract } from './support/harness';
 
@@ -127,7 +127,7 @@ describe('change requests are accepted, one at a time, and end with their approv
     expect((await control.requestChange(corporate.corporateUuid, approval.approvalUuid)).status, 'once decided, another may be asked').toBe('CREATED');
   });
 
-  it('a pending change ends CANCELED (CHANGED_APPROVAL_ENDED) when its approval is replaced by increase-budget or canceled', async (context) => {
+  it('a pending change ends CANCELED (CHANGED_APPROVAL_ENDED) when the corporation replaces its approval (increase-budget) or cancels it', async (context) => {
     const control = contract.control(context);
     const corporate = await contract.corporate(context);
     const { approval } = await businessApproval(contract, corporate);
@@ -138,6 +138,28 @@ describe('change requests are accepted, one at a time, and end with their approv
     await control.cancelApproval(corporate.corporateUuid, reapproval.approvalUuid);
     expect(await get(contract, second)).toMatchObject({ status: 'CANCELED', statusReason: 'CHANGED_APPROVAL_ENDED' });
     await ledger(control, corporate.corporateUuid);
+  });
+});
+
+describe('a pending change whose approval ends by time expires undecided', () => {
+  it('its approval FINISHED at validTo, or EXPIRED undelivered: the change is EXPIRED (CHANGE_NOT_DECIDED), not CANCELED, which is the corporation\'s act', async (context) => {
+    const own = await contract.isolated(context);
+    const control = own.control(context);
+    const corporate = await own.corporate(context);
+    const { approval: live } = await delivered(own, control, corporate);
+    const { approval: undelivered } = await businessApproval(own, corporate);
+    // Asked a day before validTo: the changes' own expiresAt (72 h) would come later; their approvals end first.
+    await control.advanceClock(29 * DAY);
+    const late = [
+      await control.requestChange(corporate.corporateUuid, live.approvalUuid),
+      await control.requestChange(corporate.corporateUuid, undelivered.approvalUuid),
+    ];
+    await control.advanceClock(DAY + 60);
+    expect(await get(own, live), 'validTo passed while DELIVERED').toMatchObject({ status: 'FINISHED' });
+    expect(await get(own, undelivered), 'validTo passed while ACCEPTED').toMatchObject({ status: 'EXPIRED', statusReason: 'NOT_DELIVERED_BY_VALID_TO' });
+    for (const change of late) {
+      expect(await get(own, change), 'a change whose approval ended by time: EXPIRED, undecided').toMatchObject({ status: 'EXPIRED', statusReason: 'CHANGE_NOT_DECIDED' });
+    }
   });
 });
 

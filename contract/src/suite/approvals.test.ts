@@ -7,9 +7,9 @@
  * CONTRACT_CORPORATE_UUID: creation (ACCEPTED), increase-budget (REAPPROVED) and their refusals. Registration,
  * cancellation, rejection, change requests and time come through the mock's control API: those are skipped.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from './support/test';
 import { generateCardKeyPair, type Approval } from 'card-issuing-sdk';
-import { ControlError, type MockControl } from '../../examples/support/control';
+import { ControlError, type MockControl } from '../../../examples/support/control';
 import { businessApproval, daysFrom } from './support/actors';
 import { UNKNOWN_ID, expectProblem, expectRefusal, newBusinessUser, useContract, type Contract } from './support/harness';
 

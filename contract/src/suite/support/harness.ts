@@ -8,7 +8,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { afterAll, beforeAll, expect, inject, type TestContext } from 'vitest';
+import { after, before, describe, it } from 'node:test';
 import {
   CardIssuingError,
   createCardIssuingClient,
@@ -18,11 +18,12 @@ import {
   type Problem,
 } from 'card-issuing-sdk';
 import type { Fixtures } from 'card-issuing-mock';
-import { createMockControl, createTenant, freshCredentials, type MockControl } from '../../../examples/support/control';
-import { createRecordingFetch } from '../../conformance/recorders';
+import { createMockControl, createTenant, freshCredentials, type MockControl } from '../../../../examples/support/control';
+import { createRecordingFetch } from '../../conformance/recording-fetch';
 import { createConformanceChecker } from '../../conformance/validator';
-import { repoPath } from '../../helpers/spec';
-import { NEEDS_CONTROL, type ContractTarget, type FileConformance } from './target';
+import { expect } from './expect';
+import { NEEDS_CONTROL, readTarget, type ContractTarget, type FileConformance } from './target';
+import type { TestContext } from './test';
 
 /** A request sent as it is, for what the SDK would never send (unsigned, malformed, tampered). */
 export interface RawRequest {
@@ -68,7 +69,7 @@ export interface Contract {
   control(context: TestContext): MockControl;
   /** The tenant's seeded ids; skips the test on a real service. */
   fixtures(context: TestContext): Promise<Fixtures>;
-  /** A corporate to run business tests on: CONTRACT_CORPORATE_UUID, or the mock's first; skips when neither. */
+  /** A corporate to run business tests on: --corporate, or the mock's first; skips when neither. */
   corporate(context: TestContext): Promise<{ corporateUuid: string; currency: string }>;
   /** Now, in epoch milliseconds, on the mock's virtual clock (which tests move), or the wall clock. */
   now(): Promise<number>;
@@ -87,13 +88,13 @@ interface TenantState {
 }
 
 /**
- * Sets up the harness for the calling file: pass `import.meta.url`. Registers the file's `beforeAll` (its tenant)
- * and `afterAll` (its conformance: the file fails on any mismatch).
+ * Sets up the harness for the calling file: pass `import.meta.url`. Registers the file's `before` hook (its tenant)
+ * and, after every test of the file, a test of its conformance: the file fails on any mismatch with the spec.
  */
 export function useContract(fileUrl: string): Contract {
-  const target = inject('contract');
-  const file = basename(new URL(fileUrl).pathname);
-  const checker = createConformanceChecker({ specPath: repoPath('spec/openapi.yaml') });
+  const target = readTarget();
+  const file = basename(new URL(fileUrl).pathname).replace(/(\.test)?\.[cm]?[jt]s$/, '');
+  const checker = createConformanceChecker({ specPath: target.specPath });
   const recordingFetch = createRecordingFetch(checker);
   let fileTenant: TenantState | undefined;
   let skippedForControl = 0;
@@ -104,28 +105,33 @@ export function useContract(fileUrl: string): Contract {
     let control: MockControl | undefined;
     if (target.control) {
       credentials = freshCredentials('contract');
+      // A secret of 48 hex characters is base64 as well, so a tenant works under either secret encoding.
       await createTenant(target.baseUrl, credentials);
       control = createMockControl({ baseUrl: target.baseUrl, ...credentials });
     }
-    if (!credentials) throw new Error('No credentials: set CONTRACT_API_KEY and CONTRACT_API_SECRET.');
-    return { credentials, control, client: createCardIssuingClient({ baseUrl: target.baseUrl, ...credentials, retry: false, fetch: recordingFetch }) };
+    if (!credentials) throw new Error('No credentials: pass --api-key and --api-secret.');
+    const client = createCardIssuingClient({ baseUrl: target.baseUrl, ...credentials, ...target.signing, retry: false, fetch: recordingFetch });
+    return { credentials, control, client };
   };
 
-  beforeAll(async () => {
+  before(async () => {
     fileTenant = await openTenant();
   });
 
-  afterAll(() => {
-    const findings = checker.findings();
-    const result: FileConformance = {
-      file,
-      checked: checker.checked(),
-      operations: checker.coverage().operations,
-      findings: findings.map((f) => `${f.operationId ?? '(no operation)'} ${f.method} ${f.path} [${f.url}] ${f.location}: ${f.message}`),
-      skippedForControl,
-    };
-    writeFileSync(join(target.resultsDir, `${file}.${process.pid}.${Date.now()}.json`), JSON.stringify(result));
-    expect(findings, `${file}: exchanges that do not match spec/openapi.yaml\n${checker.report()}`).toEqual([]);
+  // Registered once the file's own tests are (they are declared synchronously), so it runs after all of them; in a
+  // suite of its own, as JUnit readers expect every test case to be.
+  setImmediate(() => {
+    void describe(`conformance of ${file}`, () => void it('every exchange matches the spec', () => {
+      const findings = checker.findings();
+      const result: FileConformance = { file, checked: checker.checked(), operations: checker.coverage().operations, findings, skippedForControl };
+      writeFileSync(join(target.resultsDir, `${file}.${process.pid}.json`), JSON.stringify(result));
+      const lines = [...new Set(findings.map((f) => `${f.operationId ?? '(no operation)'} ${f.method} ${f.path} ${f.location}: ${f.message.slice(0, 200)}`))];
+      expect(findings.length, `${file}: ${findings.length} exchange finding(s) that do not match the spec\n${lines.join('\n')}\n`).toBe(0);
+    }));
+  });
+  after(() => {
+    // A file whose tenant could not be made never reaches its conformance test: leave what there is.
+    if (!fileTenant) writeFileSync(join(target.resultsDir, `${file}.${process.pid}.json`), JSON.stringify({ file, checked: checker.checked(), operations: [], findings: checker.findings(), skippedForControl }));
   });
 
   const skipWithoutControl = (context: TestContext, reason = NEEDS_CONTROL): void => {
@@ -176,6 +182,7 @@ export function useContract(fileUrl: string): Contract {
             apiSecret: request.sign?.apiSecret ?? own.apiSecret,
             ...(request.sign?.timestamp === undefined ? {} : { timestamp: request.sign.timestamp }),
             ...(request.sign?.nonce === undefined ? {} : { nonce: request.sign.nonce }),
+            ...target.signing,
           });
           headers.authorization = authorization;
         }
@@ -192,8 +199,8 @@ export function useContract(fileUrl: string): Contract {
       control,
       fixtures,
       async corporate(context) {
-        if (target.corporateUuid) return { corporateUuid: target.corporateUuid, currency: process.env.CONTRACT_CORPORATE_CURRENCY ?? 'EUR' };
-        skipWithoutControl(context, `needs a corporate: set CONTRACT_CORPORATE_UUID (and CONTRACT_CORPORATE_CURRENCY), or ${NEEDS_CONTROL}`);
+        if (target.corporate) return target.corporate;
+        skipWithoutControl(context, `needs a corporate: pass --corporate UUID (and --corporate-currency), or ${NEEDS_CONTROL}`);
         const corporate = (await fixtures(context)).corporates[0];
         if (!corporate) throw new Error('The mock has no seeded corporate.');
         return { corporateUuid: corporate.corporateUuid, currency: corporate.balance.currency };

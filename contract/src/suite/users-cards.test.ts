@@ -4,9 +4,10 @@
  * 409 refusals, a physical card's order and activation, card details. Tests past e-mail verification need the mock
  * (the code is read from its outbox) and are skipped against a real service.
  */
-import { describe, expect, it } from 'vitest';
+import { generateKeyPairSync } from 'node:crypto';
+import { describe, expect, it } from './support/test';
 import { decryptCardDetails, exportPublicKey, generateCardKeyPair, type Card } from 'card-issuing-sdk';
-import { isLuhnValid } from 'card-issuing-sdk/server';
+import { isLuhnValid } from '../sdk-server';
 import { cardReadyUser, fundBalance, registeredUser, verifiedUser } from './support/actors';
 import { UNKNOWN_ID, expectProblem, expectRefusal, newRegistration, useContract } from './support/harness';
 
@@ -163,9 +164,8 @@ describe('cards', () => {
     const user = await cardReadyUser(contract, control);
     const config = (await contract.client.s2s.cards.listConfigs(user.id)).items.find((c) => c.type === 'VIRTUAL' && c.price === null)!;
     const card = (await contract.client.s2s.cards.create(user.id, { configId: config.id, visualId: config.visuals[0]!.id })) as Card;
-    const forge = (await import('node-forge')).default;
-    const weak = forge.pki.rsa.generateKeyPair({ bits: 1024 });
-    const weakKey = Buffer.from(forge.asn1.toDer(forge.pki.publicKeyToAsn1(weak.publicKey)).getBytes(), 'binary').toString('base64url');
+    const weak = generateKeyPairSync('rsa', { modulusLength: 1024 });
+    const weakKey = weak.publicKey.export({ format: 'der', type: 'spki' }).toString('base64url');
     expectProblem(await contract.send({ method: 'GET', path: `/s2s/cards/${card.id}/details`, query: { publicKey: weakKey } }), 400, 'PUBLIC_KEY_INVALID');
     expectProblem(await contract.send({ method: 'GET', path: `/s2s/cards/${card.id}/details`, query: { publicKey: 'A'.repeat(80) } }), 400, 'PUBLIC_KEY_INVALID');
     const malformed = expectProblem(await contract.send({ method: 'GET', path: `/s2s/cards/${card.id}/details`, query: { publicKey: 'not base64url!' } }), 400, 'VALIDATION_FAILED');

@@ -3,7 +3,7 @@
  * naming each bad field (path, query, body), 400 MALFORMED_JSON, 404 ROUTE_NOT_FOUND for what is no operation,
  * X-Request-Id on every answer, idempotent replays of mutating POSTs, and tenants that never see each other.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from './support/test';
 import { registeredUser } from './support/actors';
 import { UNKNOWN_ID, expectProblem, expectRefusal, newBusinessUser, newRegistration, useContract } from './support/harness';
 

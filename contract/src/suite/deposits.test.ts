@@ -4,7 +4,7 @@
  * credited at once or wait for a verification approved with verification data, credited exactly once. Incoming
  * deposits come through the mock's control API: those tests are skipped against a real service.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from './support/test';
 import type { DepositVerification } from 'card-issuing-sdk';
 import { registeredUser } from './support/actors';
 import { UNKNOWN_ID, expectProblem, expectRefusal, useContract } from './support/harness';
