@@ -21,8 +21,9 @@ export interface FakeTime {
  * Starts fake time; undo with {@link useRealTime} (e.g. in `afterEach`). `delays` lists the timers our code and its
  * libraries set; Node's own (undici's connection timers, set from `node:internal`) are faked too but not listed.
  */
-export function useFakeTime(): FakeTime {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+export function useFakeTime(options: { date?: boolean } = {}): FakeTime {
+  // `date: true` also fakes Date, for code that measures time with Date.now(); only where no signature is checked.
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', ...(options.date ? (['Date'] as const) : [])] });
   const fake = globalThis.setTimeout;
   const delays: number[] = [];
   globalThis.setTimeout = Object.assign((handler: TimerHandler, ms?: number, ...args: unknown[]) => {
@@ -52,19 +53,19 @@ export async function until(condition: () => boolean, what: string, limitMs = 10
 }
 
 /**
- * Drives one call on fake time: whenever the code sets a timer shorter than `horizonMs` (a retry wait; attempt
- * timeouts are set longer than that by the caller), fake time jumps to its end; between jumps real I/O runs.
- * Resolves with the call's outcome once it settles.
+ * Drives one call on fake time: whenever the code sets a timer that `isWait` says is a wait (by default one shorter
+ * than a minute: a retry's backoff or Retry-After, where the caller set its attempt timeout longer), fake time jumps
+ * to its end; between jumps real I/O runs. Resolves with the call's outcome once it settles.
  */
 export async function settleOnFakeTime<T>(
   time: FakeTime,
   call: Promise<T>,
-  horizonMs = 60_000,
+  isWait: (ms: number) => boolean = (ms) => ms < 60_000,
 ): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
   let outcome: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
   call.then((value) => (outcome = { ok: true, value }), (error: unknown) => (outcome = { ok: false, error }));
   let jumped = 0;
-  const waits = () => time.delays().filter((ms) => ms < horizonMs);
+  const waits = () => time.delays().filter(isWait);
   for (;;) {
     await until(() => outcome !== undefined || waits().length > jumped, 'the call to settle or to wait for a timer');
     if (outcome) return outcome;
