@@ -12,7 +12,6 @@ import { afterAll, beforeAll, expect, inject, type TestContext } from 'vitest';
 import {
   CardIssuingError,
   createCardIssuingClient,
-  signRequest,
   type ApiPromise,
   type CardIssuingClient,
   type Problem,
@@ -21,6 +20,7 @@ import type { Fixtures } from 'card-issuing-mock';
 import { createMockControl, createTenant, freshCredentials, type MockControl } from '../../../examples/support/control';
 import { createRecordingFetch } from '../../conformance/recorders';
 import { createConformanceChecker } from '../../conformance/validator';
+import { sendSigned } from '../../helpers/signed-request';
 import { repoPath } from '../../helpers/spec';
 import { NEEDS_CONTROL, type ContractTarget, type FileConformance } from './target';
 
@@ -163,23 +163,17 @@ export function useContract(fileUrl: string): Contract {
       },
       url,
       async send(request) {
-        const address = url(request.path, request.query);
-        const body = request.body === undefined ? undefined : typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
-        const headers: Record<string, string> = { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...request.headers };
-        if (request.sign !== false) {
-          const own = tenant().credentials;
-          const { authorization } = await signRequest({
-            method: request.method,
-            url: address,
-            ...(body === undefined ? {} : { body }),
-            apiKey: request.sign?.apiKey ?? own.apiKey,
-            apiSecret: request.sign?.apiSecret ?? own.apiSecret,
-            ...(request.sign?.timestamp === undefined ? {} : { timestamp: request.sign.timestamp }),
-            ...(request.sign?.nonce === undefined ? {} : { nonce: request.sign.nonce }),
-          });
-          headers.authorization = authorization;
-        }
-        const response = await recordingFetch(address, { method: request.method, headers, ...(body === undefined ? {} : { body }) });
+        const own = tenant().credentials;
+        const { sign } = request;
+        const response = await sendSigned({
+          method: request.method,
+          url: url(request.path, request.query),
+          ...(request.body === undefined ? {} : { body: request.body }),
+          ...(request.headers ? { headers: request.headers } : {}),
+          credentials: sign === false ? null : { apiKey: sign?.apiKey ?? own.apiKey, apiSecret: sign?.apiSecret ?? own.apiSecret },
+          ...(sign && sign.timestamp !== undefined ? { timestamp: sign.timestamp } : {}),
+          ...(sign && sign.nonce !== undefined ? { nonce: sign.nonce } : {}),
+        }, recordingFetch);
         const text = await response.text();
         let parsed: unknown;
         try {
