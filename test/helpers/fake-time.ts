@@ -23,7 +23,9 @@ export interface FakeTime {
  */
 export function useFakeTime(options: { date?: boolean } = {}): FakeTime {
   // `date: true` also fakes Date, for code that measures time with Date.now(); only where no signature is checked.
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', ...(options.date ? (['Date'] as const) : [])] });
+  vi.useFakeTimers({
+    toFake: ['setTimeout', 'clearTimeout', 'performance', ...(options.date ? (['Date'] as const) : [])],
+  });
   const fake = globalThis.setTimeout;
   const delays: number[] = [];
   globalThis.setTimeout = Object.assign((handler: TimerHandler, ms?: number, ...args: unknown[]) => {
@@ -63,7 +65,10 @@ export async function settleOnFakeTime<T>(
   isWait: (ms: number) => boolean = (ms) => ms < 60_000,
 ): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
   let outcome: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
-  call.then((value) => (outcome = { ok: true, value }), (error: unknown) => (outcome = { ok: false, error }));
+  call.then(
+    (value) => (outcome = { ok: true, value }),
+    (error: unknown) => (outcome = { ok: false, error }),
+  );
   let jumped = 0;
   const waits = () => time.delays().filter(isWait);
   for (;;) {

@@ -32,18 +32,24 @@ export interface RawRequest {
 }
 
 /** The headers and body of `request`, signed: what goes to `fetch`. */
-export async function signedInit(request: RawRequest): Promise<{ method: string; headers: Record<string, string>; body?: string | Uint8Array }> {
+export async function signedInit(
+  request: RawRequest,
+): Promise<{ method: string; headers: Record<string, string>; body?: string | Uint8Array }> {
   const { method, url } = request;
-  const body = request.body === undefined || typeof request.body === 'string' || request.body instanceof Uint8Array
-    ? request.body
-    : JSON.stringify(request.body);
+  const body =
+    request.body === undefined || typeof request.body === 'string' || request.body instanceof Uint8Array
+      ? request.body
+      : JSON.stringify(request.body);
   const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
   // Lower-cased, so that a caller's `Content-Type` replaces the default instead of joining it.
   for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
   const credentials = request.credentials === undefined ? TEST_CREDENTIALS : request.credentials;
   if (credentials) {
     const { authorization } = await signRequest({
-      method, url, ...(body === undefined ? {} : { body }), ...credentials,
+      method,
+      url,
+      ...(body === undefined ? {} : { body }),
+      ...credentials,
       ...(request.timestamp === undefined ? {} : { timestamp: request.timestamp }),
       ...(request.nonce === undefined ? {} : { nonce: request.nonce }),
     });
