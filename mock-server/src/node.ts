@@ -15,6 +15,7 @@
 import { createHmac } from 'node:crypto';
 import { createMock, mockInternals, type CardIssuingMock } from './index.js';
 import { createGuard } from './node/guard.js';
+import { withDocsPage } from './node/docs-page.js';
 import { withInspectorPage } from './node/inspector-page.js';
 import { servePipeline } from './node/server.js';
 import { errnoText, openStateFile, StateFileError, type JournaledStateFile } from './node/state-file.js';
@@ -58,6 +59,11 @@ export interface StartMockServerOptions {
   seed?: number | string;
   /** Receives one line per request, and the server's own notices (a failed save). Silent without it. */
   log?: (line: string) => void;
+  /**
+   * A folder with the API reference that `npm run docs` builds (`docs/api` in a clone; CLI `--docs`), served at
+   * `/__mock/docs`. Without it that page says how to build and serve the reference.
+   */
+  docsDir?: string;
 }
 
 /** A running mock server. */
@@ -131,7 +137,7 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
   const guard = createGuard({ host, publicUrl: options.publicUrl, allowedHosts: options.allowedHosts, corsOrigins: options.corsOrigins });
   let http;
   try {
-    http = await servePipeline(withInspectorPage(mockInternals(mock).pipeline), {
+    http = await servePipeline(withDocsPage(withInspectorPage(mockInternals(mock).pipeline), options.docsDir), {
       port: options.port ?? 4010,
       host,
       ...(log ? { log } : {}),
