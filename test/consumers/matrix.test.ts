@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { chromePath } from '../helpers/chromium';
 import { codeBlockOf } from '../helpers/markdown';
 import { createProject, lastJson, MockCommand, npmInstall, ok, TOOLS, type Project } from './support';
 
@@ -240,7 +241,6 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
   });
 });
 
-
 function fixture(path: string): string {
   return join(import.meta.dirname, '../fixtures/consumer', path);
 }
@@ -249,13 +249,6 @@ function fixture(path: string): string {
 function emptyFolder(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-}
-
-/** Debian's Chromium, or the one CHROME_PATH names (scripts/ensure-chromium.sh installs it). */
-function chromePath(): string {
-  const found = [process.env.CHROME_PATH, '/usr/bin/chromium'].find((p): p is string => Boolean(p) && existsSync(p!));
-  if (!found) throw new Error('No Chromium at $CHROME_PATH or /usr/bin/chromium: run scripts/ensure-chromium.sh');
-  return found;
 }
 
 // --no-sandbox: CI runs as root. Without the background-networking flags Chromium dials Google's hosts.
