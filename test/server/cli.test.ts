@@ -24,6 +24,7 @@ describe('bad command lines', () => {
     [['--port'], /--port/],
     [['serve'], /Unknown command "serve"/],
     [['init'], /init needs exactly one argument/],
+    [['--docs', ' '], /--docs needs a folder/],
   ];
   for (const [args, message] of cases) {
     it(`${args.join(' ')} → exit 2, a readable message and the usage, no stack`, async () => {
@@ -42,7 +43,7 @@ describe('bad command lines', () => {
     const cli = runCli(['--help']);
     expect((await cli.exited).code).toBe(0);
     expect(cli.stdout).toContain('card-issuing-mock init <publicDir>');
-    for (const flag of ['--port', '--host', '--api-key', '--api-secret', '--state-file', '--latency', '--no-auth', '--seed']) {
+    for (const flag of ['--port', '--host', '--api-key', '--api-secret', '--state-file', '--latency', '--no-auth', '--seed', '--docs']) {
       expect(cli.stdout).toContain(flag);
     }
   });
