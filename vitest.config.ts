@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  // Most tests import the sources by path; those that name a package (card-issuing-sdk/server, ...) get the sources
-  // too, through tsconfig.json's paths, so that each module is loaded once.
+  // The packages' names resolve to their sources (tsconfig.json paths): a test that imports `card-issuing-sdk` and
+  // one that imports a source file share one copy of each module. Import by name where the name is public.
   resolve: { tsconfigPaths: true },
   test: {
     include: ['test/**/*.test.ts'],

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CardIssuingError, createCardIssuingClient, generateCardKeyPair, type Approval, type CardIssuingClient } from 'card-issuing-sdk';
 import { startMockServer, type MockServer } from 'card-issuing-mock/node';
+import { chromePath } from '../helpers/chromium';
 import { repoPath } from '../helpers/spec';
 
 // The inspector page (`/__mock/ui`) of the standalone server, driven in Debian's Chromium through playwright-core: a
@@ -10,13 +11,6 @@ import { repoPath } from '../helpers/spec';
 // shows checked after each step; the journal finding the exchange of a typed SDK error by its request id; keyboard
 // use; a narrow window; and the bytes the page received checked for secrets (Chrome DevTools Protocol, every
 // response body and every server-sent event).
-
-function chromePath(): string {
-  const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium'].filter((p): p is string => Boolean(p));
-  const found = candidates.find((p) => existsSync(p));
-  if (!found) throw new Error(`No Chromium at ${candidates.join(' or ')}: run scripts/ensure-chromium.sh or set CHROME_PATH`);
-  return found;
-}
 
 const DAY_MS = 24 * 3600 * 1000;
 const results = repoPath('test-results');

@@ -8,6 +8,7 @@ import { createMock } from '../mock/create-mock.js';
 import { mockInternals } from '../mock/internals.js';
 import type { CardIssuingMock } from '../mock/options.js';
 import { createGuard } from './guard.js';
+import { withDocsPage } from './docs-page.js';
 import { withInspectorPage } from './inspector-page.js';
 import { servePipeline } from './server.js';
 import { errnoText, openStateFile, StateFileError, type StateFile } from './state-file/index.js';
@@ -49,6 +50,11 @@ export interface StartMockServerOptions {
   seed?: number | string;
   /** Receives one line per request, and the server's own notices (a failed save). Silent without it. */
   log?: (line: string) => void;
+  /**
+   * A folder with the API reference that `npm run docs` builds (`docs/api` in a clone; CLI `--docs`), served at
+   * `/__mock/docs`. Without it that page says how to build and serve the reference.
+   */
+  docsDir?: string;
 }
 
 /** A running mock server. */
@@ -122,7 +128,7 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
   const guard = createGuard({ host, publicUrl: options.publicUrl, allowedHosts: options.allowedHosts, corsOrigins: options.corsOrigins });
   let http;
   try {
-    http = await servePipeline(withInspectorPage(mockInternals(mock).pipeline), {
+    http = await servePipeline(withDocsPage(withInspectorPage(mockInternals(mock).pipeline), options.docsDir), {
       port: options.port ?? 4010,
       host,
       ...(log ? { log } : {}),
