@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@hey-api/openapi-ts';
 import { operationsPlugin } from './scripts/operations-plugin';
+import { problemsPlugin } from './scripts/problems-plugin';
 import { resourcesPlugin } from './scripts/resources-plugin';
 
 /**
@@ -125,6 +126,8 @@ export default defineConfig([
       operationsPlugin(),
       // resources.gen.ts: the client's methods (types and wiring data) from the operations, named here.
       resourcesPlugin({ names: METHOD_NAMES }),
+      // problems.gen.ts: each problem code's HTTP status (`x-status`), for the mock's ProblemError and the SDK.
+      problemsPlugin(),
     ],
   },
 ]);

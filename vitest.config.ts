@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  // Tests import the packages by their public names; tsconfig.json maps them to the sources (one copy of each module).
+  // The packages' names resolve to their sources (tsconfig.json paths): a test that imports `card-issuing-sdk` and
+  // one that imports a source file share one copy of each module. Import by name where the name is public.
   resolve: { tsconfigPaths: true },
   test: {
     include: ['test/**/*.test.ts'],

@@ -3,7 +3,8 @@
 // (500 exchanges, 1000 events per tenant) and with observation off (`observe: { requests: 0, events: 0 }`),
 // interleaved rounds, medians. Requests are signed before each round, so only the mock's work is measured.
 import { createHmac } from 'node:crypto';
-import { createMock, mockInternals } from '../mock-server/src/index';
+import { createMock } from '../mock-server/src/index';
+import { mockInternals } from '../mock-server/src/mock/internals';
 import type { Pipeline, PipelineRequest } from '../mock-server/src/pipeline';
 import { signRequest } from '../sdk/src/signing/sign';
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getResponse, http, HttpResponse } from 'msw';
 import { startMockServer } from '../../mock-server/src/node';
-import { mockInternals } from '../../mock-server/src/index';
+import { mockInternals } from '../../mock-server/src/mock/internals';
 import { contextOf } from '../../mock-server/src/domain/context';
 import { business, settle, users } from '../../mock-server/src/domain';
 import { issueCard } from '../../mock-server/src/domain/cards';

@@ -18,13 +18,13 @@ export interface ClockState {
 
 let pinnedWall: number | undefined;
 
-/** The wall clock in epoch ms: `Date.now()`, except while {@link atWallClock} replays a journaled change. */
+/** The wall clock in epoch ms: `Date.now()`, except while {@link atWallClock} replays a change from the write-ahead log. */
 export function wallNow(): number {
   return pinnedWall ?? Date.now();
 }
 
 /**
- * Runs `fn` with the wall clock read as `ms`: a journaled change is replayed at the instant it first ran, so a
+ * Runs `fn` with the wall clock read as `ms`: a logged change is replayed at the instant it first ran, so a
  * ticking virtual clock (wall + offset) gives the same instants again.
  */
 export function atWallClock<T>(ms: number, fn: () => T): T {

@@ -13,10 +13,13 @@ export const zUuid = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ z.maxLength(
  * An RFC 3339 date-time. Responses are always in UTC (`Z`); requests may give any offset (`+02:00`), which the
  * service reads as the same instant. Narrowed from RFC 3339 (decided, as ISO 8601 has it): `T` and `Z` are
  * upper case (RFC 3339 section 5.6 also allows `t` and `z`; they are refused with `400 VALIDATION_FAILED`),
- * seconds are required and a fraction has at most 9 digits.
+ * seconds are required and a fraction has at most 9 digits. No leap second (decided): seconds are `00` to `59`,
+ * because a JavaScript `Date` (and most clients' date types) cannot represent `23:59:60`, and UTC instants
+ * between leap seconds are what the service stores; a leap second (`2026-12-31T23:59:60Z`, which RFC 3339
+ * section 5.6 allows) is refused with `400 VALIDATION_FAILED`.
  *
  */
-export const zTimestamp = /* @__PURE__ */ z.iso.datetime({ offset: true }).check(/* @__PURE__ */ z.maxLength(35), /* @__PURE__ */ z.regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$/));
+export const zTimestamp = /* @__PURE__ */ z.iso.datetime({ offset: true }).check(/* @__PURE__ */ z.maxLength(35), /* @__PURE__ */ z.regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-5][0-9](\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$/));
 
 /**
  * An ISO 4217 currency code. The mock's balances and corporates are in EUR.
@@ -38,8 +41,9 @@ export const zMoney = /* @__PURE__ */ z.object({
 
 /**
  * The closed set of problem codes of this version (decided): a stable upper-snake identifier per condition,
- * each with the one HTTP status it comes with (`x-enumDescriptions`). Codes marked "the mock" are answered only
- * by the mock's control API or its standalone server, never by the service.
+ * each with the one HTTP status it comes with (`x-status`, machine-readable, and the start of its
+ * `x-enumDescriptions`; `null` for `INJECTED_FAULT`, which answers with the status it was injected with). Codes
+ * marked "the mock" are answered only by the mock's control API or its standalone server, never by the service.
  *
  */
 export const zProblemCode = /* @__PURE__ */ z.enum([
@@ -76,6 +80,8 @@ export const zProblemCode = /* @__PURE__ */ z.enum([
     'CHANGE_ALREADY_PENDING',
     'DEPOSIT_ADDRESS_MISSING',
     'API_KEY_EXISTS',
+    'AUTHORIZATION_NOT_PENDING',
+    'AUTHORIZATION_NOT_CLEARED',
     'PAYLOAD_TOO_LARGE',
     'REGISTRATION_INCOMPLETE',
     'EMAIL_UNVERIFIED',
@@ -95,6 +101,7 @@ export const zProblemCode = /* @__PURE__ */ z.enum([
     'IDEMPOTENCY_KEY_REUSED',
     'AMOUNT_BELOW_MINIMUM',
     'AMOUNT_TOO_LARGE',
+    'AMOUNT_EXCEEDS_AUTHORIZATION',
     'RATE_LIMITED',
     'INTERNAL_ERROR',
     'SERVICE_UNAVAILABLE',
@@ -539,8 +546,9 @@ export const zBusinessUser = /* @__PURE__ */ z.object({
  * nothing is reserved and the instance it would replace stays in force; at most one is pending per approval.
  * The corporation accepts it (it takes over the replaced instance's status, card, reservation and spending, plus
  * the additional budget, and the replaced instance becomes REAPPROVED), rejects it (REJECTED) or cancels it
- * (CANCELED); unanswered at `expiresAt` it is EXPIRED; and it ends CANCELED when the instance it changes ends or
- * is replaced.
+ * (CANCELED); unanswered at `expiresAt` it is EXPIRED; when the instance it changes ends by time first (FINISHED,
+ * or EXPIRED undelivered) it is EXPIRED too, undecided; and it ends CANCELED when the corporation cancels or
+ * replaces the instance it changes.
  * `ACCEPTED` assigned when an approval is initially created: the budget is reserved; the card exists, not yet
  * generated.
  * `PREPARED` the user completed registration before `validFrom`: the card is generated at `validFrom`.
@@ -548,10 +556,11 @@ export const zBusinessUser = /* @__PURE__ */ z.object({
  * `FINISHED` was DELIVERED and `validTo` has passed: what is left of the budget is released, the card CLOSED.
  * `REAPPROVED` a reapproval replaced it (from ACCEPTED or DELIVERED): its reservation and spending move to it.
  * `CANCELED` canceled by the corporation from CREATED, ACCEPTED or PREPARED (budget released, card CLOSED), or
- * a CREATED change whose approval ended first.
+ * a CREATED change whose approval the corporation canceled or replaced first: always the corporation's act.
  * `REJECTED` a CREATED reapproval rejected by the corporation.
  * `EXPIRED` time ran out before the party awaited acted: a CREATED reapproval neither accepted nor rejected by
- * `expiresAt`; or (decided) an approval still ACCEPTED at `validTo`, because its user never completed
+ * `expiresAt` or before the approval it changes ended by time (FINISHED, or EXPIRED undelivered); or (decided)
+ * an approval still ACCEPTED at `validTo`, because its user never completed
  * registration: its budget is released and its card CLOSED without ever being generated. `statusReason` tells
  * the two apart.
  * Live statuses are CREATED, ACCEPTED, PREPARED and DELIVERED; the others are final.
@@ -575,10 +584,11 @@ export const zApprovalStatus = /* @__PURE__ */ z.enum([
  * `REPLACED` REAPPROVED: a reapproval (increase-budget, or an accepted change) took over.
  * `VALIDITY_ENDED` FINISHED: `validTo` passed while DELIVERED.
  * `CANCELED_BY_CORPORATION` CANCELED by the corporation.
- * `CHANGED_APPROVAL_ENDED` CANCELED: a change request whose approval ended or was replaced before the
- * corporation decided.
+ * `CHANGED_APPROVAL_ENDED` CANCELED: a change request whose approval the corporation canceled or replaced
+ * (increase-budget) before deciding on it.
  * `REJECTED_BY_CORPORATION` REJECTED by the corporation.
- * `CHANGE_NOT_DECIDED` EXPIRED: a change request neither accepted nor rejected before `expiresAt`.
+ * `CHANGE_NOT_DECIDED` EXPIRED: a change request neither accepted nor rejected before `expiresAt`, or before the
+ * approval it changes ended by time (FINISHED, or EXPIRED undelivered).
  * `NOT_DELIVERED_BY_VALID_TO` EXPIRED: the approval was still ACCEPTED at `validTo` (the user never completed
  * registration), so its card was never generated. EXPIRED rather than CANCELED, because in the interface
  * document CANCELED is always the corporation's act, and EXPIRED is time running out before the party awaited
@@ -630,11 +640,26 @@ export const zBudgetIncrease = /* @__PURE__ */ z.object({
  * exists from the approval's creation but is generated (number, expiry, CVV) only when the approval becomes
  * DELIVERED: until then `card.last4`, `card.expiryMonth`, `card.expiryYear` and `card.generatedAt` are null.
  *
- * Spending (decided): `spent` is what approved card transactions took under this instance and the ones it
- * replaced (a reapproval carries it over); `remaining` is what can still be spent under it: `budget` − `spent`
- * while ACCEPTED, PREPARED or DELIVERED (exactly what it holds reserved from the corporate balance), 0 otherwise
- * (a CREATED change reserves nothing until accepted). Per corporate: funded = available + reserved + spent, so
- * FINISHED and CANCELED release only what is left.
+ * Spending (decided, as card programmes move money in steps): a card purchase is first authorized, a hold;
+ * the card network then captures it (clearing), raises it (an incremental authorization), reverses it in whole
+ * or part, or lets it expire; a captured one can be refunded in whole or part. `held` is what pending holds
+ * take under this instance; `spent` what captures took under it and the instances it replaced, less refunds (a
+ * reapproval carries both over); `remaining` is what can still be authorized: `budget` − `spent` − `held` while
+ * ACCEPTED, PREPARED or DELIVERED, 0 otherwise (a CREATED change reserves nothing until accepted). A hold
+ * lowers `remaining` at once; a capture moves the hold from `held` to `spent` (a capture may exceed the hold by
+ * up to 15 %, tips and fuel, taken from `remaining`; what it leaves of the hold goes back to `remaining`); a
+ * reversal or expiry (7 days after the authorization, on the service's clock) gives the hold back to
+ * `remaining`; a refund lowers `spent` and raises `remaining`.
+ *
+ * The corporate ledger: funded = available + reserved + spent, never below zero. An instance in force reserves
+ * `budget` − `spent`; its holds are part of that reservation, so a hold moves nothing in the ledger, a capture
+ * moves its amount from reserved to spent, a refund moves it back.
+ *
+ * Money in flight when an instance ends: REAPPROVED hands its pending holds to the instance that replaces it,
+ * with its reservation and spending. FINISHED releases what is neither spent nor held (CANCELED and EXPIRED,
+ * which a DELIVERED instance never enters, release the same way); its pending holds stay reserved and can still
+ * be captured against it, up to their amount, or be reversed or expire; what they free then goes to the
+ * corporate's available balance, as does a later refund. So FINISHED and CANCELED release only what is left.
  *
  */
 export const zApproval = /* @__PURE__ */ z.object({
@@ -645,6 +670,7 @@ export const zApproval = /* @__PURE__ */ z.object({
     statusReason: /* @__PURE__ */ z.nullable(zApprovalStatusReason),
     budget: zMoney,
     spent: zMoney,
+    held: zMoney,
     remaining: zMoney,
     validFrom: zTimestamp,
     validTo: zTimestamp,
@@ -795,7 +821,8 @@ export const zApprovalUuidPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ 
 /**
  * The caller's RSA public key (2048 or 4096 bits) as base64url without padding of its DER
  * SubjectPublicKeyInfo (contract section 3). In the query, so that the signature covers it and no one on the way
- * can swap it.
+ * can swap it. The example is a real 2048-bit key (made with openssl), so a tool that sends the examples as they
+ * are is answered as any caller would be.
  *
  */
 export const zPublicKeyQuery = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(64), /* @__PURE__ */ z.maxLength(2048), /* @__PURE__ */ z.regex(/^[A-Za-z0-9_-]+$/));

@@ -8,6 +8,8 @@
  */
 
 export { operationTable, type OperationId, type OperationRow } from './operation-table';
+/** Each problem code's HTTP status, from the spec's `x-status` (null: a fault's injected status). */
+export { problemStatus } from '../generated/problems.gen';
 
 export {
   SIGNATURE_TOLERANCE_SECONDS,

@@ -1,20 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { chromePath } from '../helpers/chromium';
 import { repoPath } from '../helpers/spec';
 
 // The browser mock (service worker) shows what it saw to the page: a page served by Vite starts
 // `startBrowserMock`, makes SDK calls that the worker answers, and reads `requests()`, `events()` and `subscribe()`
 // on what it got back, and on the global that `expose` names.
-
-function chromePath(): string {
-  const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium'].filter((p): p is string => Boolean(p));
-  const found = candidates.find((p) => existsSync(p));
-  if (!found) throw new Error(`No Chromium at ${candidates.join(' or ')}: run scripts/ensure-chromium.sh or set CHROME_PATH`);
-  return found;
-}
 
 let vite: ViteDevServer;
 let browser: Browser;

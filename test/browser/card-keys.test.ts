@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import * as esbuild from 'esbuild';
 import * as jose from 'jose';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromePath } from '../helpers/chromium';
 import { repoPath } from '../helpers/spec';
 
 // Card key pairs in Chromium (Debian's, through playwright-core): made by Web Crypto natively, and, for comparison,
@@ -15,14 +16,6 @@ import { repoPath } from '../helpers/spec';
 // fails by timing; `npm run bench:sdk` is where speed is compared).
 
 const details = { pan: '4000123412344246', expiryMonth: 11, expiryYear: 2029, cvv: '123', cardholderName: 'ADA LOVELACE' };
-
-/** Debian's Chromium, or the one CHROME_PATH names (scripts/ensure-chromium.sh installs it). */
-function chromePath(): string {
-  const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium'].filter((p): p is string => Boolean(p));
-  const found = candidates.find((p) => existsSync(p));
-  if (!found) throw new Error(`No Chromium at ${candidates.join(' or ')}: run scripts/ensure-chromium.sh or set CHROME_PATH`);
-  return found;
-}
 
 const PAGE_SCRIPT = `
   import { cardKeyBits, decryptCardDetails, exportPublicKey, generateCardKeyPair } from ${JSON.stringify(repoPath('sdk/src/index.ts'))};

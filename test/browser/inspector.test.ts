@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CardIssuingError, createCardIssuingClient, generateCardKeyPair, type Approval, type CardIssuingClient } from 'card-issuing-sdk';
 import { startMockServer, type MockServer } from 'card-issuing-mock/node';
+import { chromePath } from '../helpers/chromium';
 import { repoPath } from '../helpers/spec';
 
 // The inspector page (`/__mock/ui`) of the standalone server, driven in Debian's Chromium through playwright-core: a
@@ -10,13 +11,6 @@ import { repoPath } from '../helpers/spec';
 // shows checked after each step; the journal finding the exchange of a typed SDK error by its request id; keyboard
 // use; a narrow window; and the bytes the page received checked for secrets (Chrome DevTools Protocol, every
 // response body and every server-sent event).
-
-function chromePath(): string {
-  const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium'].filter((p): p is string => Boolean(p));
-  const found = candidates.find((p) => existsSync(p));
-  if (!found) throw new Error(`No Chromium at ${candidates.join(' or ')}: run scripts/ensure-chromium.sh or set CHROME_PATH`);
-  return found;
-}
 
 const DAY_MS = 24 * 3600 * 1000;
 const results = repoPath('test-results');
@@ -214,6 +208,75 @@ describe('the inspector page at /__mock/ui', () => {
     const acme = page.locator(`[data-corporate="${corporateUuid}"]`);
     await page.waitForFunction((uuid) => document.querySelector(`[data-corporate="${uuid}"] [data-figure="spent"]`)?.textContent === '40.00 EUR', corporateUuid);
     await expect(acme.locator('[data-figure="reserved"]').textContent()).resolves.toBe('210.00 EUR');
+  });
+
+  it('walks a purchase through its life by clicking: held, incremented, partly captured, refunded; another reversed, another expired', async () => {
+    const chain = page.locator(`[data-card="${longApproval.card.id}"]`);
+    const live = chain.locator('.instance[data-status="DELIVERED"]');
+    const figure = (name: string) => live.locator(`[data-figure="${name}"]`).textContent();
+    /** Waits until the live instance shows spent, held and remaining as given (the page updates live). */
+    const showsFigures = (spent: string, held: string, remaining: string) => page.waitForFunction(([card, want]) => {
+      const el = document.querySelector(`[data-card="${card}"] .instance[data-status="DELIVERED"]`);
+      const f = (n: string) => el?.querySelector(`[data-figure="${n}"]`)?.textContent;
+      return `${f('spent')} ${f('held')} ${f('remaining')}` === want;
+    }, [longApproval.card.id, `${spent} ${held} ${remaining}`] as const);
+    // Budget 250.00 with 40.00 spent: a hold of 60.00 lowers remaining at once.
+    await showsFigures('40.00 EUR', '0.00 EUR', '210.00 EUR');
+    const hold = async (amount: string, merchant: string) => {
+      await chain.getByLabel('Amount (EUR)').fill(amount);
+      await chain.getByLabel('Merchant').fill(merchant);
+      await chain.getByLabel('Hold only (capture later)').check();
+      expect(await noticeAfter(page, () => chain.getByRole('button', { name: 'Authorize purchase' }).click())).toMatch(/: APPROVED, held$/);
+      await shows(page, `[data-card="${longApproval.card.id}"] [data-state="PENDING"]:has-text("${merchant}")`);
+      return chain.locator(`[data-state="PENDING"]:has-text("${merchant}")`);
+    };
+    const purchase = await hold('60.00', 'Grand Hotel');
+    const id = (await purchase.getAttribute('data-authorization'))!;
+    const row = chain.locator(`[data-authorization="${id}"]`);
+    await showsFigures('40.00 EUR', '60.00 EUR', '150.00 EUR');
+    await page.screenshot({ path: shot('5a-purchase-held-1280x800') });
+
+    // An incremental authorization raises the hold.
+    await row.getByLabel('Step (EUR)').fill('15.00');
+    expect(await noticeAfter(page, () => row.getByRole('button', { name: /^Increment/ }).click())).toMatch(/^Increment purchase at Grand Hotel .*: PENDING$/);
+    await showsFigures('40.00 EUR', '75.00 EUR', '135.00 EUR');
+    await expect(row.locator('[data-figure="authorized"]').textContent()).resolves.toBe('75.00 EUR');
+    // Captured for less than the hold: 50.00 spent, the 25.00 left of the hold back in remaining.
+    await row.getByLabel('Step (EUR)').fill('50.00');
+    expect(await noticeAfter(page, () => row.getByRole('button', { name: /^Capture/ }).click())).toMatch(/: CLEARED$/);
+    await shows(page, `[data-authorization="${id}"][data-state="CLEARED"]`);
+    await showsFigures('90.00 EUR', '0.00 EUR', '160.00 EUR');
+    // Refunded in part: spent goes down, remaining up; the ledger with it.
+    await row.getByLabel('Step (EUR)').fill('20.00');
+    expect(await noticeAfter(page, () => row.getByRole('button', { name: /^Refund/ }).click())).toMatch(/: CLEARED$/);
+    await showsFigures('70.00 EUR', '0.00 EUR', '180.00 EUR');
+    await expect(row.locator('[data-figure="refunded"]').textContent()).resolves.toBe('20.00 EUR');
+    await page.waitForFunction((uuid) => document.querySelector(`[data-corporate="${uuid}"] [data-figure="spent"]`)?.textContent === '70.00 EUR', corporateUuid);
+
+    // Another hold, reversed whole; a third expires 7 days on.
+    const reversed = await hold('30.00', 'Car Hire');
+    const reversedId = (await reversed.getAttribute('data-authorization'))!;
+    await showsFigures('70.00 EUR', '30.00 EUR', '150.00 EUR');
+    await noticeAfter(page, () => chain.locator(`[data-authorization="${reversedId}"]`).getByRole('button', { name: /^Reverse/ }).click());
+    await shows(page, `[data-authorization="${reversedId}"][data-state="REVERSED"]`);
+    const expiring = await hold('12.00', 'Fuel Stop');
+    const expiringId = (await expiring.getAttribute('data-authorization'))!;
+    await showsFigures('70.00 EUR', '12.00 EUR', '168.00 EUR');
+    await expect(page.locator('section[aria-label="Virtual clock"] ul.due').textContent()).resolves.toContain('card hold at Fuel Stop expires');
+    await chain.locator('.purchases').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: shot('5b-purchase-steps-1280x800') });
+    const clock = page.getByRole('form', { name: 'Advance the clock by seconds' });
+    await clock.getByLabel('Seconds').fill(String(7 * 86_400));
+    expect(await noticeAfter(page, () => clock.getByRole('button', { name: 'Advance' }).click())).toBe('Clock moved 7 d');
+    await shows(page, `[data-authorization="${expiringId}"][data-state="EXPIRED"]`);
+    await expect(page.getByRole('list', { name: 'Became due at the last move' }).textContent()).resolves.toContain('Purchase at Fuel Stop expired 12.00 EUR: PENDING → EXPIRED');
+    await showsFigures('70.00 EUR', '0.00 EUR', '180.00 EUR');
+    expect(await figure('remaining')).toBe('180.00 EUR');
+    // What the page showed is what the SDK reads.
+    const approval = await client.corporates.approvals.get(corporateUuid, (await live.getAttribute('data-approval'))!);
+    expect({ spent: approval.spent.amount, held: approval.held.amount, remaining: approval.remaining.amount }).toEqual({ spent: 7_000, held: 0, remaining: 18_000 });
+    await chain.locator('.purchases').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: shot('5c-purchase-expired-1280x800') });
   });
 
   it('finds the exchange of a typed SDK error by the request id the error carries', async () => {

@@ -5,19 +5,12 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build, createServer, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConformanceChecker, type ConformanceChecker, type Exchange } from '../conformance/validator';
+import { chromePath } from '../helpers/chromium';
 import { repoPath } from '../helpers/spec';
 
 // The front-end example (examples/browser), served by Vite on a free localhost port (the dev server, then the
 // production build), driven in Debian's Chromium through playwright-core: the SDK in the page, the mock in a service
 // worker, every API exchange checked against the spec by the independent conformance checker.
-
-/** Debian's Chromium, or the one CHROME_PATH names (scripts/ensure-chromium.sh installs it). */
-function chromePath(): string {
-  const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium'].filter((p): p is string => Boolean(p));
-  const found = candidates.find((p) => existsSync(p));
-  if (!found) throw new Error(`No Chromium at ${candidates.join(' or ')}: run scripts/ensure-chromium.sh or set CHROME_PATH`);
-  return found;
-}
 
 /** Where the screenshot of the page with the card details is left (test-results/ is ignored by git). */
 const screenshotPath = repoPath('test-results/browser-card-details.png');

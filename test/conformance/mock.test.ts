@@ -9,9 +9,9 @@ import {
   generateCardKeyPair,
   issueCard,
   registerUser,
-  signRequest,
   type CardIssuingClient,
 } from '../../sdk/src/index';
+import { sendSigned } from '../helpers/signed-request';
 import { repoPath } from '../helpers/spec';
 import { createRecordingFetch, recordMswExchanges } from './recorders';
 import { createConformanceChecker, type ConformanceChecker } from './validator';
@@ -103,11 +103,8 @@ async function refusals(client: CardIssuingClient, send: typeof fetch, baseUrl: 
   await send(`${baseUrl}/s2s/users/${unknownId}`);
   const url = `${baseUrl}/s2s/users`;
   const body = '{"email":"not-an-email"}';
-  const { authorization } = await signRequest({ method: 'POST', url, body, ...credentials });
-  await send(url, { method: 'POST', body, headers: { authorization, 'content-type': 'application/json' } });
-  const unknownRoute = `${baseUrl}/s2s/nothing-here`;
-  const signed = await signRequest({ method: 'GET', url: unknownRoute, ...credentials });
-  await send(unknownRoute, { headers: { authorization: signed.authorization } });
+  await sendSigned({ method: 'POST', url, body, credentials }, send);
+  await sendSigned({ method: 'GET', url: `${baseUrl}/s2s/nothing-here`, credentials }, send);
 }
 
 function expectConformant(checker: ConformanceChecker): void {

@@ -20,6 +20,8 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { chromePath } from '../helpers/chromium';
+import { codeBlockOf } from '../helpers/markdown';
 import { createProject, lastJson, MockCommand, npmInstall, ok, TOOLS, type Project } from './support';
 
 const tarballs = inject('tarballs');
@@ -233,7 +235,7 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
     await npmInstall(dir, [tarballs.mock, `tsx@${TOOLS.tsx}`], { dev: true });
     // CommonJS, npm's default (npm 11 writes it out; older npm leaves "type" out).
     expect(['commonjs', undefined]).toContain(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).type);
-    const source = quickstartFrom(readFileSync(join(dir, 'node_modules/card-issuing-sdk/README.md'), 'utf8'));
+    const source = codeBlockOf(join(dir, 'node_modules/card-issuing-sdk/README.md'), 'Quickstart');
     writeFileSync(join(dir, 'quickstart.ts'), source);
     const { command, url } = await MockCommand.start(dir, ['--port', '0']);
     try {
@@ -248,15 +250,6 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
   });
 });
 
-/** The first ```ts block of the README's "### Quickstart" section. */
-export function quickstartFrom(readme: string): string {
-  const section = readme.split(/^### /m).find((s) => s.startsWith('Quickstart'));
-  if (!section) throw new Error('the README has no "### Quickstart" section');
-  const block = /```ts\n([\s\S]*?)```/.exec(section);
-  if (!block) throw new Error('"### Quickstart" has no ```ts block');
-  return block[1]!;
-}
-
 function fixture(path: string): string {
   return join(import.meta.dirname, '../fixtures/consumer', path);
 }
@@ -265,13 +258,6 @@ function fixture(path: string): string {
 function emptyFolder(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-}
-
-/** Debian's Chromium, or the one CHROME_PATH names (scripts/ensure-chromium.sh installs it). */
-function chromePath(): string {
-  const found = [process.env.CHROME_PATH, '/usr/bin/chromium'].find((p): p is string => Boolean(p) && existsSync(p!));
-  if (!found) throw new Error('No Chromium at $CHROME_PATH or /usr/bin/chromium: run scripts/ensure-chromium.sh');
-  return found;
 }
 
 // --no-sandbox: CI runs as root. Without the background-networking flags Chromium dials Google's hosts.

@@ -101,6 +101,12 @@ describe('the packed tarballs', () => {
     }
   });
 
+  it('card-issuing-contract (a command, no library entry) passes publint --strict on the tarball', async () => {
+    const publint = await run('npx', ['publint', 'run', '--strict', tarballs.contract], { cwd: process.cwd(), env: { PATH: process.env.PATH ?? '' } });
+    expect(publint.code, publint.output).toBe(0);
+    expect(publint.stdout).toMatch(/All good/);
+  });
+
   it.each(['sdk', 'mock'] as const)('%s passes publint --strict and @arethetypeswrong/cli (profile node16) on the tarball', async (pkg) => {
     const tarball = pkg === 'sdk' ? tarballs.sdk : tarballs.mock;
     const publint = await run('npx', ['publint', 'run', '--strict', tarball], { cwd: process.cwd(), env: { PATH: process.env.PATH ?? '' } });

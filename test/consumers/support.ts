@@ -13,6 +13,7 @@ export interface Tarballs {
   root: string;
   sdk: string;
   mock: string;
+  contract: string;
 }
 
 declare module 'vitest' {

@@ -20,12 +20,12 @@ const failed = (tests: { fullName: string; status: string }[]) => tests.filter((
 describe('the contract suite catches a broken server', () => {
   it('increase-budget allowed on a CANCELED approval: exactly the test of that rule fails, naming 409 INVALID_TRANSITION against the 201 received', async () => {
     server = await startPatchedMock(increaseAllowedOnCanceled);
-    const run = await runContractSuite(['test/contract/approvals.test.ts'], { CONTRACT_BASE_URL: server.url });
+    const run = await runContractSuite(['approvals'], server.url);
     expect(run.code, run.output).not.toBe(0);
     expect(failed(run.tests)).toEqual([
       'registration, cancellation, time increase-budget on a CANCELED approval is 409 INVALID_TRANSITION naming CANCELED and increaseApprovalBudget',
     ]);
-    const failure = run.tests.find((t) => t.status === 'failed')!.failureMessages.join('\n');
+    const failure = run.tests.find((t) => t.status === 'failed')!.failure ?? '';
     expect(failure).toContain(
       'expected 409 INVALID_TRANSITION (currentStatus CANCELED, operation increaseApprovalBudget), but the server accepted the call with 201',
     );
@@ -34,13 +34,13 @@ describe('the contract suite catches a broken server', () => {
 
   it('the old instance not marked REAPPROVED: only tests of the reapproval rule fail, each naming REAPPROVED', async () => {
     server = await startPatchedMock(reapprovedSkipped);
-    const run = await runContractSuite(['test/contract/approvals.test.ts'], { CONTRACT_BASE_URL: server.url });
+    const run = await runContractSuite(['approvals'], server.url);
     expect(run.code, run.output).not.toBe(0);
     const failures = run.tests.filter((t) => t.status === 'failed');
     expect(failures.length).toBeGreaterThan(0);
     for (const test of failures) {
       expect(test.fullName).toMatch(/REAPPROVED|reapproval/);
-      expect(test.failureMessages.join('\n')).toMatch(/REAPPROVED/);
+      expect(test.failure ?? '').toMatch(/REAPPROVED/);
     }
     expect(failed(run.tests)).toContain(
       'reapproval: increase-budget increase-budget on an ACCEPTED approval is 201: a reapproval on the same card with the summed budget; the old instance becomes REAPPROVED',
@@ -53,16 +53,13 @@ describe('the contract suite against a server without the mock control API (a re
   it('skips the tests that drive the mock, says why, and passes the rest', async () => {
     server = await startPatchedMock(withoutControlApi);
     const corporate = server.mock.fixtures().corporates[0]!;
-    const run = await runContractSuite(['test/contract/signing.test.ts', 'test/contract/approvals.test.ts'], {
-      CONTRACT_BASE_URL: server.url,
-      CONTRACT_API_KEY: 'test_key',
-      CONTRACT_API_SECRET: 'test_secret',
-      CONTRACT_CORPORATE_UUID: corporate.corporateUuid,
-      CONTRACT_CORPORATE_CURRENCY: corporate.balance.currency,
-    });
+    const run = await runContractSuite(['signing', 'approvals'], server.url, [
+      '--api-key', 'test_key', '--api-secret', 'test_secret', '--corporate', corporate.corporateUuid, '--corporate-currency', corporate.balance.currency,
+    ]);
     expect(run.code, run.output).toBe(0);
-    expect(run.output).toContain('no mock control API: running as api key test_key');
-    expect(run.output).toMatch(/\d+ test\(s\) skipped: needs the mock's control API, which this server does not have/);
+    expect(run.output).toContain('no mock control API (GET /__mock/fixtures): running as api key test_key');
+    expect(run.output).toMatch(/Skipped \d+ test\(s\): needs the mock's control API, which this server does not have/);
+    expect(run.report?.target).toBe('server');
     const skipped = run.tests.filter((t) => t.status === 'skipped');
     const passed = run.tests.filter((t) => t.status === 'passed');
     expect(skipped.map((t) => t.fullName)).toEqual(expect.arrayContaining([expect.stringContaining('increase-budget on a CANCELED approval')]));

@@ -1,42 +1,38 @@
 /**
- * Runs the contract suite (`vitest.contract.config.ts`) in a child process against a server, the way CI or an
- * integrator would, and reads its per-test results from vitest's JSON reporter.
+ * Runs the contract suite as CI pipelines do, `card-issuing-contract run` (the built bin, contract/dist/cli.js), in
+ * a child process against a server, and reads its per-test results from the bin's `--json` report.
  * @module
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { RunReport, TestResult } from '../../contract/src/run/report';
 import { repoPath } from '../helpers/spec';
 
-/** One test of the run, as vitest's JSON reporter gives it. */
-export interface SuiteTest {
-  fullName: string;
-  status: 'passed' | 'failed' | 'skipped' | 'pending' | 'todo';
-  failureMessages: string[];
-}
+/** One test of the run, as the `--json` report gives it. */
+export type SuiteTest = TestResult;
 
-/** What a run gave: the exit code, the console output and every test's result. */
+/** What a run gave: the exit code, the console output, every test's result and the report. */
 export interface SuiteRun {
   code: number | null;
   output: string;
   tests: SuiteTest[];
+  report: RunReport | undefined;
 }
 
 /**
- * Runs `vitest run -c vitest.contract.config.ts <files>` with `env` added (CONTRACT_BASE_URL, ...). Asynchronous on
- * purpose: the server under test usually lives in this very process.
+ * Runs `card-issuing-contract run --base-url <baseUrl> <args> <files>` (files by name: `approvals`, `signing`).
+ * Asynchronous on purpose: the server under test usually lives in this very process.
  */
-export async function runContractSuite(files: string[], env: Record<string, string>): Promise<SuiteRun> {
+export async function runContractSuite(files: string[], baseUrl: string, args: string[] = []): Promise<SuiteRun> {
   const dir = mkdtempSync(join(tmpdir(), 'contract-run-'));
   const json = join(dir, 'results.json');
-  // The child is a vitest of its own: none of this run's VITEST_* variables, none of the caller's CONTRACT_* ones.
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && !name.startsWith('CONTRACT_')));
-  const child = spawn(
-    process.execPath,
-    [repoPath('node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.contract.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${json}`, ...files],
-    { cwd: repoPath('.'), env: { ...inherited, ...env, NO_COLOR: '1', FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST')));
+  const child = spawn(process.execPath, [repoPath('contract/dist/cli.js'), 'run', '--base-url', baseUrl, '--json', json, ...args, ...files], {
+    env: { ...inherited, NO_COLOR: '1', FORCE_COLOR: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -45,10 +41,10 @@ export async function runContractSuite(files: string[], env: Record<string, stri
     child.on('close', resolve);
   });
   try {
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { testResults: { assertionResults: SuiteTest[] }[] };
-    return { code, output, tests: report.testResults.flatMap((file) => file.assertionResults) };
+    const report = code === 2 ? undefined : (JSON.parse(readFileSync(json, 'utf8')) as RunReport);
+    return { code, output, tests: report?.results ?? [], report };
   } catch {
-    throw new Error(`The contract suite left no JSON report (exit ${code}):\n${output}`);
+    throw new Error(`card-issuing-contract run left no JSON report (exit ${code}):\n${output}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -10,9 +10,10 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { createCardIssuingClient, signRequest } from '../../sdk/src/index';
+import { createCardIssuingClient } from 'card-issuing-sdk';
 import { startMockServer, type MockServer } from '../../mock-server/src/node.js';
 import { createConformanceChecker, type Finding } from '../conformance/validator';
+import { signedInit } from '../helpers/signed-request';
 import { repoPath } from '../helpers/spec';
 import { Generator, Random, type Pools, type Schema } from './generate';
 
@@ -118,11 +119,11 @@ async function send(op: Op, gen: Generator, valid: boolean): Promise<Sent> {
     headers['content-type'] = 'application/json';
   }
   const url = `${server.url}${path}${query.size ? `?${query}` : ''}`;
-  headers.authorization = (await signRequest({ method: op.method, url, apiKey: 'test_key', apiSecret: 'test_secret' })).authorization;
-  const response = await fetch(url, { method: op.method, headers, ...(body === undefined ? {} : { body }) });
+  const init = await signedInit({ method: op.method, url, headers, ...(body === undefined ? {} : { body }) });
+  const response = await fetch(url, init as RequestInit);
   const text = await response.text();
   const findings = checker.check({
-    method: op.method, url, requestHeaders: headers, requestBody: body, status: response.status, responseHeaders: response.headers, responseBody: text,
+    method: op.method, url, requestHeaders: init.headers, requestBody: body, status: response.status, responseHeaders: response.headers, responseBody: text,
   });
   let code: string | undefined;
   try {

@@ -10,7 +10,9 @@ export function lazyExternal(inline: readonly string[] = []): esbuild.Plugin {
     name: 'lazy-external',
     setup(build) {
       build.onResolve({ filter: /.*/ }, (args) =>
-        args.kind === 'dynamic-import' && !inline.some((name) => args.path.endsWith(name)) ? { path: args.path, external: true } : undefined,
+        args.kind === 'dynamic-import' && !inline.some((name) => args.path.endsWith(name))
+          ? { path: args.path, external: true }
+          : undefined,
       );
     },
   };

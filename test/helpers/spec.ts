@@ -55,7 +55,10 @@ export interface OpenApiOperation {
 }
 
 /** The spec's own success example for a request, with its status (so response validation runs on real examples). */
-export function specExample(method: string, pathname: string): { operationId: string; status: number; example: unknown } {
+export function specExample(
+  method: string,
+  pathname: string,
+): { operationId: string; status: number; example: unknown } {
   const spec = loadSpec();
   const op = specOperations(spec).find(
     (o) => o.method === method && new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(pathname),

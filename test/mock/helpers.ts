@@ -9,7 +9,8 @@ import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { createClient, type Client } from '../../sdk/generated/client';
 import type { Problem } from '../../sdk/generated/types.gen';
 import { zProblem } from '../../sdk/generated/zod.gen';
-import { signRequest } from '../../sdk/src/signing/sign';
+import { signRequest } from 'card-issuing-sdk';
+import { sendSigned } from '../helpers/signed-request';
 import { createMock, type CardIssuingMock, type CreateMockOptions } from '../../mock-server/src/index';
 
 /** The origin the tests' mocks answer on. */
@@ -70,23 +71,14 @@ export function mockHarness(defaults: CreateMockOptions = {}) {
   return harness;
 }
 
-/** Sends a raw request, signed unless `sign: false` (then `authorization` is sent as given). */
-export async function send(
+/** Sends a raw request to the test mock, signed unless `sign: false` (then `authorization` is sent as given). */
+export function send(
   method: string,
   path: string,
   init: { body?: string | object; headers?: Record<string, string>; sign?: boolean; credentials?: { apiKey: string; apiSecret: string }; timestamp?: number; nonce?: string; authorization?: string } = {},
 ): Promise<Response> {
-  const url = path.startsWith('http') ? path : `${BASE_URL}${path}`;
-  const body = init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
-  const headers: Record<string, string> = { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...init.headers };
-  if (init.sign !== false) {
-    const credentials = init.credentials ?? { apiKey: 'test_key', apiSecret: 'test_secret' };
-    const signed = await signRequest({ method, url, body, ...credentials, ...(init.timestamp !== undefined ? { timestamp: init.timestamp } : {}), ...(init.nonce ? { nonce: init.nonce } : {}) });
-    headers.Authorization = signed.authorization;
-  } else if (init.authorization !== undefined) {
-    headers.Authorization = init.authorization;
-  }
-  return fetch(url, { method, headers, body });
+  const { sign, ...request } = init;
+  return sendSigned({ method, url: path.startsWith('http') ? path : `${BASE_URL}${path}`, ...request, ...(sign === false ? { credentials: null } : {}) });
 }
 
 /** Asserts a problem+json response of `status` and `code` that validates against the spec's Problem schema; returns it. */

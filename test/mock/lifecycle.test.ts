@@ -127,29 +127,31 @@ describe('change requests: accepted, one at a time, ended with their approval', 
     ledger();
   });
 
-  const endings: [string, (live: Approval) => Promise<void>, string][] = [
-    ['canceled', async (live) => void h.mock.approvals.cancel(live.corporateUuid, live.approvalUuid), 'CANCELED'],
-    ['replaced by increase-budget', async (live) => void ok(await increase(live, 1_000)), 'REAPPROVED'],
+  // The corporation's acts end a pending change CANCELED; time ending its approval leaves it EXPIRED, undecided
+  // (the document's EXPIRED: "neither accepted nor rejected before expiration"; CANCELED is the corporation's act).
+  const endings: [string, (live: Approval) => Promise<void>, string, string, string][] = [
+    ['canceled', async (live) => void h.mock.approvals.cancel(live.corporateUuid, live.approvalUuid), 'CANCELED', 'CANCELED', 'CHANGED_APPROVAL_ENDED'],
+    ['replaced by increase-budget', async (live) => void ok(await increase(live, 1_000)), 'REAPPROVED', 'CANCELED', 'CHANGED_APPROVAL_ENDED'],
     // validTo (2 days) comes before the change's own expiresAt (72 h).
-    ['expired undelivered at validTo', async () => void h.mock.clock.advance(2 * DAY + 1), 'EXPIRED'],
+    ['expired undelivered at validTo', async () => void h.mock.clock.advance(2 * DAY + 1), 'EXPIRED', 'EXPIRED', 'CHANGE_NOT_DECIDED'],
   ];
-  it.each(endings)('a pending change ends CANCELED (CHANGED_APPROVAL_ENDED) when its approval is %s', async (_name, end, liveStatus) => {
+  it.each(endings)('a pending change ends when its approval is %s: the approval %s, the change %s (%s)', async (_name, end, liveStatus, changeStatus, reason) => {
     const user = await makeBusinessUser(h.client, h.mock);
     const live = await makeApproval(h.client, h.mock, user.userUuid, { toDays: 2 });
     const change = h.mock.approvals.requestChange(live.corporateUuid, live.approvalUuid);
     await end(live);
     expect((await fetchApproval(live)).status).toBe(liveStatus);
-    expect(await fetchApproval(change)).toMatchObject({ status: 'CANCELED', statusReason: 'CHANGED_APPROVAL_ENDED', expiresAt: null });
+    expect(await fetchApproval(change)).toMatchObject({ status: changeStatus, statusReason: reason, expiresAt: null });
     refused(() => h.mock.approvals.accept(change.corporateUuid, change.approvalUuid), 409, 'INVALID_TRANSITION');
     ledger();
   });
 
-  it('a pending change ends CANCELED when its DELIVERED approval FINISHES, even with time to run on its own expiresAt', async () => {
+  it('a pending change ends EXPIRED (CHANGE_NOT_DECIDED) when its DELIVERED approval FINISHES, even with time to run on its own expiresAt', async () => {
     const live = await delivered(50_000, 2);
     const change = h.mock.approvals.requestChange(live.corporateUuid, live.approvalUuid);
     h.mock.clock.advance(2 * DAY + 1);
     expect(await fetchApproval(live)).toMatchObject({ status: 'FINISHED', statusReason: 'VALIDITY_ENDED' });
-    expect(await fetchApproval(change)).toMatchObject({ status: 'CANCELED', statusReason: 'CHANGED_APPROVAL_ENDED', updatedAt: new Date(Date.parse(live.validTo) + 1).toISOString() });
+    expect(await fetchApproval(change)).toMatchObject({ status: 'EXPIRED', statusReason: 'CHANGE_NOT_DECIDED', updatedAt: new Date(Date.parse(live.validTo) + 1).toISOString() });
   });
 
   it('the control route takes no body for accept, cancel and reject', async () => {

@@ -38,6 +38,16 @@ describe('RFC 3339 date-times in requests', () => {
     expect([...new Set(problem.errors?.map((e) => e.path))].sort()).toEqual(['body.validFrom', 'body.validTo']);
   });
 
+  it('refuses a leap second (the spec excludes it, saying so: a JS Date cannot hold 23:59:60) with 400 naming the field', async () => {
+    const user = await makeBusinessUser(h.client, h.mock);
+    const corporateUuid = h.mock.fixtures().corporates[0]!.corporateUuid;
+    const response = await send('POST', `/corporates/corporates/${corporateUuid}/approvals`, {
+      body: { userUuid: user.userUuid, budget: { amount: 1000, currency: 'EUR' }, validFrom: '2026-11-22T00:00:00Z', validTo: '2026-12-31T23:59:60Z' },
+    });
+    const problem = await expectProblem(response, 400, 'VALIDATION_FAILED');
+    expect([...new Set(problem.errors?.map((e) => e.path))]).toEqual(['body.validTo']);
+  });
+
   it('the independent Ajv checker reads the spec the same way', () => {
     const checker = createConformanceChecker({ specPath: repoPath('spec/openapi.yaml'), strictRequests: true });
     const body = (validFrom: string) => ({
@@ -52,5 +62,6 @@ describe('RFC 3339 date-times in requests', () => {
     const requestFindings = (validFrom: string) => checker.check(exchange(validFrom)).filter((f) => f.location.startsWith('request.body'));
     expect(requestFindings('2026-11-22T02:00:00+02:00')).toEqual([]);
     expect(requestFindings('2026-11-22t00:00:00z').map((f) => f.location)).toEqual(['request.body/validFrom']);
+    expect(requestFindings('2026-12-31T23:59:60Z').map((f) => f.location), 'the spec\'s pattern excludes a leap second').toEqual(['request.body/validFrom']);
   });
 });

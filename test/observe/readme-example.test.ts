@@ -1,12 +1,14 @@
 /**
- * The README's example of asserting on what the mock saw (the ```ts block under "### What the mock saw"), run as
- * written: the block below is that block, and the last test checks that the README still says the same.
+ * The guide's example of asserting on what the mock saw (docs/observe.md, the ```ts block under "## In your
+ * tests"), run as written: the block below is that block, and the last test checks that the page still says the
+ * same.
  */
 import { readFileSync } from 'node:fs';
 import { describe } from 'vitest';
+import { codeBlockOf } from '../helpers/markdown';
 import { repoPath } from '../helpers/spec';
 
-// ---- README block start
+// ---- docs/observe.md block start
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createCardIssuingClient } from 'card-issuing-sdk';
@@ -36,15 +38,13 @@ it('creates one approval and delivers it once the user registers', async () => {
   const changes = mock.events({ type: 'approval.statusChanged', id: approval.approvalUuid });
   expect(changes.map((e) => e.type === 'approval.statusChanged' && `${e.from} → ${e.to}`)).toEqual(['null → ACCEPTED', 'ACCEPTED → DELIVERED']);
 });
-// ---- README block end
+// ---- docs/observe.md block end
 
-describe('the README', () => {
+describe('docs/observe.md', () => {
   it('shows the block above as its example of mock.requests() and mock.events()', () => {
-    const readme = readFileSync(repoPath('README.md'), 'utf8');
-    const section = readme.split(/^### /m).find((s) => s.startsWith('What the mock saw'));
-    const block = section && /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+    const block = codeBlockOf(repoPath('docs/observe.md'), 'In your tests');
     const self = readFileSync(new URL(import.meta.url), 'utf8');
-    const here = /\/\/ ---- README block start\n([\s\S]*?)\/\/ ---- README block end\n/.exec(self)?.[1];
+    const here = /\/\/ ---- docs\/observe\.md block start\n([\s\S]*?)\/\/ ---- docs\/observe\.md block end\n/.exec(self)?.[1];
     expect(here).toBeDefined();
     expect(block).toBe(here);
   });

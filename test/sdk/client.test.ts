@@ -1,12 +1,10 @@
 import { HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { encryptCardDetails } from '../../sdk/src/card-details/encrypt';
-import { generateCardKeyPair } from '../../sdk/src/card-details/keys';
-import { createCardIssuingClient } from '../../sdk/src/client';
-import { type ApiPromise } from '../../sdk/src/core/api-promise';
-import { type CardIssuingClient } from '../../sdk/src/resources';
-import { type RequestEvent, type ResponseEvent, type RetryEvent } from '../../sdk/src/options';
-import type { CardDetails } from '../../sdk/generated/types.gen';
+import {
+  createCardIssuingClient, generateCardKeyPair, type ApiPromise, type CardDetails, type CardIssuingClient, type RequestEvent,
+  type ResponseEvent, type RetryEvent,
+} from 'card-issuing-sdk';
+import { encryptCardDetails } from 'card-issuing-sdk/server';
 import { API_KEY, API_SECRET, problem, signedServer, specExample, specOperationIds, uuid as u } from './support';
 
 // Every operation through the public client: signed (the handler verifies each request with verifySignature and a
@@ -15,10 +13,17 @@ import { API_KEY, API_SECRET, problem, signedServer, specExample, specOperationI
 const BASE = 'https://client.test';
 const api = signedServer(BASE);
 beforeAll(() => api.server.listen({ onUnhandledFrame: 'error' }));
-afterEach(() => api.reset());
+/** What the client said it was sending (its onRequest hook): the operation it meant, by the spec's operationId. */
+const sent: RequestEvent[] = [];
+afterEach(() => {
+  api.reset();
+  sent.length = 0;
+});
 afterAll(() => api.server.close());
 
-const client = createCardIssuingClient({ baseUrl: BASE, apiKey: API_KEY, apiSecret: API_SECRET, retry: { initialDelayMs: 5, maxDelayMs: 20 } });
+const client = createCardIssuingClient({
+  baseUrl: BASE, apiKey: API_KEY, apiSecret: API_SECRET, retry: { initialDelayMs: 5, maxDelayMs: 20 }, hooks: { onRequest: (event) => void sent.push(event) },
+});
 const keyPair = await generateCardKeyPair();
 const details: CardDetails = { pan: '4000123412344246', expiryMonth: 11, expiryYear: 2029, cvv: '123', cardholderName: 'ADA LOVELACE' };
 const money = { amount: 1000, currency: 'EUR' };
@@ -108,7 +113,10 @@ describe('every operation through the client', () => {
     else expect(request!.headers.get('idempotency-key')).toBeNull();
     expect(result.requestId).toMatch(/^req_/);
     expect(result.headers.get('x-request-id')).toBe(result.requestId);
-    expect(op).toBeTruthy();
+    // The method and path that went out are those the spec gives `op` (not only the table's), and the client
+    // named that operation in its hook event.
+    expect(specExample(request!.method, request!.url.pathname).operationId).toBe(op);
+    expect(sent.map((event) => event.operation)).toEqual([op]);
   });
 
   it('returns the parsed body when awaited directly, and withResponse() shares the same request', async () => {

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { HttpResponse } from 'msw';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Consent, User } from '../../sdk/generated/types.gen';
+import { codeBlockOf } from '../helpers/markdown';
 import { repoPath } from '../helpers/spec';
 import { API_KEY, API_SECRET, problem, signedServer, specExample } from './support';
 
-// The README's quickstart (the first ```ts block under "## Using the SDK") runs against a base URL it
+// The README's quickstart (the first ```ts block under "### Quickstart") runs against a base URL it
 // reads from CARD_ISSUING_BASE_URL. Here that URL is served in-process by msw handlers (a tiny stateful fake that
 // verifies every signature); `import ... from 'card-issuing-sdk'` is pointed at the source entry, which is what
 // the package's self-reference resolves to once built. With the real mock: start `card-issuing-mock` and run the
@@ -14,15 +15,8 @@ import { API_KEY, API_SECRET, problem, signedServer, specExample } from './suppo
 // test_key/test_secret), or swap the handlers below for `createMock().handlers`.
 const BASE = 'http://quickstart.test';
 
-/** The first ```ts block of the README section "## Using the SDK". */
-export function quickstartSource(): string {
-  const readme = readFileSync(repoPath('README.md'), 'utf8');
-  const section = readme.split(/^## /m).find((s) => s.startsWith('Using the SDK'));
-  if (!section) throw new Error('README.md has no "## Using the SDK" section');
-  const block = /```ts\n([\s\S]*?)```/.exec(section);
-  if (!block) throw new Error('"## Using the SDK" has no ```ts block');
-  return block[1]!;
-}
+/** The first ```ts block of the README's "### Quickstart" (under "## Using the SDK"). */
+const quickstartSource = (): string => codeBlockOf(repoPath('README.md'), 'Quickstart');
 
 const api = signedServer(BASE);
 const users = new Map<string, User>();

@@ -1,8 +1,7 @@
 import { delay, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCardIssuingClient } from '../../sdk/src/client';
-import { CardIssuingError } from '../../sdk/src/core/errors/base';
-import { NetworkError, RateLimitError, ServerError, TimeoutError } from '../../sdk/src/core/errors/classes';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CardIssuingError, NetworkError, RateLimitError, ServerError, TimeoutError, createCardIssuingClient, type CardIssuingClientOptions } from 'card-issuing-sdk';
+import { settleOnFakeTime, until, useFakeTime, useRealTime } from '../helpers/fake-time';
 import { API_KEY, API_SECRET, problem, signedServer, uuid as u } from './support';
 
 // Retries are ky's; these tests check that we configured it as the contract says, and that every attempt is
@@ -10,13 +9,24 @@ import { API_KEY, API_SECRET, problem, signedServer, uuid as u } from './support
 const BASE = 'https://retries.test';
 const api = signedServer(BASE);
 beforeAll(() => api.server.listen({ onUnhandledFrame: 'error' }));
-afterEach(() => api.reset());
+afterEach(() => {
+  api.reset();
+  useRealTime();
+});
 afterAll(() => api.server.close());
 
 const fast = { initialDelayMs: 5, maxDelayMs: 20 };
 const client = createCardIssuingClient({ baseUrl: BASE, apiKey: API_KEY, apiSecret: API_SECRET, retry: fast });
 const failFirst = (n: number, make: () => Response) => api.respond((_, i) => (i < n ? make() : undefined));
 const nonces = () => api.seen.map((r) => r.nonce);
+/** Fake milliseconds between the server's sight of each attempt and the next (support records `performance.now()`). */
+const gaps = () => api.seen.slice(1).map((r, i) => r.at - api.seen[i]!.at);
+/**
+ * A client for tests on fake time: its attempt timeout (10 min) lies beyond settleOnFakeTime's horizon, so only the
+ * retry waits are jumped over.
+ */
+const onFakeTime = (options: Partial<CardIssuingClientOptions> = {}) =>
+  createCardIssuingClient({ baseUrl: BASE, apiKey: API_KEY, apiSecret: API_SECRET, timeoutMs: 600_000, ...options });
 
 describe('retries', () => {
   it('re-signs every retry: a new nonce each attempt, each accepted by a verifier that refuses replays', async () => {
@@ -42,23 +52,36 @@ describe('retries', () => {
 
   it('waits at most maxRetryAfterMs, whatever Retry-After asks', async () => {
     failFirst(1, () => problem(503, 'UNAVAILABLE', 'Try again.', {}, { 'retry-after': '5' }));
-    const capped = createCardIssuingClient({ baseUrl: BASE, apiKey: API_KEY, apiSecret: API_SECRET, retry: { ...fast, maxRetryAfterMs: 50 } });
-    await capped.s2s.users.get(u(1));
-    expect(api.seen).toHaveLength(2);
-    // 5 s asked, 50 ms allowed: the bound is far from both, so the machine's speed cannot decide it.
-    expect(api.seen[1]!.at - api.seen[0]!.at).toBeLessThan(2_000);
+    const time = useFakeTime();
+    const capped = onFakeTime({ retry: { ...fast, maxRetryAfterMs: 50 } });
+    expect(await settleOnFakeTime(time, capped.s2s.users.get(u(1)))).toMatchObject({ ok: true });
+    // 5 s asked, 50 ms allowed: the retry went out 50 ms after the 503, on fake time.
+    expect(gaps()).toEqual([50]);
   });
 
-  it('backs off exponentially: each wait at least half of initialDelayMs × 2^(retry - 1)', async () => {
+  it('backs off exponentially with equal jitter: each wait between half and all of initialDelayMs × 2^(retry - 1)', async () => {
     api.respond(() => problem(503, 'UNAVAILABLE', 'Try again.'));
-    const backoff = createCardIssuingClient({ baseUrl: BASE, apiKey: API_KEY, apiSecret: API_SECRET, retry: { limit: 3, initialDelayMs: 100, maxDelayMs: 10_000 } });
-    await expect(backoff.s2s.users.get(u(1))).rejects.toBeInstanceOf(ServerError);
-    expect(api.seen).toHaveLength(4);
-    const gaps = api.seen.slice(1).map((r, i) => r.at - api.seen[i]!.at);
-    // Lower bounds only (jitter is 50-100 % of the backoff): 50, 100, 200 ms.
-    expect(gaps[0]).toBeGreaterThanOrEqual(45);
-    expect(gaps[1]).toBeGreaterThanOrEqual(95);
-    expect(gaps[2]).toBeGreaterThanOrEqual(195);
+    const retry = { limit: 3, initialDelayMs: 100, maxDelayMs: 10_000 };
+    for (const [random, expected] of [[0, [50, 100, 200]], [0.999_999, [100, 200, 400]]] as const) {
+      api.reset();
+      api.respond(() => problem(503, 'UNAVAILABLE', 'Try again.'));
+      const time = useFakeTime();
+      vi.spyOn(Math, 'random').mockReturnValue(random);
+      const outcome = await settleOnFakeTime(time, onFakeTime({ retry }).s2s.users.get(u(1)));
+      expect(outcome.ok ? undefined : outcome.error).toBeInstanceOf(ServerError);
+      expect(api.seen).toHaveLength(4);
+      expect(gaps().map(Math.round)).toEqual(expected);
+      useRealTime();
+    }
+  });
+
+  it('caps each wait at maxDelayMs', async () => {
+    api.respond(() => problem(503, 'UNAVAILABLE', 'Try again.'));
+    const time = useFakeTime();
+    vi.spyOn(Math, 'random').mockReturnValue(0.999_999);
+    const outcome = await settleOnFakeTime(time, onFakeTime({ retry: { limit: 3, initialDelayMs: 100, maxDelayMs: 150 } }).s2s.users.get(u(1)));
+    expect(outcome.ok).toBe(false);
+    expect(gaps().map(Math.round)).toEqual([100, 150, 150]);
   });
 
   it('makes a new Idempotency-Key per call, not per client', async () => {
@@ -75,12 +98,13 @@ describe('retries', () => {
     expect(api.seen.every((r) => r.signatureOk)).toBe(true);
   });
 
-  it.each([429, 503])('honours Retry-After on %i', async (status) => {
+  it.each([429, 503])('honours Retry-After on %i: the retry goes out when the server said, not before', async (status) => {
     failFirst(1, () => problem(status, 'RATE_LIMITED', 'Slow down.', {}, { 'retry-after': '1' }));
-    await client.s2s.cards.list(u(1));
+    const time = useFakeTime();
+    expect(await settleOnFakeTime(time, onFakeTime({ retry: fast }).s2s.cards.list(u(1)))).toMatchObject({ ok: true });
     expect(api.seen).toHaveLength(2);
-    // The backoff alone is 5 ms here; the second attempt waited for the server's second.
-    expect(api.seen[1]!.at - api.seen[0]!.at).toBeGreaterThanOrEqual(950);
+    // The backoff alone is 5 ms here; the second attempt waited for the server's second, on fake time.
+    expect(gaps()).toEqual([1000]);
   });
 
   it('does not retry a POST without an idempotency key', async () => {
@@ -143,46 +167,64 @@ describe('retries', () => {
       await delay(2_000);
       return undefined;
     });
-    const error = await client.s2s.users.get(u(1), { timeoutMs: 50 }).catch((e: unknown) => e);
+    useFakeTime();
+    const call = client.s2s.users.get(u(1), { timeoutMs: 50 }).catch((e: unknown) => e);
+    await until(() => api.seen.length === 1, 'the request to reach the server');
+    await vi.advanceTimersByTimeAsync(50);
+    const error = await call;
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).timeoutMs).toBe(50);
     expect((error as TimeoutError).code).toBe('TIMEOUT');
+    // The server answers long after; no second attempt was ever scheduled.
+    await vi.advanceTimersByTimeAsync(10_000);
     expect(api.seen).toHaveLength(1);
   });
 
-  it('uses the client timeout when the call sets none', async () => {
+  it('uses the client timeout when the call sets none, to the millisecond', async () => {
     const impatient = createCardIssuingClient({ baseUrl: BASE, apiKey: API_KEY, apiSecret: API_SECRET, timeoutMs: 30 });
     api.respond(async () => {
       await delay(2_000);
       return undefined;
     });
-    await expect(impatient.s2s.users.get(u(1))).rejects.toMatchObject({ name: 'TimeoutError', timeoutMs: 30 });
+    useFakeTime();
+    let settled = false;
+    const call = impatient.s2s.users.get(u(1)).finally(() => (settled = true));
+    call.catch(() => undefined);
+    await until(() => api.seen.length === 1, 'the request to reach the server');
+    await vi.advanceTimersByTimeAsync(29);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await expect(call).rejects.toMatchObject({ name: 'TimeoutError', timeoutMs: 30 });
   });
 });
 
 describe('abort', () => {
   it('rejects with the signal’s reason when aborted in flight', async () => {
-    api.respond(async () => {
-      await delay(2_000);
-      return undefined;
-    });
     const controller = new AbortController();
-    const promise = client.s2s.users.get(u(1), { signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
-    await expect(promise).rejects.toMatchObject({ name: 'AbortError' });
+    // The server aborts the call once the request is in, and never answers: only the abort can end the call.
+    api.respond(async () => {
+      controller.abort();
+      return new Promise<Response>(() => undefined);
+    });
+    await expect(client.s2s.users.get(u(1), { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(api.seen).toHaveLength(1);
   });
 
   it('stops waiting for a retry when aborted, and sends nothing more', async () => {
     api.respond(() => problem(503, 'UNAVAILABLE', 'Try again.', {}, { 'retry-after': '5' }));
     const controller = new AbortController();
-    // Abort once the first answer (a 503 with Retry-After: 5) is in, so the client is waiting to retry: not after a
-    // fixed time, which a loaded machine may not have reached the server by.
-    const waiting = createCardIssuingClient({
-      baseUrl: BASE, apiKey: API_KEY, apiSecret: API_SECRET, retry: fast, hooks: { onResponse: () => setTimeout(() => controller.abort(), 0) },
-    });
-    const promise = waiting.s2s.users.get(u(1), { signal: controller.signal });
-    await expect(promise).rejects.toMatchObject({ name: 'AbortError' });
-    await delay(50);
+    const retried = vi.fn();
+    const time = useFakeTime();
+    const waiting = onFakeTime({ retry: fast, hooks: { onRetry: retried } });
+    const call = waiting.s2s.users.get(u(1), { signal: controller.signal });
+    call.catch(() => undefined);
+    // Abort while the client waits out the 5 s Retry-After: once that wait's timer is set.
+    await until(() => time.delays().includes(5_000), 'the client to wait for Retry-After');
+    controller.abort();
+    await expect(call).rejects.toMatchObject({ name: 'AbortError' });
+    // Past the end of the wait it was in: no retry fired, nothing more reached the server.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(retried).not.toHaveBeenCalled();
     expect(api.seen).toHaveLength(1);
   });
 

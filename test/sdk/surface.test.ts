@@ -32,7 +32,7 @@ const ROOT_TYPES = [
 const SCHEMAS_VALUES = ['errorFromResponse', 'schemas'];
 const SERVER_VALUES = [
   'ArrivalQueue', 'CARD_DETAILS_JWE_HEADER', 'NonceCache', 'SIGNATURE_TOLERANCE_SECONDS', 'buildStringToSign', 'createNonce',
-  'encryptCardDetails', 'importPublicKey', 'isLuhnValid', 'luhnCheckDigit', 'operationTable', 'parseAuthorization', 'verifySignature',
+  'encryptCardDetails', 'importPublicKey', 'isLuhnValid', 'luhnCheckDigit', 'operationTable', 'parseAuthorization', 'problemStatus', 'verifySignature',
 ];
 const SERVER_TYPES = [
   'AuthorizationParts', 'CardPublicKeyInput', 'NonceCacheOptions', 'OperationId', 'OperationRow', 'SecretEncoding', 'SignableBody',

@@ -1,10 +1,12 @@
 /** The built `card-issuing-mock` command (dist/cli.js, as `npx card-issuing-mock` runs it). */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { control, freePort, runCli, signedFetch, startCli, type CliProcess } from './helpers.js';
+import { CliProcess, control, freePort, runCli, signedFetch, startCli } from './helpers.js';
+import { repoPath } from '../helpers/spec';
 
 const running: CliProcess[] = [];
 afterEach(() => {
@@ -22,6 +24,7 @@ describe('bad command lines', () => {
     [['--port'], /--port/],
     [['serve'], /Unknown command "serve"/],
     [['init'], /init needs exactly one argument/],
+    [['--docs', ' '], /--docs needs a folder/],
   ];
   for (const [args, message] of cases) {
     it(`${args.join(' ')} → exit 2, a readable message and the usage, no stack`, async () => {
@@ -40,7 +43,7 @@ describe('bad command lines', () => {
     const cli = runCli(['--help']);
     expect((await cli.exited).code).toBe(0);
     expect(cli.stdout).toContain('card-issuing-mock init <publicDir>');
-    for (const flag of ['--port', '--host', '--api-key', '--api-secret', '--state-file', '--latency', '--no-auth', '--seed']) {
+    for (const flag of ['--port', '--host', '--api-key', '--api-secret', '--state-file', '--latency', '--no-auth', '--seed', '--docs']) {
       expect(cli.stdout).toContain(flag);
     }
   });
@@ -126,5 +129,34 @@ describe('the server', () => {
     expect((await second.exited).code).toBe(1);
     expect(second.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`);
     expect(second.stderr).not.toMatch(/^\s+at /m);
+  });
+});
+
+describe('in a clone: npm run mock', () => {
+  it('starts the mock from the sources with the given flags and the API reference at /__mock/docs; Ctrl+C stops it', async () => {
+    // npx card-issuing-mock finds no bin in a clone (npm links a workspace's bin before its file is built), so the
+    // README's command is `npm run mock`. Its own process group, so that Ctrl+C reaches npm, tsx and the mock.
+    const child = spawn('npm', ['run', '-s', 'mock', '--', '--port', '0', '--seed', 'npm-run-mock'], {
+      cwd: repoPath('.'), env: { ...process.env, NO_COLOR: '1' }, stdio: 'pipe', detached: true,
+    });
+    const cli = new CliProcess(child);
+    try {
+      const url = (await cli.waitFor(/listening on (http:\/\/\S+)/, 60_000))[1]!;
+      expect(cli.stdout).toContain(`API docs      ${url}/__mock/docs (from ${repoPath('docs/api')})`);
+      expect((await control(url, 'GET', '/fixtures')).status).toBe(200);
+      const docs = await fetch(`${url}/__mock/docs`);
+      expect(docs.status).toBe(200);
+      expect(await docs.text()).toContain('card-issuing API reference');
+      process.kill(-child.pid!, 'SIGINT');
+      await cli.exited;
+      expect(cli.stdout).toContain('card-issuing-mock: SIGINT, stopping');
+      expect(cli.stdout).toContain('card-issuing-mock: stopped');
+    } finally {
+      try {
+        process.kill(-child.pid!, 'SIGKILL'); // whatever of the group is left (none once it stopped)
+      } catch {
+        // ESRCH: the group is gone.
+      }
+    }
   });
 });

@@ -3,7 +3,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { signRequest } from '../../sdk/src/signing/sign';
+import { sendSigned, TEST_CREDENTIALS } from '../helpers/signed-request';
 
 /** The built CLI, as `npx card-issuing-mock` runs it (package.json `bin`). */
 export const CLI = fileURLToPath(new URL('../../mock-server/dist/cli.js', import.meta.url));
@@ -93,22 +93,16 @@ export async function startCli(args: readonly string[]): Promise<{ cli: CliProce
 }
 
 /** Default credentials of the mock (contract section 1). */
-export const DEFAULT_CREDENTIALS = { apiKey: 'test_key', apiSecret: 'test_secret' } as const;
+export const DEFAULT_CREDENTIALS = TEST_CREDENTIALS;
 
-/** A request signed with the shared signing code (JavaScript client); `credentials: null` sends it unsigned. */
+/** A request to `baseUrl`, signed (see test/helpers/signed-request.ts); `credentials: null` sends it unsigned. */
 export async function signedFetch(
   baseUrl: string,
   method: string,
   path: string,
   options: { body?: unknown; credentials?: { apiKey: string; apiSecret: string } | null; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; body: any; headers: Headers }> {
-  const url = `${baseUrl}${path}`;
-  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-  const headers: Record<string, string> = { ...options.headers };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const credentials = options.credentials === undefined ? DEFAULT_CREDENTIALS : options.credentials;
-  if (credentials) headers.Authorization = (await signRequest({ method, url, body, ...credentials })).authorization;
-  const res = await fetch(url, { method, headers, body });
+  const res = await sendSigned({ method, url: `${baseUrl}${path}`, ...options });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
 }

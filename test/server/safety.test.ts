@@ -205,7 +205,7 @@ describe('the command line', () => {
     const { mkdtempSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const { writeStateFile } = await import('../../mock-server/src/node/state-file.js');
+    const { writeStateFile } = await import('../../mock-server/src/node/state-file/index.js');
     const file = join(mkdtempSync(join(tmpdir(), 'mock-cli-')), 'state.json');
     const seeded = await startMockServer({ port: 0 });
     seeded.mock.addCredentials({ apiKey: 'saved_tenant', apiSecret: 'saved_secret_value' });

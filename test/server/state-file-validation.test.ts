@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startMockServer } from '../../mock-server/src/node.js';
-import { writeStateFile } from '../../mock-server/src/node/state-file.js';
+import { writeStateFile } from '../../mock-server/src/node/state-file/index.js';
 import { runCli } from './helpers.js';
 
 describe('a state file with a bad record', () => {

@@ -1,5 +1,5 @@
 /**
- * The state file without a server: the snapshot's format checks and atomic write, the journal (each change on
+ * The state file without a server: the snapshot's format checks and atomic write, the write-ahead log (each change on
  * disk when its durability resolves, one fsync for a tick's changes, a torn last line cut off, replay in order,
  * compaction), the lock, and a write that fails (a real ENOSPC from /dev/full) never acknowledged. Every test
  * awaits the thing itself: no sleeps.
@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  JOURNAL_FORMAT, STATE_FILE_FORMAT, StateFileError, acquireLock, openStateFile, readStateFile, removeStaleTempFiles, writeStateFile,
+  WAL_FORMAT, STATE_FILE_FORMAT, StateFileError, acquireLock, openStateFile, readStateFile, removeStaleTempFiles, writeStateFile,
   type StateFileHooks,
-} from '../../mock-server/src/node/state-file.js';
+} from '../../mock-server/src/node/state-file/index.js';
 
 const folder = () => mkdtempSync(join(tmpdir(), 'cim-state-'));
 
@@ -21,7 +21,7 @@ describe('readStateFile', () => {
     const file = join(folder(), 'state.json');
     expect(await readStateFile(file)).toBeUndefined();
     await writeStateFile(file, { tenants: { a: 1 } }, 3);
-    expect(await readStateFile(file)).toEqual({ state: { tenants: { a: 1 } }, journal: 3 });
+    expect(await readStateFile(file)).toEqual({ state: { tenants: { a: 1 } }, wal: 3 });
     expect(JSON.parse(readFileSync(file, 'utf8')).format).toBe(STATE_FILE_FORMAT);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readdirSync(join(file, '..'))).toEqual(['state.json']);
@@ -66,9 +66,9 @@ function fakeMock(): StateFileHooks & { commands: unknown[] } {
   return fake;
 }
 
-const journalOf = (file: string, generation: number) => readFileSync(`${file}.journal-${generation}`, 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l));
+const walOf = (file: string, generation: number) => readFileSync(`${file}.journal-${generation}`, 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l));
 
-describe('the journal', () => {
+describe('the write-ahead log', () => {
   it('has a change on disk when its durability resolves; the changes of one tick share one fsync', async () => {
     const file = join(folder(), 'state.json');
     const mock = fakeMock();
@@ -76,13 +76,13 @@ describe('the journal', () => {
     await state.start();
     const tickets = Array.from({ length: 100 }, (_, i) => state.record({ n: i }));
     await state.durable(tickets.at(-1)!);
-    expect(journalOf(file, 1)).toHaveLength(100);
+    expect(walOf(file, 1)).toHaveLength(100);
     expect(state.stats).toMatchObject({ batches: 1, records: 100 });
     await expect(state.durable(tickets[0]!)).resolves.toBeUndefined();
     await state.close();
   });
 
-  it('replays snapshot + journal in order at open; a torn last line (never acknowledged) is cut off', async () => {
+  it('replays snapshot + write-ahead log in order at open; a torn last line (never acknowledged) is cut off', async () => {
     const file = join(folder(), 'state.json');
     const first = fakeMock();
     const state = await openStateFile(file, first);
@@ -101,7 +101,7 @@ describe('the journal', () => {
     expect((await readStateFile(file))?.state).toEqual({ commands: [0, 1, 2, 3, 4].map((n) => ({ n })) });
   });
 
-  it('compacts into a snapshot of the next generation once the journal outgrows it, and loses nothing', async () => {
+  it('compacts into a snapshot of the next generation once the log outgrows it, and loses nothing', async () => {
     const file = join(folder(), 'state.json');
     const mock = fakeMock();
     const state = await openStateFile(file, mock, { compactAfterBytes: 200 });
@@ -124,11 +124,11 @@ describe('the journal', () => {
     const mock = fakeMock();
     const state = await openStateFile(file, mock, { compactAfterBytes: 1, onError: (e) => errors.push(e) });
     await state.start();
-    // The next compaction opens journal 2: make that /dev/full, where every write fails with ENOSPC.
+    // The next compaction opens log file 2 (F.journal-2): make that /dev/full, where every write fails with ENOSPC.
     symlinkSync('/dev/full', `${file}.journal-2`);
     const big = { n: 0, pad: 'x'.repeat(4096) };
     mock.commands.push(big);
-    await state.durable(state.record(big)); // written to journal 1; the journal now outgrows the snapshot: compaction
+    await state.durable(state.record(big)); // written to log file 1, which now outgrows the snapshot: compaction
     mock.commands.push({ n: 1 });
     await expect(state.durable(state.record({ n: 1 }))).rejects.toThrow(/ENOSPC|not open/);
     expect(errors.map(String).join(' ')).toMatch(/ENOSPC/);
@@ -140,11 +140,11 @@ describe('the journal', () => {
     expect(again.commands).toEqual([big, { n: 1 }, { n: 2 }]);
   });
 
-  it('refuses a journal that is not ours', async () => {
+  it('refuses a write-ahead log file that is not ours', async () => {
     const file = join(folder(), 'state.json');
     writeFileSync(`${file}.journal-0`, '{"format":"something-else"}\n');
     await expect(openStateFile(file, fakeMock())).rejects.toThrow(/is not a card-issuing-mock journal/);
-    expect(JOURNAL_FORMAT).toBe('card-issuing-mock/journal');
+    expect(WAL_FORMAT).toBe('card-issuing-mock/journal');
   });
 });
 

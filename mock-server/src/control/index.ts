@@ -4,5 +4,7 @@
  */
 export * from './tenant-control';
 export * from './routes';
-export * from './journaled';
+export * from './wal-recorded';
 export * from './schemas';
+export * from './authorization-routes';
+export type { AuthorizationControl } from './authorization-control';

@@ -1,47 +1,26 @@
 /**
  * The control API over HTTP, exactly as contract section 7's table: routes under `/__mock/` that the request
  * pipeline serves (so they work in-process, over node:http and in the service worker alike). An unsigned request
- * acts on the default tenant; one for another tenant is signed with its key (pipeline/control-tenant.ts). No route
+ * acts on the default tenant; one for another tenant is signed with its key (pipeline/control-auth.ts). No route
  * returns a secret. Bad bodies are 400 problem+json; every response carries `X-Request-Id`.
  * @module
  */
 import * as z from 'zod';
 import { ProblemError } from '../domain/errors';
+import type { ControlAccess, ControlRoute } from '../pipeline/control-route';
 import type { Credentials } from '../store';
 import { zAuthorizeBody, zClockAdvanceBody, zCredentialsBody, zFaultBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
 import type { TenantControl } from './tenant-control';
+import { authorizationRoutes } from './authorization-routes';
 
-/** What the routes need from the mock. */
-export interface ControlApi {
-  /** The control of the tenant of `apiKey` (null: the default tenant); undefined when no such tenant exists. */
-  control(apiKey: string | null): TenantControl | undefined;
+/** What the routes need from the mock: the control of a tenant (as the pipeline finds it), and adding one. */
+export interface ControlApi extends ControlAccess<TenantControl> {
   /** Adds a tenant (or finds the same credentials); 409 API_KEY_EXISTS for a known key with another secret. */
   addCredentials(credentials: Credentials): { created: boolean; control: TenantControl };
 }
 
-/** What a control route's `run` gets. */
-export interface RouteArgs {
-  control: TenantControl;
-  params: Record<string, string>;
-  body: unknown;
-  url: URL;
-  /** A request header by lower-case name (the event stream reads `Last-Event-ID`). */
-  header(name: string): string | undefined;
-}
-
-/** What a control route answers: a JSON body, or a stream written as it comes (server-sent events). */
-export type RouteResult = { status: number; body: unknown } | { status: number; stream: ReadableStream<Uint8Array>; headers: Record<string, string> };
-
-/** One control route: method and path, the schemas of its path parameters and body, and what it does. */
-export interface RouteDef {
-  method: 'get' | 'post' | 'put';
-  path: string;
-  params?: z.ZodType;
-  body?: z.ZodType;
-  /** The body may be absent (then `body` is `{}`). */
-  optionalBody?: boolean;
-  run(args: RouteArgs): RouteResult;
-}
+/** One control route of a tenant's control: method and path, the schemas of its path parameters and body, and what it does. */
+export type RouteDef = ControlRoute<TenantControl>;
 
 const uuid = z.uuid();
 
@@ -87,7 +66,7 @@ export function controlRoutes(api: ControlApi): RouteDef[] {
         const { corporateUuid, approvalUuid, action } = params as { corporateUuid: string; approvalUuid: string; action: string };
         if (action === 'request-change') return ok(control.approvals.requestChange(corporateUuid, approvalUuid, body as z.infer<typeof zRequestChangeBody>), 201);
         // Only a change request has a body; the other actions take none.
-        if (Object.keys(body as object).length > 0) throw new ProblemError(400, 'VALIDATION_FAILED', `${action} takes no body.`, { errors: [{ path: 'body', message: 'No body is sent' }] });
+        if (Object.keys(body as object).length > 0) throw new ProblemError('VALIDATION_FAILED', `${action} takes no body.`, { errors: [{ path: 'body', message: 'No body is sent' }] });
         if (action === 'cancel') return ok(control.approvals.cancel(corporateUuid, approvalUuid));
         if (action === 'reject') return ok(control.approvals.reject(corporateUuid, approvalUuid));
         return ok(control.approvals.accept(corporateUuid, approvalUuid));
@@ -101,6 +80,7 @@ export function controlRoutes(api: ControlApi): RouteDef[] {
       method: 'post', path: '/__mock/cards/{cardId}/{action}', params: z.object({ cardId: uuid, action: z.enum(['lock', 'unlock']) }),
       run: ({ control, params }) => ok(params.action === 'lock' ? control.cards.lock(params.cardId!) : control.cards.unlock(params.cardId!)),
     },
+    ...authorizationRoutes(),
     { method: 'get', path: '/__mock/state', run: ({ control }) => ok(control.snapshot()) },
     {
       method: 'put', path: '/__mock/state',

@@ -6,7 +6,8 @@
 import * as z from 'zod';
 import { schemas } from 'card-issuing-sdk/schemas';
 import { DECLINE_REASONS } from '../domain/authorizations';
-import { MAX_MONEY } from '../domain/money';
+import { AUTHORIZATION_STATES, AUTHORIZATION_STEP_KINDS } from '../store';
+import { MAX_MONEY } from '../domain/spec-bounds';
 
 const { zCryptoAmount, zCryptoNetwork, zCurrencyCode, zDepositTypeCode, zMoney } = schemas;
 
@@ -39,9 +40,26 @@ export const zAuthorizeBody = z.strictObject({
   amount: z.int().min(1).max(MAX_MONEY),
   currency: zCurrencyCode,
   merchant: z.string().min(1).max(100),
+  /** False: a hold (PENDING) to capture, increment, reverse or let expire. Default true: captured at once. */
+  capture: z.boolean().optional(),
 });
 
-/** What an authorization answers: APPROVED, or DECLINED with one of the decline reasons. */
+/** `POST /__mock/authorizations/{id}/{capture|reverse|refund}`: the amount (default: the whole hold, or all that is refundable). */
+export const zAuthorizationStepBody = z.strictObject({ amount: z.int().min(1).max(MAX_MONEY).optional() });
+
+/** `POST /__mock/authorizations/{id}/increment`: the amount to add to the hold. */
+export const zAuthorizationIncrementBody = z.strictObject({ amount: z.int().min(1).max(MAX_MONEY) });
+
+/** `GET /__mock/authorizations` and `authorizations(filter)`: the network's answer or the state now in `status`. */
+export const zAuthorizationFilter = z.strictObject({
+  cardId: z.uuid().optional(),
+  approvalUuid: z.uuid().optional(),
+  status: z.enum(['APPROVED', ...AUTHORIZATION_STATES]).optional(),
+});
+
+const minor = z.int().min(0).max(MAX_MONEY);
+
+/** An authorization and its life: the network's answer (`status`), where it is now (`state`), its amounts and steps. */
 export const zAuthorization = z.strictObject({
   id: z.uuid(),
   cardId: z.uuid(),
@@ -51,7 +69,15 @@ export const zAuthorization = z.strictObject({
   merchant: z.string(),
   status: z.enum(['APPROVED', 'DECLINED']),
   declineReason: z.enum(DECLINE_REASONS).nullable(),
+  state: z.enum(AUTHORIZATION_STATES),
+  authorized: minor,
+  held: minor,
+  captured: minor,
+  refunded: minor,
+  expiresAt: z.iso.datetime().nullable(),
+  steps: z.array(z.strictObject({ kind: z.enum(AUTHORIZATION_STEP_KINDS), amount: minor, declineReason: z.enum(DECLINE_REASONS).nullable(), at: z.iso.datetime() })),
   createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
 });
 
 /** `POST /__mock/faults`. */

@@ -10,14 +10,15 @@ import {
   ProblemError, authorizations, business, cards, contextOf, deposits, settle, users, type DomainContext, type IncomingDeposit, type IncomingDepositResult,
 } from '../domain';
 import type { ChangeRequest } from '../domain/business';
-import type { Purchase } from '../domain/authorizations';
+import type { AuthorizationFilter, Purchase } from '../domain/authorizations';
+import { authorizationControl, type AuthorizationControl } from './authorization-control';
 import { indexOf, outboxOf } from '../domain/lookups';
 import { injectFault, type FaultSpec } from '../pipeline/faults';
-import type { MockRuntime } from '../pipeline/runtime';
+import type { ObservedRuntime } from '../observe/runtime';
 import { validateParts } from '../pipeline/validation';
 import type { EventFilter, JournalEntry, MockEvent, ObservedListener, RequestFilter } from '../observe';
 import {
-  cloneState, fixturesOf, snapshotErrors, snapshotProblem, type AuthorizationRecord, type Fixtures, type OutboxMessage, type Tenant, type TenantSnapshot,
+  cloneState, fixturesOf, migrateSnapshot, snapshotErrors, snapshotProblem, type AuthorizationRecord, type Fixtures, type OutboxMessage, type Tenant, type TenantSnapshot,
 } from '../store';
 import { zAuthorizeBody, zClockAdvanceBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
 
@@ -73,12 +74,18 @@ export interface TenantControl {
     lock(cardId: string): Card;
     unlock(cardId: string): Card;
     /**
-     * A purchase on a card: APPROVED (taken from the approval's remaining budget, or from a Server2Server user's
+     * A purchase on a card: APPROVED (a hold on the approval's remaining budget, or on a Server2Server user's
      * balance) or DECLINED with a reason (`APPROVAL_NOT_DELIVERED`, `CARD_LOCKED`, `CARD_NOT_ACTIVE`,
-     * `CURRENCY_MISMATCH`, `BUDGET_EXCEEDED`, `INSUFFICIENT_FUNDS`). 404 for an unknown card.
+     * `CURRENCY_MISMATCH`, `BUDGET_EXCEEDED`, `INSUFFICIENT_FUNDS`). Captured at once (CLEARED) unless
+     * `capture: false` leaves it PENDING for {@link TenantControl.authorizations}' steps. 404 for an unknown card.
      */
     authorize(cardId: string, purchase: Purchase): AuthorizationRecord;
   };
+  /**
+   * The authorizations that match `filter` (card, approval instance made under, `status`: the network's answer or the
+   * state now), oldest first, each with its amounts and steps; and the steps of their life (`authorizations.ts`).
+   */
+  authorizations: AuthorizationControl;
   faults: {
     /** The next `times` (default 1) requests matching `method` and `path` fail with `status` and/or wait `delayMs`. */
     inject(fault: FaultSpec): void;
@@ -104,8 +111,9 @@ export interface TenantControl {
   subscribe(listener: ObservedListener): () => void;
 }
 
+
 /** The control of the tenant `getTenant` returns at each call (so the default follows an import of state). */
-export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): TenantControl {
+export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant): TenantControl {
   /** Runs a control action: settle, act, settle (the action may make transitions due), tell the listeners. */
   const act = <T>(fn: (ctx: DomainContext, tenant: Tenant) => T): T => {
     const tenant = getTenant();
@@ -142,9 +150,9 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
       }),
       set: (instant) => act((ctx, tenant) => {
         const ms = typeof instant === 'string' ? Date.parse(instant) : instant instanceof Date ? instant.getTime() : Number.NaN;
-        if (Number.isNaN(ms)) throw new ProblemError(400, 'VALIDATION_FAILED', 'Not an instant.', { errors: [{ path: 'instant', message: 'Not an RFC 3339 instant' }] });
+        if (Number.isNaN(ms)) throw new ProblemError('VALIDATION_FAILED', 'Not an instant.', { errors: [{ path: 'instant', message: 'Not an RFC 3339 instant' }] });
         if (ms < ctx.now) {
-          throw new ProblemError(400, 'VALIDATION_FAILED', 'The virtual clock only moves forward.', { errors: [{ path: 'instant', message: `Before the clock's now (${new Date(ctx.now).toISOString()})` }] });
+          throw new ProblemError('VALIDATION_FAILED', 'The virtual clock only moves forward.', { errors: [{ path: 'instant', message: `Before the clock's now (${new Date(ctx.now).toISOString()})` }] });
         }
         setClock(tenant.state.clock, ms);
         runtime.observer.emit(tenant.apiKey, { type: 'clock.advanced', from: new Date(ctx.now).toISOString(), to: new Date(ms).toISOString() }, { at: ctx.now });
@@ -158,11 +166,13 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
       runtime.changed();
     },
     snapshot: () => read((_ctx, tenant) => cloneState(tenant.state)),
-    restore: (snapshot) => {
-      // Checked whole before anything changes: a bad snapshot is refused naming each bad path, the state kept.
+    restore: (given) => {
+      // An older version is migrated first; then checked whole before anything changes: a bad snapshot is refused
+      // naming each bad path, the state kept.
+      const snapshot = migrateSnapshot(given) as TenantSnapshot;
       const errors = snapshotErrors(snapshot);
       if (errors.length > 0) {
-        throw new ProblemError(400, 'VALIDATION_FAILED', `Not a tenant snapshot: ${errors[0]!.path} ${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.`, {
+        throw new ProblemError('VALIDATION_FAILED', `Not a tenant snapshot: ${errors[0]!.path} ${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.`, {
           errors: errors.map((e) => ({ path: `body.${e.path}`, message: e.message })),
         });
       }
@@ -202,6 +212,7 @@ export function tenantControl(runtime: MockRuntime, getTenant: () => Tenant): Te
         return { ...authorizations.authorize(ctx, cardId, body) };
       }),
     },
+    authorizations: authorizationControl(act, read),
     faults: {
       inject: (fault) => {
         injectFault(getTenant(), fault);

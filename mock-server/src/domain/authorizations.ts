@@ -1,26 +1,36 @@
 /**
- * Card transactions (control API: the card network asks to authorize a purchase). The answer is an authorization,
- * APPROVED (the amount is taken at once, as a captured purchase) or DECLINED with one reason, checked in this order:
+ * Card transactions (control API), as card sandboxes simulate them: the card network asks to authorize a purchase;
+ * the answer is APPROVED (a hold, PENDING) or DECLINED with one reason, checked in this order:
  *
  * Business card (its approval instance in force):
  * 1. `APPROVAL_NOT_DELIVERED` the approval is not DELIVERED (not yet, or no longer: the card is then CLOSED);
- * 2. `CARD_LOCKED` the card is LOCKED;
+ * 2. `CARD_LOCKED` the card is LOCKED; `CARD_NOT_ACTIVE` any other status but ACTIVE;
  * 3. `CURRENCY_MISMATCH` the purchase is not in the budget's currency;
- * 4. `BUDGET_EXCEEDED` the amount is above the approval's remaining budget.
- * Approved: the approval's `spent` grows and its reservation shrinks by the amount; the corporate's `spent` grows,
- * so funded = available + reserved + spent holds.
+ * 4. `BUDGET_EXCEEDED` the amount is above the approval's remaining budget (budget − spent − held).
  *
  * Server2Server card:
  * 1. `CARD_LOCKED` the card is LOCKED; `CARD_NOT_ACTIVE` any other status but ACTIVE;
  * 2. `CURRENCY_MISMATCH` the user has no balance in the purchase's currency;
  * 3. `INSUFFICIENT_FUNDS` the balance does not cover the amount.
- * Approved: the balance is debited.
+ *
+ * Then, by the table of `machines/authorization.ts`: `increment` (checked as a purchase; declined, the hold stays),
+ * `capture` (once, up to the hold + 15 %), `reverse` (whole or part), expiry 7 days after it was made, `refund` (whole
+ * or part, of what was captured). Where the money sits at each step: `holds.ts`. `authorize` captures at once unless
+ * the purchase says `capture: false`: a single-message purchase, as the control API always made them.
  * @module
  */
 import type { Money } from 'card-issuing-sdk';
-import type { AuthorizationRecord, CardRecord, DeclineReason } from '../store';
+import {
+  AUTHORIZATION_TTL_MS, CAPTURE_TOLERANCE, authorizationMachine, captureLimit, findTransition, initialStatus, transition,
+  type AuthorizationFacts, type AuthorizationTrigger,
+} from '../machines';
+import type { AuthorizationRecord, AuthorizationState, AuthorizationStepKind, CardRecord, DeclineReason } from '../store';
+import { iso } from '../clock';
 import { emit, nowIso, type DomainContext } from './context';
-import { balancesOf, findCard, findCorporate } from './lookups';
+import { notFound, unprocessable } from './errors';
+import { authorizationKey } from './due';
+import * as holds from './holds';
+import { balancesOf, findCard, indexOf } from './lookups';
 
 export { DECLINE_REASONS } from '../store';
 
@@ -32,20 +42,135 @@ export interface Purchase {
   currency: string;
   /** The merchant's name, as the card network gives it. */
   merchant: string;
+  /**
+   * False: the purchase stays a hold (PENDING) until it is captured, reversed or expires. Default true: approved and
+   * captured at once (CLEARED), a single-message purchase.
+   */
+  capture?: boolean;
+}
+
+/** Which authorizations {@link listAuthorizations} gives. Every given field must match. */
+export interface AuthorizationFilter {
+  cardId?: string;
+  /** Made under this approval instance. */
+  approvalUuid?: string;
+  /** The network's answer (`APPROVED`, `DECLINED`) or the state now (`PENDING`, `CLEARED`, ...). */
+  status?: AuthorizationState | 'APPROVED';
 }
 
 /** Decides a purchase on a card (404 for an unknown card); records and returns the authorization, approved or declined. */
 export function authorize(ctx: DomainContext, cardId: string, purchase: Purchase): AuthorizationRecord {
   const card = findCard(ctx, cardId);
   const amount: Money = { amount: purchase.amount, currency: purchase.currency };
-  const decided = card.corporateUuid === null ? s2sPurchase(ctx, card, amount) : businessPurchase(ctx, card, amount);
-  const authorization: AuthorizationRecord = {
+  const decided = card.corporateUuid === null ? s2sDecision(ctx, card, amount) : businessDecision(ctx, card, amount);
+  const approved = decided.declineReason === null;
+  const now = nowIso(ctx);
+  const auth: AuthorizationRecord = {
     id: ctx.rng.uuid(), cardId: card.id, approvalUuid: card.approvalUuid, balanceId: decided.balanceId, amount, merchant: purchase.merchant,
-    status: decided.declineReason === null ? 'APPROVED' : 'DECLINED', declineReason: decided.declineReason, createdAt: nowIso(ctx),
+    status: approved ? 'APPROVED' : 'DECLINED', declineReason: decided.declineReason,
+    state: initialStatus(authorizationMachine, 'authorize', facts({ approved, amount: purchase.amount })),
+    authorized: approved ? purchase.amount : 0, held: approved ? purchase.amount : 0, captured: 0, refunded: 0,
+    expiresAt: approved ? iso(ctx.now + AUTHORIZATION_TTL_MS) : null,
+    steps: [{ kind: 'authorize', amount: purchase.amount, declineReason: decided.declineReason, at: now }],
+    createdAt: now, updatedAt: now,
   };
-  ctx.state.authorizations[authorization.id] = authorization;
-  emit(ctx, { type: 'authorization', at: authorization.createdAt, authorization: { ...authorization, amount: { ...amount } } });
-  return authorization;
+  if (approved) holds.hold(ctx, auth, purchase.amount);
+  ctx.state.authorizations[auth.id] = auth;
+  emit(ctx, { type: 'authorization', at: now, authorization: copy(auth) });
+  if (approved && purchase.capture !== false) return capture(ctx, auth.id);
+  return copy(auth);
+}
+
+/** Raises a PENDING hold (an incremental authorization): approved as a purchase would be, or declined with a reason (the hold stays). */
+export function increment(ctx: DomainContext, id: string, amount: number): AuthorizationRecord {
+  const auth = findAuthorization(ctx, id);
+  rowFor(auth, 'increment', amount, 'incrementAuthorization');
+  const card = holds.cardOf(ctx, auth);
+  const money = { amount, currency: auth.amount.currency };
+  const decided = auth.approvalUuid === null ? s2sDecision(ctx, card, money) : businessDecision(ctx, card, money, holds.carrierOf(ctx, auth));
+  if (decided.declineReason === null) {
+    holds.hold(ctx, auth, amount);
+    auth.held += amount;
+    auth.authorized += amount;
+  }
+  return step(ctx, auth, 'increment', amount, auth.state, decided.declineReason);
+}
+
+/**
+ * Captures a PENDING hold (clearing), once: for `amount` (default the hold) up to the hold + {@link CAPTURE_TOLERANCE}
+ * (422 AMOUNT_EXCEEDS_AUTHORIZATION above; 422 INSUFFICIENT_FUNDS when the excess is above the remaining budget or
+ * balance). What is not captured of the hold is released.
+ */
+export function capture(ctx: DomainContext, id: string, amount?: number): AuthorizationRecord {
+  const auth = findAuthorization(ctx, id);
+  const captured = amount ?? auth.held;
+  const row = rowFor(auth, 'capture', captured, 'captureAuthorization', () =>
+    `A capture of ${captured} exceeds the hold of ${auth.held} plus ${CAPTURE_TOLERANCE * 100} % (at most ${captureLimit(auth.held)}).`);
+  const excess = captured - auth.held;
+  if (excess > 0 && excess > holds.headroom(ctx, auth)) {
+    throw unprocessable('INSUFFICIENT_FUNDS', `The ${excess} captured above the hold exceed what remains (${holds.headroom(ctx, auth)}).`);
+  }
+  holds.capture(ctx, auth, auth.held, captured);
+  auth.held = 0;
+  auth.captured = captured;
+  return step(ctx, auth, 'capture', captured, row);
+}
+
+/** Releases a PENDING hold, whole (default: REVERSED) or in part (still PENDING); 422 AMOUNT_EXCEEDS_AUTHORIZATION above the hold. */
+export function reverse(ctx: DomainContext, id: string, amount?: number): AuthorizationRecord {
+  const auth = findAuthorization(ctx, id);
+  const released = amount ?? auth.held;
+  const row = rowFor(auth, 'reverse', released, 'reverseAuthorization', () => `A reversal of ${released} exceeds the hold of ${auth.held}.`);
+  holds.release(ctx, auth, released);
+  auth.held -= released;
+  return step(ctx, auth, 'reverse', released, row);
+}
+
+/** Refunds a CLEARED capture, whole (default: REFUNDED) or in part; 422 AMOUNT_EXCEEDS_AUTHORIZATION above what is left to refund. */
+export function refund(ctx: DomainContext, id: string, amount?: number): AuthorizationRecord {
+  const auth = findAuthorization(ctx, id);
+  const refundable = auth.captured - auth.refunded;
+  const refunded = amount ?? refundable;
+  const row = rowFor(auth, 'refund', refunded, 'refundAuthorization', () => `A refund of ${refunded} exceeds what is left to refund (${refundable}).`);
+  holds.refund(ctx, auth, refunded);
+  auth.refunded += refunded;
+  return step(ctx, auth, 'refund', refunded, row);
+}
+
+/** A PENDING hold whose time has come expires (time-driven: `settle`); returns 1 when it did. */
+export function expireIfDue(ctx: DomainContext, id: string): number {
+  const auth = ctx.state.authorizations[id];
+  if (!auth || auth.state !== 'PENDING' || auth.expiresAt === null) return 0;
+  const at = Date.parse(auth.expiresAt);
+  if (at > ctx.now) return 0;
+  const row = findTransition(authorizationMachine, auth.state, 'time', facts({ amount: auth.held, held: auth.held, expiresAt: at }));
+  if (!row || row.to === 'unchanged') return 0;
+  const released = auth.held;
+  holds.release(ctx, auth, released);
+  auth.held = 0;
+  step(ctx, auth, 'expire', released, row.to, null, iso(at));
+  return 1;
+}
+
+/** The authorizations that match, oldest first. */
+export function listAuthorizations(ctx: DomainContext, filter: AuthorizationFilter = {}): AuthorizationRecord[] {
+  const index = indexOf(ctx.state);
+  let cardId = filter.cardId;
+  if (filter.approvalUuid !== undefined) {
+    const approval = ctx.state.approvals[filter.approvalUuid];
+    if (!approval || (cardId !== undefined && cardId !== approval.cardId)) return [];
+    cardId = approval.cardId;
+  }
+  const candidates = cardId === undefined ? Object.values(ctx.state.authorizations) : index.authorizationsByCard.get(cardId);
+  return candidates
+    .filter((a) => (filter.approvalUuid === undefined || a.approvalUuid === filter.approvalUuid)
+      && (filter.status === undefined || a.state === filter.status || a.status === filter.status))
+    .map(copy);
+}
+
+/** An authorization of this tenant (404 NOT_FOUND). */
+export function findAuthorization(ctx: DomainContext, id: string): AuthorizationRecord {
+  return ctx.state.authorizations[id] ?? fail(notFound('authorization', id));
 }
 
 interface Decision {
@@ -53,29 +178,66 @@ interface Decision {
   balanceId: string | null;
 }
 
-function businessPurchase(ctx: DomainContext, card: CardRecord, amount: Money): Decision {
-  const approval = card.approvalUuid === null ? undefined : ctx.state.approvals[card.approvalUuid];
-  const decline = (declineReason: DeclineReason): Decision => ({ declineReason, balanceId: null });
-  if (!approval || approval.status !== 'DELIVERED') return decline('APPROVAL_NOT_DELIVERED');
+function businessDecision(ctx: DomainContext, card: CardRecord, amount: Money, carrier = card.approvalUuid === null ? undefined : ctx.state.approvals[card.approvalUuid]): Decision {
+  const decline = (declineReason: DeclineReason | null): Decision => ({ declineReason, balanceId: null });
+  if (!carrier || carrier.status !== 'DELIVERED') return decline('APPROVAL_NOT_DELIVERED');
   if (card.status === 'LOCKED') return decline('CARD_LOCKED');
   if (card.status !== 'ACTIVE') return decline('CARD_NOT_ACTIVE');
-  if (amount.currency !== approval.budget.currency) return decline('CURRENCY_MISMATCH');
-  if (amount.amount > approval.reserved) return decline('BUDGET_EXCEEDED');
-  approval.reserved -= amount.amount;
-  approval.spent += amount.amount;
-  approval.updatedAt = nowIso(ctx);
-  findCorporate(ctx, approval.corporateUuid).spent += amount.amount;
-  return { declineReason: null, balanceId: null };
+  if (amount.currency !== carrier.budget.currency) return decline('CURRENCY_MISMATCH');
+  if (amount.amount > holds.remainingOf(carrier)) return decline('BUDGET_EXCEEDED');
+  return decline(null);
 }
 
-function s2sPurchase(ctx: DomainContext, card: CardRecord, amount: Money): Decision {
+function s2sDecision(ctx: DomainContext, card: CardRecord, amount: Money): Decision {
   const balance = balancesOf(ctx, card.userId).find((b) => b.currency === amount.currency);
-  const decline = (declineReason: DeclineReason): Decision => ({ declineReason, balanceId: balance?.id ?? null });
+  const decline = (declineReason: DeclineReason | null): Decision => ({ declineReason, balanceId: balance?.id ?? null });
   if (card.status === 'LOCKED') return decline('CARD_LOCKED');
   if (card.status !== 'ACTIVE') return decline('CARD_NOT_ACTIVE');
   if (!balance) return decline('CURRENCY_MISMATCH');
   if (amount.amount > balance.available) return decline('INSUFFICIENT_FUNDS');
-  balance.available -= amount.amount;
-  balance.updatedAt = nowIso(ctx);
-  return { declineReason: null, balanceId: balance.id };
+  return decline(null);
+}
+
+function facts(f: Partial<AuthorizationFacts> & { amount: number }): AuthorizationFacts {
+  return { held: 0, refundable: 0, approved: true, expiresAt: null, ...f };
+}
+
+/**
+ * The table's row for a step of `amount`: 409 (the refusal's code, naming the state) when the state has no row for the
+ * trigger, 422 AMOUNT_EXCEEDS_AUTHORIZATION when it has rows but none for this amount.
+ */
+function rowFor(auth: AuthorizationRecord, trigger: AuthorizationTrigger, amount: number, operation: string, tooMuch?: () => string): AuthorizationState {
+  const f = facts({ amount, held: auth.held, refundable: auth.captured - auth.refunded });
+  const row = findTransition(authorizationMachine, auth.state, trigger, f);
+  if (row) return row.to === 'unchanged' ? auth.state : row.to;
+  if (!authorizationMachine.rows.some((r) => r.trigger === trigger && r.from?.includes(auth.state))) {
+    transition(authorizationMachine, auth.state, trigger, { operation, ctx: f });
+  }
+  throw unprocessable('AMOUNT_EXCEEDS_AUTHORIZATION', tooMuch?.() ?? `${amount} is more than the authorization allows.`);
+}
+
+/** Records a step, enters `to`, tells the observer; returns a copy. */
+function step(
+  ctx: DomainContext, auth: AuthorizationRecord, kind: Exclude<AuthorizationStepKind, 'authorize'>, amount: number, to: AuthorizationState,
+  declineReason: DeclineReason | null = null, at = nowIso(ctx),
+): AuthorizationRecord {
+  const from = auth.state;
+  auth.state = to;
+  if (to !== 'PENDING') {
+    auth.expiresAt = null;
+    indexOf(ctx.state).due.cancel(authorizationKey(auth.id));
+  }
+  auth.updatedAt = at;
+  auth.steps.push({ kind, amount, declineReason, at });
+  emit(ctx, { type: 'authorization.step', at, kind, from, to, amount, declineReason, authorization: copy(auth) });
+  return copy(auth);
+}
+
+/** A copy that shares nothing with the store. */
+function copy(auth: AuthorizationRecord): AuthorizationRecord {
+  return { ...auth, amount: { ...auth.amount }, steps: auth.steps.map((s) => ({ ...s })) };
+}
+
+function fail(error: Error): never {
+  throw error;
 }

@@ -29,7 +29,7 @@ export const BUDGET_MAX = 100_000_000;
 /** Creates a business user, PENDING until registration completes (control API). */
 export function createBusinessUser(ctx: DomainContext, body: BusinessUserCreate): BusinessUser {
   if (businessUserByEmail(ctx, body.email)) {
-    throw new ProblemError(409, 'EMAIL_ALREADY_REGISTERED', `A business user with the e-mail ${body.email} already exists.`);
+    throw new ProblemError('EMAIL_ALREADY_REGISTERED', `A business user with the e-mail ${body.email} already exists.`);
   }
   const user: BusinessUserRecord = {
     userUuid: ctx.rng.uuid(), name: body.name, lastName: body.lastName, email: body.email, phone: body.phone,
@@ -90,7 +90,7 @@ export function createApproval(ctx: DomainContext, corporateUuid: string, body: 
   const approval: ApprovalRecord = {
     approvalUuid, corporateUuid, userUuid: user.userUuid, status: initialStatus(approvalMachine, 'createApproval'), statusReason: null,
     budget: { ...body.budget }, validFrom: iso(validFrom), validTo: iso(validTo), previousApprovalUuid: null,
-    replacedByApprovalUuid: null, change: null, expiresAt: null, cardId: card.id, reserved: 0, spent: 0, createdAt: now, updatedAt: now,
+    replacedByApprovalUuid: null, change: null, expiresAt: null, cardId: card.id, reserved: 0, spent: 0, held: 0, createdAt: now, updatedAt: now,
   };
   begin(ctx, approval, 'createApproval');
   return approvalView(ctx.state, approval);
@@ -141,7 +141,7 @@ function successorOf(ctx: DomainContext, old: ApprovalRecord, additional: Money,
     approvalUuid: ctx.rng.uuid(), corporateUuid: old.corporateUuid, userUuid: old.userUuid, status, statusReason: null,
     budget: { amount: old.budget.amount + additional.amount, currency: old.budget.currency }, validFrom: old.validFrom, validTo: old.validTo,
     previousApprovalUuid: old.approvalUuid, replacedByApprovalUuid: null, change: { additionalBudget: { ...additional }, pinUpdate },
-    expiresAt: null, cardId: old.cardId, reserved: 0, spent: 0, createdAt: now, updatedAt: now,
+    expiresAt: null, cardId: old.cardId, reserved: 0, spent: 0, held: 0, createdAt: now, updatedAt: now,
   };
 }
 
@@ -222,7 +222,7 @@ export function acceptChange(ctx: DomainContext, corporateUuid: string, approval
   const operation = 'acceptApprovalChange';
   if (change.status !== 'CREATED' || change.previousApprovalUuid === null) {
     transition(approvalMachine, change.status, 'accept', { operation });
-    throw new ProblemError(409, 'INVALID_TRANSITION', `Approval ${change.approvalUuid} is not a change request.`, { currentStatus: change.status, operation });
+    throw new ProblemError('INVALID_TRANSITION', `Approval ${change.approvalUuid} is not a change request.`, { currentStatus: change.status, operation });
   }
   const changed = findApproval(ctx, corporateUuid, change.previousApprovalUuid);
   const replaced = allowed(ctx, changed, 'changeAccepted', operation);

@@ -10,7 +10,7 @@ import { iso } from '../clock';
 import { cardMachine, draftMachine, initialStatus, transition, type CardTrigger } from '../machines';
 import type { CardRecord } from '../store';
 import { emit, nowIso, type DomainContext } from './context';
-import { conflict, notFound, unprocessable } from './errors';
+import { conflict, notFound, unprocessable, type CodeOfStatus } from './errors';
 import { balancesOf, cardsOf, findBalance, findCard, findS2sCard, findUser } from './lookups';
 import { paginate, type PageQuery } from './pagination';
 import { balanceView, cardView, draftView, registrationStatus } from './views';
@@ -173,7 +173,7 @@ export function activateCard(ctx: DomainContext, cardId: string): Card {
 }
 
 /** A card; a draft not completed yet is a 409 `code` (it is not a card yet); an unknown id is 404. */
-function cardOrDraftConflict(ctx: DomainContext, cardId: string, code: ProblemCode, operation: string): CardRecord {
+function cardOrDraftConflict(ctx: DomainContext, cardId: string, code: CodeOfStatus<409>, operation: string): CardRecord {
   const draft = ctx.state.drafts[cardId];
   if (draft && !ctx.state.cards[cardId]) {
     throw conflict(code, `Card ${cardId} is still a draft (${draft.status}); charge and complete it first.`, draft.status, operation);

@@ -7,7 +7,7 @@
 import { clockNow, iso } from '../clock';
 import { Prng, type TenantState } from '../store';
 import type { DomainEvent, DomainObserver } from './events';
-import { indexOf } from './lookups';
+import { indexOf } from './indexes';
 
 /** One tenant's state at one instant. */
 export interface DomainContext {

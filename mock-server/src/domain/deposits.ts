@@ -16,7 +16,8 @@ import {
   balancesOf, corporateByBalanceId, corporateDepositAddressesOf, depositAddressesOf, findBalance, findDepositType, findUser, findVerification,
   verificationsOfBalance, verificationsOfUser,
 } from './lookups';
-import { MAX_MONEY, compareDecimal, creditedMinorUnits } from './money';
+import { compareDecimal, creditedMinorUnits } from './money';
+import { MAX_MONEY } from './spec-bounds';
 import { paginate, type PageQuery } from './pagination';
 import { depositAddressView, depositTypeView, topUpView, verificationView } from './views';
 
@@ -64,7 +65,7 @@ export function createDepositAddress(ctx: DomainContext, balanceId: string, type
   if (unsigned.length > 0) throw unprocessable('DEPOSIT_CONSENTS_UNSIGNED', `Deposit consents not signed: ${unsigned.join(', ')}.`);
   const existing = addressesOf(ctx, balanceId, type)[0];
   if (existing) {
-    throw new ProblemError(409, 'DEPOSIT_ADDRESS_EXISTS', `Balance ${balanceId} already has a ${type} address (${existing.id}); list it instead.`);
+    throw new ProblemError('DEPOSIT_ADDRESS_EXISTS', `Balance ${balanceId} already has a ${type} address (${existing.id}); list it instead.`);
   }
   const id = ctx.rng.uuid();
   ctx.state.depositAddresses[id] = {
@@ -144,7 +145,7 @@ export function incomingDeposit(ctx: DomainContext, d: IncomingDeposit): Incomin
   if (balance) {
     const address = addressesOf(ctx, balance.id, type.type)[0];
     if (!address) {
-      throw new ProblemError(409, 'DEPOSIT_ADDRESS_MISSING', `Balance ${balance.id} has no ${type.type} address to receive a deposit; create one first.`);
+      throw new ProblemError('DEPOSIT_ADDRESS_MISSING', `Balance ${balance.id} has no ${type.type} address to receive a deposit; create one first.`);
     }
     if (d.network !== undefined && d.network !== address.network) {
       throw unprocessable('NETWORK_NOT_SUPPORTED', `The ${type.type} address of balance ${balance.id} is on ${address.network}, not ${d.network}.`);
@@ -170,7 +171,7 @@ export function incomingDeposit(ctx: DomainContext, d: IncomingDeposit): Incomin
   const address = corporateDepositAddressesOf(ctx, corporate.corporateUuid)
     .find((a) => a.type === type.type && (d.network === undefined || a.network === d.network));
   if (!address) {
-    throw new ProblemError(409, 'DEPOSIT_ADDRESS_MISSING', `Corporate ${corporate.corporateUuid} has no ${type.type} address${d.network ? ` on ${d.network}` : ''}.`);
+    throw new ProblemError('DEPOSIT_ADDRESS_MISSING', `Corporate ${corporate.corporateUuid} has no ${type.type} address${d.network ? ` on ${d.network}` : ''}.`);
   }
   assertWithinMoney(BigInt(corporate.available) + credited);
   assertWithinMoney(BigInt(corporate.funded) + credited);

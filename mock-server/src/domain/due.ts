@@ -1,5 +1,6 @@
 /**
- * When a record's next time-driven transition is due, for the due-time queue: a physical card's order completion,
+ * When a record's next time-driven transition is due, for the due-time queue: a physical card's order completion, a
+ * card hold's expiry (`AUTHORIZATION_TTL_MS` after it was made, `machines/authorization.ts`),
  * and, for an approval, the earliest due instant of the rows its status has in the approval table (`due`: PREPARED
  * until validFrom, CREATED until expiresAt, DELIVERED and ACCEPTED after validTo, ACCEPTED at registration). The
  * instants are the table's; this module only reads them and keeps the queue in step.
@@ -7,13 +8,15 @@
  */
 import type { ApprovalStatus } from 'card-issuing-sdk';
 import { ORDER_COMPLETION_MS, approvalMachine, type ApprovalFacts, type ApprovalTrigger, type Row } from '../machines';
-import type { ApprovalRecord, CardRecord, IndexedCollection, TenantIndex, TenantState } from '../store';
+import type { ApprovalRecord, AuthorizationRecord, CardRecord, IndexedCollection, TenantIndex, TenantState } from '../store';
 
 /** A row of the approval table. */
 export type ApprovalRow = Row<ApprovalStatus, ApprovalTrigger, ApprovalFacts, NonNullable<ApprovalRecord['statusReason']>>;
 
 /** The queue key of a card. */
 export const cardKey = (id: string): string => `card:${id}`;
+/** The queue key of an authorization (a PENDING hold expires at its `expiresAt`). */
+export const authorizationKey = (id: string): string => `authorization:${id}`;
 /** The queue key of an approval instance. */
 export const approvalKey = (id: string): string => `approval:${id}`;
 
@@ -78,5 +81,9 @@ export function scheduleOnInsert(collection: IndexedCollection, record: unknown,
     if (at !== undefined) index.due.schedule(cardKey(card.id), at);
   } else if (collection === 'approvals') {
     scheduleApproval(index, state, record as ApprovalRecord);
+  } else if (collection === 'authorizations') {
+    // expiresAt never moves (increments do not extend a hold): scheduled once; a hold settled earlier is skipped when due.
+    const auth = record as AuthorizationRecord;
+    if (auth.state === 'PENDING' && auth.expiresAt !== null) index.due.schedule(authorizationKey(auth.id), Date.parse(auth.expiresAt));
   }
 }

@@ -1,13 +1,13 @@
 /**
  * What the domain tells an observer as it happens, each in exactly one place: approval status changes (from, to,
  * what moved it and why: the lifecycle's `enter`), cards generated (`generateCard`) and their status changes,
- * authorizations decided (`authorize`), users registered and their e-mail, OTP and KYC, balances credited and
+ * authorizations decided (`authorize`) and each later step of their life, users registered and their e-mail, OTP and KYC, balances credited and
  * debited, deposits waiting for verification, corporate top-ups. The inspector's observer (`observe/`) keeps them,
  * stamped with the tenant and request, as the public events of `mock.events()`.
  * @module
  */
 import type { ApprovalStatus, ApprovalStatusReason, CardStatus, CardType, Money } from 'card-issuing-sdk';
-import type { AuthorizationRecord } from '../store';
+import type { AuthorizationRecord, AuthorizationState, AuthorizationStepKind, DeclineReason } from '../store';
 
 /** An approval instance entered a status (`from` null: it was created in it). */
 export interface ApprovalStatusEvent {
@@ -51,6 +51,20 @@ export interface CardStatusEvent {
 export interface AuthorizationEvent {
   type: 'authorization';
   at: string;
+  authorization: AuthorizationRecord;
+}
+
+/** A step of an authorization's life after it was decided: an increment, a capture, a reversal, an expiry, a refund. */
+export interface AuthorizationStepEvent {
+  type: 'authorization.step';
+  at: string;
+  kind: Exclude<AuthorizationStepKind, 'authorize'>;
+  from: AuthorizationState;
+  to: AuthorizationState;
+  /** Minor units. */
+  amount: number;
+  /** A declined increment: why. */
+  declineReason: DeclineReason | null;
   authorization: AuthorizationRecord;
 }
 
@@ -117,7 +131,7 @@ export interface TopUpEvent {
 
 /** Every domain event. */
 export type DomainEvent =
-  | ApprovalStatusEvent | CardGeneratedEvent | CardStatusEvent | AuthorizationEvent | UserRegisteredEvent | EmailEvent | KycEvent
+  | ApprovalStatusEvent | CardGeneratedEvent | CardStatusEvent | AuthorizationEvent | AuthorizationStepEvent | UserRegisteredEvent | EmailEvent | KycEvent
   | BalanceCreditedEvent | BalanceDebitedEvent | VerificationPendingEvent | TopUpEvent;
 
 /** Receives domain events; an observer's exception never breaks the operation that emitted the event. */

@@ -12,10 +12,10 @@
  * | ACCEPTED   | reserve                                                                                   |
  * | PREPARED   | reserve (already held)                                                                    |
  * | DELIVERED  | reserve; generate the card (number, expiry, CVV) unless it was; activate an INACTIVE card |
- * | REAPPROVED | hand the reservation, spending and card over to the successor; end the pending change     |
- * | FINISHED   | release what is left; close the card; end the pending change                              |
- * | CANCELED   | release what is left; close the card if this instance holds it; end the pending change    |
- * | EXPIRED    | release what is left; close the card if this instance holds it; end the pending change    |
+ * | REAPPROVED | hand reservation, holds, spending and card to the successor; end the pending change       |
+ * | FINISHED   | release all but pending card holds; close the card; end the pending change                |
+ * | CANCELED   | release all but pending holds; close the card if this instance has it; end pending change |
+ * | EXPIRED    | release all but pending holds; close the card if this instance has it; end pending change |
  * | REJECTED   | none                                                                                      |
  * @module
  */
@@ -126,8 +126,9 @@ function run(ctx: DomainContext, a: ApprovalRecord, effect: Effect, at: number, 
       return;
     }
     case 'release':
-      findCorporate(ctx, a.corporateUuid).available += a.reserved;
-      a.reserved = 0;
+      // Pending card holds stay reserved, capturable against this instance (`holds.ts`); the rest goes back.
+      findCorporate(ctx, a.corporateUuid).available += a.reserved - a.held;
+      a.reserved = a.held;
       return;
     case 'generateCard':
       generateCard(ctx, card, at);
@@ -140,6 +141,9 @@ function run(ctx: DomainContext, a: ApprovalRecord, effect: Effect, at: number, 
       if (!successor) throw new Error(`REAPPROVED without a successor for ${a.approvalUuid}`);
       successor.reserved += a.reserved;
       successor.spent = a.spent;
+      // Pending holds move with the reservation (their authorizations are carried by the successor now).
+      successor.held += a.held;
+      a.held = 0;
       a.reserved = 0;
       a.replacedByApprovalUuid = successor.approvalUuid;
       card.approvalUuid = successor.approvalUuid;
@@ -152,7 +156,9 @@ function run(ctx: DomainContext, a: ApprovalRecord, effect: Effect, at: number, 
     case 'endPendingChange': {
       const pending = pendingChangeOf(ctx, a);
       if (pending && pending !== options.successor) {
-        apply(ctx, pending, allowed(ctx, pending, 'changedApprovalEnded', 'changedApprovalEnded'), { at });
+        // Ended by time, the change expires undecided; ended by the corporation's act, it is canceled.
+        const trigger = a.status === 'FINISHED' || a.status === 'EXPIRED' ? 'changedApprovalTimedOut' : 'changedApprovalEnded';
+        apply(ctx, pending, allowed(ctx, pending, trigger, trigger), { at });
       }
       return;
     }

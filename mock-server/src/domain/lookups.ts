@@ -5,18 +5,16 @@
  * @module
  */
 import {
-  appendOutbox, tenantIndex, type ApprovalRecord, type BalanceRecord, type BusinessUserRecord, type CardRecord,
+  appendOutbox, type ApprovalRecord, type BalanceRecord, type BusinessUserRecord, type CardRecord,
   type CorporateDepositAddressRecord, type CorporateRecord, type DepositAddressRecord, type DepositTypeRecord, type OutboxMessage,
-  type TenantIndex, type TenantState, type TopUpRecord, type UserRecord, type VerificationRecord,
+  type TenantState, type TopUpRecord, type UserRecord, type VerificationRecord,
 } from '../store';
 import type { DomainContext } from './context';
-import { scheduleApproval, scheduleOnInsert } from './due';
+import { scheduleApproval } from './due';
+import { indexOf } from './indexes';
 import { notFound } from './errors';
 
-/** The indexes (and due-time queue) of a tenant state, built on first use. */
-export function indexOf(state: TenantState): TenantIndex {
-  return tenantIndex(state, scheduleOnInsert);
-}
+export { indexOf } from './indexes';
 
 /** A Server2Server user. */
 export function findUser(ctx: DomainContext, userId: string): UserRecord {
@@ -122,11 +120,6 @@ export function findApproval(ctx: DomainContext, corporateUuid: string, approval
 /** The approval instances of a user under a corporate, oldest first. */
 export function approvalsOf(ctx: DomainContext, corporateUuid: string, userUuid: string): readonly ApprovalRecord[] {
   return indexOf(ctx.state).approvalsByCorporateUser.get(`${corporateUuid} ${userUuid}`);
-}
-
-/** The approval instances of a corporate, oldest first. */
-export function approvalsOfCorporate(state: TenantState, corporateUuid: string): readonly ApprovalRecord[] {
-  return indexOf(state).approvalsByCorporate.get(corporateUuid);
 }
 
 /** The approval instances on a card (an approval and its reapprovals), oldest first. */

@@ -3,9 +3,6 @@
  * @module
  */
 
-/** The largest `Money.amount` the spec allows (minor units). */
-export const MAX_MONEY = 100_000_000_000;
-
 /** Minor units per major unit of a fiat currency (every mock currency has 2 decimals). */
 export const MINOR_DIGITS = 2;
 

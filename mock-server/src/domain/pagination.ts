@@ -12,6 +12,7 @@
 import type { DomainContext } from './context';
 import { ProblemError } from './errors';
 import { hash53 } from '../hash';
+import { DEFAULT_LIMIT, MAX_LIMIT } from './spec-bounds';
 
 /** The page a client asks for. */
 export interface PageQuery {
@@ -28,10 +29,6 @@ export interface Page<V> {
   nextCursor: string | null;
 }
 
-/** The spec's default `limit`. */
-export const DEFAULT_LIMIT = 20;
-/** The spec's largest `limit`. */
-export const MAX_LIMIT = 100;
 
 /**
  * One page of `records` (already in the list's stable order): those after the cursor's item, at most `limit`.
@@ -42,7 +39,7 @@ export function paginate<T, V>(
 ): Page<V> {
   const limit = query.limit ?? DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    throw new ProblemError(400, 'VALIDATION_FAILED', `limit must be an integer from 1 to ${MAX_LIMIT}.`, { errors: [{ path: 'query.limit', message: `1 to ${MAX_LIMIT}` }] });
+    throw new ProblemError('VALIDATION_FAILED', `limit must be an integer from 1 to ${MAX_LIMIT}.`, { errors: [{ path: 'query.limit', message: `1 to ${MAX_LIMIT}` }] });
   }
   let start = 0;
   if (query.cursor !== undefined) {
@@ -78,7 +75,7 @@ function readCursor(ctx: DomainContext, list: string, cursor: string): string {
 }
 
 function cursorInvalid(why: string): ProblemError {
-  return new ProblemError(400, 'CURSOR_INVALID', `The cursor is not valid for this list: ${why}. Start again without a cursor.`, {
+  return new ProblemError('CURSOR_INVALID', `The cursor is not valid for this list: ${why}. Start again without a cursor.`, {
     errors: [{ path: 'query.cursor', message: why }],
   });
 }

@@ -11,6 +11,7 @@ import type { DomainContext } from './context';
 import { setCardStatus } from './cards';
 import { cardDueAt, dueTransition, scheduleApproval } from './due';
 import { apply } from './lifecycle';
+import { expireIfDue } from './authorizations';
 import { indexOf } from './lookups';
 
 /** Runs every due transition, earliest first; returns how many ran (0: nothing changed). */
@@ -23,6 +24,10 @@ export function settle(ctx: DomainContext): number {
     const id = key.slice(key.indexOf(':') + 1);
     if (key.startsWith('card:')) {
       changes += completeOrder(ctx, id);
+      continue;
+    }
+    if (key.startsWith('authorization:')) {
+      changes += expireIfDue(ctx, id);
       continue;
     }
     const approval = ctx.state.approvals[id];

@@ -21,7 +21,7 @@ export const KYC_URL = 'https://kyc.card-issuing.example/start';
 /** Registers a user (registration consents unsigned) with one EUR balance of 0. */
 export function createUser(ctx: DomainContext, data: RegistrationData): User {
   if (userByEmail(ctx, data.email)) {
-    throw new ProblemError(409, 'EMAIL_ALREADY_REGISTERED', `A user with the e-mail ${data.email} is already registered.`);
+    throw new ProblemError('EMAIL_ALREADY_REGISTERED', `A user with the e-mail ${data.email} is already registered.`);
   }
   const now = nowIso(ctx);
   const user: UserRecord = {
@@ -67,7 +67,7 @@ export function listCardConfigs(ctx: DomainContext, userId: string, query: PageQ
 /** Sends a new 6-digit code (replacing any previous one) to the user's outbox. */
 export function requestEmailOtp(ctx: DomainContext, userId: string): EmailOtpChallenge {
   const user = findUser(ctx, userId);
-  if (user.emailVerified) throw new ProblemError(409, 'EMAIL_ALREADY_VERIFIED', `The e-mail of user ${user.id} is already verified.`);
+  if (user.emailVerified) throw new ProblemError('EMAIL_ALREADY_VERIFIED', `The e-mail of user ${user.id} is already verified.`);
   const code = ctx.rng.digits(6);
   const expiresAt = iso(ctx.now + OTP_TTL_MS);
   user.otp = { code, expiresAt, attemptsRemaining: OTP_ATTEMPTS };
@@ -79,7 +79,7 @@ export function requestEmailOtp(ctx: DomainContext, userId: string): EmailOtpCha
 /** Verifies the e-mail with the code the user entered. */
 export function confirmEmail(ctx: DomainContext, userId: string, code: string): User {
   const user = findUser(ctx, userId);
-  if (user.emailVerified) throw new ProblemError(409, 'EMAIL_ALREADY_VERIFIED', `The e-mail of user ${user.id} is already verified.`);
+  if (user.emailVerified) throw new ProblemError('EMAIL_ALREADY_VERIFIED', `The e-mail of user ${user.id} is already verified.`);
   const otp = user.otp;
   if (!otp) throw unprocessable('OTP_NOT_REQUESTED', 'No code was requested; request one with requestEmailOtp first.');
   if (otp.attemptsRemaining <= 0) throw unprocessable('OTP_TOO_MANY_ATTEMPTS', 'The code was tried 5 times; request a new one.');

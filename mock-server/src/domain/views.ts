@@ -10,6 +10,7 @@ import type {
   ApprovalRecord, BalanceRecord, BusinessUserRecord, CardConfigRecord, CardRecord, ConsentRecord, CorporateDepositAddressRecord,
   DepositAddressRecord, DepositTypeRecord, DraftRecord, TenantState, TopUpRecord, UserRecord, VerificationRecord,
 } from '../store';
+import { remainingOf } from './holds';
 
 /** The registration consents of the catalogue. */
 export function registrationConsents(state: TenantState): ConsentRecord[] {
@@ -108,7 +109,8 @@ export function approvalView(state: TenantState, a: ApprovalRecord): Approval {
   const currency = a.budget.currency;
   return {
     approvalUuid: a.approvalUuid, corporateUuid: a.corporateUuid, userUuid: a.userUuid, status: a.status, statusReason: a.statusReason,
-    budget: { ...a.budget }, spent: { amount: a.spent, currency }, remaining: { amount: a.reserved, currency },
+    budget: { ...a.budget }, spent: { amount: a.spent, currency }, held: { amount: a.held, currency },
+    remaining: { amount: remainingOf(a), currency },
     validFrom: a.validFrom, validTo: a.validTo, previousApprovalUuid: a.previousApprovalUuid, replacedByApprovalUuid: a.replacedByApprovalUuid,
     change: a.change === null ? null : { additionalBudget: { ...a.change.additionalBudget }, pinUpdate: a.change.pinUpdate },
     expiresAt: a.expiresAt, card: cardView(card), createdAt: a.createdAt, updatedAt: a.updatedAt,

@@ -8,7 +8,7 @@
  */
 import * as z from 'zod';
 import type { RouteDef, TenantControl } from '../control';
-import type { MockRuntime } from '../pipeline/runtime';
+import type { ObservedRuntime } from '../observe/runtime';
 import { validateParts } from '../pipeline/validation';
 import { eventStream } from '../observe/sse';
 import { inspectorView } from './view';
@@ -52,7 +52,7 @@ function defined<T extends object>(value: T): T {
 }
 
 /** The routes of the journal, the events, their stream and the page model. */
-export function inspectorRoutes(runtime: MockRuntime): RouteDef[] {
+export function inspectorRoutes(runtime: ObservedRuntime): RouteDef[] {
   const stats = (control: TenantControl) => runtime.observer.stats(control.apiKey);
   return [
     {

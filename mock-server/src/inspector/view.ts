@@ -9,6 +9,7 @@
  */
 import type { ApprovalStatus, Money } from 'card-issuing-sdk';
 import { cardDueAt, dueTransition } from '../domain/due';
+import { remainingOf } from '../domain/holds';
 import type { MockEvent } from '../observe';
 import type { FaultRule, TenantState, UserRecord } from '../store';
 
@@ -28,6 +29,10 @@ export interface InstanceView {
   budget: Money;
   reserved: number;
   spent: number;
+  /** Pending card holds it carries (part of `reserved`). */
+  held: number;
+  /** What can still be authorized: budget − spent − held while in force, else 0. */
+  remaining: number;
   validFrom: string;
   validTo: string;
   expiresAt: string | null;
@@ -55,13 +60,22 @@ export interface ChainView {
   authorizations: PurchaseView[];
 }
 
-/** A purchase on a card, approved or declined with its reason. */
+/** A purchase on a card (an authorization), approved or declined with its reason, and where it is in its life. */
 export interface PurchaseView {
+  id: string;
   at: string;
   approved: boolean;
   amount: Money;
   merchant: string;
   reason: string | null;
+  /** PENDING, CLEARED, REVERSED, EXPIRED, REFUNDED or DECLINED. */
+  state: string;
+  /** Minor units. */
+  authorized: number;
+  held: number;
+  captured: number;
+  refunded: number;
+  expiresAt: string | null;
 }
 
 /** Something the virtual clock will make happen. */
@@ -88,7 +102,7 @@ export interface InspectorView {
     approvalUuid: string | null; createdAt: string; currency: string; purchases: PurchaseView[];
   }[];
   drafts: { cardId: string; userId: string; type: string; status: string; price: Money }[];
-  corporates: { corporateUuid: string; name: string; currency: string; balanceId: string; funded: number; available: number; reserved: number; spent: number }[];
+  corporates: { corporateUuid: string; name: string; currency: string; balanceId: string; funded: number; available: number; reserved: number; held: number; spent: number }[];
   chains: ChainView[];
   outbox: { userId: string; to: string; subject: string; code: string | null; sentAt: string }[];
   verifications: {
@@ -106,15 +120,21 @@ function last4Of(pan: string | null | undefined): string | null {
   return typeof pan === 'string' && pan.length >= 4 ? pan.slice(-4) : null;
 }
 
-/** The latest purchases of each card, newest first (at most `perCard`). */
+/**
+ * The latest purchases of each card, newest first: at most `perCard`, and every PENDING hold besides (a hold must stay
+ * reachable to capture or reverse it, however many purchases came after it).
+ */
 function purchasesByCard(state: TenantState, perCard: number): Map<string, PurchaseView[]> {
   const out = new Map<string, PurchaseView[]>();
   for (const a of Object.values(state.authorizations)) {
     const list = out.get(a.cardId) ?? [];
-    list.unshift({ at: a.createdAt, approved: a.status === 'APPROVED', amount: { ...a.amount }, merchant: a.merchant, reason: a.declineReason });
-    if (list.length > perCard) list.pop();
+    list.unshift({
+      id: a.id, at: a.createdAt, approved: a.status === 'APPROVED', amount: { ...a.amount }, merchant: a.merchant, reason: a.declineReason,
+      state: a.state, authorized: a.authorized, held: a.held, captured: a.captured, refunded: a.refunded, expiresAt: a.expiresAt,
+    });
     out.set(a.cardId, list);
   }
+  for (const [cardId, list] of out) out.set(cardId, list.filter((p, i) => i < perCard || p.state === 'PENDING'));
   return out;
 }
 
@@ -142,7 +162,7 @@ export function inspectorView(input: {
     list.push({ from: e.from, to: e.to, at: e.at, trigger: e.trigger });
     history.set(e.approvalUuid, list);
   }
-  const purchases = purchasesByCard(state, 5);
+  const purchases = purchasesByCard(state, 8);
 
   const nameOfUser = (id: string): string => {
     const u = state.users[id];
@@ -167,6 +187,7 @@ export function inspectorView(input: {
     const complete = seen.length > 0 && seen[0]!.from === null && seen[seen.length - 1]!.to === a.status;
     chain.instances.push({
       approvalUuid: a.approvalUuid, status: a.status, budget: { ...a.budget }, reserved: a.reserved, spent: a.spent, statusReason: a.statusReason,
+      held: a.held, remaining: remainingOf(a),
       validFrom: a.validFrom, validTo: a.validTo, expiresAt: a.expiresAt, createdAt: a.createdAt, updatedAt: a.updatedAt,
       previousApprovalUuid: a.previousApprovalUuid,
       history: complete ? seen : fallbackHistory(a.status, a.createdAt, a.updatedAt, a.previousApprovalUuid !== null),
@@ -199,7 +220,7 @@ export function inspectorView(input: {
       const mine = approvals.filter((a) => a.corporateUuid === c.corporateUuid);
       return {
         corporateUuid: c.corporateUuid, name: c.name, currency: c.currency, balanceId: c.balanceId, funded: c.funded, available: c.available,
-        reserved: mine.reduce((sum, a) => sum + a.reserved, 0), spent: c.spent,
+        reserved: mine.reduce((sum, a) => sum + a.reserved, 0), held: mine.reduce((sum, a) => sum + a.held, 0), spent: c.spent,
       };
     }),
     chains: [...chains.values()],
@@ -254,6 +275,9 @@ function upcoming(state: TenantState, now: number): DueView[] {
   for (const c of Object.values(state.cards)) {
     const at = cardDueAt(c);
     if (at !== undefined) due.push({ at, what: 'card order completes (ORDERED → AWAITING_ACTIVATION)', id: c.id });
+  }
+  for (const a of Object.values(state.authorizations)) {
+    if (a.state === 'PENDING' && a.expiresAt !== null) due.push({ at: Date.parse(a.expiresAt), what: `card hold at ${a.merchant} expires (PENDING → EXPIRED)`, id: a.id });
   }
   for (const u of Object.values(state.users)) {
     if (u.otp) due.push({ at: Date.parse(u.otp.expiresAt), what: 'e-mail code expires', id: u.id });

@@ -19,6 +19,7 @@ export type ApprovalTrigger =
   | 'accept'
   | 'changeAccepted'
   | 'changedApprovalEnded'
+  | 'changedApprovalTimedOut'
   | 'increaseApprovalBudget'
   | 'requestChange';
 
@@ -62,8 +63,11 @@ export const approvalMachine: Machine<ApprovalStatus, ApprovalTrigger, ApprovalF
       when: (f) => f.changedStatus === 'DELIVERED', to: 'DELIVERED', also: 'it takes over the card, reservation and spending; the budget added is reserved' },
     { from: ['CREATED'], trigger: 'time', condition: 'neither accepted nor rejected before expiresAt',
       due: (f) => f.expiresAt, to: 'EXPIRED', reason: 'CHANGE_NOT_DECIDED' },
-    { from: ['CREATED'], trigger: 'changedApprovalEnded', condition: 'the instance it changes ends or is replaced first',
+    { from: ['CREATED'], trigger: 'changedApprovalEnded', condition: 'the corporation ends (cancels) or replaces the instance it changes first',
       to: 'CANCELED', reason: 'CHANGED_APPROVAL_ENDED' },
+    // The document's EXPIRED is "neither accepted nor rejected before expiration"; CANCELED is the corporation's act.
+    { from: ['CREATED'], trigger: 'changedApprovalTimedOut', condition: 'the instance it changes ends by time first (FINISHED, or EXPIRED undelivered)',
+      to: 'EXPIRED', reason: 'CHANGE_NOT_DECIDED' },
     { from: ['DELIVERED'], trigger: 'time', condition: 'the end date (validTo) is exceeded',
       due: (f) => after(f.validTo), to: 'FINISHED', reason: 'VALIDITY_ENDED', also: 'what is left of the budget is released; the card is CLOSED' },
     { from: ['ACCEPTED', 'DELIVERED'], trigger: 'increaseApprovalBudget', condition: 'a reapproval is created for it',

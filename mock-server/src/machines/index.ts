@@ -8,3 +8,4 @@ export * from './card';
 export * from './draft';
 export * from './verification';
 export * from './business-user';
+export * from './authorization';

@@ -5,8 +5,7 @@
  * time moves say when they fall due (`due`), so the settling code reads the instants from the table.
  * @module
  */
-import type { ProblemCode } from 'card-issuing-sdk';
-import { ProblemError } from '../domain/errors';
+import { ProblemError, type CodeOfStatus } from './problem-error';
 
 /** `to` of a row that leaves the status as it is (the trigger makes a new instance elsewhere). */
 export const UNCHANGED = 'unchanged';
@@ -35,7 +34,7 @@ export interface Row<S extends string, T extends string, C = void, R extends str
 export interface Refusal<S extends string, T extends string> {
   trigger: T;
   from: readonly S[] | '*';
-  code: ProblemCode;
+  code: CodeOfStatus<409>;
 }
 
 /** A state machine: its name (used in messages: "while the approval is CANCELED"), rows and refusals. */
@@ -66,7 +65,7 @@ export function transition<S extends string, T extends string, C, R extends stri
   const operation = options.operation ?? trigger;
   if (!row) {
     const refusal = machine.refusals?.find((r) => r.trigger === trigger && (r.from === '*' || r.from.includes(current)));
-    throw new ProblemError(409, refusal?.code ?? 'INVALID_TRANSITION',
+    throw new ProblemError(refusal?.code ?? 'INVALID_TRANSITION',
       `${operation} is not allowed while the ${machine.name} is ${current}.`, { currentStatus: current, operation });
   }
   return row.to === UNCHANGED ? current : row.to;

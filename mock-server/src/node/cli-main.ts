@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startMockServer, type MockServer, type StartMockServerOptions } from '../node.js';
+import { startMockServer, type MockServer, type StartMockServerOptions } from './start.js';
 import { copyWorkerScript } from './init.js';
 
 /** What the command prints for --help and after a bad flag. */
@@ -28,6 +28,7 @@ Options:
   --allowed-host <h>   another name the mock may be reached by (repeatable); any other Host is refused (403)
   --cors-origin <o>    another origin browser pages may call from (repeatable); any other Origin is refused (403)
   --seed <seed>        seed of the fixtures and ids (same seed, same fixtures)
+  --docs <dir>         serve the API reference built by \`npm run docs\` (docs/api in a clone) at /__mock/docs
   -h, --help           show this help
 
 Stop with Ctrl+C (SIGINT) or SIGTERM; with --state-file the state is saved first.`;
@@ -151,6 +152,7 @@ function parse(argv: readonly string[]): Parsed {
       'allowed-host': { type: 'string', multiple: true },
       'cors-origin': { type: 'string', multiple: true },
       seed: { type: 'string' },
+      docs: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -223,6 +225,10 @@ function parse(argv: readonly string[]): Parsed {
     options.corsOrigins = values['cors-origin'];
   }
   if (values.seed !== undefined) options.seed = values.seed;
+  if (values.docs !== undefined) {
+    if (values.docs.trim() === '') throw new UsageError('--docs needs a folder, e.g. docs/api.');
+    options.docsDir = resolve(values.docs);
+  }
   return { kind: 'serve', options };
 }
 
@@ -265,6 +271,7 @@ function banner(server: MockServer, options: StartMockServerOptions): string {
   if (options.latencyMs) lines.push(`  Latency       ${options.latencyMs} ms`);
   lines.push(`  Control API   ${server.url}/__mock/fixtures, /__mock/reset, /__mock/clock, ... (see the README)`);
   lines.push(`  Inspector     ${server.url}/__mock/ui   (the state, the clock, the request journal and every action, in a browser)`);
+  if (options.docsDir) lines.push(`  API docs      ${server.url}/__mock/docs (from ${options.docsDir})`);
   lines.push('', '  Corporates');
   for (const c of fixtures.corporates) {
     lines.push(`    ${c.corporateUuid}  ${c.name}  balanceId ${c.balanceId}  balance ${money(c.balance)}`);

@@ -1,10 +1,8 @@
 /**
- * CORS for front-end dev servers: any `http(s)://localhost:*`, `http(s)://127.0.0.1:*` or `http(s)://[::1]:*`
- * origin may call the mock from a browser. Other origins get no CORS headers, so the browser blocks them: the mock
- * holds no secret, but a page on the open web has no business driving a developer's local server.
+ * CORS headers for front-end dev servers, given only to the origins the server's guard allows (guard.ts: local
+ * origins and `--cors-origin`). Other origins get none, so the browser blocks them: the mock holds no secret, but a
+ * page on the open web has no business driving a developer's local server.
  */
-
-const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/i;
 
 /** Request headers a browser may send: the signature, JSON bodies and idempotency keys. */
 export const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'];
@@ -12,16 +10,6 @@ export const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Ke
 export const EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'Idempotent-Replayed', 'Date'];
 /** Methods of the API and of the `/__mock/` control routes. */
 export const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
-
-/** True when a browser page at `origin` may call the mock. */
-export function isAllowedOrigin(origin: string | undefined): origin is string {
-  return origin !== undefined && LOCAL_ORIGIN.test(origin);
-}
-
-/** True for a CORS preflight: an OPTIONS request that announces the method it wants to send. */
-export function isPreflight(method: string, headers: Headers): boolean {
-  return method === 'OPTIONS' && headers.has('origin') && headers.has('access-control-request-method');
-}
 
 /** The headers of a response to a request from an allowed origin (the origin is reflected, never `*`). */
 export function corsHeaders(origin: string): Record<string, string> {

@@ -25,9 +25,8 @@ export interface GuardOptions {
   corsOrigins?: readonly string[] | undefined;
 }
 
-/** A refusal: the status, code and detail of a problem+json. */
+/** A refusal: the code (its status is the spec's) and detail of a problem+json. */
 export interface Refusal {
-  status: 403;
   code: 'ORIGIN_NOT_ALLOWED' | 'HOST_NOT_ALLOWED';
   detail: string;
 }
@@ -84,14 +83,12 @@ export function createGuard(options: GuardOptions): Guard {
       // out is not a page being rebound.
       if (host !== undefined && !hosts.has(hostName(host))) {
         return {
-          status: 403,
           code: 'HOST_NOT_ALLOWED',
           detail: `Host ${JSON.stringify(host)} is not a name of this mock (DNS rebinding protection). Start it with --allowed-host ${hostName(host)} or --public-url to allow that name.`,
         };
       }
       if (origin !== undefined && !originAllowed(origin)) {
         return {
-          status: 403,
           code: 'ORIGIN_NOT_ALLOWED',
           detail: `Origin ${JSON.stringify(origin)} may not call the mock; only local origins (localhost, 127.0.0.1, [::1], any port) and --cors-origin additions may.`,
         };

@@ -2,22 +2,23 @@
  * The HTTP front of the standalone mock: node:http in, the request pipeline in the middle, the reply out, with no
  * fetch `Request`/`Response` and no msw routing on the way (the pipeline's route table is compiled once). The same
  * transport also serves plain msw handlers through `getResponse` ({@link serveHandlers}: tests that place a
- * handler before the mock's own, and the naive bridge the benchmark compares with). What the transport adds: the
- * request URL (the target exactly as received, for signatures), the raw body, the Host/Origin guard (guard.ts),
- * CORS, a problem+json for what nothing answers and for headers Node refuses, the body limit, and a log line.
+ * handler before the mock's own). What the transport adds: the request URL (the target exactly as received, for
+ * signatures), the raw body, the Host/Origin guard (guard.ts), CORS, a problem+json for what nothing answers and
+ * for headers Node refuses (server-problems.ts), the body limit, and a log line.
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getResponse, isPassthroughResponse, type RequestHandler } from 'msw';
-import type { ProblemCode } from 'card-issuing-sdk';
 import type { Pipeline } from '../pipeline/index.js';
 import type { PipelineRequest } from '../pipeline/request.js';
-import { problemReply, replyCode, type Reply } from '../pipeline/reply.js';
-import { ProblemError } from '../domain/errors.js';
+import { replyCode, type Reply } from '../pipeline/reply.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { createGuard, type Guard } from './guard.js';
 import { MAX_CONTROL_BODY_BYTES } from '../pipeline/limits.js';
+import { listen, reachableHost } from './listen.js';
 import { describeError, formatRequestLog } from './log.js';
+import { answerClientError, serverProblem, serverRequestId } from './server-problems.js';
+import { streamReply } from './stream-reply.js';
 
 /** Bodies larger than this are refused before they reach the pipeline (the API's own limit, 64 KiB, is the
  * pipeline's; a `PUT /__mock/state` snapshot is bigger). */
@@ -34,9 +35,6 @@ export interface ServeOptions {
   /** The Host/Origin checks; default: local names and origins only. */
   guard?: Guard;
 }
-
-/** @deprecated Use {@link ServeOptions}. */
-export type ServeHandlersOptions = ServeOptions;
 
 /** A listening server. */
 export interface RunningHttpServer {
@@ -142,7 +140,7 @@ async function answer(
     reply = await route(respond, options, req, method, target, origin, body);
   } catch (thrown) {
     error = describeError(thrown, [...(options.secrets?.() ?? []), ...authorizationOf(req)]);
-    reply = serverProblem(500, 'INTERNAL_ERROR', 'The mock failed unexpectedly while handling this request; its log has the details.', pathOf(target));
+    reply = serverProblem('INTERNAL_ERROR', 'The mock failed unexpectedly while handling this request; its log has the details.', pathOf(target));
   }
 
   // An injected network fault: the client sees the connection drop, as with a real outage.
@@ -176,52 +174,20 @@ async function answer(
   }
 }
 
-/** Writes a streamed reply chunk by chunk; the stream is cancelled when the client goes or the server closes. */
-function streamReply(
-  reply: Reply, stream: ReadableStream<Uint8Array>, allowedOrigin: string | undefined, req: IncomingMessage, res: ServerResponse,
-  streams: Set<() => void>,
-): void {
-  const headers: Record<string, string> = { ...reply.headers };
-  if (allowedOrigin !== undefined) Object.assign(headers, corsHeaders(allowedOrigin));
-  // The connection ends with the stream, so that closing the server does not wait for it to become idle.
-  headers.connection = 'close';
-  res.writeHead(reply.status, headers);
-  res.flushHeaders();
-  const reader = stream.getReader();
-  const stop = () => void reader.cancel().catch(() => undefined);
-  req.socket.once('close', stop);
-  streams.add(stop);
-  void (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done || res.destroyed) break;
-        res.write(value);
-      }
-    } catch {
-      // The client went away, or the stream failed: either way this response is over.
-    } finally {
-      req.socket.off('close', stop);
-      streams.delete(stop);
-      res.end();
-    }
-  })();
-}
-
 async function route(
   respond: Respond, options: ServeOptions, req: IncomingMessage, method: string, target: string, origin: string | undefined,
   body: Uint8Array | 'too-large' | undefined,
 ): Promise<Reply | 'network-error'> {
   // Before anything else, API and control alike: a foreign page (Origin) or a rebound name (Host) changes nothing.
   const refusal = options.guard!.check(firstHeader(req.headers.host), origin);
-  if (refusal) return serverProblem(refusal.status, refusal.code, refusal.detail, '');
+  if (refusal) return serverProblem(refusal.code, refusal.detail, '');
   const received = requestUrl(req, target, options);
-  if (!received) return serverProblem(400, 'MALFORMED_REQUEST', 'The request target or Host header does not form a valid URL.', '');
+  if (!received) return serverProblem('MALFORMED_REQUEST', 'The request target or Host header does not form a valid URL.', '');
   const { url, raw } = received;
   if (method === 'OPTIONS' && origin !== undefined && req.headers['access-control-request-method'] !== undefined) {
-    return { status: 204, headers: { ...lower(preflightHeaders(origin, firstHeader(req.headers['access-control-request-headers']))), 'x-request-id': serverRequestId() }, body: '' };
+    return { status: 204, headers: { ...lower(preflightHeaders(origin)), 'x-request-id': serverRequestId() }, body: '' };
   }
-  if (body === 'too-large') return serverProblem(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes.`, url.pathname);
+  if (body === 'too-large') return serverProblem('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes.`, url.pathname);
   const headers = req.headers;
   const answer = await respond({
     method,
@@ -235,7 +201,7 @@ async function route(
     // A body is not part of a GET or HEAD of any operation (a fetch Request could not carry one either).
     body: method === 'GET' || method === 'HEAD' ? undefined : body,
   });
-  return answer ?? serverProblem(404, 'ROUTE_NOT_FOUND', `No route ${method} ${url.pathname}.`, url.pathname);
+  return answer ?? serverProblem('ROUTE_NOT_FOUND', `No route ${method} ${url.pathname}.`, url.pathname);
 }
 
 /**
@@ -256,26 +222,6 @@ function requestUrl(req: IncomingMessage, target: string, options: ServeOptions)
   return url ? { url, raw: text } : undefined;
 }
 
-/**
- * What Node itself refuses before a request exists (headers over its 16 KiB, a request line it cannot parse): a
- * problem+json instead of Node's bare 400/431, then the connection is closed.
- */
-function answerClientError(error: NodeJS.ErrnoException, socket: import('node:stream').Duplex): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const reply = tooLarge
-    ? serverProblem(431, 'HEADERS_TOO_LARGE', 'The request line and headers are larger than 16 KiB.', '')
-    : serverProblem(400, 'MALFORMED_REQUEST', 'The request is not valid HTTP/1.1.', '');
-  // Node's own Date header is not written on a raw socket: add it, as on every other answer.
-  const head = [`HTTP/1.1 ${reply.status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}`, 'connection: close', `date: ${new Date().toUTCString()}`];
-  for (const [name, value] of Object.entries(reply.headers)) head.push(`${name}: ${value}`);
-  head.push(`content-length: ${Buffer.byteLength(reply.body)}`);
-  socket.end(`${head.join('\r\n')}\r\n\r\n${reply.body}`);
-}
-
 function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
@@ -289,46 +235,6 @@ function headerRecord(headers: IncomingHttpHeaders): Record<string, string> {
 
 function lower(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
-}
-
-/** A problem the server answers itself (around the pipeline), built by the mock's problem code. */
-function serverProblem(status: number, code: ProblemCode, detail: string, instance: string): Reply {
-  return problemReply(new ProblemError(status, code, detail), serverRequestId(), instance);
-}
-
-/** Same shape as the mock's own request ids, so that a log reads the same for every answer. */
-function serverRequestId(): string {
-  return `req_${Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      server.off('listening', onListening);
-      if (error.code === 'EADDRINUSE') {
-        reject(new Error(`Port ${port} on ${host} is already in use; choose another port (0 picks a free one).`));
-      } else if (error.code === 'EACCES') {
-        reject(new Error(`No permission to listen on ${host}:${port}; choose a port above 1023.`));
-      } else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
-        reject(new Error(`Cannot listen on host ${host}: it is not an address of this machine.`));
-      } else {
-        reject(error);
-      }
-    };
-    const onListening = () => {
-      server.off('error', onError);
-      resolve();
-    };
-    server.once('error', onError);
-    server.once('listening', onListening);
-    server.listen(port, host);
-  });
-}
-
-function reachableHost(host: string): string {
-  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
 function firstHeader(value: string | string[] | undefined): string | undefined {

@@ -4,11 +4,12 @@
  * are not, so an inspector watching the journal never feeds it.
  * @module
  */
-import type { Exchange, MockRuntime } from '../pipeline/runtime';
+import type { Exchange } from '../pipeline/runtime';
 import { tenantOfHeader } from '../pipeline/runtime';
+import type { ObservedRuntime } from './runtime';
 
 /** The listener that records every exchange of `runtime` in its observer's journal. */
-export function journalListener(runtime: MockRuntime): (exchange: Exchange) => void {
+export function journalListener(runtime: ObservedRuntime): (exchange: Exchange) => void {
   return (exchange) => {
     const control = exchange.operationId?.startsWith('control:') ? parseControl(exchange.operationId) : undefined;
     if (control?.method === 'GET') return;

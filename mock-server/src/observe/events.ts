@@ -40,9 +40,27 @@ export type MockEventInput =
       /** Why it was declined (`BUDGET_EXCEEDED`, `CARD_LOCKED`, ...); null when approved. */
       reason: string | null;
     }
+  | {
+      type: AuthorizationStepEventType; authorizationId: string; cardId: string; approvalUuid: string | null; merchant: string;
+      /** The step's amount (an increment, a capture, a reversal or expiry, a refund). */
+      amount: Money;
+      from: string; to: string;
+      /** A declined increment: why; else null. */
+      reason: string | null;
+      /** The authorization's amounts after the step (minor units). */
+      held: number; captured: number; refunded: number;
+    }
   | { type: 'clock.advanced'; from: string; to: string }
   | { type: 'mock.reset' }
   | { type: 'mock.restored' };
+
+/** The events of an authorization's later steps, by step. */
+const STEP_EVENT = {
+  increment: 'authorization.incremented', capture: 'authorization.captured', reverse: 'authorization.reversed',
+  expire: 'authorization.expired', refund: 'authorization.refunded',
+} as const;
+/** An event of an authorization's later step (`authorization.incrementDeclined`: the network declined an increment). */
+export type AuthorizationStepEventType = (typeof STEP_EVENT)[keyof typeof STEP_EVENT] | 'authorization.incrementDeclined';
 
 /** Every event type. */
 export type MockEventType = MockEventInput['type'];
@@ -81,6 +99,17 @@ export function publicEvent(event: DomainEvent): { input: MockEventInput; at: nu
         },
       };
     }
+    case 'authorization.step': {
+      const a = event.authorization;
+      const type = event.kind === 'increment' && event.declineReason !== null ? 'authorization.incrementDeclined' : STEP_EVENT[event.kind];
+      return {
+        at,
+        input: {
+          type, authorizationId: a.id, cardId: a.cardId, approvalUuid: a.approvalUuid, merchant: a.merchant, amount: { amount: event.amount, currency: a.amount.currency },
+          from: event.from, to: event.to, reason: event.declineReason, held: a.held, captured: a.captured, refunded: a.refunded,
+        },
+      };
+    }
     default: {
       // The other domain events are public as they are.
       const { at: _at, ...input } = event;
@@ -103,7 +132,7 @@ export interface EventFilter {
   limit?: number;
 }
 
-const ID_FIELDS = ['userId', 'cardId', 'approvalUuid', 'corporateUuid', 'balanceId', 'verificationId', 'topUpId', 'previousApprovalUuid'] as const;
+const ID_FIELDS = ['authorizationId', 'userId', 'cardId', 'approvalUuid', 'corporateUuid', 'balanceId', 'verificationId', 'topUpId', 'previousApprovalUuid'] as const;
 
 /** Whether an event matches a filter. */
 export function eventMatches(event: MockEvent, filter: EventFilter): boolean {

@@ -7,3 +7,4 @@ export * from './journal';
 export * from './observer';
 export * from './capture';
 export * from './sse';
+export * from './runtime';

@@ -1,7 +1,7 @@
 /**
  * Commands: every change to the state, as data. A request's synchronous core (idempotency, settle, domain, the
- * record of its reply) runs as a command, live and again when a state file's journal is replayed at start, so that
- * the journal holds what happened (a few hundred bytes) instead of the state it made.
+ * record of its reply) runs as a command, live and again when a state file's write-ahead log is replayed at start, so
+ * that the log holds what happened (a few hundred bytes) instead of the state it made.
  * @module
  */
 import { atWallClock, wallNow } from '../clock';
@@ -12,61 +12,23 @@ import { remember, replay } from './idempotency';
 import { operationById } from './operations';
 import { asProblem, jsonReply, problemReply, type Reply } from './reply';
 import type { MockRuntime } from './runtime';
+import type { ApiCommand, Command } from './wal';
 
-/** An API request's change: its operation with the validated input, at the wall-clock instant it ran. */
-export interface ApiCommand {
-  kind: 'api';
-  apiKey: string;
-  wall: number;
-  operationId: string;
-  input: { path: unknown; query: unknown; body: unknown };
-  idempotency: { key: string; print: string } | undefined;
-  requestId: string;
-  instance: string;
-}
-
-/** Due transitions that a read ran (a GET, or a control read) at an instant. */
-export interface SettleCommand {
-  kind: 'settle';
-  apiKey: string;
-  wall: number;
-}
-
-/** A control action of one tenant (`approvals.cancel`, `clock.advance`, ...) with its arguments. */
-export interface ControlCommand {
-  kind: 'control';
-  apiKey: string;
-  wall: number;
-  action: string;
-  args: unknown[];
-}
-
-/** A change of the whole mock: a tenant added, or every tenant replaced. */
-export interface MockCommand {
-  kind: 'mock';
-  wall: number;
-  action: 'addCredentials' | 'importState';
-  args: unknown[];
-}
-
-/** Any change. */
-export type Command = ApiCommand | SettleCommand | ControlCommand | MockCommand;
-
-/** Journals a command when the runtime has a journal and is not replaying one. */
-export function record(runtime: MockRuntime, command: Command): void {
-  if (runtime.journal && !runtime.replaying) lastTicket.set(runtime, runtime.journal.record(command));
+/** Writes a command to the write-ahead log when the runtime has one and is not replaying it. */
+export function recordCommand(runtime: MockRuntime, command: Command): void {
+  if (runtime.wal && !runtime.replaying) lastTicket.set(runtime, runtime.wal.record(command));
 }
 
 const lastTicket = new WeakMap<MockRuntime, number>();
 
-/** The ticket of the last journaled change (0: none yet); a reply waits until it is durable. */
+/** The ticket of the last logged change (0: none yet); a reply waits until it is durable. */
 export function ticketOf(runtime: MockRuntime): number {
   return lastTicket.get(runtime) ?? 0;
 }
 
 /**
  * Runs an API request's change (no await inside: the replay check, the domain call and the record of its reply
- * happen in one turn, so two concurrent requests with one key can never both run). Journals it when it may have
+ * happen in one turn, so two concurrent requests with one key can never both run). Logs it when it may have
  * changed anything. Returns the reply.
  */
 export function runApi(runtime: MockRuntime, tenant: Tenant, command: ApiCommand): Reply | Promise<Reply> {
@@ -96,10 +58,10 @@ export function runApi(runtime: MockRuntime, tenant: Tenant, command: ApiCommand
       remember(state, idempotency.key, idempotency.print, reply, ctx.now);
     }
     if (operation.method === 'POST') {
-      record(runtime, command);
+      recordCommand(runtime, command);
       runtime.changed();
     } else if (settled > 0) {
-      record(runtime, { kind: 'settle', apiKey: tenant.apiKey, wall: command.wall });
+      recordCommand(runtime, { kind: 'settle', apiKey: tenant.apiKey, wall: command.wall });
       runtime.changed();
     }
     return reply;

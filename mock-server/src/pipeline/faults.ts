@@ -40,7 +40,7 @@ export function injectFault(tenant: Tenant, spec: FaultSpec): FaultRule {
     errors.push({ path: 'path', message: `A path pattern has at most ${MAX_PATTERN_TOKENS} characters` });
   }
   if (tenant.faults.length >= MAX_FAULTS) errors.push({ path: 'path', message: `At most ${MAX_FAULTS} faults wait at once; reset or let some be used` });
-  if (errors.length > 0) throw new ProblemError(400, 'VALIDATION_FAILED', 'The fault is invalid.', { errors });
+  if (errors.length > 0) throw new ProblemError('VALIDATION_FAILED', 'The fault is invalid.', { errors });
   const rule: FaultRule = {
     ...(spec.method !== undefined ? { method: spec.method.toUpperCase() } : {}),
     path: spec.path.replace(/^[a-z]+:\/\/[^/]+/i, ''),
@@ -77,7 +77,7 @@ function pathPattern(path: string): PathPattern {
 
 /** The problem a fault answers with: 429 RATE_LIMITED (Retry-After 1), 5xx INTERNAL_ERROR, else INJECTED_FAULT. */
 export function faultProblem(status: number): ProblemError {
-  if (status === 429) return new ProblemError(429, 'RATE_LIMITED', 'Too many requests (an injected fault); try again in 1 second.', { retryAfter: 1 });
-  if (status >= 500) return new ProblemError(status, 'INTERNAL_ERROR', 'The server failed (an injected fault).');
-  return new ProblemError(status, 'INJECTED_FAULT', 'An injected fault.');
+  if (status === 429) return new ProblemError('RATE_LIMITED', 'Too many requests (an injected fault); try again in 1 second.', { retryAfter: 1 });
+  if (status >= 500) return ProblemError.injected(status, 'INTERNAL_ERROR', 'The server failed (an injected fault).');
+  return ProblemError.injected(status, 'INJECTED_FAULT', 'An injected fault.');
 }

@@ -47,7 +47,7 @@ export function replay(state: TenantState, key: string, print: string, now: numb
   const record = Object.hasOwn(state.idempotency, key) ? state.idempotency[key] : undefined;
   if (!record || now - record.storedAt > IDEMPOTENCY_TTL_MS) return undefined;
   if (record.fingerprint !== print) {
-    throw new ProblemError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request; use a fresh key for a new request.');
+    throw new ProblemError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request; use a fresh key for a new request.');
   }
   return { status: record.status, headers: { ...record.headers, 'idempotent-replayed': 'true' }, body: record.body };
 }

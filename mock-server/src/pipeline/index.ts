@@ -9,14 +9,14 @@
  * naming each field) → the command: Idempotency-Key replay, settle (due time-driven transitions), domain, record
  * of the reply → durability (with a state file, the reply waits until its change is on disk; 503 when it cannot
  * be written) → latency → reply. Control routes (`/__mock/`) skip faults and latency; an unsigned one acts on the
- * default tenant, one for another tenant must be signed with its key (see control-tenant.ts). Every reply
+ * default tenant, one for another tenant must be signed with its key (see control-auth.ts). Every reply
  * carries `X-Request-Id`; every error is problem+json. Exchange observers see each request and its reply.
  * @module
  */
 import { ProblemError, notFound } from '../domain/errors';
-import type { RouteDef, TenantControl } from '../control';
 import type { Tenant } from '../store';
 import { commandWall, runApi, ticketOf } from './commands';
+import type { ControlAccess, ControlRoute } from './control-route';
 import { faultProblem, takeFault } from './faults';
 import { fingerprint } from './idempotency';
 import { operations, type Operation } from './operations';
@@ -27,7 +27,7 @@ import { Router } from './router';
 import { tenantOfHeader, type Exchange, type MockRuntime } from './runtime';
 import { verifiedTenant } from './signature';
 import { checkBodySize, checkTarget } from './limits';
-import { controlApiKey } from './control-tenant';
+import { controlApiKey } from './control-auth';
 import { NO_QUERY, queryValues, strict, validateParts } from './validation';
 
 export type { PipelineRequest } from './request';
@@ -47,20 +47,14 @@ export interface Pipeline {
   handle(request: PipelineRequest): Promise<Outcome>;
 }
 
-type Route = { kind: 'api'; operation: Operation } | { kind: 'control'; def: RouteDef };
+type Route<C> = { kind: 'api'; operation: Operation } | { kind: 'control'; def: ControlRoute<C> };
 
-/** What the control routes need from the mock (as `controlRoutes` has it). */
-export interface ControlAccess {
-  /** The control of the tenant of `apiKey` (null: the default tenant); undefined when no such tenant exists. */
-  control(apiKey: string | null): TenantControl | undefined;
-}
-
-/** Compiles the route table once and returns the pipeline. */
-export function createPipeline(runtime: MockRuntime, controlRoutes: readonly RouteDef[], access: ControlAccess): Pipeline {
-  const router = new Router<Route>(
+/** Compiles the route table once and returns the pipeline; `C` is the control a control route acts on. */
+export function createPipeline<C>(runtime: MockRuntime, controlRoutes: readonly ControlRoute<C>[], access: ControlAccess<C>): Pipeline {
+  const router = new Router<Route<C>>(
     [
-      ...operations.map((operation) => ({ method: operation.method, path: operation.path, route: { kind: 'api', operation } as Route })),
-      ...controlRoutes.map((def) => ({ method: def.method.toUpperCase(), path: def.path, route: { kind: 'control', def } as Route })),
+      ...operations.map((operation) => ({ method: operation.method, path: operation.path, route: { kind: 'api', operation } as Route<C> })),
+      ...controlRoutes.map((def) => ({ method: def.method.toUpperCase(), path: def.path, route: { kind: 'control', def } as Route<C> })),
     ],
     runtime.baseUrl,
   );
@@ -79,7 +73,7 @@ export function createPipeline(runtime: MockRuntime, controlRoutes: readonly Rou
       if (tooLong) {
         outcome = { kind: 'reply', reply: problemReply(tooLong, requestId, '') };
       } else if (found.kind === 'not-found') {
-        const problem = new ProblemError(404, 'ROUTE_NOT_FOUND', `No operation ${request.method} ${request.pathname}; see spec/openapi.yaml for the routes.`);
+        const problem = new ProblemError('ROUTE_NOT_FOUND', `No operation ${request.method} ${request.pathname}; see spec/openapi.yaml for the routes.`);
         if (runtime.latencyMs > 0 && !found.path.startsWith('/__mock')) await delay(runtime.latencyMs);
         outcome = { kind: 'reply', reply: problemReply(problem, requestId, request.pathname) };
       } else if (found.match.route.kind === 'api') {
@@ -141,8 +135,8 @@ async function api(
   return { outcome: { kind: 'reply', reply }, tenant };
 }
 
-async function control(
-  runtime: MockRuntime, access: ControlAccess, def: RouteDef, request: PipelineRequest, params: Record<string, string>, requestId: string,
+async function control<C>(
+  runtime: MockRuntime, access: ControlAccess<C>, def: ControlRoute<C>, request: PipelineRequest, params: Record<string, string>, requestId: string,
 ): Promise<Reply> {
   try {
     checkBodySize(request.body, true);
@@ -171,14 +165,14 @@ async function control(
   }
 }
 
-/** Waits until every change this request journaled is on disk; 503 STATE_NOT_SAVED when it could not be written. */
+/** Waits until every change this request wrote to the write-ahead log is on disk; 503 STATE_NOT_SAVED when it could not be written. */
 async function durable(runtime: MockRuntime, before: number): Promise<void> {
   const ticket = ticketOf(runtime);
-  if (ticket === before || !runtime.journal) return;
+  if (ticket === before || !runtime.wal) return;
   try {
-    await runtime.journal.durable(ticket);
+    await runtime.wal.durable(ticket);
   } catch {
-    throw new ProblemError(503, 'STATE_NOT_SAVED', 'The change could not be saved to the state file, so it is not confirmed; the server log says why. Retry with the same Idempotency-Key.');
+    throw new ProblemError('STATE_NOT_SAVED', 'The change could not be saved to the state file, so it is not confirmed; the server log says why. Retry with the same Idempotency-Key.');
   }
 }
 
@@ -224,6 +218,3 @@ function limitProblem(check: () => void): ProblemError | undefined {
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
-
-// For the control API and the mock, which journal their changes the same way.
-export { commandWall, record as recordCommand } from './commands';

@@ -1,15 +1,16 @@
 /**
  * The limits the spec states, enforced before a request has any effect, and the bounds of what the mock answers:
- * - a request target over {@link MAX_TARGET_BYTES} is 414 `URI_TOO_LONG` (it was a 500);
- * - an API body over {@link MAX_API_BODY_BYTES} (the spec's 64 KiB) is 413 `PAYLOAD_TOO_LARGE` (up to 32 MB were
- *   accepted); control bodies (a whole state) may be up to {@link MAX_CONTROL_BODY_BYTES};
- * - a body that is not UTF-8 is 400 `MALFORMED_JSON` (invalid bytes inside a JSON string were replaced and accepted);
+ * - a request target over {@link MAX_TARGET_BYTES} is 414 `URI_TOO_LONG`;
+ * - an API body over {@link MAX_API_BODY_BYTES} (the spec's 64 KiB) is 413 `PAYLOAD_TOO_LARGE`; control bodies (a
+ *   whole state) may be up to {@link MAX_CONTROL_BODY_BYTES};
+ * - a body that is not UTF-8 is 400 `MALFORMED_JSON` (never a silent replacement of its bytes);
  * - a problem's texts and lists are cut to the spec's `maxLength`/`maxItems`, so that an answer never breaks the
  *   spec however long the input it names (an unknown field's name, a long path).
  * @module
  */
 import type { Problem } from 'card-issuing-sdk';
 import { ProblemError } from '../domain/errors';
+import { FIELD_ERROR_LIMITS, MAX_PROBLEM_ERRORS, PROBLEM_TEXT_LIMITS } from '../domain/spec-bounds';
 
 /** The longest request target (path and query), in bytes. */
 export const MAX_TARGET_BYTES = 8 * 1024;
@@ -21,7 +22,7 @@ export const MAX_CONTROL_BODY_BYTES = 16 * 1024 * 1024;
 /** 414 when the target is too long; call before routing. */
 export function checkTarget(pathname: string, search: string): void {
   if (pathname.length + search.length > MAX_TARGET_BYTES) {
-    throw new ProblemError(414, 'URI_TOO_LONG', `The request target is longer than ${MAX_TARGET_BYTES} bytes.`);
+    throw new ProblemError('URI_TOO_LONG', `The request target is longer than ${MAX_TARGET_BYTES} bytes.`);
   }
 }
 
@@ -29,7 +30,7 @@ export function checkTarget(pathname: string, search: string): void {
 export function checkBodySize(body: Uint8Array | undefined, control: boolean): void {
   const max = control ? MAX_CONTROL_BODY_BYTES : MAX_API_BODY_BYTES;
   if (body !== undefined && body.byteLength > max) {
-    throw new ProblemError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${max} bytes${control ? '' : ' (the API limit, 64 KiB)'}.`);
+    throw new ProblemError('PAYLOAD_TOO_LARGE', `The request body is larger than ${max} bytes${control ? '' : ' (the API limit, 64 KiB)'}.`);
   }
 }
 
@@ -41,25 +42,22 @@ export function decodeUtf8(body: Uint8Array | undefined): string {
   try {
     return utf8.decode(body);
   } catch {
-    throw new ProblemError(400, 'MALFORMED_JSON', 'The request body is not valid UTF-8.');
+    throw new ProblemError('MALFORMED_JSON', 'The request body is not valid UTF-8.');
   }
 }
 
-// The spec's bounds of Problem (spec/openapi.yaml, components.schemas.Problem).
-const TEXT_LIMITS = { title: 200, detail: 2000, instance: 8192, requestId: 128, currentStatus: 64, operation: 64, stringToSign: 16384 } as const;
-const MAX_ERRORS = 100;
 
-/** A problem cut to the spec's bounds (texts end with "…" when cut; at most 100 errors, the count in `detail`). */
+/** A problem cut to the spec's bounds (texts end with "…" when cut; at most the spec's number of errors, the count in `detail`). */
 export function boundProblem(problem: Problem): Problem {
   const out: Record<string, unknown> = { ...problem };
-  for (const [field, max] of Object.entries(TEXT_LIMITS)) {
+  for (const [field, max] of Object.entries(PROBLEM_TEXT_LIMITS)) {
     const value = out[field];
     if (typeof value === 'string') out[field] = cut(value, max);
   }
   if (problem.errors) {
-    out.errors = problem.errors.slice(0, MAX_ERRORS).map((e) => ({ path: cut(e.path, 512), message: cut(e.message, 1000) }));
-    if (problem.errors.length > MAX_ERRORS) {
-      out.detail = cut(`${problem.errors.length} fields are invalid; the first ${MAX_ERRORS} are listed.`, TEXT_LIMITS.detail);
+    out.errors = problem.errors.slice(0, MAX_PROBLEM_ERRORS).map((e) => ({ path: cut(e.path, FIELD_ERROR_LIMITS.path), message: cut(e.message, FIELD_ERROR_LIMITS.message) }));
+    if (problem.errors.length > MAX_PROBLEM_ERRORS) {
+      out.detail = cut(`${problem.errors.length} fields are invalid; the first ${MAX_PROBLEM_ERRORS} are listed.`, PROBLEM_TEXT_LIMITS.detail);
     }
   }
   return out as Problem;

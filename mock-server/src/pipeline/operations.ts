@@ -47,7 +47,7 @@ async function encrypt(details: CardDetails, publicKey: string): Promise<{ encry
     return { encryptedDetails: await encryptCardDetails(details, publicKey) };
   } catch (error) {
     if ((error as { code?: unknown }).code === 'PUBLIC_KEY_INVALID') {
-      throw new ProblemError(400, 'PUBLIC_KEY_INVALID', 'publicKey must be the base64url DER SubjectPublicKeyInfo of an RSA key of at least 2048 bits.');
+      throw new ProblemError('PUBLIC_KEY_INVALID', 'publicKey must be the base64url DER SubjectPublicKeyInfo of an RSA key of at least 2048 bits.');
     }
     throw error;
   }

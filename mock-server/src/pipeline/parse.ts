@@ -16,7 +16,7 @@ export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new ProblemError(400, 'MALFORMED_JSON', 'The request body is not valid JSON.');
+    throw new ProblemError('MALFORMED_JSON', 'The request body is not valid JSON.');
   }
 }
 

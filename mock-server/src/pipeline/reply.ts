@@ -110,5 +110,5 @@ export function replyCode(reply: Reply): string | undefined {
 /** Any thrown value as a ProblemError: ProblemErrors as they are, anything else a 500 INTERNAL_ERROR. */
 export function asProblem(error: unknown): ProblemError {
   if (error instanceof ProblemError) return error;
-  return new ProblemError(500, 'INTERNAL_ERROR', `The mock failed: ${error instanceof Error ? error.message : String(error)}`);
+  return new ProblemError('INTERNAL_ERROR', `The mock failed: ${error instanceof Error ? error.message : String(error)}`);
 }

@@ -1,13 +1,12 @@
 /**
  * What the pipeline stages and the control API share: the tenants, the options, the nonce cache, request ids, the
- * HMAC the platform does fastest, the journal a state file hangs on, and the listeners (changes, exchanges).
+ * HMAC the platform does fastest, the write-ahead log a state file hangs on (wal.ts), and the listeners (changes, exchanges).
  * @module
  */
 import { parseAuthorization, type NonceCache, type SecretEncoding } from 'card-issuing-sdk/server';
-import { clockNow } from '../clock';
-import { Observer, type ObserveOptions } from '../observe/observer';
+import type { DomainObserver } from '../domain/events';
 import { Prng, seedState, type Tenant, type TenantRegistry } from '../store';
-import type { Command } from './commands';
+import type { WriteAheadLog } from './wal';
 import type { Reply } from './reply';
 import { createNonceCache } from './nonces';
 
@@ -29,17 +28,16 @@ export interface Exchange {
 }
 
 /**
- * Where state changes are made durable (the standalone server's `--state-file`): `record` is called in the same
- * turn as the change with the command that made it and returns a ticket; the reply waits for `durable(ticket)`.
+ * What the pipeline needs of the mock's observer (observe/observer.ts): the emitter of a request's domain events,
+ * and the scope of a control action whose events name its request. The layers above observe see all of it.
  */
-export interface Journal {
-  record(command: Command): number;
-  /** Resolves once every change up to `ticket` is on disk; rejects when it could not be written. */
-  durable(ticket: number): Promise<void>;
+export interface RuntimeObserver {
+  emitter(tenant: string, requestId?: string | null): DomainObserver | undefined;
+  during<T>(requestId: string, action: () => T): T;
 }
 
-/** The mock's shared runtime. */
-export interface MockRuntime {
+/** The mock's shared runtime; `O` is its observer as the layer using it knows it. */
+export interface MockRuntime<O extends RuntimeObserver = RuntimeObserver> {
   readonly tenants: TenantRegistry;
   readonly verifySignatures: boolean;
   /** Require the body hash in signatures (the opt-in profile; `--sign-body`). */
@@ -61,25 +59,24 @@ export interface MockRuntime {
   nextRequestId(): string;
   /** Tells the change listeners that state changed. */
   changed(): void;
-  /** How many changes were told so far (a control action that made one is journaled). */
+  /** How many changes were told so far (a control action that made one is logged). */
   readonly changes: number;
-  /** The journal of the state file, when there is one. */
-  journal: Journal | undefined;
-  /** True while a journal is replayed into this runtime (nothing is journaled again then). */
+  /** The write-ahead log of the state file, when there is one. */
+  wal: WriteAheadLog | undefined;
+  /** True while a write-ahead log is replayed into this runtime (nothing is logged again then). */
   replaying: boolean;
   /** Exchange observers; the pipeline builds an {@link Exchange} only when there is one. */
   readonly exchangeListeners: Set<(exchange: Exchange) => void>;
   /** The request journal and domain event log of every tenant (fed by an exchange listener and the domain's `emit`). */
-  readonly observer: Observer;
+  readonly observer: O;
 }
 
 /** Creates the runtime of one mock. */
-export function createRuntime(options: {
+export function createRuntime<O extends RuntimeObserver>(options: {
   tenants: TenantRegistry; verifySignatures: boolean; latencyMs: number; baseUrl: string | undefined; listeners: Set<() => void>;
   hmac: MockRuntime['hmac']; bodyHash?: boolean; publicUrl?: string | undefined; secretEncoding?: SecretEncoding;
-  observe?: ObserveOptions;
-}): MockRuntime {
-  const { tenants } = options;
+  observer: O;
+}): MockRuntime<O> {
   const ids = new Prng(seedState(`${options.tenants.seed}\u0000request-ids`));
   let changes = 0;
   return {
@@ -106,13 +103,10 @@ export function createRuntime(options: {
         }
       }
     },
-    journal: undefined,
+    wal: undefined,
     replaying: false,
     exchangeListeners: new Set(),
-    observer: new Observer({
-      secrets: () => tenants.all().map((t) => t.apiSecret),
-      virtualNow: (apiKey) => clockNow((tenants.get(apiKey) ?? tenants.default).state.clock),
-    }, options.observe),
+    observer: options.observer,
   };
 }
 

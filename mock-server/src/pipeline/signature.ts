@@ -19,7 +19,7 @@ export async function verifiedTenant(runtime: MockRuntime, request: PipelineRequ
     bodyHash: runtime.bodyHash, secretEncoding: runtime.secretEncoding,
   });
   if (!result.ok) {
-    throw new ProblemError(401, result.code, result.detail,
+    throw new ProblemError(result.code, result.detail,
       result.code === 'AUTH_SIGNATURE_MISMATCH' && result.stringToSign !== undefined ? { stringToSign: result.stringToSign } : {});
   }
   return runtime.tenants.get(result.apiKey)!;
@@ -39,8 +39,8 @@ export function signedUrl(runtime: MockRuntime, request: PipelineRequest): strin
 const encoder = new TextEncoder();
 
 /**
- * HMAC-SHA256 with Web Crypto, the key of each secret imported once and kept (importing it was a third of a
- * signed request's time). At most `max` keys are kept; the oldest goes first.
+ * HMAC-SHA256 with Web Crypto, the key of each secret imported once and kept (an import per request would cost
+ * more than the HMAC). At most `max` keys are kept; the oldest goes first.
  */
 export function webCryptoHmac(max = 64): (secret: string, message: string) => Promise<Uint8Array> {
   const keys = new Map<string, Promise<CryptoKey>>();

@@ -3,7 +3,8 @@
  * its handlers answering the global `fetch` from the file's first hook to its last.
  * @module
  */
-import { createMock, type CardIssuingMock } from '../index.js';
+import { createMock } from '../mock/create-mock.js';
+import type { CardIssuingMock } from '../mock/options.js';
 import { interceptFetch } from './fetch.js';
 
 /** The two hooks a runner gives: run once before the file's tests, once after them. */

@@ -8,6 +8,7 @@ import { clockNow, iso, type ClockState } from '../clock';
 import { Prng, seedState } from './prng';
 import type { TenantIndex } from './indexes';
 import type { CardConfigRecord, ConsentRecord, CorporateRecord, DepositTypeRecord, TenantState } from './records';
+import { TENANT_STATE_VERSION } from './migrate';
 
 /** The currency of every seeded balance and corporate. */
 export const MOCK_CURRENCY = 'EUR';
@@ -77,7 +78,7 @@ export function seedTenant(seed: string, apiKey: string, clock: ClockState): Ten
   }));
 
   const state: TenantState = {
-    version: 1,
+    version: TENANT_STATE_VERSION,
     apiKey,
     seed,
     rng: rngState,
@@ -133,8 +134,10 @@ export interface Fixtures {
     balanceId: string;
     /** Available now (not reserved by approvals). */
     balance: Money;
-    /** Reserved by live approvals now. */
+    /** Reserved by live approvals now (pending card holds included: `held`). */
     reserved: Money;
+    /** The part of `reserved` that pending card holds take (they stay reserved after their approval ended, until settled). */
+    held: Money;
     /** Taken by approved card authorizations. */
     spent: Money;
     /** Seeded funds plus top-ups: always `balance` + `reserved` + `spent`. */
@@ -152,14 +155,16 @@ export function fixturesOf(state: TenantState, credentials: { apiKey: string; ap
     credentials: [{ ...credentials }],
     consents: state.catalogue.consents.map(({ id, kind, title }) => ({ id, kind, title })),
     corporates: Object.values(state.corporates).map((c) => {
-      const reserved = index.approvalsByCorporate.get(c.corporateUuid)
-        .reduce((sum, a) => sum + a.reserved, 0);
+      const mine = index.approvalsByCorporate.get(c.corporateUuid);
+      const reserved = mine.reduce((sum, a) => sum + a.reserved, 0);
+      const held = mine.reduce((sum, a) => sum + a.held, 0);
       return {
         corporateUuid: c.corporateUuid,
         name: c.name,
         balanceId: c.balanceId,
         balance: money(c.available, c.currency),
         reserved: money(reserved, c.currency),
+        held: money(held, c.currency),
         spent: money(c.spent, c.currency),
         funded: money(c.funded, c.currency),
         depositAddresses: index.corporateDepositAddressesByCorporate.get(c.corporateUuid)

@@ -12,6 +12,7 @@ export * from './fixtures';
 export { Prng, seedState, type PrngState } from './prng';
 export * from './indexes';
 export { DueQueue } from './due-queue';
+export { migrateSnapshot, TENANT_STATE_VERSION } from './migrate';
 
 /** A deep copy of a tenant state through JSON (what a snapshot is, so it never shares objects with the store). */
 export function cloneState(state: TenantState): TenantState {

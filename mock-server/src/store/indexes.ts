@@ -9,7 +9,7 @@
 import { ArrivalQueue } from 'card-issuing-sdk/server';
 import { DueQueue } from './due-queue';
 import type {
-  ApprovalRecord, BalanceRecord, CardRecord, CorporateDepositAddressRecord, CorporateRecord, DepositAddressRecord, IdempotencyRecord, OutboxMessage,
+  ApprovalRecord, AuthorizationRecord, BalanceRecord, CardRecord, CorporateDepositAddressRecord, CorporateRecord, DepositAddressRecord, IdempotencyRecord, OutboxMessage,
   TenantState, TopUpRecord, VerificationRecord,
 } from './records';
 
@@ -22,11 +22,11 @@ export type InsertHook = (collection: IndexedCollection, record: unknown, index:
 /** The collections whose records are filed in an index. */
 export type IndexedCollection =
   | 'users' | 'businessUsers' | 'balances' | 'cards' | 'approvals' | 'depositAddresses' | 'verifications' | 'corporates'
-  | 'corporateDepositAddresses' | 'topUps';
+  | 'corporateDepositAddresses' | 'topUps' | 'authorizations';
 
 const COLLECTIONS: readonly IndexedCollection[] = [
   'users', 'businessUsers', 'balances', 'cards', 'approvals', 'depositAddresses', 'verifications', 'corporates',
-  'corporateDepositAddresses', 'topUps',
+  'corporateDepositAddresses', 'topUps', 'authorizations',
 ];
 
 /** A list per key, in insertion (creation) order. */
@@ -74,6 +74,7 @@ export class TenantIndex {
   readonly corporateByBalanceId = new Map<string, CorporateRecord>();
   readonly corporateDepositAddressesByCorporate = new Multi<CorporateDepositAddressRecord>();
   readonly topUpsByCorporate = new Multi<TopUpRecord>();
+  readonly authorizationsByCard = new Multi<AuthorizationRecord>();
   readonly outboxByUser = new Multi<OutboxMessage>();
   /**
    * Idempotency records in the order they were stored (pruned from the head). An entry whose key now holds another
@@ -82,7 +83,7 @@ export class TenantIndex {
   readonly idempotencyOrder = new ArrivalQueue<{ key: string; record: IdempotencyRecord }>();
   /** How many keys `state.idempotency` holds (counting them would walk them all). */
   idempotencyCount = 0;
-  /** Keys `card:<id>` and `approval:<id>` at the instant their next time-driven transition may be due. */
+  /** Keys `card:<id>`, `approval:<id>` and `authorization:<id>` at the instant their next time-driven transition may be due. */
   readonly due = new DueQueue<string>();
 
   /** Files a record of a collection. */
@@ -147,6 +148,10 @@ export class TenantIndex {
       case 'topUps': {
         const t = record as TopUpRecord;
         return m(this.topUpsByCorporate, t.corporateUuid, t);
+      }
+      case 'authorizations': {
+        const a = record as AuthorizationRecord;
+        return m(this.authorizationsByCard, a.cardId, a);
       }
     }
   }

@@ -10,6 +10,7 @@ import type {
   VerificationData, Visual,
 } from 'card-issuing-sdk';
 import type { ClockState } from '../clock';
+import type { AuthorizationRecord } from './authorizations';
 import type { PrngState } from './prng';
 
 /** A consent of the catalogue (its text); the signature state is per user. */
@@ -162,7 +163,8 @@ export interface CorporateRecord {
 
 /**
  * An approval instance. `reserved` is what this instance holds of the corporate balance now (budget − spent while
- * it reserves, else 0); `spent` what authorizations took under it and the instances it replaced.
+ * it reserves; once ended, only its pending holds, `held`; else 0); `spent` what captured authorizations took under
+ * it and the instances it replaced, less refunds.
  */
 export interface ApprovalRecord {
   approvalUuid: string;
@@ -180,6 +182,8 @@ export interface ApprovalRecord {
   cardId: string;
   reserved: number;
   spent: number;
+  /** Pending card holds it carries (part of `reserved`); `remaining` = budget − spent − held while it reserves. */
+  held: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -207,27 +211,8 @@ export interface TopUpRecord {
   createdAt: string;
 }
 
-/** Every reason the mock's card network declines an authorization, in the order `authorize` checks them. */
-export const DECLINE_REASONS = [
-  'APPROVAL_NOT_DELIVERED', 'CARD_LOCKED', 'CARD_NOT_ACTIVE', 'CURRENCY_MISMATCH', 'BUDGET_EXCEEDED', 'INSUFFICIENT_FUNDS',
-] as const;
-/** Why the mock's card network declined an authorization. */
-export type DeclineReason = (typeof DECLINE_REASONS)[number];
-
-/** A purchase on a card (control API): approved, taking the amount from the budget or balance, or declined with a reason. */
-export interface AuthorizationRecord {
-  id: string;
-  cardId: string;
-  /** Business cards: the approval instance in force when it was made; else null. */
-  approvalUuid: string | null;
-  /** Server2Server cards: the balance it was taken from (or would have been); else null. */
-  balanceId: string | null;
-  amount: Money;
-  merchant: string;
-  status: 'APPROVED' | 'DECLINED';
-  declineReason: DeclineReason | null;
-  createdAt: string;
-}
+export { AUTHORIZATION_STATES, AUTHORIZATION_STEP_KINDS, DECLINE_REASONS } from './authorizations';
+export type { AuthorizationRecord, AuthorizationState, AuthorizationStep, AuthorizationStepKind, DeclineReason } from './authorizations';
 
 /** A message the service sent to a user (the e-mail OTP), as the control API's outbox shows it. */
 export interface OutboxMessage {
@@ -253,7 +238,8 @@ export interface IdempotencyRecord {
 
 /** Everything a tenant (one api key) has. Its JSON is the tenant's snapshot. */
 export interface TenantState {
-  version: 1;
+  /** 2: authorizations have a life (holds); a version 1 snapshot is migrated on restore (`store/migrate.ts`). */
+  version: 2;
   apiKey: string;
   seed: string;
   rng: PrngState;

@@ -1,15 +1,16 @@
 /**
  * The schema of a tenant's state (what `GET /__mock/state` gives and `PUT /__mock/state` and a state file take),
- * checked whole: every record of every collection, its key, and the references between records. One bad value (an
- * approval set to `null`) used to be accepted, saved, and then fail every request of the tenant with a 500 and the
- * next start with a stack trace; now it is a 400 VALIDATION_FAILED naming each bad path, and nothing changes.
+ * checked whole: every record of every collection, its key, and the references between records, so that one bad
+ * value (an approval set to `null`) is a 400 VALIDATION_FAILED naming each bad path and changes nothing, instead of
+ * a saved state that fails every later request of the tenant.
  *
  * Typed against {@link TenantState}: a field added to a record and not here fails to compile.
  * @module
  */
 import * as z from 'zod';
 import { schemas as g } from 'card-issuing-sdk/schemas';
-import { DECLINE_REASONS, type TenantState } from './records';
+import { AUTHORIZATION_STATES, AUTHORIZATION_STEP_KINDS, DECLINE_REASONS, type TenantState } from './records';
+import { TENANT_STATE_VERSION } from './migrate';
 
 const id = g.zUuid;
 const instant = z.iso.datetime();
@@ -62,7 +63,7 @@ const corporate = z.strictObject({
 const approval = z.strictObject({
   approvalUuid: id, corporateUuid: id, userUuid: id, status: g.zApprovalStatus, statusReason: nullable(g.zApprovalStatusReason),
   budget: money, validFrom: instant, validTo: instant, previousApprovalUuid: nullable(id), replacedByApprovalUuid: nullable(id),
-  change: nullable(z.strictObject(g.zApprovalChange.shape)), expiresAt: nullable(instant), cardId: id, reserved: minor, spent: minor,
+  change: nullable(z.strictObject(g.zApprovalChange.shape)), expiresAt: nullable(instant), cardId: id, reserved: minor, spent: minor, held: minor,
   createdAt: instant, updatedAt: instant,
 });
 const corporateDepositAddress = z.strictObject({
@@ -76,7 +77,9 @@ const authorization = z.strictObject({
   id, cardId: id, approvalUuid: nullable(id), balanceId: nullable(id), amount: money, merchant: text(100),
   status: z.enum(['APPROVED', 'DECLINED']),
   declineReason: nullable(z.enum(DECLINE_REASONS)),
-  createdAt: instant,
+  state: z.enum(AUTHORIZATION_STATES), authorized: minor, held: minor, captured: minor, refunded: minor, expiresAt: nullable(instant),
+  steps: z.array(z.strictObject({ kind: z.enum(AUTHORIZATION_STEP_KINDS), amount: minor, declineReason: nullable(z.enum(DECLINE_REASONS)), at: instant })).max(10_000),
+  createdAt: instant, updatedAt: instant,
 });
 const outbox = z.strictObject({ userId: id, to: text(254), subject: text(200), code: z.string().regex(/^[0-9]{6}$/).optional(), sentAt: instant });
 const idempotency = z.strictObject({
@@ -87,7 +90,9 @@ const idempotency = z.strictObject({
 /** A whole tenant state. Keys of keyed collections must be their record's id; references must resolve. */
 export const zTenantState: z.ZodType<TenantState> = z
   .strictObject({
-    version: z.literal(1),
+    version: z.literal(TENANT_STATE_VERSION, {
+      error: `This mock reads tenant snapshots of version ${TENANT_STATE_VERSION} (version 1 is migrated when restored); take the snapshot again with this version of the mock (GET /__mock/state or mock.snapshot())`,
+    }),
     apiKey: text(128),
     seed: text(256),
     rng: z.tuple([z.int(), z.int(), z.int(), z.int()]),

@@ -37,6 +37,7 @@ function Corporates({ view }: { view: InspectorView }) {
               <div><dt>funded</dt><dd data-figure="funded">{money(c.funded, c.currency)}</dd></div>
               <div><dt>available</dt><dd data-figure="available">{money(c.available, c.currency)}</dd></div>
               <div><dt>reserved</dt><dd data-figure="reserved">{money(c.reserved, c.currency)}</dd></div>
+              <div><dt>of which held</dt><dd data-figure="held">{money(c.held, c.currency)}</dd></div>
               <div><dt>spent</dt><dd data-figure="spent">{money(c.spent, c.currency)}</dd></div>
             </dl>
           </article>
@@ -124,7 +125,11 @@ function Instance({ chain, instance, currency }: { chain: ChainView; instance: I
       <div class="instance-head">
         <Badge status={s} />
         <span class="budget">{money(instance.budget.amount, instance.budget.currency)}</span>
-        <span class="muted">reserved {money(instance.reserved, instance.budget.currency)} · spent {money(instance.spent, instance.budget.currency)}</span>
+        <span class="muted">
+          spent <span data-figure="spent">{money(instance.spent, instance.budget.currency)}</span>
+          {' '}· held <span data-figure="held">{money(instance.held, instance.budget.currency)}</span>
+          {' '}· remaining <span data-figure="remaining">{money(instance.remaining, instance.budget.currency)}</span>
+        </span>
         <Id id={instance.approvalUuid} />
       </div>
       <p class="muted small">

@@ -20,6 +20,11 @@ export function describeEvent(e: MockEvent): string {
     case 'topUp.completed': return `Corporate ${id(e.corporateUuid)} topped up ${money(e.amount.amount, e.amount.currency)}`;
     case 'authorization.approved': return `Purchase approved: ${money(e.amount.amount, e.amount.currency)} at ${e.merchant}`;
     case 'authorization.declined': return `Purchase declined: ${money(e.amount.amount, e.amount.currency)} at ${e.merchant}${e.reason ? ` (${e.reason})` : ''}`;
+    case 'authorization.incremented': case 'authorization.incrementDeclined': case 'authorization.captured':
+    case 'authorization.reversed': case 'authorization.expired': case 'authorization.refunded': {
+      const step = e.type.slice('authorization.'.length).replace('incrementDeclined', 'increment declined');
+      return `Purchase at ${e.merchant} ${step} ${money(e.amount.amount, e.amount.currency)}: ${e.from} → ${e.to}${e.reason ? ` (${e.reason})` : ''}`;
+    }
     case 'clock.advanced': return `Clock moved ${e.from.slice(0, 16).replace('T', ' ')} → ${e.to.slice(0, 16).replace('T', ' ')}`;
     case 'mock.reset': return 'Tenant reset to its seeded state';
     case 'mock.restored': return 'Tenant restored from a snapshot';

@@ -30,9 +30,9 @@ export function Badge({ status }: { status: string }) {
 }
 
 function tone(status: string): string {
-  if (/^(DELIVERED|ACTIVE|COMPLETED|PASSED|CREDITED|APPROVED)$/.test(status) || /^2/.test(status)) return 'ok';
+  if (/^(DELIVERED|ACTIVE|COMPLETED|PASSED|CREDITED|APPROVED|CLEARED)$/.test(status) || /^2/.test(status)) return 'ok';
   if (/^(CANCELED|REJECTED|EXPIRED|FAILED|DECLINED|CLOSED)$/.test(status) || /^[45]/.test(status) || status === '0') return 'bad';
-  if (/^(REAPPROVED|FINISHED)$/.test(status)) return 'done';
+  if (/^(REAPPROVED|FINISHED|REVERSED|REFUNDED)$/.test(status)) return 'done';
   return 'wait';
 }
 
@@ -84,11 +84,15 @@ export function Field({ label, children }: { label: string; children: ComponentC
   );
 }
 
-/** A purchase on a card (control API `POST /__mock/cards/{cardId}/authorize`): approved, or declined with its reason. */
+/**
+ * A purchase on a card (control API `POST /__mock/cards/{cardId}/authorize`): approved, or declined with its reason.
+ * Approved, it is captured at once unless "Hold only" leaves it PENDING for the purchase's own buttons.
+ */
 export function AuthorizeForm({ cardId, card, currency }: { cardId: string; card: string; currency: string }) {
   const { run } = useActions();
   const [amount, setAmount] = useState('25.00');
   const [merchant, setMerchant] = useState('Coffee Corner');
+  const [holdOnly, setHoldOnly] = useState(false);
   return (
     <form
       class="inline-form"
@@ -96,8 +100,8 @@ export function AuthorizeForm({ cardId, card, currency }: { cardId: string; card
       onSubmit={(e) => {
         e.preventDefault();
         const minor = toMinor(amount, currency);
-        void run('Authorize', () => act<{ status: string; declineReason: string | null }>(`/cards/${cardId}/authorize`, { amount: minor, currency, merchant }),
-          (r) => `Purchase on ${card}: ${r.status}${r.declineReason ? ` (${r.declineReason})` : ''}`);
+        void run('Authorize', () => act<{ status: string; state: string; declineReason: string | null }>(`/cards/${cardId}/authorize`, { amount: minor, currency, merchant, ...(holdOnly ? { capture: false } : {}) }),
+          (r) => `Purchase on ${card}: ${r.status}${r.declineReason ? ` (${r.declineReason})` : ''}${r.state === 'PENDING' ? ', held' : ''}`);
       }}
     >
       <Field label={`Amount (${currency})`}>
@@ -106,26 +110,70 @@ export function AuthorizeForm({ cardId, card, currency }: { cardId: string; card
       <Field label="Merchant">
         <input size={12} value={merchant} onInput={(e) => setMerchant(e.currentTarget.value)} />
       </Field>
+      <label class="check"><input type="checkbox" checked={holdOnly} onChange={(e) => setHoldOnly(e.currentTarget.checked)} /> Hold only (capture later)</label>
       <button type="submit" class="btn">Authorize purchase</button>
     </form>
   );
 }
 
-/** A card's latest purchases, newest first. */
+/** A card's latest purchases, newest first, each with its state, amounts and the steps its state allows. */
 export function Purchases({ purchases }: { purchases: PurchaseView[] }) {
   if (purchases.length === 0) return null;
   return (
     <div class="purchases">
       <h4>Purchases</h4>
       <ul>
-        {purchases.map((a, i) => (
-          <li key={i} data-purchase={a.approved ? 'approved' : 'declined'}>
-            <Badge status={a.approved ? 'APPROVED' : 'DECLINED'} /> {money(a.amount.amount, a.amount.currency)} at {a.merchant}
+        {purchases.map((a) => (
+          <li key={a.id} data-purchase={a.approved ? 'approved' : 'declined'} data-authorization={a.id} data-state={a.state}>
+            <Badge status={a.state} /> {money(a.amount.amount, a.amount.currency)} at {a.merchant}
             {a.reason ? <> — <span class="reason">{a.reason}</span></> : null} <span class="muted">{shortInstant(a.at)}</span>
+            {a.approved && <PurchaseFigures p={a} />}
+            {(a.state === 'PENDING' || a.state === 'CLEARED') && <PurchaseSteps key={`${a.state}-${a.held}-${a.refunded}`} p={a} />}
           </li>
         ))}
       </ul>
     </div>
+  );
+}
+
+function PurchaseFigures({ p }: { p: PurchaseView }) {
+  const c = p.amount.currency;
+  return (
+    <span class="muted small purchase-figures">
+      {p.authorized !== p.amount.amount && <>{' '}· authorized <span data-figure="authorized">{money(p.authorized, c)}</span></>}
+      {' '}· held <span data-figure="held">{money(p.held, c)}</span> · captured <span data-figure="captured">{money(p.captured, c)}</span>
+      {p.refunded > 0 && <> · refunded <span data-figure="refunded">{money(p.refunded, c)}</span></>}
+      {p.state === 'PENDING' && p.expiresAt && <> · expires {shortInstant(p.expiresAt)}</>}
+    </span>
+  );
+}
+
+/** The steps of a purchase's life (control API `POST /__mock/authorizations/{id}/{action}`): an empty amount takes the whole hold, or all that is refundable. */
+function PurchaseSteps({ p }: { p: PurchaseView }) {
+  const { run } = useActions();
+  const c = p.amount.currency;
+  const whole = p.state === 'PENDING' ? p.held : p.captured - p.refunded;
+  const [amount, setAmount] = useState(money(whole, c).split(' ')[0]!.replace(/,/g, ''));
+  const who = `purchase at ${p.merchant} ${p.id.slice(0, 8)}`;
+  const step = (action: string, words: string) => {
+    const minor = amount.trim() === '' ? undefined : toMinor(amount, c);
+    return run(words, () => act<{ state: string; held: number; captured: number; refunded: number }>(`/authorizations/${p.id}/${action}`, minor === undefined ? undefined : { amount: minor }),
+      (r) => `${words} ${who}: ${r.state}`);
+  };
+  return (
+    <form class="inline-form purchase-steps" aria-label={`Steps of ${who}`} onSubmit={(e) => e.preventDefault()}>
+      <Field label={`Step (${c})`}>
+        <input inputMode="decimal" size={8} value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />
+      </Field>
+      {p.state === 'PENDING' && (
+        <>
+          <ActionButton label="Capture" name={`Capture ${who}`} kind="primary" onRun={() => step('capture', 'Capture')} />
+          <ActionButton label="Increment" name={`Increment ${who}`} onRun={() => step('increment', 'Increment')} />
+          <ActionButton label="Reverse" name={`Reverse ${who}`} kind="danger" onRun={() => step('reverse', 'Reverse')} />
+        </>
+      )}
+      {p.state === 'CLEARED' && <ActionButton label="Refund" name={`Refund ${who}`} onRun={() => step('refund', 'Refund')} />}
+    </form>
   );
 }
 

@@ -1,0 +1,158 @@
+#!/usr/bin/env node
+/**
+ * The `card-issuing-contract` command: `run` (the contract suite and the conformance checker against a server) and
+ * `proxy` (a re-signing, validating proxy in front of a sandbox that reports drift from the spec). Bad input is one
+ * readable line and exit code 2, never a stack trace.
+ * @module
+ */
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { startProxy } from './proxy/proxy';
+import { CannotRun } from './run/probe';
+import { runContract } from './run/run';
+
+const USAGE = `Usage:
+  card-issuing-contract run --base-url URL [--api-key K --api-secret S] [--junit FILE] [--json FILE]
+                            [--secret-encoding utf8|base64] [--sign-body] [--corporate UUID [--corporate-currency EUR]]
+                            [--spec FILE] [--concurrency N] [suite file names...]
+  card-issuing-contract proxy --target URL --api-key K --api-secret S [--port 4020] [--host 127.0.0.1]
+                            [--report FILE] [--public-url URL] [--secret-encoding utf8|base64] [--sign-body] [--spec FILE]
+
+run    The contract suite and the independent conformance checker (Ajv on the spec this package carries) against
+       any server: the standalone mock (full suite, through its control API under /__mock) or a sandbox of the real
+       service (the tests that need the control API are skipped, and the summary says so).
+       Exit 0: all that ran passed; 1: a failure or a mismatch with the spec; 2: could not run.
+proxy  Point your app or the SDK at it (signing for the proxy's URL with the same credentials): it verifies the
+       signature, signs again for --target, checks every request and answer against the spec, prints one line per
+       drift, serves GET /__drift, and on SIGINT/SIGTERM writes --report (.json and .md) and an OpenAPI Overlay.
+`;
+
+const OPTIONS = {
+  'base-url': { type: 'string' },
+  target: { type: 'string' },
+  'api-key': { type: 'string' },
+  'api-secret': { type: 'string' },
+  junit: { type: 'string' },
+  json: { type: 'string' },
+  'secret-encoding': { type: 'string' },
+  'sign-body': { type: 'boolean' },
+  corporate: { type: 'string' },
+  'corporate-currency': { type: 'string' },
+  spec: { type: 'string' },
+  concurrency: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  report: { type: 'string' },
+  'public-url': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} satisfies ParseArgsConfig['options'];
+
+/** A usage error: one line, exit code 2. */
+class UsageError extends Error {}
+
+function url(name: string, value: string | undefined): string {
+  if (!value) throw new UsageError(`--${name} is required`);
+  try {
+    const parsed = new URL(value);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error();
+  } catch {
+    throw new UsageError(`--${name} must be an http(s) URL, got "${value}"`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+function integer(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${value}"`);
+  return n;
+}
+
+function signing(values: Record<string, unknown>) {
+  const encoding = (values['secret-encoding'] as string | undefined) ?? 'utf8';
+  if (encoding !== 'utf8' && encoding !== 'base64') throw new UsageError(`--secret-encoding must be utf8 or base64, got "${encoding}"`);
+  return { secretEncoding: encoding, bodyHash: values['sign-body'] === true } as const;
+}
+
+function credentials(values: Record<string, unknown>, required: boolean) {
+  const apiKey = values['api-key'] as string | undefined;
+  const apiSecret = values['api-secret'] as string | undefined;
+  if ((apiKey === undefined) !== (apiSecret === undefined)) throw new UsageError('--api-key and --api-secret go together');
+  if (required && apiKey === undefined) throw new UsageError('--api-key and --api-secret are required');
+  return apiKey !== undefined && apiSecret !== undefined ? { apiKey, apiSecret } : undefined;
+}
+
+const packagedSpec = (): string => fileURLToPath(new URL('./openapi.yaml', import.meta.url));
+
+async function main(argv: string[]): Promise<number> {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major < 22) throw new UsageError(`needs Node.js 22 or newer; this is Node.js ${process.versions.node}`);
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  const [command, ...rest] = positionals;
+  if (values.version) {
+    const { createRequire } = await import('node:module');
+    process.stdout.write(`${(createRequire(import.meta.url)('../package.json') as { version: string }).version}\n`);
+    return 0;
+  }
+  if (values.help || command === undefined || command === 'help') {
+    process.stdout.write(USAGE);
+    return command === undefined && !values.help ? 2 : 0;
+  }
+  if (command === 'run') {
+    const corporateUuid = values.corporate;
+    const { code } = await runContract({
+      baseUrl: url('base-url', values['base-url']),
+      ...(credentials(values, false) ? { credentials: credentials(values, false)! } : {}),
+      ...(corporateUuid ? { corporate: { corporateUuid, currency: values['corporate-currency'] ?? 'EUR' } } : {}),
+      signing: signing(values),
+      specPath: values.spec ?? packagedSpec(),
+      only: rest,
+      ...(values.junit ? { junitPath: values.junit } : {}),
+      ...(values.json ? { jsonPath: values.json } : {}),
+      // The suite waits on the server, not on this machine's cores: a few files at once.
+      concurrency: integer('concurrency', values.concurrency, Math.max(4, availableParallelism()), 1, 32),
+      write: (text) => process.stdout.write(text),
+    });
+    return code;
+  }
+  if (command === 'proxy') {
+    if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+    const proxy = await startProxy({
+      target: url('target', values.target),
+      credentials: credentials(values, true)!,
+      signing: signing(values),
+      port: integer('port', values.port, 4020, 0, 65535),
+      host: values.host ?? '127.0.0.1',
+      ...(values['public-url'] ? { publicUrl: url('public-url', values['public-url']) } : {}),
+      ...(values.report ? { reportPath: values.report } : {}),
+      specPath: values.spec ?? packagedSpec(),
+      log: (line) => process.stdout.write(`${line}\n`),
+    });
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        void proxy.close().then(resolve);
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    return 0;
+  }
+  throw new UsageError(`unknown command "${command}" (run or proxy; --help for usage)`);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    // Expected refusals are one line; anything else is still one line (the message), never a stack.
+    const known = error instanceof UsageError || error instanceof CannotRun || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`card-issuing-contract: ${known ? '' : 'error: '}${message}\n`);
+    process.exitCode = 2;
+  },
+);

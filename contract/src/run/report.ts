@@ -1,0 +1,159 @@
+/**
+ * The facts of a run, once: the JSON report (`--json`) is this object, and the readable summary is printed from it.
+ * @module
+ */
+import type { Finding } from '../conformance/validator';
+import type { FileConformance, SigningOptions } from '../suite/support/target';
+
+/** One test as it ended. */
+export interface TestResult {
+  /** The suite file, by name (`signing`, `approvals`, ...). */
+  file: string;
+  name: string;
+  /** Its suites' names, then its own. */
+  fullName: string;
+  status: 'passed' | 'failed' | 'skipped';
+  durationMs: number;
+  skipReason?: string;
+  failure?: string;
+}
+
+/** One way the server's answers (or the suite's requests) departed from the spec, with how often it was seen. */
+export interface Mismatch {
+  operationId: string | null;
+  method: string;
+  /** The spec's path template. */
+  path: string;
+  /** The first request that showed it (path and query as sent). */
+  request: string;
+  /** Where: `response.status`, `response.body/items/0/code`, `response.headers.x-request-id`, ... */
+  location: string;
+  /** What the spec says. */
+  spec: string;
+  /** What the server did, when it is a value. */
+  server?: unknown;
+  /** How many exchanges showed it. */
+  count: number;
+}
+
+/** The JSON report of `card-issuing-contract run --json`. */
+export interface RunReport {
+  tool: 'card-issuing-contract run';
+  baseUrl: string;
+  /** `mock` when the control API answered (the full suite ran), `server` otherwise. */
+  target: 'mock' | 'server';
+  signing: SigningOptions;
+  durationMs: number;
+  tests: { passed: number; failed: number; skipped: number; total: number };
+  operations: { covered: number; total: number; missing: string[] };
+  exchangesChecked: number;
+  mismatches: Mismatch[];
+  /** Skipped tests by reason. */
+  skipped: { reason: string; count: number }[];
+  failures: TestResult[];
+  results: TestResult[];
+  /** 0: all that ran passed and no mismatch; 1: a failure or a mismatch. */
+  exitCode: 0 | 1;
+}
+
+/** Assembles the report from the tests' results and each file's conformance. */
+export function buildReport(input: {
+  baseUrl: string;
+  control: boolean;
+  signing: SigningOptions;
+  tests: TestResult[];
+  conformance: FileConformance[];
+  /** Every operationId of the spec. */
+  allOperations: string[];
+  durationMs: number;
+  needsControl: string;
+}): RunReport {
+  const covered = new Set(input.conformance.flatMap((c) => c.operations));
+  const byKey = new Map<string, Mismatch>();
+  for (const finding of input.conformance.flatMap((c) => c.findings) as Finding[]) {
+    const key = `${finding.operationId} ${finding.method} ${finding.path} ${finding.location.replace(/\/\d+(?=\/|$)/g, '/*')} ${finding.message}`;
+    const seen = byKey.get(key);
+    if (seen) {
+      seen.count++;
+      continue;
+    }
+    // A missing or an extra field is named in the path, as the other findings are: response.body/dateOfBirth.
+    const field = finding.keyword === 'required' || finding.keyword === 'additionalProperties' ? /'([^']+)'/.exec(finding.message)?.[1] : undefined;
+    const server = finding.keyword === 'required' ? '(absent)' : finding.actual;
+    byKey.set(key, {
+      operationId: finding.operationId,
+      method: finding.method,
+      path: finding.path,
+      request: `${finding.method} ${finding.url}`,
+      location: field === undefined ? finding.location : `${finding.location}/${field}`,
+      spec: finding.message,
+      ...(server === undefined ? {} : { server }),
+      count: 1,
+    });
+  }
+  const skippedBy = new Map<string, number>();
+  for (const t of input.tests.filter((x) => x.status === 'skipped')) {
+    const reason = t.skipReason ?? '(no reason given)';
+    skippedBy.set(reason, (skippedBy.get(reason) ?? 0) + 1);
+  }
+  const count = (status: TestResult['status']) => input.tests.filter((t) => t.status === status).length;
+  const mismatches = [...byKey.values()];
+  const failed = count('failed');
+  return {
+    tool: 'card-issuing-contract run',
+    baseUrl: input.baseUrl,
+    target: input.control ? 'mock' : 'server',
+    signing: input.signing,
+    durationMs: input.durationMs,
+    tests: { passed: count('passed'), failed, skipped: count('skipped'), total: input.tests.length },
+    operations: { covered: covered.size, total: input.allOperations.length, missing: input.allOperations.filter((id) => !covered.has(id)) },
+    exchangesChecked: input.conformance.reduce((n, c) => n + c.checked, 0),
+    mismatches,
+    skipped: [...skippedBy].map(([reason, n]) => ({ reason, count: n })),
+    failures: input.tests.filter((t) => t.status === 'failed'),
+    results: input.tests,
+    exitCode: failed > 0 || mismatches.length > 0 ? 1 : 0,
+  };
+}
+
+const show = (value: unknown): string => {
+  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+};
+
+/** The readable summary: counts, coverage, every mismatch, every failure (its first lines), the skips by reason. */
+export function formatSummary(report: RunReport): string {
+  const lines: string[] = [''];
+  const { tests, operations } = report;
+  if (report.mismatches.length > 0) {
+    lines.push(`Mismatches with the spec (${report.mismatches.length}):`);
+    for (const m of report.mismatches) {
+      lines.push(`  ✗ ${m.operationId ?? '(no operation)'}  ${m.request}`);
+      lines.push(`      at     ${m.location}`);
+      lines.push(`      spec   ${m.spec.length > 240 ? `${m.spec.slice(0, 240)}…` : m.spec}`);
+      if (m.server !== undefined) lines.push(`      server ${m.server === '(absent)' ? '(absent)' : show(m.server)}`);
+      if (m.count > 1) lines.push(`      seen   ${m.count} times`);
+    }
+    lines.push('');
+  }
+  if (report.failures.length > 0) {
+    lines.push(`Failed tests (${report.failures.length}):`);
+    for (const t of report.failures) {
+      lines.push(`  ✗ [${t.file}] ${t.fullName}`);
+      for (const line of (t.failure ?? '').split('\n').slice(0, 6)) lines.push(`      ${line}`);
+    }
+    lines.push('');
+  }
+  for (const s of report.skipped) {
+    lines.push(`Skipped ${s.count} test(s): ${s.reason}`);
+    for (const t of report.results.filter((r) => r.status === 'skipped' && (r.skipReason ?? '(no reason given)') === s.reason)) lines.push(`  - [${t.file}] ${t.fullName}`);
+  }
+  if (report.skipped.length > 0) lines.push('');
+  lines.push(`Tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped (${tests.total}) in ${(report.durationMs / 1000).toFixed(1)} s`);
+  lines.push(
+    `Operations covered: ${operations.covered} of ${operations.total}; ${report.exchangesChecked} exchanges checked against the spec, ${report.mismatches.length} mismatch(es)`,
+  );
+  if (operations.missing.length > 0) lines.push(`Not exercised: ${operations.missing.join(', ')}`);
+  lines.push(report.exitCode === 0 ? 'Result: PASS' : 'Result: FAIL');
+  return `${lines.join('\n')}\n`;
+}

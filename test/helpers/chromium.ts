@@ -1,0 +1,28 @@
+/** Debian's Chromium for the browser tests, launched headless through playwright-core (no browser download). */
+import { existsSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+
+/** The Chromium binary: `CHROME_PATH`, or Debian's `/usr/bin/chromium` (scripts/ensure-chromium.sh installs it). */
+export function chromePath(): string {
+  const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium'].filter((p): p is string => Boolean(p));
+  const found = candidates.find((p) => existsSync(p));
+  if (!found)
+    throw new Error(`No Chromium at ${candidates.join(' or ')}: run scripts/ensure-chromium.sh or set CHROME_PATH`);
+  return found;
+}
+
+/** A headless Chromium, quiet (no first-run, sync or background traffic). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromePath(),
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}

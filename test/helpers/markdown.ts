@@ -1,0 +1,36 @@
+/** Reading the README and docs/ pages in tests: their code blocks (run as written) and their links. */
+import { readFileSync } from 'node:fs';
+
+/**
+ * The first fenced code block of language `lang` in the section whose heading (of any level) starts with
+ * `heading`; the section ends at the next heading of the same or a higher level. Throws, naming what is missing.
+ */
+export function codeBlock(markdown: string, heading: string, lang = 'ts'): string {
+  const lines = markdown.split('\n');
+  const start = lines.findIndex((line) => /^#+ /.test(line) && line.replace(/^#+ /, '').startsWith(heading));
+  if (start === -1) throw new Error(`no section "${heading}"`);
+  const level = /^#+/.exec(lines[start]!)![0].length;
+  const rest = lines.slice(start + 1);
+  const end = rest.findIndex((line) => {
+    const hashes = /^(#+) /.exec(line)?.[1];
+    return hashes !== undefined && hashes.length <= level;
+  });
+  const section = (end === -1 ? rest : rest.slice(0, end)).join('\n');
+  const block = new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(section);
+  if (!block) throw new Error(`section "${heading}" has no \`\`\`${lang} block`);
+  return block[1]!;
+}
+
+/** {@link codeBlock} of a file. */
+export function codeBlockOf(path: string, heading: string, lang = 'ts'): string {
+  return codeBlock(readFileSync(path, 'utf8'), heading, lang);
+}
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
+export function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
