@@ -46,10 +46,10 @@ module.exports = {
     },
     {
       name: 'mock-uses-sdk-exports',
-      comment: 'The mock reaches the SDK only through its package exports (card-issuing-sdk, card-issuing-sdk/server).',
+      comment: 'The mock reaches the SDK only through its package exports (card-issuing-sdk, card-issuing-sdk/server, card-issuing-sdk/schemas).',
       severity: 'error',
       from: { path: '^mock-server/src/' },
-      to: { path: '^sdk/', pathNot: '^sdk/src/(index|server)\\.ts$' },
+      to: { path: '^sdk/', pathNot: '^sdk/src/(index|server|schemas)\\.ts$' },
     },
     {
       name: 'mock-sdk-by-package-name',

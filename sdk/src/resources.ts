@@ -112,5 +112,3 @@ export function buildResources(run: Run): ResourceMethods {
   }
   return client as unknown as ResourceMethods;
 }
-
-export type { CardIssuingClient } from './client';

@@ -6,7 +6,7 @@ import { encryptCardDetails } from '../../sdk/src/card-details/encrypt';
 import { generateCardKeyPair } from '../../sdk/src/card-details/keys';
 import { createCardIssuingClient } from '../../sdk/src/client';
 import { type ApiPromise } from '../../sdk/src/core/api-promise';
-import { type CardIssuingClient } from '../../sdk/src/resources';
+import type { CardIssuingClient } from '../../sdk/src/client';
 import { AuthenticationError, BusinessRuleError, CardDetailsDecryptionError, CardDetailsInvalidError, ConflictError, NetworkError, NotFoundError, PublicKeyInvalidError, RateLimitError, ResponseValidationError, ServerError, TimeoutError, ValidationError } from '../../sdk/src/core/errors/classes';
 import { CardIssuingError } from '../../sdk/src/core/errors/base';
 import { errorFromResponse } from '../../sdk/src/core/errors/from-response';
