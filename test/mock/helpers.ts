@@ -8,7 +8,9 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { createClient, type Client } from '../../sdk/generated/client';
 import type { Problem } from '../../sdk/generated/types.gen';
+import * as schemas from '../../sdk/generated/zod.gen';
 import { zProblem } from '../../sdk/generated/zod.gen';
+import { operationTable } from '../../sdk/generated/operations.gen';
 import { signRequest } from 'card-issuing-sdk';
 import { sendSigned } from '../helpers/signed-request';
 import { createMock, type CardIssuingMock, type CreateMockOptions } from '../../mock-server/src/index';
@@ -31,9 +33,15 @@ export function signedClient(credentials: { apiKey: string; apiSecret: string },
     if (!response) throw new Error(`No handler for ${String(input)}`);
     return response;
   });
-  return createClient({
+  const client = createClient({
     baseUrl,
     throwOnError: false,
+    // The generated functions carry no validators (the SDK passes its own): every call's arguments are checked here
+    // against the operation's generated request schema, and (below) every success body against its response schema.
+    requestValidator: async (options: unknown) => {
+      const row = operationOf(options as { method?: string; url?: string });
+      if (row) await schemaOf(`z${row.operationId[0]!.toUpperCase()}${row.operationId.slice(1)}Data`).parseAsync(options);
+    },
     kyOptions: {
       retry: 0,
       ...(direct ? { fetch: direct } : {}),
@@ -48,7 +56,19 @@ export function signedClient(credentials: { apiKey: string; apiSecret: string },
       },
     },
   });
+  client.interceptors.response.use(async (response, _request, options) => {
+    const row = operationOf(options as { method?: string; url?: string });
+    if (row && response.ok && response.status !== 204) await schemaOf(row.schemas.response).parseAsync(await response.clone().json());
+    return response;
+  });
+  return client;
 }
+
+/** The operation a generated function's call is for, by its method and path template. */
+function operationOf(options: { method?: string; url?: string }) {
+  return operationTable.find((row) => row.method === options.method && row.path === options.url);
+}
+const schemaOf = (name: string) => (schemas as unknown as Record<string, { parseAsync(value: unknown): Promise<unknown> }>)[name]!;
 
 /** One msw server per test file; `start()` puts a fresh mock (and a client for its default tenant) behind it. */
 export function mockHarness(defaults: CreateMockOptions = {}) {

@@ -185,7 +185,7 @@ async function route(
   if (!received) return serverProblem('MALFORMED_REQUEST', 'The request target or Host header does not form a valid URL.', '');
   const { url, raw } = received;
   if (method === 'OPTIONS' && origin !== undefined && req.headers['access-control-request-method'] !== undefined) {
-    return { status: 204, headers: { ...lower(preflightHeaders(origin)), 'x-request-id': serverRequestId() }, body: '' };
+    return { status: 204, headers: { ...lower(preflightHeaders(origin, firstHeader(req.headers['access-control-request-headers']))), 'x-request-id': serverRequestId() }, body: '' };
   }
   if (body === 'too-large') return serverProblem('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes.`, url.pathname);
   const headers = req.headers;
