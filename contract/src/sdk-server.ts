@@ -4,4 +4,10 @@
  * changes then.
  * @module
  */
-export { buildStringToSign, isLuhnValid, NonceCache, verifySignature, type VerifySignatureResult } from 'card-issuing-sdk/server';
+export {
+  buildStringToSign,
+  isLuhnValid,
+  NonceCache,
+  verifySignature,
+  type VerifySignatureResult,
+} from 'card-issuing-sdk/server';

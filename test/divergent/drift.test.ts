@@ -22,7 +22,7 @@ const exchange = (patch: Partial<Exchange>): Exchange => ({
 const kinds = (e: Exchange) => checker.check(e).map((f) => ({ ...classify(f), operationId: f.operationId }));
 
 describe('drift kinds', () => {
-  it('the spec\'s own example is no drift', () => {
+  it("the spec's own example is no drift", () => {
     expect(kinds(exchange({}))).toEqual([]);
   });
 
@@ -37,14 +37,24 @@ describe('drift kinds', () => {
 
   it('text where JSON is documented: wrong-content-type; a missing X-Request-Id: missing-required-field', () => {
     expect(kinds(exchange({ responseHeaders: { 'content-type': 'text/plain' } }))).toEqual([
-      { kind: 'missing-required-field', subject: 'x-request-id', location: 'response.headers.x-request-id', operationId: 'getUser' },
+      {
+        kind: 'missing-required-field',
+        subject: 'x-request-id',
+        location: 'response.headers.x-request-id',
+        operationId: 'getUser',
+      },
       { kind: 'wrong-content-type', location: 'response.headers.content-type', operationId: 'getUser' },
     ]);
   });
 
   it('a request that breaks the spec and is answered 2xx: request-breaks-spec', () => {
-    expect(kinds(exchange({ url: '/s2s/balances?userId=not-a-uuid', responseBody: { items: [], hasMore: false, nextCursor: null } }))).toEqual([
-      { kind: 'request-breaks-spec', location: 'request.query.userId', operationId: 'listBalances' },
-    ]);
+    expect(
+      kinds(
+        exchange({
+          url: '/s2s/balances?userId=not-a-uuid',
+          responseBody: { items: [], hasMore: false, nextCursor: null },
+        }),
+      ),
+    ).toEqual([{ kind: 'request-breaks-spec', location: 'request.query.userId', operationId: 'listBalances' }]);
   });
 });

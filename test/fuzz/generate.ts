@@ -53,12 +53,19 @@ const TEXT_CHARS = ['a', 'Z', 'é', 'ß', ' ', '-', "'", '漢', '🚀', '"', '\\
 
 /** Generates valid and invalid values of the spec's schemas. */
 export class Generator {
-  constructor(readonly doc: Schema, readonly random: Random, readonly pools: Pools) {}
+  constructor(
+    readonly doc: Schema,
+    readonly random: Random,
+    readonly pools: Pools,
+  ) {}
 
   resolve(schema: Schema): Schema {
     let s = schema;
     for (let i = 0; s && typeof s.$ref === 'string' && i < 20; i++) {
-      s = s.$ref.slice(2).split('/').reduce((node: Schema, key: string) => node[key.replace(/~1/g, '/').replace(/~0/g, '~')], this.doc);
+      s = s.$ref
+        .slice(2)
+        .split('/')
+        .reduce((node: Schema, key: string) => node[key.replace(/~1/g, '/').replace(/~0/g, '~')], this.doc);
     }
     return s;
   }
@@ -71,7 +78,9 @@ export class Generator {
     if (Array.isArray(s.enum)) return r.pick(s.enum);
     if (s.anyOf || s.oneOf) return this.valid(r.pick((s.anyOf ?? s.oneOf) as Schema[]), name);
     if (s.allOf) return Object.assign({}, ...(s.allOf as Schema[]).map((part) => this.valid(part, name)));
-    const type = Array.isArray(s.type) ? r.pick((s.type as string[]).filter((t) => t !== 'null').concat(s.type.includes('null') ? ['null'] : [])) : s.type;
+    const type = Array.isArray(s.type)
+      ? r.pick((s.type as string[]).filter((t) => t !== 'null').concat(s.type.includes('null') ? ['null'] : []))
+      : s.type;
     switch (type) {
       case 'null':
         return null;
@@ -80,7 +89,10 @@ export class Generator {
       case 'integer':
       case 'number': {
         const min = s.minimum ?? 0;
-        const max = Math.min(s.maximum ?? 1_000_000, name === 'amount' || name === 'additionalBudget' ? 200_000 : Number.MAX_SAFE_INTEGER);
+        const max = Math.min(
+          s.maximum ?? 1_000_000,
+          name === 'amount' || name === 'additionalBudget' ? 200_000 : Number.MAX_SAFE_INTEGER,
+        );
         return r.chance(0.1) ? max : r.chance(0.1) ? min : r.int(min, Math.min(max, min + 100_000));
       }
       case 'string':
@@ -116,25 +128,35 @@ export class Generator {
     if (s.format === 'email') return `fuzz.${r.hex(8)}@example.org`;
     if (s.format === 'uri') return `https://example.org/${r.hex(6)}`;
     if (name === 'publicKey') return this.pools.publicKey;
-    if (name === 'type' && this.pools.ids.type?.length && s.pattern === '^[A-Z0-9]{2,10}$') return r.chance(0.8) ? r.pick(this.pools.ids.type) : 'DOGE';
+    if (name === 'type' && this.pools.ids.type?.length && s.pattern === '^[A-Z0-9]{2,10}$')
+      return r.chance(0.8) ? r.pick(this.pools.ids.type) : 'DOGE';
     const byPattern: Record<string, () => string> = {
-      [TEXT]: () => Array.from({ length: r.int(Math.max(min, 1), Math.min(max, 12)) }, () => r.pick(TEXT_CHARS)).join('').slice(0, max),
+      [TEXT]: () =>
+        Array.from({ length: r.int(Math.max(min, 1), Math.min(max, 12)) }, () => r.pick(TEXT_CHARS))
+          .join('')
+          .slice(0, max),
       '^\\+[1-9][0-9]{6,14}$': () => `+44${r.int(1000000, 99999999)}`,
       '^[A-Z]{2}$': () => r.pick(['GB', 'DE', 'FR', 'PL']),
-      '^[A-Z]{3}$': () => r.chance(0.9) ? 'EUR' : 'USD',
+      '^[A-Z]{3}$': () => (r.chance(0.9) ? 'EUR' : 'USD'),
       '^[0-9]{6}$': () => String(r.int(0, 999_999)).padStart(6, '0'),
-      '^(0|[1-9][0-9]{0,17})(\\.[0-9]{1,18})?$': () => r.pick(['0', '1', '12.5', '100', '0.0001', '999999999999999999.123456789012345678']),
+      '^(0|[1-9][0-9]{0,17})(\\.[0-9]{1,18})?$': () =>
+        r.pick(['0', '1', '12.5', '100', '0.0001', '999999999999999999.123456789012345678']),
       '^[A-Z0-9]{2,10}$': () => r.pick(['USDC', 'BTC', 'ETH', 'DOGE']),
       '^[A-Z0-9_]{2,20}$': () => r.pick(['ETHEREUM', 'POLYGON', 'BITCOIN', 'SOLANA']),
       '^[\\x21-\\x7E]+$': () => r.uuid(),
       '^[A-Za-z0-9_.-]+$': () => `${r.hex(12)}.${r.hex(6)}`,
       '^[A-Za-z0-9_-]+$': () => this.pools.publicKey,
-      '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$': () => new Date().toISOString(),
+      '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$': () =>
+        new Date().toISOString(),
     };
     const make = s.pattern === undefined ? byPattern[TEXT] : byPattern[s.pattern];
-    if (!make) throw new Error(`The fuzz generator does not know the pattern ${s.pattern} (field ${name}); add it to test/fuzz/generate.ts.`);
+    if (!make)
+      throw new Error(
+        `The fuzz generator does not know the pattern ${s.pattern} (field ${name}); add it to test/fuzz/generate.ts.`,
+      );
     const text = make();
-    if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(text)) throw new Error(`generated ${JSON.stringify(text)} for ${s.pattern}`);
+    if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(text))
+      throw new Error(`generated ${JSON.stringify(text)} for ${s.pattern}`);
     return text.length < min ? text.padEnd(min, 'a') : text;
   }
 
@@ -151,12 +173,17 @@ export class Generator {
     switch (type) {
       case 'integer':
       case 'number':
-        return r.pick<Json>([
-          (s.maximum ?? 2 ** 53) + 1, (s.minimum ?? -(2 ** 53)) - 1, 1.5, '12', null, true,
-        ].filter((v) => v !== undefined) as Json[]);
+        return r.pick<Json>(
+          [(s.maximum ?? 2 ** 53) + 1, (s.minimum ?? -(2 ** 53)) - 1, 1.5, '12', null, true].filter(
+            (v) => v !== undefined,
+          ) as Json[],
+        );
       case 'string':
         return r.pick<Json>([
-          'x'.repeat((s.maxLength ?? 1000) + 1), 12, null, ...(s.pattern || s.format ? ['!! not it !!', ''] : []),
+          'x'.repeat((s.maxLength ?? 1000) + 1),
+          12,
+          null,
+          ...(s.pattern || s.format ? ['!! not it !!', ''] : []),
           ...(s.format === 'date-time' ? ['2026-11-22t00:00:00z', '2026-13-40T99:00:00Z'] : []),
           ...(s.format === 'uuid' ? ['not-a-uuid', `${r.uuid()}0`] : []),
         ]);

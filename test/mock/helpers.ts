@@ -25,12 +25,18 @@ export const DAY = 24 * 3600;
  * With `handlers`, requests go to them through msw's `getResponse` (as the standalone server serves them) instead
  * of through `setupServer`'s interception, which costs about 2 ms a request: for the long random run.
  */
-export function signedClient(credentials: { apiKey: string; apiSecret: string }, baseUrl = BASE_URL, handlers?: RequestHandler[]): Client {
-  const direct = handlers && (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const response = await getResponse(handlers, input instanceof Request ? input : new Request(input, init));
-    if (!response) throw new Error(`No handler for ${String(input)}`);
-    return response;
-  });
+export function signedClient(
+  credentials: { apiKey: string; apiSecret: string },
+  baseUrl = BASE_URL,
+  handlers?: RequestHandler[],
+): Client {
+  const direct =
+    handlers &&
+    (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await getResponse(handlers, input instanceof Request ? input : new Request(input, init));
+      if (!response) throw new Error(`No handler for ${String(input)}`);
+      return response;
+    });
   return createClient({
     baseUrl,
     throwOnError: false,
@@ -75,10 +81,23 @@ export function mockHarness(defaults: CreateMockOptions = {}) {
 export function send(
   method: string,
   path: string,
-  init: { body?: string | object; headers?: Record<string, string>; sign?: boolean; credentials?: { apiKey: string; apiSecret: string }; timestamp?: number; nonce?: string; authorization?: string } = {},
+  init: {
+    body?: string | object;
+    headers?: Record<string, string>;
+    sign?: boolean;
+    credentials?: { apiKey: string; apiSecret: string };
+    timestamp?: number;
+    nonce?: string;
+    authorization?: string;
+  } = {},
 ): Promise<Response> {
   const { sign, ...request } = init;
-  return sendSigned({ method, url: path.startsWith('http') ? path : `${BASE_URL}${path}`, ...request, ...(sign === false ? { credentials: null } : {}) });
+  return sendSigned({
+    method,
+    url: path.startsWith('http') ? path : `${BASE_URL}${path}`,
+    ...request,
+    ...(sign === false ? { credentials: null } : {}),
+  });
 }
 
 /** Asserts a problem+json response of `status` and `code` that validates against the spec's Problem schema; returns it. */

@@ -38,7 +38,9 @@ export function pointerToJsonPath(doc: unknown, pointer: string): string {
       path += `[${Number(token)}]`;
       node = node[Number(token)];
     } else {
-      path += /^[A-Za-z_][A-Za-z0-9_]*$/.test(token) ? `.${token}` : `['${token.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
+      path += /^[A-Za-z_][A-Za-z0-9_]*$/.test(token)
+        ? `.${token}`
+        : `['${token.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
       node = (node as Doc | undefined)?.[token];
     }
   }
@@ -59,7 +61,8 @@ export function schemaOf(value: unknown): Doc {
   if (typeof value === 'string') {
     if (/^\d{4}-\d{2}-\d{2}T/.test(value)) return { type: 'string', format: 'date-time' };
     if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return { type: 'string', format: 'date' };
-    if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) return { type: 'string', format: 'uuid' };
+    if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value))
+      return { type: 'string', format: 'uuid' };
     return { type: 'string' };
   }
   if (typeof value === 'object') return { type: 'object' };
@@ -70,7 +73,10 @@ export function schemaOf(value: unknown): Doc {
 function responseFor(doc: Doc, drift: Drift): unknown {
   const description = `Observed from the target (card-issuing-contract proxy, ${drift.request}); review before applying.`;
   if (drift.mediaType === 'application/problem+json') {
-    return { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+    return {
+      description,
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    };
   }
   const responses = resolve(doc, drift.schemaPointer ?? '') as Doc | undefined;
   const success = Object.entries(responses ?? {}).find(([status]) => status.startsWith('2'));
@@ -129,5 +135,10 @@ export function buildOverlay(doc: Doc, drifts: Drift[], target: string): Overlay
         break;
     }
   }
-  return { overlay: '1.0.0', info: { title: `Drift of ${target} from the spec, observed by card-issuing-contract proxy`, version: '1.0.0' }, extends: 'openapi.yaml', actions };
+  return {
+    overlay: '1.0.0',
+    info: { title: `Drift of ${target} from the spec, observed by card-issuing-contract proxy`, version: '1.0.0' },
+    extends: 'openapi.yaml',
+    actions,
+  };
 }

@@ -24,7 +24,10 @@ import { findCorporate } from './lookups';
  * The approval instance that carries an authorization's hold and spending now: the one it was made under, or the
  * instance that replaced it, and so on (undefined for a Server2Server card).
  */
-export function carrierOf(ctx: DomainContext, auth: Pick<AuthorizationRecord, 'approvalUuid'>): ApprovalRecord | undefined {
+export function carrierOf(
+  ctx: DomainContext,
+  auth: Pick<AuthorizationRecord, 'approvalUuid'>,
+): ApprovalRecord | undefined {
   let approval = auth.approvalUuid === null ? undefined : ctx.state.approvals[auth.approvalUuid];
   // Bounded: a restored state's references resolve, but could loop.
   for (let hops = 0; approval?.replacedByApprovalUuid && hops < 10_000; hops++) {

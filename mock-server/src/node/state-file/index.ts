@@ -12,7 +12,14 @@
  * @module
  */
 export { StateFileError, errnoText } from './errors';
-export { STATE_FILE_FORMAT, STATE_FILE_VERSION, readStateFile, removeStaleTempFiles, writeStateFile, type StateFileEnvelope } from './snapshot';
+export {
+  STATE_FILE_FORMAT,
+  STATE_FILE_VERSION,
+  readStateFile,
+  removeStaleTempFiles,
+  writeStateFile,
+  type StateFileEnvelope,
+} from './snapshot';
 export { acquireLock } from './lock';
 export { WAL_FORMAT } from './wal-files';
 export { openStateFile } from './open';

@@ -59,7 +59,8 @@ export async function readStateFile(file: string): Promise<{ state: unknown; wal
     throw new StateFileError(file, `The state file ${file} has no "state" object. ${LEAVE_IT}`);
   }
   // `journal` in the envelope: the on-disk name of the write-ahead log generation, kept so that existing files load.
-  const wal = typeof parsed.journal === 'number' && Number.isInteger(parsed.journal) && parsed.journal >= 0 ? parsed.journal : 0;
+  const wal =
+    typeof parsed.journal === 'number' && Number.isInteger(parsed.journal) && parsed.journal >= 0 ? parsed.journal : 0;
   return { state: parsed.state, wal };
 }
 
@@ -67,7 +68,13 @@ let tempCounter = 0;
 
 /** Writes `state` to `file` atomically: temporary file in the same folder, fsync, rename, fsync of the folder. */
 export async function writeStateFile(file: string, state: unknown, wal = 0, now: Date = new Date()): Promise<number> {
-  const envelope: StateFileEnvelope<unknown> = { format: STATE_FILE_FORMAT, version: STATE_FILE_VERSION, savedAt: now.toISOString(), journal: wal, state };
+  const envelope: StateFileEnvelope<unknown> = {
+    format: STATE_FILE_FORMAT,
+    version: STATE_FILE_VERSION,
+    savedAt: now.toISOString(),
+    journal: wal,
+    state,
+  };
   // Serialised before the first await: the snapshot is of one instant, even of a live state.
   const text = `${JSON.stringify(envelope)}\n`;
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}-${++tempCounter}.tmp`);
