@@ -32,7 +32,7 @@ export const cardDetails: Example = {
     });
 
     // A fresh key pair for this session: 2048-bit RSA (4096 allowed), made by Web Crypto.
-    const { keyPair, publicKey } = await progress.step(
+    const { keyPair } = await progress.step(
       'generateCardKeyPair',
       async () => {
         const pair = await generateCardKeyPair();

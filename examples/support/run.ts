@@ -51,21 +51,26 @@ interface Target {
   only: string | undefined;
 }
 
+/** The command line's flags; throws on an unknown or malformed one. */
+function flagsOf(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    options: {
+      'base-url': { type: 'string' },
+      'api-key': { type: 'string' },
+      'api-secret': { type: 'string' },
+      only: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  }).values;
+}
+
 function parseTarget(argv: readonly string[]): Target | { help: true } | { error: string } {
-  let values;
+  let values: ReturnType<typeof flagsOf>;
   try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        'base-url': { type: 'string' },
-        'api-key': { type: 'string' },
-        'api-secret': { type: 'string' },
-        only: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
+    values = flagsOf(argv);
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }

@@ -100,8 +100,12 @@ export function run(
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => void (stdout += text));
-    child.stderr.setEncoding('utf8').on('data', (text: string) => void (stderr += text));
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      stdout += text;
+    });
+    child.stderr.setEncoding('utf8').on('data', (text: string) => {
+      stderr += text;
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 240_000);
     child.once('error', reject);
     child.once('close', (code) => {
@@ -237,8 +241,12 @@ export class MockCommand {
   readonly ended: Promise<Ended>;
 
   private constructor(readonly child: ChildProcessWithoutNullStreams) {
-    child.stdout.setEncoding('utf8').on('data', (text: string) => void (this.stdout += text));
-    child.stderr.setEncoding('utf8').on('data', (text: string) => void (this.stderr += text));
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      this.stdout += text;
+    });
+    child.stderr.setEncoding('utf8').on('data', (text: string) => {
+      this.stderr += text;
+    });
     this.ended = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
     // Never leave a server behind, whatever happens to this process.
     const reap = () => this.signal('SIGKILL');

@@ -19,24 +19,38 @@ import { Generator, Random, type Pools, type Schema } from './generate';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const CASES = Number(process.env.FUZZ_CASES ?? 24); // per operation, half valid, half broken
-const doc = parse(readFileSync(repoPath('spec/openapi.yaml'), 'utf8')) as Schema;
+/** The parts of an OpenAPI parameter and operation the run reads. */
+interface ParameterNode {
+  $ref?: string;
+  in: string;
+  name: string;
+  required?: boolean;
+  schema: Schema;
+}
+interface OperationNode {
+  operationId: string;
+  parameters?: ParameterNode[];
+  requestBody?: { content?: { 'application/json'?: { schema?: Schema } } };
+}
+type PathItem = { parameters?: ParameterNode[] } & { [method: string]: OperationNode | undefined };
+const doc = parse(readFileSync(repoPath('spec/openapi.yaml'), 'utf8')) as { paths: Record<string, PathItem> };
 
 interface Op {
   operationId: string;
   method: string;
   path: string;
-  parameters: Schema[];
+  parameters: ParameterNode[];
   body: Schema | undefined;
 }
 
 function operations(): Op[] {
   const out: Op[] = [];
-  for (const [path, item] of Object.entries(doc.paths as Record<string, Schema>)) {
+  for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of ['get', 'post', 'put', 'delete', 'patch']) {
-      const op = item[method] as Schema | undefined;
+      const op = item[method];
       if (!op) continue;
       const gen = new Generator(doc, new Random(0), { ids: {}, publicKey: '' });
-      const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: Schema) => gen.resolve(p));
+      const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => gen.resolve(p));
       out.push({
         operationId: op.operationId,
         method: method.toUpperCase(),

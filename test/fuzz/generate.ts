@@ -5,9 +5,31 @@
  * the run, so that a new one in the spec is noticed rather than fuzzed with nonsense.
  * @module
  */
+import { valueAt } from '../../contract/src/json-pointer';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type Schema = { [key: string]: any };
+/** A JSON Schema of the spec: the keywords the generator reads; any other stays opaque. */
+export interface Schema {
+  $ref?: string;
+  const?: Json;
+  enum?: Json[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+  type?: string | string[];
+  format?: string;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  [keyword: string]: unknown;
+}
 
 /** A small seeded PRNG (mulberry32). */
 export class Random {
@@ -16,7 +38,8 @@ export class Random {
     this.#state = seed >>> 0;
   }
   next(): number {
-    let t = (this.#state += 0x6d2b79f5);
+    this.#state += 0x6d2b79f5;
+    let t = this.#state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
@@ -54,18 +77,16 @@ const TEXT_CHARS = ['a', 'Z', 'é', 'ß', ' ', '-', "'", '漢', '🚀', '"', '\\
 /** Generates valid and invalid values of the spec's schemas. */
 export class Generator {
   constructor(
-    readonly doc: Schema,
+    readonly doc: unknown,
     readonly random: Random,
     readonly pools: Pools,
   ) {}
 
-  resolve(schema: Schema): Schema {
-    let s = schema;
+  /** `node` (a schema, or another node of the spec such as a parameter) with its `$ref`s followed. */
+  resolve<T extends { $ref?: string }>(node: T): T {
+    let s = node;
     for (let i = 0; s && typeof s.$ref === 'string' && i < 20; i++) {
-      s = s.$ref
-        .slice(2)
-        .split('/')
-        .reduce((node: Schema, key: string) => node[key.replace(/~1/g, '/').replace(/~0/g, '~')], this.doc);
+      s = valueAt(this.doc, s.$ref.slice(1)) as T;
     }
     return s;
   }
@@ -74,7 +95,7 @@ export class Generator {
   valid(schema: Schema, name = ''): Json {
     const r = this.random;
     const s = this.resolve(schema);
-    if ('const' in s) return s.const;
+    if ('const' in s) return s.const as Json;
     if (Array.isArray(s.enum)) return r.pick(s.enum);
     if (s.anyOf || s.oneOf) return this.valid(r.pick((s.anyOf ?? s.oneOf) as Schema[]), name);
     if (s.allOf) return Object.assign({}, ...(s.allOf as Schema[]).map((part) => this.valid(part, name)));
@@ -101,8 +122,8 @@ export class Generator {
         const n = r.int(s.minItems ?? 0, Math.min(s.maxItems ?? 3, 3));
         return Array.from({ length: n }, () => this.valid(s.items ?? {}, name));
       }
-      case 'object':
       default: {
+        // 'object', and a schema that names no type.
         const out: { [key: string]: Json } = {};
         const required: string[] = s.required ?? [];
         for (const [key, prop] of Object.entries((s.properties ?? {}) as Record<string, Schema>)) {

@@ -544,10 +544,15 @@ describe('snapshots carry authorizations; older ones are migrated', () => {
   it('a version 1 snapshot (restore and PUT /__mock/state) is migrated: APPROVED purchases were captured at once', async () => {
     const approval = await delivered(10_000);
     const bought = h.mock.cards.authorize(approval.card.id, { amount: 2_500, currency: 'EUR', merchant: 'Books' });
-    const v1 = JSON.parse(JSON.stringify(h.mock.snapshot())) as Record<string, any>;
+    type Rows = Record<string, Record<string, unknown>>;
+    const v1 = JSON.parse(JSON.stringify(h.mock.snapshot())) as {
+      version: number;
+      approvals: Rows;
+      authorizations: Rows;
+    };
     v1.version = 1;
-    for (const a of Object.values(v1.approvals) as Record<string, unknown>[]) delete a.held;
-    for (const a of Object.values(v1.authorizations) as Record<string, unknown>[]) {
+    for (const a of Object.values(v1.approvals)) delete a.held;
+    for (const a of Object.values(v1.authorizations)) {
       for (const field of ['state', 'authorized', 'held', 'captured', 'refunded', 'expiresAt', 'steps', 'updatedAt'])
         delete a[field];
     }

@@ -122,7 +122,7 @@ describe('signature (contract section 2)', () => {
       (
         await send('GET', `/s2s/users/${id}`, {
           sign: false,
-          authorization: 'HMAC-SHA256 other:x:' + 'a'.repeat(32) + ':1',
+          authorization: `HMAC-SHA256 other:x:${'a'.repeat(32)}:1`,
         })
       ).status,
     ).toBe(404);
@@ -130,7 +130,7 @@ describe('signature (contract section 2)', () => {
       (
         await send('GET', `/s2s/users/${id}`, {
           sign: false,
-          authorization: 'HMAC-SHA256 unknown:x:' + 'a'.repeat(32) + ':1',
+          authorization: `HMAC-SHA256 unknown:x:${'a'.repeat(32)}:1`,
         })
       ).status,
     ).toBe(200);
@@ -359,7 +359,10 @@ describe('faults and latency', () => {
       while (vi.getTimerCount() === 0) await new Promise((resolve) => setImmediate(resolve));
     };
     let settled = false;
-    const pending = send('GET', userPath).then((r) => ((settled = true), r));
+    const pending = send('GET', userPath).then((r) => {
+      settled = true;
+      return r;
+    });
     await timerSet();
     await vi.advanceTimersByTimeAsync(999);
     expect(settled).toBe(false);

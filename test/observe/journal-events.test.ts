@@ -460,8 +460,7 @@ interface Frame {
 async function* readFrames(reader: ReadableStreamDefaultReader<string>): AsyncGenerator<Frame> {
   let buffer = '';
   for (;;) {
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
+    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       const frame: Frame = { event: 'message', data: '' };

@@ -16,14 +16,13 @@ import {
 import { decryptCardDetails } from '../../sdk/src/card-details/decrypt';
 import { encryptCardDetails } from '../../sdk/src/card-details/encrypt';
 import { isLuhnValid, luhnCheckDigit } from '../../sdk/src/card-details/luhn';
-import { type CardKeyPair } from '../../sdk/src/card-details/types';
 import {
   CardDetailsDecryptionError,
   CardDetailsInvalidError,
   PrivateKeyInvalidError,
   PublicKeyInvalidError,
 } from '../../sdk/src/core/errors/classes';
-import { CardIssuingError } from '../../sdk/src/core/errors/base';
+import type { CardIssuingError } from '../../sdk/src/core/errors/base';
 import type { CardDetails } from '../../sdk/generated/types.gen';
 import { repoPath } from '../helpers/spec';
 
@@ -351,7 +350,7 @@ describe('weak and foreign keys', () => {
     ],
     [
       'DER with trailing bytes',
-      KeyObject.from(pair.publicKey).export({ type: 'spki', format: 'der' }).toString('base64url') + 'AAAA',
+      `${KeyObject.from(pair.publicKey).export({ type: 'spki', format: 'der' }).toString('base64url')}AAAA`,
     ],
     ['empty', ''],
   ])('a %s public key is refused with PUBLIC_KEY_INVALID', async (_, spki) => {

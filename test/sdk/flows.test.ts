@@ -373,7 +373,9 @@ describe('registerUser', () => {
 });
 
 describe('issueCard', () => {
-  const registered = () => registrationConsents.forEach((c) => state.signed.add(c.id));
+  const registered = () => {
+    for (const c of registrationConsents) state.signed.add(c.id);
+  };
 
   it('runs the whole order for a priced physical card: OTP (with one mistyped code), KYC, consents, top-up, draft, activation', async () => {
     registered();
@@ -439,7 +441,7 @@ describe('issueCard', () => {
 
   it('skips what is already done for a free virtual card', async () => {
     registered();
-    cardConsents.forEach((c) => state.signed.add(c.id));
+    for (const c of cardConsents) state.signed.add(c.id);
     state.user = { ...state.user, emailVerified: true };
     state.kyc = 'PASSED';
     state.config = { id: u(40), type: 'VIRTUAL', price: null };
@@ -478,7 +480,7 @@ describe('issueCard', () => {
 
   const ready = () => {
     registered();
-    cardConsents.forEach((c) => state.signed.add(c.id));
+    for (const c of cardConsents) state.signed.add(c.id);
     state.user = { ...state.user, emailVerified: true };
     state.kyc = 'PASSED';
   };

@@ -114,6 +114,7 @@ export async function signedFetch(
     credentials?: { apiKey: string; apiSecret: string } | null;
     headers?: Record<string, string>;
   } = {},
+  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON, typed as Response.json() types it; the tests assert its fields.
 ): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await sendSigned({ method, url: `${baseUrl}${path}`, ...options });
   const text = await res.text();
@@ -130,6 +131,7 @@ export async function control(
   path: string,
   body?: unknown,
   credentials?: { apiKey: string; apiSecret: string },
+  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON, as signedFetch gives it.
 ): Promise<{ status: number; body: any }> {
   if (credentials) {
     const { status, body: answer } = await signedFetch(baseUrl, method, `/__mock${path}`, { body, credentials });

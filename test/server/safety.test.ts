@@ -26,7 +26,7 @@ interface Raw {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
-  json: () => any;
+  json: () => unknown;
 }
 
 /** A raw HTTP request, so that the test controls the exact target, Host and Origin. */

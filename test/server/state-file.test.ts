@@ -81,7 +81,9 @@ function fakeMock(): StateFileHooks & { commands: unknown[] } {
   const fake = {
     commands: [] as unknown[],
     exportState: () => ({ commands: [...fake.commands] }),
-    importState: (state: unknown) => void (fake.commands = [...(state as { commands: unknown[] }).commands]),
+    importState: (state: unknown) => {
+      fake.commands = [...(state as { commands: unknown[] }).commands];
+    },
     replay: (command: unknown) => void fake.commands.push(command),
   };
   return fake;

@@ -9,6 +9,7 @@ import { createPublicKey } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
+import { escapeToken, valueAt } from '../../contract/src/json-pointer';
 import { loadSpec, specOperations } from '../helpers/spec';
 import { BASE_URL, mockHarness, send } from '../mock/helpers';
 
@@ -19,18 +20,11 @@ type Node = Record<string, unknown>;
 const SPEC_ID = 'urn:card-issuing-sdk:spec-examples';
 const spec = loadSpec() as unknown as Node;
 const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
-const escape = (t: string) => t.replace(/~/g, '~0').replace(/\//g, '~1');
-
-function resolve(pointer: string): unknown {
-  let node: unknown = spec;
-  for (const raw of pointer.split('/').slice(1)) node = (node as Node)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
-  return node;
-}
 /** Follows `{ $ref }` (a reference object, or an example given as a reference to a schema's example). */
 function deref(node: unknown, pointer: string): { node: unknown; pointer: string } {
   while (isNode(node) && typeof node.$ref === 'string') {
     pointer = decodeURIComponent(node.$ref.slice(1));
-    node = resolve(pointer);
+    node = valueAt(spec, pointer);
   }
   return { node, pointer };
 }
@@ -56,15 +50,15 @@ const examples: Example[] = [];
 function walkSchema(node: unknown, pointer: string): void {
   if (!isNode(node)) return;
   if (Array.isArray(node.examples))
-    node.examples.forEach((value, i) =>
-      examples.push({ where: `${pointer}/examples/${i}`, schemaPointer: pointer, value, text: false }),
-    );
+    for (const [i, value] of node.examples.entries())
+      examples.push({ where: `${pointer}/examples/${i}`, schemaPointer: pointer, value, text: false });
   if (isNode(node.properties))
     for (const name of Object.keys(node.properties))
-      walkSchema(node.properties[name], `${pointer}/properties/${escape(name)}`);
+      walkSchema(node.properties[name], `${pointer}/properties/${escapeToken(name)}`);
   for (const key of ['items', 'additionalProperties', 'not']) walkSchema(node[key], `${pointer}/${key}`);
   for (const key of ['allOf', 'anyOf', 'oneOf', 'prefixItems'])
-    if (Array.isArray(node[key])) (node[key] as unknown[]).forEach((s, i) => walkSchema(s, `${pointer}/${key}/${i}`));
+    if (Array.isArray(node[key]))
+      for (const [i, s] of (node[key] as unknown[]).entries()) walkSchema(s, `${pointer}/${key}/${i}`);
 }
 /** A parameter's or header's `example`/`examples`, against its schema. */
 function walkParameter(node: unknown, pointer: string): void {
@@ -86,11 +80,12 @@ function walkContent(node: unknown, pointer: string): void {
   const { node: owner, pointer: at } = deref(node, pointer);
   if (!isNode(owner)) return;
   if (isNode(owner.headers))
-    for (const name of Object.keys(owner.headers)) walkParameter(owner.headers[name], `${at}/headers/${escape(name)}`);
+    for (const name of Object.keys(owner.headers))
+      walkParameter(owner.headers[name], `${at}/headers/${escapeToken(name)}`);
   if (!isNode(owner.content)) return;
   for (const [type, media] of Object.entries(owner.content)) {
     if (!isNode(media) || media.schema === undefined) continue;
-    const mediaPointer = `${at}/content/${escape(type)}`;
+    const mediaPointer = `${at}/content/${escapeToken(type)}`;
     if (media.example !== undefined)
       examples.push({
         where: `${mediaPointer}/example`,
@@ -113,16 +108,17 @@ function walkContent(node: unknown, pointer: string): void {
 
 const components = spec.components as Node;
 for (const [name, schema] of Object.entries(components.schemas as Node))
-  walkSchema(schema, `/components/schemas/${escape(name)}`);
+  walkSchema(schema, `/components/schemas/${escapeToken(name)}`);
 for (const name of Object.keys(components.parameters as Node))
-  walkParameter((components.parameters as Node)[name], `/components/parameters/${escape(name)}`);
+  walkParameter((components.parameters as Node)[name], `/components/parameters/${escapeToken(name)}`);
 for (const name of Object.keys((components.headers as Node) ?? {}))
-  walkParameter((components.headers as Node)[name], `/components/headers/${escape(name)}`);
+  walkParameter((components.headers as Node)[name], `/components/headers/${escapeToken(name)}`);
 for (const [path, item] of Object.entries(spec.paths as Node)) {
   for (const [method, op] of Object.entries(item as Node)) {
     if (!isNode(op) || !isNode(op.responses)) continue;
-    const at = `/paths/${escape(path)}/${method}`;
-    if (Array.isArray(op.parameters)) op.parameters.forEach((p, i) => walkParameter(p, `${at}/parameters/${i}`));
+    const at = `/paths/${escapeToken(path)}/${method}`;
+    if (Array.isArray(op.parameters))
+      for (const [i, p] of op.parameters.entries()) walkParameter(p, `${at}/parameters/${i}`);
     if (op.requestBody !== undefined) walkContent(op.requestBody, `${at}/requestBody`);
     for (const status of Object.keys(op.responses)) walkContent(op.responses[status], `${at}/responses/${status}`);
   }

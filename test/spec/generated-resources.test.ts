@@ -81,7 +81,8 @@ function typeErrors(sources: Record<string, string>): Record<string, TypeError[]
   const errors: Record<string, TypeError[]> = Object.fromEntries(Object.keys(sources).map((name) => [name, []]));
   for (const d of ts.getPreEmitDiagnostics(program)) {
     const name = d.file ? relative(scratch, d.file.fileName) : '(global)';
-    (errors[name] ??= []).push({
+    errors[name] ??= [];
+    errors[name].push({
       code: d.code,
       line: d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0,
       text: ts.flattenDiagnosticMessageText(d.messageText, '\n'),

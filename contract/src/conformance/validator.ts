@@ -18,6 +18,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
+import { escapeToken, valueAt } from '../json-pointer';
 
 // ajv-formats is CommonJS; under Node's ESM loader its default export may arrive wrapped once more.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
@@ -146,7 +147,6 @@ interface OperationDef {
   secured: boolean;
 }
 
-const escapeToken = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
 const pointerOf = (...tokens: string[]): string => tokens.map((t) => `/${escapeToken(t)}`).join('');
 /** A `$ref` to a pointer inside the document, its tokens percent-encoded as a URI fragment must be. */
 const refTo = (pointer: string): string =>
@@ -155,15 +155,7 @@ const refTo = (pointer: string): string =>
     .map((t) => encodeURIComponent(t))
     .join('/')}`;
 
-function resolvePointer(doc: Json, pointer: string): Json | undefined {
-  let node: Json | undefined = doc;
-  for (const raw of pointer.split('/').slice(1)) {
-    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (node === null || typeof node !== 'object') return undefined;
-    node = Array.isArray(node) ? node[Number(token)] : node[token];
-  }
-  return node;
-}
+const resolvePointer = (doc: Json, pointer: string): Json | undefined => valueAt(doc, pointer) as Json | undefined;
 
 /** Follows a `$ref` object (`{ $ref: '#/components/...' }`) to its target; returns the target and its pointer. */
 function deref(doc: Json, node: Json | undefined, pointer: string): { node: JsonObject; pointer: string } {
@@ -362,7 +354,7 @@ export function createConformanceChecker(options: ConformanceCheckerOptions): Co
       const walk = (node: Json, at: string): void => {
         if (node === null || typeof node !== 'object') return;
         if (!pointers!.has(node)) pointers!.set(node, at);
-        if (Array.isArray(node)) node.forEach((child, i) => walk(child, `${at}/${i}`));
+        if (Array.isArray(node)) for (const [i, child] of node.entries()) walk(child, `${at}/${i}`);
         else for (const [key, child] of Object.entries(node)) walk(child, `${at}/${escapeToken(key)}`);
       };
       walk(doc, '');

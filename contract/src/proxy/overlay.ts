@@ -6,6 +6,7 @@
  * Drifts that need judgement (a wrong type, a refused signature) are left to the report.
  * @module
  */
+import { unescapeToken, valueAt } from '../json-pointer';
 import type { Drift } from './drift';
 
 /** An Overlay 1.0 action. */
@@ -26,14 +27,12 @@ export interface Overlay {
 
 type Doc = Record<string, unknown>;
 
-const unescape = (token: string) => token.replace(/~1/g, '/').replace(/~0/g, '~');
-
 /** A JSON pointer inside `doc` as a JSONPath (RFC 9535) in normalized bracket-or-dot form. */
 export function pointerToJsonPath(doc: unknown, pointer: string): string {
   let path = '$';
   let node = doc;
   for (const raw of pointer.split('/').slice(1)) {
-    const token = unescape(raw);
+    const token = unescapeToken(raw);
     if (Array.isArray(node)) {
       path += `[${Number(token)}]`;
       node = node[Number(token)];
@@ -45,12 +44,6 @@ export function pointerToJsonPath(doc: unknown, pointer: string): string {
     }
   }
   return path;
-}
-
-function resolve(doc: unknown, pointer: string): unknown {
-  let node = doc;
-  for (const raw of pointer.split('/').slice(1)) node = (node as Doc | undefined)?.[unescape(raw)];
-  return node;
 }
 
 /** The JSON Schema of an observed value: its type, and a format where a string shows one. */
@@ -78,12 +71,12 @@ function responseFor(doc: Doc, drift: Drift): unknown {
       content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
     };
   }
-  const responses = resolve(doc, drift.schemaPointer ?? '') as Doc | undefined;
+  const responses = valueAt(doc, drift.schemaPointer ?? '') as Doc | undefined;
   const success = Object.entries(responses ?? {}).find(([status]) => status.startsWith('2'));
   if (success) {
     const documented = success[1] as Doc;
     // A $ref response is resolved one level, so its description can say where the answer was seen.
-    const body = typeof documented.$ref === 'string' ? (resolve(doc, documented.$ref.slice(1)) as Doc) : documented;
+    const body = typeof documented.$ref === 'string' ? (valueAt(doc, documented.$ref.slice(1)) as Doc) : documented;
     return { ...body, description: `${description} Documented as ${success[0]}.` };
   }
   return drift.mediaType ? { description, content: { [drift.mediaType]: {} } } : { description };

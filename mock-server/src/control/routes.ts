@@ -47,15 +47,23 @@ export function controlRoutes(api: ControlApi): RouteDef[] {
   });
   const routes: RouteDef[] = [
     { method: 'get', path: '/__mock/fixtures', run: ({ control }) => ok(publicFixtures(control)) },
-    { method: 'post', path: '/__mock/reset', run: ({ control }) => (control.reset(), ok(publicFixtures(control))) },
+    {
+      method: 'post',
+      path: '/__mock/reset',
+      run: ({ control }) => {
+        control.reset();
+        return ok(publicFixtures(control));
+      },
+    },
     { method: 'get', path: '/__mock/clock', run: ({ control }) => ok(clockView(control)) },
     {
       method: 'post',
       path: '/__mock/clock/advance',
       body: zClockAdvanceBody,
-      run: ({ control, body }) => (
-        control.clock.advance((body as { seconds: number }).seconds), ok(clockView(control))
-      ),
+      run: ({ control, body }) => {
+        control.clock.advance((body as { seconds: number }).seconds);
+        return ok(clockView(control));
+      },
     },
     {
       method: 'get',
@@ -141,9 +149,10 @@ export function controlRoutes(api: ControlApi): RouteDef[] {
       method: 'post',
       path: '/__mock/faults',
       body: zFaultBody,
-      run: ({ control, body }) => (
-        control.faults.inject(body as z.infer<typeof zFaultBody>), ok({ injected: body }, 201)
-      ),
+      run: ({ control, body }) => {
+        control.faults.inject(body as z.infer<typeof zFaultBody>);
+        return ok({ injected: body }, 201);
+      },
     },
     {
       method: 'post',

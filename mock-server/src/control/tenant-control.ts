@@ -20,7 +20,7 @@ import {
   type IncomingDepositResult,
 } from '../domain';
 import type { ChangeRequest } from '../domain/business';
-import type { AuthorizationFilter, Purchase } from '../domain/authorizations';
+import type { Purchase } from '../domain/authorizations';
 import { authorizationControl, type AuthorizationControl } from './authorization-control';
 import { indexOf, outboxOf } from '../domain/lookups';
 import { injectFault, type FaultSpec } from '../pipeline/faults';
@@ -32,7 +32,6 @@ import {
   fixturesOf,
   migrateSnapshot,
   snapshotErrors,
-  snapshotProblem,
   type AuthorizationRecord,
   type Fixtures,
   type OutboxMessage,

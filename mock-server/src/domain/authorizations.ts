@@ -187,7 +187,7 @@ export function refund(ctx: DomainContext, id: string, amount?: number): Authori
 /** A PENDING hold whose time has come expires (time-driven: `settle`); returns 1 when it did. */
 export function expireIfDue(ctx: DomainContext, id: string): number {
   const auth = ctx.state.authorizations[id];
-  if (!auth || auth.state !== 'PENDING' || auth.expiresAt === null) return 0;
+  if (auth?.state !== 'PENDING' || auth.expiresAt === null) return 0;
   const at = Date.parse(auth.expiresAt);
   if (at > ctx.now) return 0;
   const row = findTransition(
@@ -241,7 +241,7 @@ function businessDecision(
   carrier = card.approvalUuid === null ? undefined : ctx.state.approvals[card.approvalUuid],
 ): Decision {
   const decline = (declineReason: DeclineReason | null): Decision => ({ declineReason, balanceId: null });
-  if (!carrier || carrier.status !== 'DELIVERED') return decline('APPROVAL_NOT_DELIVERED');
+  if (carrier?.status !== 'DELIVERED') return decline('APPROVAL_NOT_DELIVERED');
   if (card.status === 'LOCKED') return decline('CARD_LOCKED');
   if (card.status !== 'ACTIVE') return decline('CARD_NOT_ACTIVE');
   if (amount.currency !== carrier.budget.currency) return decline('CURRENCY_MISMATCH');

@@ -4,16 +4,7 @@
  * Card generation (number, expiry, CVV) for both areas. The `/s2s` operations never see a business card.
  * @module
  */
-import type {
-  BalanceList,
-  Card,
-  CardCreate,
-  CardDetails,
-  CardList,
-  CardOrDraft,
-  Draft,
-  ProblemCode,
-} from 'card-issuing-sdk';
+import type { BalanceList, Card, CardCreate, CardDetails, CardList, CardOrDraft, Draft } from 'card-issuing-sdk';
 import { luhnCheckDigit } from 'card-issuing-sdk/server';
 import { iso } from '../clock';
 import { cardMachine, draftMachine, initialStatus, transition, type CardTrigger } from '../machines';

@@ -54,7 +54,7 @@ export function findTransition<S extends string, T extends string, C, R extends 
   return machine.rows.find(
     (row) =>
       row.trigger === trigger &&
-      (current === null ? row.from === null : row.from !== null && row.from.includes(current)) &&
+      (current === null ? row.from === null : row.from?.includes(current)) &&
       (row.when === undefined || row.when(ctx as C)),
   );
 }

@@ -141,7 +141,7 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
     allowedHosts: options.allowedHosts,
     corsOrigins: options.corsOrigins,
   });
-  let http;
+  let http: Awaited<ReturnType<typeof servePipeline>>;
   try {
     http = await servePipeline(withDocsPage(withInspectorPage(mockInternals(mock).pipeline), options.docsDir), {
       port: options.port ?? 4010,

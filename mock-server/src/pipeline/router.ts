@@ -52,7 +52,10 @@ export class Router<R> {
           at = at.param.node;
         } else {
           let next = at.literal.get(segment);
-          if (!next) at.literal.set(segment, (next = node()));
+          if (!next) {
+            next = node();
+            at.literal.set(segment, next);
+          }
           at = next;
         }
       }

@@ -147,27 +147,32 @@ export class TenantIndex {
       }
       case 'balances': {
         const b = record as BalanceRecord;
-        return m(this.balancesByUser, b.userId, b);
+        m(this.balancesByUser, b.userId, b);
+        return;
       }
       case 'cards': {
         const c = record as CardRecord;
-        return m(this.cardsByUser, c.userId, c);
+        m(this.cardsByUser, c.userId, c);
+        return;
       }
       case 'approvals': {
         const a = record as ApprovalRecord;
         m(this.approvalsByCorporateUser, `${a.corporateUuid} ${a.userUuid}`, a);
         m(this.approvalsByCorporate, a.corporateUuid, a);
         m(this.approvalsByCard, a.cardId, a);
-        return m(this.approvalsByUser, a.userUuid, a);
+        m(this.approvalsByUser, a.userUuid, a);
+        return;
       }
       case 'depositAddresses': {
         const d = record as DepositAddressRecord;
-        return m(this.depositAddressesByBalanceType, `${d.balanceId} ${d.type}`, d);
+        m(this.depositAddressesByBalanceType, `${d.balanceId} ${d.type}`, d);
+        return;
       }
       case 'verifications': {
         const v = record as VerificationRecord;
         m(this.verificationsByUser, v.userId, v);
-        return m(this.verificationsByBalance, v.balanceId, v);
+        m(this.verificationsByBalance, v.balanceId, v);
+        return;
       }
       case 'corporates': {
         const c = record as CorporateRecord;
@@ -177,15 +182,18 @@ export class TenantIndex {
       }
       case 'corporateDepositAddresses': {
         const d = record as CorporateDepositAddressRecord;
-        return m(this.corporateDepositAddressesByCorporate, d.corporateUuid, d);
+        m(this.corporateDepositAddressesByCorporate, d.corporateUuid, d);
+        return;
       }
       case 'topUps': {
         const t = record as TopUpRecord;
-        return m(this.topUpsByCorporate, t.corporateUuid, t);
+        m(this.topUpsByCorporate, t.corporateUuid, t);
+        return;
       }
       case 'authorizations': {
         const a = record as AuthorizationRecord;
-        return m(this.authorizationsByCard, a.cardId, a);
+        m(this.authorizationsByCard, a.cardId, a);
+        return;
       }
     }
   }

@@ -18,8 +18,12 @@ export interface Issue {
 let english: $ZodErrorMap | undefined;
 
 /** The application's zod messages when it set any, else English. */
-const messages: $ZodErrorMap = (issue) =>
-  (globalConfig.customError ?? globalConfig.localeError ?? (english ??= en().localeError))(issue);
+const messages: $ZodErrorMap = (issue) => {
+  const chosen = globalConfig.customError ?? globalConfig.localeError;
+  if (chosen) return chosen(issue);
+  english ??= en().localeError;
+  return english(issue);
+};
 
 /** The issues of `value` against `schema`, or undefined when it is valid. Synchronous: no schema of the spec is async. */
 export function issuesOf(schema: $ZodType, value: unknown): Issue[] | undefined {

@@ -79,7 +79,9 @@ export function App() {
       },
       (error: unknown) => current && setLoadError(failureText('Loading the state', error)),
     );
-    return () => void (current = false);
+    return () => {
+      current = false;
+    };
   }, [version]);
 
   const actions = useMemo<Actions>(

@@ -32,7 +32,9 @@ export function EventsTab({ version }: { version: number }) {
       },
       () => undefined,
     );
-    return () => void (live = false);
+    return () => {
+      live = false;
+    };
   }, [kind, version]);
   return (
     <Section

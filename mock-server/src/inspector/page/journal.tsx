@@ -54,7 +54,9 @@ export function JournalPanel({ version }: { version: number }) {
       },
       () => undefined,
     );
-    return () => void (live = false);
+    return () => {
+      live = false;
+    };
   }, [operation, status, code, requestId, version]);
 
   useEffect(() => {
@@ -189,6 +191,7 @@ function ExchangeDialog({ summary, onClose }: { summary: JournalSummary; onClose
           {summary.method} {shortTarget(summary.path)} → {summary.status}
           {summary.code ? ` ${summary.code}` : ''}
         </h2>
+        {/* biome-ignore lint/a11y/noAutofocus: a modal dialog focuses the control to use first (HTML's guidance for dialog). */}
         <button type="button" class="btn" onClick={() => ref.current?.close()} autoFocus>
           Close
         </button>

@@ -98,6 +98,7 @@ export function ActionButton({
 /** A labelled form control. */
 export function Field({ label, children }: { label: string; children: ComponentChildren }) {
   return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control is `children`, which the label wraps.
     <label class="field">
       <span>{label}</span>
       {children}
