@@ -9,5 +9,4 @@ export {
   isLuhnValid,
   NonceCache,
   verifySignature,
-  type VerifySignatureResult,
 } from 'card-issuing-sdk/server';

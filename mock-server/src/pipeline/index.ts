@@ -32,7 +32,7 @@ import { NO_QUERY, queryValues, strict, validateParts } from './validation';
 
 export type { PipelineRequest } from './request';
 export type { Reply } from './reply';
-export type { Exchange, MockRuntime } from './runtime';
+export type { MockRuntime } from './runtime';
 
 /** What the pipeline answers. */
 export type Outcome =

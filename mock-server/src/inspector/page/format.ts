@@ -63,11 +63,6 @@ export function shortTarget(target: string, max = 24): string {
   return `${target.slice(0, q)}?${parts.join('&')}`;
 }
 
-/** The first 8 characters of an id, for tables (the whole id is in the title). */
-export function shortId(id: string): string {
-  return id.length > 12 ? `${id.slice(0, 8)}…` : id;
-}
-
 /** A duration of seconds in words: 3600 → `1 h`, 90000 → `1 d 1 h`. */
 export function duration(seconds: number): string {
   const d = Math.floor(seconds / 86400);
