@@ -39,27 +39,22 @@ export function authorizationControl(act: Run, read: Run): AuthorizationControl 
       ];
       return authorizations.listAuthorizations(ctx, query);
     });
-  return Object.assign(list, {
-    capture: (id: string, amount?: number) =>
+  /** A step whose amount is optional (capture, reverse, refund: the whole remainder by default). */
+  const step =
+    (run: (ctx: DomainContext, id: string, amount?: number) => AuthorizationRecord) => (id: string, amount?: number) =>
       act((ctx) => {
-        const step = checked(id, amount);
-        return authorizations.capture(ctx, step.id, step.amount);
-      }),
+        const valid = checked(id, amount);
+        return run(ctx, valid.id, valid.amount);
+      });
+  return Object.assign(list, {
+    capture: step(authorizations.capture),
     increment: (id: string, amount: number) =>
       act((ctx) => {
         const step = checked(id, amount, zAuthorizationIncrementBody);
         return authorizations.increment(ctx, step.id, step.amount!);
       }),
-    reverse: (id: string, amount?: number) =>
-      act((ctx) => {
-        const step = checked(id, amount);
-        return authorizations.reverse(ctx, step.id, step.amount);
-      }),
-    refund: (id: string, amount?: number) =>
-      act((ctx) => {
-        const step = checked(id, amount);
-        return authorizations.refund(ctx, step.id, step.amount);
-      }),
+    reverse: step(authorizations.reverse),
+    refund: step(authorizations.refund),
   });
 }
 

@@ -152,6 +152,14 @@ export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant)
     if (settle(ctx) > 0) runtime.changed();
     return fn(ctx, tenant);
   };
+  /** Tells the listeners that the tenant's clock moved from `from` to `to` (epoch ms). */
+  const clockMoved = (tenant: Tenant, from: number, to: number): void => {
+    runtime.observer.emit(
+      tenant.apiKey,
+      { type: 'clock.advanced', from: new Date(from).toISOString(), to: new Date(to).toISOString() },
+      { at: from },
+    );
+  };
 
   return {
     get apiKey() {
@@ -166,15 +174,7 @@ export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant)
             { seconds: number },
           ];
           advanceClock(tenant.state.clock, body.seconds);
-          runtime.observer.emit(
-            tenant.apiKey,
-            {
-              type: 'clock.advanced',
-              from: new Date(ctx.now).toISOString(),
-              to: new Date(clockNow(tenant.state.clock)).toISOString(),
-            },
-            { at: ctx.now },
-          );
+          clockMoved(tenant, ctx.now, clockNow(tenant.state.clock));
         }),
       set: (instant) =>
         act((ctx, tenant) => {
@@ -194,11 +194,7 @@ export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant)
             });
           }
           setClock(tenant.state.clock, ms);
-          runtime.observer.emit(
-            tenant.apiKey,
-            { type: 'clock.advanced', from: new Date(ctx.now).toISOString(), to: new Date(ms).toISOString() },
-            { at: ctx.now },
-          );
+          clockMoved(tenant, ctx.now, ms);
         }),
     },
     reset: () => {

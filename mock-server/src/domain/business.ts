@@ -27,7 +27,7 @@ import {
 import type { ApprovalRecord, BusinessUserRecord, CorporateRecord } from '../store';
 import { emit, nowIso, type DomainContext } from './context';
 import { ProblemError, conflict, unprocessable } from './errors';
-import { detailsOf, issueCard } from './cards';
+import { activeCardDetails, issueCard } from './cards';
 import { allowed, apply, begin, checkFunds } from './lifecycle';
 import {
   approvalsOf,
@@ -194,16 +194,7 @@ export function approvalCardDetails(ctx: DomainContext, corporateUuid: string, a
       operation,
     );
   }
-  const card = ctx.state.cards[approval.cardId]!;
-  if (card.status !== 'ACTIVE') {
-    throw conflict(
-      'CARD_NOT_ACTIVE',
-      `Card details are served only for an ACTIVE card; card ${card.id} is ${card.status}.`,
-      card.status,
-      operation,
-    );
-  }
-  return detailsOf(card);
+  return activeCardDetails(ctx.state.cards[approval.cardId]!, operation);
 }
 
 /** The corporate's deposit addresses, oldest first, one page. */

@@ -251,7 +251,11 @@ export function listCards(ctx: DomainContext, userId: string, query: PageQuery =
  * its details are the approval's). The HTTP layer encrypts them to the caller's key.
  */
 export function cardDetails(ctx: DomainContext, cardId: string, operation = 'getCardDetails'): CardDetails {
-  const card = cardOrDraftConflict(ctx, cardId, 'CARD_NOT_ACTIVE', operation);
+  return activeCardDetails(cardOrDraftConflict(ctx, cardId, 'CARD_NOT_ACTIVE', operation), operation);
+}
+
+/** The details of a card that is ACTIVE; any other status is 409 CARD_NOT_ACTIVE (a Server2Server or a business card). */
+export function activeCardDetails(card: CardRecord, operation: string): CardDetails {
   if (card.status !== 'ACTIVE') {
     throw conflict(
       'CARD_NOT_ACTIVE',
@@ -264,7 +268,7 @@ export function cardDetails(ctx: DomainContext, cardId: string, operation = 'get
 }
 
 /** The plaintext card details of a generated card (only an ACTIVE card is ever asked, and every ACTIVE card is generated). */
-export function detailsOf(card: CardRecord): CardDetails {
+function detailsOf(card: CardRecord): CardDetails {
   if (card.pan === null || card.cvv === null || card.expiryMonth === null || card.expiryYear === null) {
     throw new Error(`Card ${card.id} is not generated yet`);
   }

@@ -86,11 +86,17 @@ export function listCardConfigs(ctx: DomainContext, userId: string, query: PageQ
   };
 }
 
-/** Sends a new 6-digit code (replacing any previous one) to the user's outbox. */
-export function requestEmailOtp(ctx: DomainContext, userId: string): EmailOtpChallenge {
+/** The user, whose e-mail is not verified yet (else 409 EMAIL_ALREADY_VERIFIED). */
+function unverifiedUser(ctx: DomainContext, userId: string): UserRecord {
   const user = findUser(ctx, userId);
   if (user.emailVerified)
     throw new ProblemError('EMAIL_ALREADY_VERIFIED', `The e-mail of user ${user.id} is already verified.`);
+  return user;
+}
+
+/** Sends a new 6-digit code (replacing any previous one) to the user's outbox. */
+export function requestEmailOtp(ctx: DomainContext, userId: string): EmailOtpChallenge {
+  const user = unverifiedUser(ctx, userId);
   const code = ctx.rng.digits(6);
   const expiresAt = iso(ctx.now + OTP_TTL_MS);
   user.otp = { code, expiresAt, attemptsRemaining: OTP_ATTEMPTS };
@@ -101,9 +107,7 @@ export function requestEmailOtp(ctx: DomainContext, userId: string): EmailOtpCha
 
 /** Verifies the e-mail with the code the user entered. */
 export function confirmEmail(ctx: DomainContext, userId: string, code: string): User {
-  const user = findUser(ctx, userId);
-  if (user.emailVerified)
-    throw new ProblemError('EMAIL_ALREADY_VERIFIED', `The e-mail of user ${user.id} is already verified.`);
+  const user = unverifiedUser(ctx, userId);
   const otp = user.otp;
   if (!otp) throw unprocessable('OTP_NOT_REQUESTED', 'No code was requested; request one with requestEmailOtp first.');
   if (otp.attemptsRemaining <= 0)

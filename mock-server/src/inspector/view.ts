@@ -7,9 +7,10 @@
  * four digits), no Authorization header. OTP codes are shown: the outbox is the control API's way to read them.
  * @module
  */
-import type { ApprovalStatus, Money } from 'card-issuing-sdk';
+import type { ApprovalStatus, DepositVerification, Money } from 'card-issuing-sdk';
 import { cardDueAt, dueTransition } from '../domain/due';
 import { remainingOf } from '../domain/holds';
+import { verificationView } from '../domain/views';
 import type { MockEvent } from '../observe';
 import type { FaultRule, TenantState, UserRecord } from '../store';
 
@@ -130,17 +131,8 @@ export interface InspectorView {
   }[];
   chains: ChainView[];
   outbox: { userId: string; to: string; subject: string; code: string | null; sentAt: string }[];
-  verifications: {
-    id: string;
-    userId: string;
-    balanceId: string;
-    type: string;
-    network: string;
-    amount: string;
-    status: string;
-    creditedAmount: Money | null;
-    createdAt: string;
-  }[];
+  /** As the API shows them (listDepositVerifications). */
+  verifications: DepositVerification[];
   topUps: { id: string; corporateUuid: string; type: string; cryptoAmount: string; amount: Money; createdAt: string }[];
   depositTargets: { balanceId: string; label: string; types: string[] }[];
   depositTypes: { type: string; name: string; minimumAmount: string }[];
@@ -323,17 +315,7 @@ export function inspectorView(input: {
     outbox: [...state.outbox]
       .reverse()
       .map((m) => ({ userId: m.userId, to: m.to, subject: m.subject, code: m.code ?? null, sentAt: m.sentAt })),
-    verifications: Object.values(state.verifications).map((v) => ({
-      id: v.id,
-      userId: v.userId,
-      balanceId: v.balanceId,
-      type: v.type,
-      network: v.network,
-      amount: v.amount,
-      status: v.status,
-      creditedAmount: v.creditedAmount,
-      createdAt: v.createdAt,
-    })),
+    verifications: Object.values(state.verifications).map(verificationView),
     topUps: Object.values(state.topUps).map((t) => ({
       id: t.id,
       corporateUuid: t.corporateUuid,

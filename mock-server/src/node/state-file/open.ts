@@ -2,7 +2,7 @@
  * Opening a state file: its lock, its snapshot and the replay of its write-ahead log into the mock.
  * @module
  */
-import { LEAVE_IT, StateFileError } from './errors';
+import { messageOf, refused } from './errors';
 import { acquireLock } from './lock';
 import { readStateFile, removeStaleTempFiles } from './snapshot';
 import { replayWal, walFiles } from './wal-files';
@@ -25,11 +25,7 @@ export async function openStateFile(
       try {
         hooks.importState(snapshot.state);
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new StateFileError(
-          file,
-          `The state file ${file} holds a state this mock cannot load (${reason}). ${LEAVE_IT}`,
-        );
+        throw refused(file, `holds a state this mock cannot load (${messageOf(error)})`);
       }
     }
     const from = snapshot?.wal ?? 0;

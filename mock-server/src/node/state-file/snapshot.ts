@@ -6,7 +6,7 @@
  */
 import { open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { errnoText, isErrno, LEAVE_IT, StateFileError } from './errors';
+import { errnoText, isErrno, LEAVE_IT, messageOf, refused, StateFileError } from './errors';
 import { isProcessAlive, isRecord, syncFolder } from './files';
 
 /** Marks a file as ours, so that a wrong `--state-file` is refused instead of overwritten. */
@@ -35,28 +35,21 @@ export async function readStateFile(file: string): Promise<{ state: unknown; wal
     if (isErrno(error, 'ENOENT')) return undefined;
     throw new StateFileError(file, `Cannot read the state file ${file}: ${errnoText(error)}. ${LEAVE_IT}`);
   }
-  if (text.trim() === '') throw new StateFileError(file, `The state file ${file} is empty. ${LEAVE_IT}`);
+  if (text.trim() === '') throw refused(file, 'is empty');
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new StateFileError(file, `The state file ${file} is not valid JSON (${reason}). ${LEAVE_IT}`);
+    throw refused(file, `is not valid JSON (${messageOf(error)})`);
   }
   if (!isRecord(parsed) || parsed.format !== STATE_FILE_FORMAT) {
-    throw new StateFileError(
-      file,
-      `The state file ${file} is not a card-issuing-mock state file (it has no "format": "${STATE_FILE_FORMAT}"). ${LEAVE_IT}`,
-    );
+    throw refused(file, `is not a card-issuing-mock state file (it has no "format": "${STATE_FILE_FORMAT}")`);
   }
   if (parsed.version !== STATE_FILE_VERSION) {
-    throw new StateFileError(
-      file,
-      `The state file ${file} has version ${JSON.stringify(parsed.version)}; this mock reads version ${STATE_FILE_VERSION}. ${LEAVE_IT}`,
-    );
+    throw refused(file, `has version ${JSON.stringify(parsed.version)}; this mock reads version ${STATE_FILE_VERSION}`);
   }
   if (!('state' in parsed) || !isRecord(parsed.state)) {
-    throw new StateFileError(file, `The state file ${file} has no "state" object. ${LEAVE_IT}`);
+    throw refused(file, 'has no "state" object');
   }
   // `journal` in the envelope: the on-disk name of the write-ahead log generation, kept so that existing files load.
   const wal =
