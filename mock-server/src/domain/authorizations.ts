@@ -234,6 +234,13 @@ interface Decision {
   balanceId: string | null;
 }
 
+/** Why the card itself declines a purchase (LOCKED, or not ACTIVE), or undefined when it may buy. */
+function cardDeclineReason(card: CardRecord): DeclineReason | undefined {
+  if (card.status === 'LOCKED') return 'CARD_LOCKED';
+  if (card.status !== 'ACTIVE') return 'CARD_NOT_ACTIVE';
+  return undefined;
+}
+
 function businessDecision(
   ctx: DomainContext,
   card: CardRecord,
@@ -242,8 +249,8 @@ function businessDecision(
 ): Decision {
   const decline = (declineReason: DeclineReason | null): Decision => ({ declineReason, balanceId: null });
   if (carrier?.status !== 'DELIVERED') return decline('APPROVAL_NOT_DELIVERED');
-  if (card.status === 'LOCKED') return decline('CARD_LOCKED');
-  if (card.status !== 'ACTIVE') return decline('CARD_NOT_ACTIVE');
+  const byCard = cardDeclineReason(card);
+  if (byCard) return decline(byCard);
   if (amount.currency !== carrier.budget.currency) return decline('CURRENCY_MISMATCH');
   if (amount.amount > holds.remainingOf(carrier)) return decline('BUDGET_EXCEEDED');
   return decline(null);
@@ -255,8 +262,8 @@ function s2sDecision(ctx: DomainContext, card: CardRecord, amount: Money): Decis
     declineReason,
     balanceId: balance?.id ?? null,
   });
-  if (card.status === 'LOCKED') return decline('CARD_LOCKED');
-  if (card.status !== 'ACTIVE') return decline('CARD_NOT_ACTIVE');
+  const byCard = cardDeclineReason(card);
+  if (byCard) return decline(byCard);
   if (!balance) return decline('CURRENCY_MISMATCH');
   if (amount.amount > balance.available) return decline('INSUFFICIENT_FUNDS');
   return decline(null);

@@ -52,10 +52,10 @@ export async function decryptCardDetails(
   if (!encryptedKey || !ciphertext || iv?.length !== 12 || tag?.length !== 16) {
     throw new CardDetailsDecryptionError('The JWE must have a 96-bit IV and a 128-bit authentication tag.');
   }
-  const aad = asciiBytes(protectedHeader);
+  const sealed: Sealed = { encryptedKey, iv, aad: asciiBytes(protectedHeader), ciphertext, tag };
   const plaintext = isCryptoKey(key)
-    ? await decryptNative(key, encryptedKey, iv, aad, ciphertext, tag)
-    : await decryptForge(key as ForgePrivateKey, encryptedKey, iv, aad, ciphertext, tag);
+    ? await decryptNative(key, sealed)
+    : await decryptForge(key as ForgePrivateKey, sealed);
   // One message for a wrong key and a bad tag, so that the error tells nothing about which check failed.
   if (!plaintext)
     throw new CardDetailsDecryptionError(
@@ -64,13 +64,18 @@ export async function decryptCardDetails(
   return checkDetails(parseJson(utf8Decode(plaintext)));
 }
 
+/** A JWE's decoded parts, and its protected header's bytes as the AES-GCM additional data. */
+interface Sealed {
+  encryptedKey: Uint8Array;
+  iv: Uint8Array;
+  aad: Uint8Array;
+  ciphertext: Uint8Array;
+  tag: Uint8Array;
+}
+
 async function decryptNative(
   key: CryptoKey,
-  encryptedKey: Uint8Array,
-  iv: Uint8Array,
-  aad: Uint8Array,
-  ciphertext: Uint8Array,
-  tag: Uint8Array,
+  { encryptedKey, iv, aad, ciphertext, tag }: Sealed,
 ): Promise<Uint8Array | undefined> {
   const subtle = requireWebCrypto();
   try {
@@ -94,11 +99,7 @@ async function decryptNative(
 
 async function decryptForge(
   key: ForgePrivateKey,
-  encryptedKey: Uint8Array,
-  iv: Uint8Array,
-  aad: Uint8Array,
-  ciphertext: Uint8Array,
-  tag: Uint8Array,
+  { encryptedKey, iv, aad, ciphertext, tag }: Sealed,
 ): Promise<Uint8Array | undefined> {
   const forge = await loadForge();
   const contentKey = forge.rsaOaepDecrypt(key, encryptedKey);

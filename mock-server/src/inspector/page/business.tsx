@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import type { ChainView, InspectorView, InstanceView } from '../view';
 import { act } from './api';
 import { money, shortInstant, toMinor } from './format';
-import { ActionButton, AuthorizeForm, Badge, Empty, Field, Id, Purchases, Section, useActions } from './ui';
+import { ActionButton, AmountField, AuthorizeForm, Badge, Empty, Id, Purchases, Section, useActions } from './ui';
 
 /** The tab. */
 export function BusinessTab({ view }: { view: InspectorView }) {
@@ -263,9 +263,7 @@ function RequestChange({ base, who, currency }: { base: string; who: string; cur
         );
       }}
     >
-      <Field label={`Additional budget (${currency})`}>
-        <input inputMode="decimal" size={8} value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />
-      </Field>
+      <AmountField label={`Additional budget (${currency})`} value={amount} onInput={setAmount} />
       <label class="check">
         <input type="checkbox" checked={pin} onChange={(e) => setPin(e.currentTarget.checked)} /> PIN update
       </label>

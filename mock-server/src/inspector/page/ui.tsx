@@ -95,6 +95,23 @@ export function ActionButton({
   );
 }
 
+/** A labelled amount in major units (`25.00`), as the forms that move money ask for it. */
+export function AmountField({
+  label,
+  value,
+  onInput,
+}: {
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+}) {
+  return (
+    <Field label={label}>
+      <input inputMode="decimal" size={8} value={value} onInput={(e) => onInput(e.currentTarget.value)} />
+    </Field>
+  );
+}
+
 /** A labelled form control. */
 export function Field({ label, children }: { label: string; children: ComponentChildren }) {
   return (
@@ -136,9 +153,7 @@ export function AuthorizeForm({ cardId, card, currency }: { cardId: string; card
         );
       }}
     >
-      <Field label={`Amount (${currency})`}>
-        <input inputMode="decimal" size={8} value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />
-      </Field>
+      <AmountField label={`Amount (${currency})`} value={amount} onInput={setAmount} />
       <Field label="Merchant">
         <input size={12} value={merchant} onInput={(e) => setMerchant(e.currentTarget.value)} />
       </Field>
@@ -230,9 +245,7 @@ function PurchaseSteps({ p }: { p: PurchaseView }) {
   };
   return (
     <form class="inline-form purchase-steps" aria-label={`Steps of ${who}`} onSubmit={(e) => e.preventDefault()}>
-      <Field label={`Step (${c})`}>
-        <input inputMode="decimal" size={8} value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />
-      </Field>
+      <AmountField label={`Step (${c})`} value={amount} onInput={setAmount} />
       {p.state === 'PENDING' && (
         <>
           <ActionButton
