@@ -5,7 +5,7 @@
  * (the code is read from its outbox) and are skipped against a real service.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { describe, expect, it } from './support/test';
+import { describe, expect, it, type TestContext } from './support/test';
 import { decryptCardDetails, exportPublicKey, generateCardKeyPair, type Card } from 'card-issuing-sdk';
 import { isLuhnValid } from '../sdk-server';
 import { cardReadyUser, fundBalance, registeredUser, verifiedUser } from './support/actors';
@@ -13,6 +13,24 @@ import { UNKNOWN_ID, expectProblem, expectRefusal, newRegistration, useContract 
 
 const contract = useContract(import.meta.url);
 const DAY = 24 * 3600;
+
+/** A user ready for a card, and the catalogue's free virtual card config. */
+async function freeVirtualConfig(context: TestContext) {
+  const user = await cardReadyUser(contract, contract.control(context));
+  const configs = await contract.client.s2s.cards.listConfigs(user.id);
+  const config = configs.items.find((c) => c.type === 'VIRTUAL' && c.price === null)!;
+  return { user, config };
+}
+
+/** A free virtual card (ACTIVE at once) of a card-ready user. */
+async function freeVirtualCard(context: TestContext): Promise<{ card: Card }> {
+  const { user, config } = await freeVirtualConfig(context);
+  const card = await contract.client.s2s.cards.create(user.id, {
+    configId: config.id,
+    visualId: config.visuals[0]!.id,
+  });
+  return { card: card as Card };
+}
 
 describe('registration', () => {
   it('createUser is 201 with the registration consents to sign; registration completes once all are signed', async () => {
@@ -163,11 +181,7 @@ describe('card prerequisites, each a 422 with its own code, in the spec order', 
 
 describe('cards', () => {
   it('a free virtual config is 201 card ACTIVE at once; it is no draft (409 CARD_NOT_A_DRAFT) and needs no activation (409 CARD_NOT_ACTIVATABLE)', async (context) => {
-    const control = contract.control(context);
-    const user = await cardReadyUser(contract, control);
-    const config = (await contract.client.s2s.cards.listConfigs(user.id)).items.find(
-      (c) => c.type === 'VIRTUAL' && c.price === null,
-    )!;
+    const { user, config } = await freeVirtualConfig(context);
     const { data: card, status } = await contract.client.s2s.cards
       .create(user.id, { configId: config.id, visualId: config.visuals[1]!.id })
       .withResponse();
@@ -186,15 +200,7 @@ describe('cards', () => {
   });
 
   it('card details: a JWE for the public key in the query that the private key opens (RSA-OAEP-256, A256GCM), PAN passing Luhn', async (context) => {
-    const control = contract.control(context);
-    const user = await cardReadyUser(contract, control);
-    const config = (await contract.client.s2s.cards.listConfigs(user.id)).items.find(
-      (c) => c.type === 'VIRTUAL' && c.price === null,
-    )!;
-    const card = (await contract.client.s2s.cards.create(user.id, {
-      configId: config.id,
-      visualId: config.visuals[0]!.id,
-    })) as Card;
+    const { card } = await freeVirtualCard(context);
     const keyPair = await generateCardKeyPair();
     const response = await contract.send({
       method: 'GET',
@@ -218,15 +224,7 @@ describe('cards', () => {
   });
 
   it('a public key shorter than 2048 bits is 400 PUBLIC_KEY_INVALID; a malformed one is 400 naming query.publicKey', async (context) => {
-    const control = contract.control(context);
-    const user = await cardReadyUser(contract, control);
-    const config = (await contract.client.s2s.cards.listConfigs(user.id)).items.find(
-      (c) => c.type === 'VIRTUAL' && c.price === null,
-    )!;
-    const card = (await contract.client.s2s.cards.create(user.id, {
-      configId: config.id,
-      visualId: config.visuals[0]!.id,
-    })) as Card;
+    const { card } = await freeVirtualCard(context);
     const weak = generateKeyPairSync('rsa', { modulusLength: 1024 });
     const weakKey = weak.publicKey.export({ format: 'der', type: 'spki' }).toString('base64url');
     expectProblem(
