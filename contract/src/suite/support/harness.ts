@@ -24,6 +24,7 @@ import {
   freshCredentials,
   type MockControl,
 } from '../../../../examples/support/control';
+import { newRegistration as registrationOf } from '../../../../examples/support/example';
 import { createRecordingFetch } from '../../conformance/recording-fetch';
 import { createConformanceChecker } from '../../conformance/validator';
 import { expect } from './expect';
@@ -323,18 +324,8 @@ export async function expectRefusal(call: ApiPromise<unknown>, expected: Expecte
   throw new Error('unreachable');
 }
 
-/** Registration data with a unique e-mail, so that runs and files never collide. */
-export function newRegistration(firstName = 'Ada', lastName = 'Lovelace') {
-  const tag = crypto.randomUUID().slice(0, 8);
-  return {
-    email: `${firstName}.${lastName}.${tag}@example.org`.toLowerCase(),
-    firstName,
-    lastName,
-    phone: '+447700900123',
-    dateOfBirth: '1990-12-10',
-    country: 'GB',
-  };
-}
+/** Registration data with a unique e-mail, so that runs and files never collide (the examples' own). */
+export const newRegistration = (firstName = 'Ada', lastName = 'Lovelace') => registrationOf(firstName, lastName);
 
 /** A business user's data with a unique e-mail. */
 export function newBusinessUser(name = 'Grace', lastName = 'Hopper') {
