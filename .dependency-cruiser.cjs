@@ -20,10 +20,16 @@ const LAYERS = [
 const above = (index) => LAYERS.slice(index + 1);
 const layerRules = LAYERS.slice(0, -1).map((layer, index) => ({
   name: `layer-${layer.name}`,
-  comment: `${layer.name} sits below ${above(index).map((l) => l.name).join(', ')}: it may not import them.`,
+  comment: `${layer.name} sits below ${above(index)
+    .map((l) => l.name)
+    .join(', ')}: it may not import them.`,
   severity: 'error',
   from: { path: layer.path },
-  to: { path: above(index).map((l) => `(${l.path})`).join('|') },
+  to: {
+    path: above(index)
+      .map((l) => `(${l.path})`)
+      .join('|'),
+  },
 }));
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -32,7 +38,7 @@ module.exports = {
     ...layerRules,
     {
       name: 'no-cycles',
-      comment: 'No import cycle in the SDK\'s or the mock\'s sources, type-only imports included.',
+      comment: "No import cycle in the SDK's or the mock's sources, type-only imports included.",
       severity: 'error',
       from: { path: '^(sdk|mock-server)/src/' },
       to: { circular: true },
@@ -46,7 +52,8 @@ module.exports = {
     },
     {
       name: 'mock-uses-sdk-exports',
-      comment: 'The mock reaches the SDK only through its package exports (card-issuing-sdk, card-issuing-sdk/server, card-issuing-sdk/schemas).',
+      comment:
+        'The mock reaches the SDK only through its package exports (card-issuing-sdk, card-issuing-sdk/server, card-issuing-sdk/schemas).',
       severity: 'error',
       from: { path: '^mock-server/src/' },
       to: { path: '^sdk/', pathNot: '^sdk/src/(index|server|schemas)\\.ts$' },

@@ -10,10 +10,18 @@ import { resourcesPlugin } from './scripts/resources-plugin';
  * `number` for the SDK and the mock (the spec keeps saying int64 for other languages' clients).
  */
 function numbersThatFit(node: unknown): void {
-  if (Array.isArray(node)) return node.forEach(numbersThatFit);
+  if (Array.isArray(node)) {
+    for (const item of node) numbersThatFit(item);
+    return;
+  }
   if (typeof node !== 'object' || node === null) return;
   const schema = node as Record<string, unknown>;
-  if (schema.type === 'integer' && schema.format === 'int64' && typeof schema.maximum === 'number' && schema.maximum <= Number.MAX_SAFE_INTEGER) {
+  if (
+    schema.type === 'integer' &&
+    schema.format === 'int64' &&
+    typeof schema.maximum === 'number' &&
+    schema.maximum <= Number.MAX_SAFE_INTEGER
+  ) {
     delete schema.format;
   }
   Object.values(schema).forEach(numbersThatFit);
@@ -110,11 +118,20 @@ export default defineConfig([
         $resolvers: {
           // Formats whose zod check is stricter than the spec's: the spec's own form, as a pattern.
           string: (ctx) => {
-            const pattern = ctx.schema.format === 'uri' ? RFC3986_URI : ctx.schema.format === 'email' ? EMAIL : undefined;
+            const pattern =
+              ctx.schema.format === 'uri' ? RFC3986_URI : ctx.schema.format === 'email' ? EMAIL : undefined;
             if (pattern === undefined) return undefined;
             const own = ctx.nodes.pattern(ctx);
-            const checks = [ctx.nodes.minLength(ctx), ctx.nodes.maxLength(ctx), ctx.nodes.pattern({ ...ctx, schema: { ...ctx.schema, pattern } }), own].filter((c) => c !== undefined);
-            return ctx.nodes.base(ctx).attr('check').call(...checks);
+            const checks = [
+              ctx.nodes.minLength(ctx),
+              ctx.nodes.maxLength(ctx),
+              ctx.nodes.pattern({ ...ctx, schema: { ...ctx.schema, pattern } }),
+              own,
+            ].filter((c) => c !== undefined);
+            return ctx.nodes
+              .base(ctx)
+              .attr('check')
+              .call(...checks);
           },
           validator: () => null,
         },

@@ -17,10 +17,20 @@ const handlers = mock.handlers as RequestHandler[];
 const { apiKey, apiSecret } = mock.fixtures().credentials[0]!;
 
 async function createUser(i: number): Promise<void> {
-  const body = JSON.stringify({ email: `m.${i}@example.org`, firstName: 'Ada', lastName: 'Lovelace', phone: '+447700900123', dateOfBirth: '1990-12-10', country: 'GB' });
+  const body = JSON.stringify({
+    email: `m.${i}@example.org`,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    phone: '+447700900123',
+    dateOfBirth: '1990-12-10',
+    country: 'GB',
+  });
   const url = `${BASE}/s2s/users`;
   const { authorization } = await signRequest({ method: 'POST', url, body, apiKey, apiSecret });
-  const response = await getResponse(handlers, new Request(url, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body }));
+  const response = await getResponse(
+    handlers,
+    new Request(url, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body }),
+  );
   if (response?.status !== 201) throw new Error(`create user: ${response?.status}`);
 }
 
@@ -34,6 +44,10 @@ const afterTenants = heap();
 const stateBytes = JSON.stringify(mock.exportState()).length;
 
 console.log(`gc exposed: ${gc ? 'yes' : 'no (run with --expose-gc for steadier numbers)'}`);
-console.log(`${USERS} users: heap +${mb(afterUsers - before)} (${((afterUsers - before) / USERS / 1024).toFixed(2)} KiB per user, idempotency and nonce caches included)`);
-console.log(`${TENANTS} seeded tenants: heap +${mb(afterTenants - afterUsers)} (${((afterTenants - afterUsers) / TENANTS / 1024).toFixed(1)} KiB per tenant)`);
+console.log(
+  `${USERS} users: heap +${mb(afterUsers - before)} (${((afterUsers - before) / USERS / 1024).toFixed(2)} KiB per user, idempotency and nonce caches included)`,
+);
+console.log(
+  `${TENANTS} seeded tenants: heap +${mb(afterTenants - afterUsers)} (${((afterTenants - afterUsers) / TENANTS / 1024).toFixed(1)} KiB per tenant)`,
+);
 console.log(`exported state (what --state-file writes): ${mb(stateBytes)}`);

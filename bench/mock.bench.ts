@@ -21,7 +21,14 @@ async function call(method: string, path: string, body?: unknown): Promise<Respo
 }
 
 let n = 0;
-const registration = () => ({ email: `bench.${n++}@example.org`, firstName: 'Ada', lastName: 'Lovelace', phone: '+447700900123', dateOfBirth: '1990-12-10', country: 'GB' });
+const registration = () => ({
+  email: `bench.${n++}@example.org`,
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  phone: '+447700900123',
+  dateOfBirth: '1990-12-10',
+  country: 'GB',
+});
 const first = (await (await call('POST', '/s2s/users', registration())).json()) as { id: string };
 
 test('mock, signed requests through getResponse', async ({ bench }) => {

@@ -16,19 +16,39 @@ const hmac = (secret: string, message: string) => new Uint8Array(createHmac('sha
 async function request(method: string, path: string, body?: unknown): Promise<PipelineRequest> {
   const text = body === undefined ? undefined : JSON.stringify(body);
   const url = `${BASE}${path}`;
-  const { authorization } = await signRequest({ method, url, body: text, apiKey: 'test_key', apiSecret: 'test_secret' });
+  const { authorization } = await signRequest({
+    method,
+    url,
+    body: text,
+    apiKey: 'test_key',
+    apiSecret: 'test_secret',
+  });
   const headers: Record<string, string> = { authorization, ...(text ? { 'content-type': 'application/json' } : {}) };
   return {
-    method, url, pathname: path, search: '', header: (name) => headers[name], headers: () => headers,
+    method,
+    url,
+    pathname: path,
+    search: '',
+    header: (name) => headers[name],
+    headers: () => headers,
     body: text === undefined ? undefined : new TextEncoder().encode(text),
   };
 }
 
 let n = 0;
-const registration = () => ({ email: `bench.${n++}@example.org`, firstName: 'Ada', lastName: 'Lovelace', phone: '+447700900123', dateOfBirth: '1990-12-10', country: 'GB' });
+const registration = () => ({
+  email: `bench.${n++}@example.org`,
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  phone: '+447700900123',
+  dateOfBirth: '1990-12-10',
+  country: 'GB',
+});
 
 async function peer(observe?: { requests: number; events: number }): Promise<{ pipeline: Pipeline; userId: string }> {
-  const { pipeline } = mockInternals(createMock({ seed: 'bench', baseUrl: BASE, hmac, ...(observe ? { observe } : {}) }));
+  const { pipeline } = mockInternals(
+    createMock({ seed: 'bench', baseUrl: BASE, hmac, ...(observe ? { observe } : {}) }),
+  );
   const outcome = await pipeline.handle(await request('POST', '/s2s/users', registration()));
   if (outcome.kind !== 'reply') throw new Error('no reply');
   return { pipeline, userId: (JSON.parse(outcome.reply.body) as { id: string }).id };
@@ -36,8 +56,11 @@ async function peer(observe?: { requests: number; events: number }): Promise<{ p
 
 /** Server CPU µs per request of one round. */
 async function round(p: { pipeline: Pipeline; userId: string }, kind: 'GET' | 'POST'): Promise<number> {
-  const requests = await Promise.all(Array.from({ length: PER_ROUND }, () =>
-    kind === 'GET' ? request('GET', `/s2s/users/${p.userId}`) : request('POST', '/s2s/users', registration())));
+  const requests = await Promise.all(
+    Array.from({ length: PER_ROUND }, () =>
+      kind === 'GET' ? request('GET', `/s2s/users/${p.userId}`) : request('POST', '/s2s/users', registration()),
+    ),
+  );
   const start = process.cpuUsage();
   for (const r of requests) {
     const outcome = await p.pipeline.handle(r);
@@ -50,7 +73,9 @@ async function round(p: { pipeline: Pipeline; userId: string }, kind: 'GET' | 'P
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const on = await peer();
 const off = await peer({ requests: 0, events: 0 });
-console.log(`observation cost, ${ROUNDS} interleaved rounds of ${PER_ROUND} requests, medians of server CPU per request`);
+console.log(
+  `observation cost, ${ROUNDS} interleaved rounds of ${PER_ROUND} requests, medians of server CPU per request`,
+);
 for (const kind of ['GET', 'POST'] as const) {
   const withOff: number[] = [];
   const withOn: number[] = [];
@@ -60,5 +85,7 @@ for (const kind of ['GET', 'POST'] as const) {
   }
   const a = median(withOn);
   const b = median(withOff);
-  console.log(`  signed ${kind.padEnd(4)} off ${b.toFixed(1).padStart(6)} µs   on ${a.toFixed(1).padStart(6)} µs   on/off ${(a / b).toFixed(2)}`);
+  console.log(
+    `  signed ${kind.padEnd(4)} off ${b.toFixed(1).padStart(6)} µs   on ${a.toFixed(1).padStart(6)} µs   on/off ${(a / b).toFixed(2)}`,
+  );
 }

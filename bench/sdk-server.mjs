@@ -7,7 +7,11 @@ const body = Buffer.from(process.argv[2] ?? '{}');
 const server = createServer((request, response) => {
   request.resume();
   request.on('end', () => {
-    response.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length, 'x-request-id': 'req_bench' });
+    response.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': body.length,
+      'x-request-id': 'req_bench',
+    });
     response.end(body);
   });
 });

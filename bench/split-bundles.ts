@@ -70,8 +70,18 @@ export async function esbuildSplit(page: string): Promise<SplitBuild> {
     const pageFile = join(dir, 'page.ts');
     writeFileSync(pageFile, page);
     const result = await esbuild.build({
-      entryPoints: [pageFile], bundle: true, splitting: true, format: 'esm', platform: 'browser', target: 'es2023', minify: true,
-      outdir: join(dir, 'out'), write: false, metafile: true, logLevel: 'silent', absWorkingDir: root,
+      entryPoints: [pageFile],
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2023',
+      minify: true,
+      outdir: join(dir, 'out'),
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      absWorkingDir: root,
     });
     const contents = new Map(result.outputFiles.map((f) => [f.path, f.contents]));
     const chunks = new Map<string, Chunk>();
@@ -103,10 +113,21 @@ export async function viteSplit(page: string): Promise<SplitBuild> {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'page.ts'), page);
     const output = await build({
-      root: dir, configFile: false, logLevel: 'silent', publicDir: false,
-      build: { write: false, target: 'es2023', minify: true, modulePreload: { polyfill: false }, rollupOptions: { input: join(dir, 'page.ts') } },
+      root: dir,
+      configFile: false,
+      logLevel: 'silent',
+      publicDir: false,
+      build: {
+        write: false,
+        target: 'es2023',
+        minify: true,
+        modulePreload: { polyfill: false },
+        rollupOptions: { input: join(dir, 'page.ts') },
+      },
     });
-    const outputs = (Array.isArray(output) ? output : [output]) as unknown as { output: Array<Record<string, unknown>> }[];
+    const outputs = (Array.isArray(output) ? output : [output]) as unknown as {
+      output: Array<Record<string, unknown>>;
+    }[];
     const chunks = new Map<string, Chunk>();
     let entry = '';
     for (const item of outputs[0]!.output) {

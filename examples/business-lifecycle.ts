@@ -23,7 +23,8 @@ const describe = (a: Approval) =>
 /** The corporate approval lifecycle, from top-up to FINISHED. */
 export const businessLifecycle: Example = {
   name: 'business-lifecycle',
-  title: 'a corporate card: DELIVERED, budget increased, purchases approved and declined, a change accepted, another canceled, FINISHED, listed page by page',
+  title:
+    'a corporate card: DELIVERED, budget increased, purchases approved and declined, a change accepted, another canceled, FINISHED, listed page by page',
   async run({ client, control, fixtures, progress }) {
     const corporate = fixtures.corporates[0];
     check(corporate !== undefined, 'the mock has no seeded corporate');
@@ -31,18 +32,29 @@ export const businessLifecycle: Example = {
     const currency = corporate.balance.currency;
 
     // The corporate balance is funded by crypto sent to the corporate's deposit addresses.
-    const addresses = await progress.step('listCorporateDepositAddresses', () => client.corporates.deposits.list(corporateUuid), (list) =>
-      `${list.items.length} addresses: ${[...new Set(list.items.map((a) => `${a.type} on ${a.network}`))].join(', ')}`,
+    const addresses = await progress.step(
+      'listCorporateDepositAddresses',
+      () => client.corporates.deposits.list(corporateUuid),
+      (list) =>
+        `${list.items.length} addresses: ${[...new Set(list.items.map((a) => `${a.type} on ${a.network}`))].join(', ')}`,
     );
     const usdc = addresses.items.find((a) => a.type === 'USDC');
     check(usdc !== undefined, `corporate ${corporateUuid} has no USDC address`);
     await progress.step(
       'incomingDeposit',
-      () => control.incomingDeposit({ balanceId: corporate.balanceId, type: 'USDC', amount: '1000', network: usdc.network }),
+      () =>
+        control.incomingDeposit({
+          balanceId: corporate.balanceId,
+          type: 'USDC',
+          amount: '1000',
+          network: usdc.network,
+        }),
       (result) => (result.kind === 'topUp' ? `1000 USDC: top-up of ${money(result.topUp.amount)}` : result.kind),
     );
-    await progress.step('listTopUps', () => client.corporates.topUps.list(corporateUuid), (list) =>
-      `${list.items.length} top-up(s); newest ${list.items.at(-1)?.status ?? 'none'}`,
+    await progress.step(
+      'listTopUps',
+      () => client.corporates.topUps.list(corporateUuid),
+      (list) => `${list.items.length} top-up(s); newest ${list.items.at(-1)?.status ?? 'none'}`,
     );
 
     const { firstName, lastName, email } = newRegistration('Grace', 'Hopper');
@@ -56,33 +68,67 @@ export const businessLifecycle: Example = {
     const start = Date.parse((await control.clock()).now);
     const approval = await progress.step(
       'createApproval',
-      () => client.corporates.approvals.create(corporateUuid, { userUuid: user.userUuid, budget: { amount: 50_000, currency }, validFrom: at(start, 0), validTo: at(start, 30) }),
+      () =>
+        client.corporates.approvals.create(corporateUuid, {
+          userUuid: user.userUuid,
+          budget: { amount: 50_000, currency },
+          validFrom: at(start, 0),
+          validTo: at(start, 30),
+        }),
       describe,
     );
     check(approval.status === 'ACCEPTED', `a new approval is ${approval.status}, not ACCEPTED`);
 
-    await progress.step('completeRegistration', () => control.completeRegistration(user.userUuid), (u) => `user ${u.registrationStatus}`);
-    const delivered = await progress.step('getApproval', () => client.corporates.approvals.get(corporateUuid, approval.approvalUuid), describe);
-    check(delivered.status === 'DELIVERED' && delivered.card.status === 'ACTIVE', `after registration the approval is ${delivered.status}, its card ${delivered.card.status}`);
+    await progress.step(
+      'completeRegistration',
+      () => control.completeRegistration(user.userUuid),
+      (u) => `user ${u.registrationStatus}`,
+    );
+    const delivered = await progress.step(
+      'getApproval',
+      () => client.corporates.approvals.get(corporateUuid, approval.approvalUuid),
+      describe,
+    );
+    check(
+      delivered.status === 'DELIVERED' && delivered.card.status === 'ACTIVE',
+      `after registration the approval is ${delivered.status}, its card ${delivered.card.status}`,
+    );
 
     const keyPair = await generateCardKeyPair();
-    const details = await progress.step('getApprovalCardDetails', () => client.corporates.approvals.getDetails(corporateUuid, approval.approvalUuid, { keyPair }), (d) =>
-      `•••• •••• •••• ${d.pan.slice(-4)}, ${d.cardholderName}`,
+    const details = await progress.step(
+      'getApprovalCardDetails',
+      () => client.corporates.approvals.getDetails(corporateUuid, approval.approvalUuid, { keyPair }),
+      (d) => `•••• •••• •••• ${d.pan.slice(-4)}, ${d.cardholderName}`,
     );
 
     // A budget change makes a new approval instance on the same card; the old one is REAPPROVED.
     const reapproval = await progress.step(
       'increaseApprovalBudget',
-      () => client.corporates.approvals.increaseBudget(corporateUuid, approval.approvalUuid, { additionalBudget: { amount: 25_000, currency } }),
+      () =>
+        client.corporates.approvals.increaseBudget(corporateUuid, approval.approvalUuid, {
+          additionalBudget: { amount: 25_000, currency },
+        }),
       (r) => `re${describe(r)}, replaces ${r.previousApprovalUuid}`,
     );
-    const previous = await progress.step('getApproval/previous', () => client.corporates.approvals.get(corporateUuid, approval.approvalUuid), (a) =>
-      `approval ${a.approvalUuid} ${a.status}, replaced by ${a.replacedByApprovalUuid}`,
+    const previous = await progress.step(
+      'getApproval/previous',
+      () => client.corporates.approvals.get(corporateUuid, approval.approvalUuid),
+      (a) => `approval ${a.approvalUuid} ${a.status}, replaced by ${a.replacedByApprovalUuid}`,
     );
-    check(previous.status === 'REAPPROVED' && previous.replacedByApprovalUuid === reapproval.approvalUuid, `the old instance is ${previous.status}, not REAPPROVED by the new one`);
-    check(reapproval.status === 'DELIVERED' && reapproval.card.id === approval.card.id && reapproval.budget.amount === 75_000, 'the reapproval is not the DELIVERED 750.00 instance on the same card');
-    const sameCard = await progress.step('getApprovalCardDetails/reapproval', () => client.corporates.approvals.getDetails(corporateUuid, reapproval.approvalUuid, { keyPair }), (d) =>
-      `•••• ${d.pan.slice(-4)}: card data unchanged across the reapproval`,
+    check(
+      previous.status === 'REAPPROVED' && previous.replacedByApprovalUuid === reapproval.approvalUuid,
+      `the old instance is ${previous.status}, not REAPPROVED by the new one`,
+    );
+    check(
+      reapproval.status === 'DELIVERED' &&
+        reapproval.card.id === approval.card.id &&
+        reapproval.budget.amount === 75_000,
+      'the reapproval is not the DELIVERED 750.00 instance on the same card',
+    );
+    const sameCard = await progress.step(
+      'getApprovalCardDetails/reapproval',
+      () => client.corporates.approvals.getDetails(corporateUuid, reapproval.approvalUuid, { keyPair }),
+      (d) => `•••• ${d.pan.slice(-4)}: card data unchanged across the reapproval`,
     );
     check(sameCard.pan === details.pan, 'the card data changed with the reapproval');
 
@@ -98,54 +144,115 @@ export const businessLifecycle: Example = {
       () => control.authorize(approval.card.id, { amount: 70_000, currency, merchant: 'Car Rental' }),
       (a) => `${money(a.amount)} at ${a.merchant}: ${a.status} ${a.declineReason}`,
     );
-    check(declined.status === 'DECLINED' && declined.declineReason === 'BUDGET_EXCEEDED', `a purchase above the remaining budget was ${declined.status} ${declined.declineReason}`);
-    const spending = await progress.step('getApproval/spent', () => client.corporates.approvals.get(corporateUuid, reapproval.approvalUuid), (a) =>
-      `spent ${money(a.spent)}, remaining ${money(a.remaining)}`,
+    check(
+      declined.status === 'DECLINED' && declined.declineReason === 'BUDGET_EXCEEDED',
+      `a purchase above the remaining budget was ${declined.status} ${declined.declineReason}`,
     );
-    check(spending.spent.amount === 12_000 && spending.remaining.amount === 63_000, 'spent and remaining do not reflect the purchase');
+    const spending = await progress.step(
+      'getApproval/spent',
+      () => client.corporates.approvals.get(corporateUuid, reapproval.approvalUuid),
+      (a) => `spent ${money(a.spent)}, remaining ${money(a.remaining)}`,
+    );
+    check(
+      spending.spent.amount === 12_000 && spending.remaining.amount === 63_000,
+      'spent and remaining do not reflect the purchase',
+    );
 
     // The user asks for a change (more budget, a new PIN); the corporation accepts it: it takes over the card, the
     // reservation and what was spent, and the instance it changes is REAPPROVED.
     const change = await progress.step(
       'requestChange',
-      () => control.requestChange(corporateUuid, reapproval.approvalUuid, { additionalBudget: { amount: 25_000, currency }, pinUpdate: true }),
-      (c) => `change ${c.approvalUuid} ${c.status}: +${money(c.change!.additionalBudget)}${c.change!.pinUpdate ? ', new PIN' : ''}, expires ${c.expiresAt}`,
+      () =>
+        control.requestChange(corporateUuid, reapproval.approvalUuid, {
+          additionalBudget: { amount: 25_000, currency },
+          pinUpdate: true,
+        }),
+      (c) =>
+        `change ${c.approvalUuid} ${c.status}: +${money(c.change!.additionalBudget)}${c.change!.pinUpdate ? ', new PIN' : ''}, expires ${c.expiresAt}`,
     );
-    const accepted = await progress.step('acceptChange', () => control.acceptChange(corporateUuid, change.approvalUuid), describe);
-    check(accepted.status === 'DELIVERED' && accepted.budget.amount === 100_000 && accepted.remaining.amount === 88_000, `the accepted change is ${accepted.status}, remaining ${accepted.remaining.amount}`);
-    const replaced = await progress.step('getApproval/replaced', () => client.corporates.approvals.get(corporateUuid, reapproval.approvalUuid), (a) =>
-      `approval ${a.approvalUuid} ${a.status} (${a.statusReason}), replaced by ${a.replacedByApprovalUuid}`,
+    const accepted = await progress.step(
+      'acceptChange',
+      () => control.acceptChange(corporateUuid, change.approvalUuid),
+      describe,
     );
-    check(replaced.status === 'REAPPROVED' && replaced.replacedByApprovalUuid === accepted.approvalUuid, `the changed instance is ${replaced.status}`);
+    check(
+      accepted.status === 'DELIVERED' && accepted.budget.amount === 100_000 && accepted.remaining.amount === 88_000,
+      `the accepted change is ${accepted.status}, remaining ${accepted.remaining.amount}`,
+    );
+    const replaced = await progress.step(
+      'getApproval/replaced',
+      () => client.corporates.approvals.get(corporateUuid, reapproval.approvalUuid),
+      (a) => `approval ${a.approvalUuid} ${a.status} (${a.statusReason}), replaced by ${a.replacedByApprovalUuid}`,
+    );
+    check(
+      replaced.status === 'REAPPROVED' && replaced.replacedByApprovalUuid === accepted.approvalUuid,
+      `the changed instance is ${replaced.status}`,
+    );
 
     // Another approval for the same user, starting next week: PREPARED until then; the corporation cancels it.
     const other = await progress.step(
       'createApproval/nextWeek',
-      () => client.corporates.approvals.create(corporateUuid, { userUuid: user.userUuid, budget: { amount: 20_000, currency }, validFrom: at(start, 7), validTo: at(start, 60) }),
+      () =>
+        client.corporates.approvals.create(corporateUuid, {
+          userUuid: user.userUuid,
+          budget: { amount: 20_000, currency },
+          validFrom: at(start, 7),
+          validTo: at(start, 60),
+        }),
       describe,
     );
-    await progress.step('getApproval/nextWeek', () => client.corporates.approvals.get(corporateUuid, other.approvalUuid), describe);
-    const reservedBefore = (await control.fixtures()).corporates.find((c) => c.corporateUuid === corporateUuid)?.reserved.amount ?? 0;
-    const canceled = await progress.step('cancelApproval', () => control.cancelApproval(corporateUuid, other.approvalUuid), describe);
-    const reservedAfter = (await control.fixtures()).corporates.find((c) => c.corporateUuid === corporateUuid)?.reserved.amount ?? 0;
+    await progress.step(
+      'getApproval/nextWeek',
+      () => client.corporates.approvals.get(corporateUuid, other.approvalUuid),
+      describe,
+    );
+    const reservedBefore =
+      (await control.fixtures()).corporates.find((c) => c.corporateUuid === corporateUuid)?.reserved.amount ?? 0;
+    const canceled = await progress.step(
+      'cancelApproval',
+      () => control.cancelApproval(corporateUuid, other.approvalUuid),
+      describe,
+    );
+    const reservedAfter =
+      (await control.fixtures()).corporates.find((c) => c.corporateUuid === corporateUuid)?.reserved.amount ?? 0;
     check(canceled.status === 'CANCELED', `the canceled approval is ${canceled.status}`);
-    check(reservedBefore - reservedAfter === 20_000, `canceling released ${reservedBefore - reservedAfter}, not the 200.00 budget`);
+    check(
+      reservedBefore - reservedAfter === 20_000,
+      `canceling released ${reservedBefore - reservedAfter}, not the 200.00 budget`,
+    );
 
     // Time passes beyond validTo: the delivered approval is FINISHED, its card closed, what was not spent released.
-    await progress.step('advanceClock', () => control.advanceClock(31 * DAY), (clock) => `virtual clock at ${clock.now}`);
-    const finished = await progress.step('getApproval/accepted', () => client.corporates.approvals.get(corporateUuid, accepted.approvalUuid), describe);
-    check(finished.status === 'FINISHED' && finished.card.status === 'CLOSED', `after validTo the approval is ${finished.status}, its card ${finished.card.status}`);
-    await progress.step('listUserApprovals', () => client.corporates.approvals.listForUser(corporateUuid, user.userUuid), (list) =>
-      list.items.map((a) => `${a.approvalUuid.slice(0, 8)} ${a.status}`).join(', '),
+    await progress.step(
+      'advanceClock',
+      () => control.advanceClock(31 * DAY),
+      (clock) => `virtual clock at ${clock.now}`,
+    );
+    const finished = await progress.step(
+      'getApproval/accepted',
+      () => client.corporates.approvals.get(corporateUuid, accepted.approvalUuid),
+      describe,
+    );
+    check(
+      finished.status === 'FINISHED' && finished.card.status === 'CLOSED',
+      `after validTo the approval is ${finished.status}, its card ${finished.card.status}`,
+    );
+    await progress.step(
+      'listUserApprovals',
+      () => client.corporates.approvals.listForUser(corporateUuid, user.userUuid),
+      (list) => list.items.map((a) => `${a.approvalUuid.slice(0, 8)} ${a.status}`).join(', '),
     );
 
     // Every list pages: three approvals a page, each next page fetched when the loop reaches it.
-    const pages = await progress.step('listUserApprovals/pages', async () => {
-      const sizes: string[] = [];
-      const first = await client.corporates.approvals.listForUser(corporateUuid, user.userUuid, { limit: 3 });
-      for await (const page of first.iterPages()) sizes.push(`[${page.items.map((a) => a.status).join(', ')}]`);
-      return sizes;
-    }, (sizes) => `${sizes.length} pages of at most 3: ${sizes.join(' ')}`);
+    const pages = await progress.step(
+      'listUserApprovals/pages',
+      async () => {
+        const sizes: string[] = [];
+        const first = await client.corporates.approvals.listForUser(corporateUuid, user.userUuid, { limit: 3 });
+        for await (const page of first.iterPages()) sizes.push(`[${page.items.map((a) => a.status).join(', ')}]`);
+        return sizes;
+      },
+      (sizes) => `${sizes.length} pages of at most 3: ${sizes.join(' ')}`,
+    );
     check(pages.length === 2, `4 approvals came in ${pages.length} pages of at most 3, not 2`);
   },
 };

@@ -12,7 +12,7 @@ import { runStandalone } from './support/run';
 /** An active virtual card's details, decrypted with key pairs made for the session. */
 export const cardDetails: Example = {
   name: 'card-details',
-  title: 'a virtual card\'s details, decrypted with a fresh key pair',
+  title: "a virtual card's details, decrypted with a fresh key pair",
   async run({ client, control, fixtures, progress }) {
     // A user with an active virtual card (free config: no draft to pay).
     const { user } = await registerUser(client, {
@@ -32,26 +32,41 @@ export const cardDetails: Example = {
     });
 
     // A fresh key pair for this session: 2048-bit RSA (4096 allowed), made by Web Crypto.
-    const { keyPair, publicKey } = await progress.step(
+    const { keyPair } = await progress.step(
       'generateCardKeyPair',
       async () => {
         const pair = await generateCardKeyPair();
         return { keyPair: pair, publicKey: await exportPublicKey(pair) };
       },
-      (made) => `RSA ${cardKeyBits(made.keyPair)} bits, public key ${made.publicKey.slice(0, 12)}… (base64url DER SPKI)`,
+      (made) =>
+        `RSA ${cardKeyBits(made.keyPair)} bits, public key ${made.publicKey.slice(0, 12)}… (base64url DER SPKI)`,
     );
     // The SDK sends the public key, decrypts the JWE with the private key and validates the result (schema, Luhn).
-    const details = await progress.step('getCardDetails', () => client.s2s.cards.getDetails(card.id, { keyPair }), (d) =>
-      `•••• •••• •••• ${d.pan.slice(-4)}, expires ${String(d.expiryMonth).padStart(2, '0')}/${d.expiryYear}, ${d.cardholderName}`,
+    const details = await progress.step(
+      'getCardDetails',
+      () => client.s2s.cards.getDetails(card.id, { keyPair }),
+      (d) =>
+        `•••• •••• •••• ${d.pan.slice(-4)}, expires ${String(d.expiryMonth).padStart(2, '0')}/${d.expiryYear}, ${d.cardholderName}`,
     );
-    check(card.last4 !== null && details.pan.endsWith(card.last4), `the decrypted PAN does not end in the card's last4 ${card.last4}`);
-    check(details.expiryMonth === card.expiryMonth && details.expiryYear === card.expiryYear, 'the decrypted expiry is not the card\'s');
+    check(
+      card.last4 !== null && details.pan.endsWith(card.last4),
+      `the decrypted PAN does not end in the card's last4 ${card.last4}`,
+    );
+    check(
+      details.expiryMonth === card.expiryMonth && details.expiryYear === card.expiryYear,
+      "the decrypted expiry is not the card's",
+    );
 
     // Each session makes its own pair: the service encrypts to whichever public key the request carries.
-    const again = await progress.step('getCardDetails/newKeyPair', async () => client.s2s.cards.getDetails(card.id, { keyPair: await generateCardKeyPair() }), (d) =>
-      `the same card (•••• ${d.pan.slice(-4)}) through a second key pair`,
+    const again = await progress.step(
+      'getCardDetails/newKeyPair',
+      async () => client.s2s.cards.getDetails(card.id, { keyPair: await generateCardKeyPair() }),
+      (d) => `the same card (•••• ${d.pan.slice(-4)}) through a second key pair`,
     );
-    check(again.pan === details.pan && again.cvv === details.cvv, 'two key pairs decrypted different details of one card');
+    check(
+      again.pan === details.pan && again.cvv === details.cvv,
+      'two key pairs decrypted different details of one card',
+    );
   },
 };
 

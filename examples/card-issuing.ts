@@ -34,10 +34,18 @@ export const cardIssuing: Example = {
       configId: config.configId,
       // The user reads the code in the e-mail and types it in.
       getOtpCode: ({ challenge }) =>
-        progress.within('verifyEmail').step('readEmail', () => control.latestOtpCode(user.id), () => `code e-mailed to ${challenge.sentTo}`),
+        progress.within('verifyEmail').step(
+          'readEmail',
+          () => control.latestOtpCode(user.id),
+          () => `code e-mailed to ${challenge.sentTo}`,
+        ),
       // The user passes KYC at the URL the configs listed; the KYC provider tells the service.
       completeKyc: async ({ kycUrl }) => {
-        await progress.within('kyc').step('providerResult', () => control.kyc(user.id, 'PASSED'), (u) => `KYC ${u.kycStatus} at ${new URL(kycUrl).host}`);
+        await progress.within('kyc').step(
+          'providerResult',
+          () => control.kyc(user.id, 'PASSED'),
+          (u) => `KYC ${u.kycStatus} at ${new URL(kycUrl).host}`,
+        );
       },
       acceptConsents: () => true,
       // The balance cannot pay the draft: the user deposits USDC at their address, and the balance is credited.
@@ -50,40 +58,56 @@ export const cardIssuing: Example = {
           onStep: topUp.within('depositAddress').onStep,
         });
         const missing = (draft.price.amount - available) / 100;
-        const amount = String(Math.max(Number(depositType.minimumAmount), Math.ceil(missing / Number(depositType.exchangeRate.rate))));
+        const amount = String(
+          Math.max(Number(depositType.minimumAmount), Math.ceil(missing / Number(depositType.exchangeRate.rate))),
+        );
         await topUp.step(
           'incomingDeposit',
           () => control.incomingDeposit({ balanceId: draft.balanceId, type: 'USDC', amount, network: address.network }),
-          (result) => (result.kind === 'verification' ? `${amount} USDC to ${address.address.slice(0, 10)}…: ${result.verification.status}` : result.kind),
+          (result) =>
+            result.kind === 'verification'
+              ? `${amount} USDC to ${address.address.slice(0, 10)}…: ${result.verification.status}`
+              : result.kind,
         );
       },
       // A physical card is delivered some days after the order: let days pass until it awaits activation.
       waitForOrderCompletion: ({ card }) =>
-        progress.within('waitForOrder').step(
-          'advanceClock',
-          async () => {
-            let current: Card = card;
-            let days = 0;
-            while (current.status === 'ORDERED' && days < 14) {
-              await control.advanceClock(DAY);
-              days++;
-              current = (await client.s2s.cards.list(user.id)).items.find((c) => c.id === card.id) ?? current;
-            }
-            check(current.status === 'AWAITING_ACTIVATION', `card ${card.id} is still ${current.status} after ${days} days`);
-            return days;
-          },
-          (days) => `delivered after ${days} day(s) on the virtual clock: AWAITING_ACTIVATION`,
-        ).then(() => undefined),
+        progress
+          .within('waitForOrder')
+          .step(
+            'advanceClock',
+            async () => {
+              let current: Card = card;
+              let days = 0;
+              while (current.status === 'ORDERED' && days < 14) {
+                await control.advanceClock(DAY);
+                days++;
+                current = (await client.s2s.cards.list(user.id)).items.find((c) => c.id === card.id) ?? current;
+              }
+              check(
+                current.status === 'AWAITING_ACTIVATION',
+                `card ${card.id} is still ${current.status} after ${days} days`,
+              );
+              return days;
+            },
+            (days) => `delivered after ${days} day(s) on the virtual clock: AWAITING_ACTIVATION`,
+          )
+          .then(() => undefined),
       onStep: progress.onStep,
     });
 
     check(card.status === 'ACTIVE', `the card is ${card.status}, not ACTIVE`);
     check(draft !== undefined && draft.status === 'CHARGED', 'the card was not paid through a charged draft');
-    await progress.step('listBalances', () => client.s2s.balances.list(user.id), (balances) =>
-      `paid ${money(draft.price)}; balance now ${balances.items.map((b) => money({ amount: b.available, currency: b.currency })).join(', ')}`,
+    await progress.step(
+      'listBalances',
+      () => client.s2s.balances.list(user.id),
+      (balances) =>
+        `paid ${money(draft.price)}; balance now ${balances.items.map((b) => money({ amount: b.available, currency: b.currency })).join(', ')}`,
     );
-    await progress.step('listCards', () => client.s2s.cards.list(user.id), (cards) =>
-      cards.items.map((c) => `${c.type} •••• ${c.last4} ${c.status}`).join(', '),
+    await progress.step(
+      'listCards',
+      () => client.s2s.cards.list(user.id),
+      (cards) => cards.items.map((c) => `${c.type} •••• ${c.last4} ${c.status}`).join(', '),
     );
   },
 };

@@ -19,11 +19,17 @@ export const registration: Example = {
       acceptConsents: (consents) => consents.every((consent) => consent.url.startsWith('https://')),
       onStep: progress.onStep,
     });
-    check(user.requiredConsents.every((consent) => consent.signed), `user ${user.id} still has unsigned registration consents`);
+    check(
+      user.requiredConsents.every((consent) => consent.signed),
+      `user ${user.id} still has unsigned registration consents`,
+    );
 
     // The consents as the service now has them; `withResponse()` adds the request id to quote to support.
-    await progress.step('reviewConsents', () => client.s2s.users.get(user.id).withResponse(), ({ data, requestId }) =>
-      `${data.requiredConsents.map((c) => `${c.title} ${c.version}: signed`).join(', ')} (${requestId})`,
+    await progress.step(
+      'reviewConsents',
+      () => client.s2s.users.get(user.id).withResponse(),
+      ({ data, requestId }) =>
+        `${data.requiredConsents.map((c) => `${c.title} ${c.version}: signed`).join(', ')} (${requestId})`,
     );
   },
 };

@@ -27,16 +27,30 @@ export const s2sDeposit: Example = {
       acceptConsents: () => true,
       onStep: progress.onStep,
     });
-    const balanceOf = async () => (await client.s2s.balances.list(user.id)).items.find((b) => b.id === address.balanceId)?.available ?? 0;
+    const balanceOf = async () =>
+      (await client.s2s.balances.list(user.id)).items.find((b) => b.id === address.balanceId)?.available ?? 0;
     const before = await balanceOf();
 
     // The user sends 250 USDC; the deposits service holds it until the integrator sends verification data.
     const incoming = await progress.step(
       'incomingDeposit',
-      () => control.incomingDeposit({ balanceId: address.balanceId, type: depositType.type, amount: '250', network: address.network, requiresVerification: true }),
-      (result) => (result.kind === 'verification' ? `250 ${depositType.type} on ${address.network}: verification ${result.verification.id} ${result.verification.status}` : result.kind),
+      () =>
+        control.incomingDeposit({
+          balanceId: address.balanceId,
+          type: depositType.type,
+          amount: '250',
+          network: address.network,
+          requiresVerification: true,
+        }),
+      (result) =>
+        result.kind === 'verification'
+          ? `250 ${depositType.type} on ${address.network}: verification ${result.verification.id} ${result.verification.status}`
+          : result.kind,
     );
-    check(incoming.kind === 'verification' && incoming.verification.status === 'PENDING_APPROVAL', 'the deposit did not wait for a verification');
+    check(
+      incoming.kind === 'verification' && incoming.verification.status === 'PENDING_APPROVAL',
+      'the deposit did not wait for a verification',
+    );
     check((await balanceOf()) === before, 'the balance was credited before the verification was approved');
 
     const { approved } = await approveDeposit(client, {
@@ -46,12 +60,21 @@ export const s2sDeposit: Example = {
       onStep: progress.onStep,
     });
     const credited = approved[0]?.creditedAmount;
-    check(approved.length === 1 && approved[0]?.status === 'CREDITED' && credited != null, 'the verification was not approved and credited');
-
-    await progress.step('listBalances', () => client.s2s.balances.list(user.id), (balances) =>
-      `credited ${money(credited)} (250 ${depositType.type} at ${depositType.exchangeRate.rate}); balance ${balances.items.map((b) => money({ amount: b.available, currency: b.currency })).join(', ')}`,
+    check(
+      approved.length === 1 && approved[0]?.status === 'CREDITED' && credited != null,
+      'the verification was not approved and credited',
     );
-    check((await balanceOf()) === before + credited.amount, 'the balance was not credited exactly once with the credited amount');
+
+    await progress.step(
+      'listBalances',
+      () => client.s2s.balances.list(user.id),
+      (balances) =>
+        `credited ${money(credited)} (250 ${depositType.type} at ${depositType.exchangeRate.rate}); balance ${balances.items.map((b) => money({ amount: b.available, currency: b.currency })).join(', ')}`,
+    );
+    check(
+      (await balanceOf()) === before + credited.amount,
+      'the balance was not credited exactly once with the credited amount',
+    );
   },
 };
 

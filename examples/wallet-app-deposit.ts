@@ -31,14 +31,26 @@ export const walletAppDeposit: Example = {
     check(created, 'a new app user already had an ETH address');
 
     // Asking again finds the address: the flow creates one only when none exists.
-    const second = await depositAddress(client, { area: 'app', userId: user.id, type: 'ETH', acceptConsents: () => true, onStep: progress.within('again').onStep });
-    check(!second.created && second.address.id === address.id, 'a second address was created for the same balance and type');
+    const second = await depositAddress(client, {
+      area: 'app',
+      userId: user.id,
+      type: 'ETH',
+      acceptConsents: () => true,
+      onStep: progress.within('again').onStep,
+    });
+    check(
+      !second.created && second.address.id === address.id,
+      'a second address was created for the same balance and type',
+    );
 
     const amount = '0.25';
     await progress.step(
       'incomingDeposit',
       () => control.incomingDeposit({ balanceId: address.balanceId, type: 'ETH', amount, requiresVerification: true }),
-      (result) => (result.kind === 'verification' ? `${amount} ETH to ${address.address.slice(0, 10)}…: ${result.verification.status}` : result.kind),
+      (result) =>
+        result.kind === 'verification'
+          ? `${amount} ETH to ${address.address.slice(0, 10)}…: ${result.verification.status}`
+          : result.kind,
     );
 
     const { approved } = await approveDeposit(client, {
@@ -49,8 +61,11 @@ export const walletAppDeposit: Example = {
     });
     const credited = approved[0]?.creditedAmount;
     check(approved[0]?.status === 'CREDITED' && credited != null, 'the app verification was not credited');
-    await progress.step('listBalances', () => client.s2s.balances.list(user.id), (balances) =>
-      `credited ${money(credited)} (${amount} ETH at ${depositType.exchangeRate.rate}); balance ${balances.items.map((b) => money({ amount: b.available, currency: b.currency })).join(', ')}`,
+    await progress.step(
+      'listBalances',
+      () => client.s2s.balances.list(user.id),
+      (balances) =>
+        `credited ${money(credited)} (${amount} ETH at ${depositType.exchangeRate.rate}); balance ${balances.items.map((b) => money({ amount: b.available, currency: b.currency })).join(', ')}`,
     );
   },
 };

@@ -15,6 +15,12 @@ const annotated = source
   .split('\n')
   // Comment lines (TSDoc from the spec's descriptions) are left as they are.
   // Idempotent: marks already there are taken off first (the generator may run over its own output).
-  .map((line) => (/^\s*(\/\*\*|\*)/.test(line) ? line : line.replaceAll('/* @__PURE__ */ ', '').replace(/(?<![\w.$])(z\.[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\()/g, '/* @__PURE__ */ $1')))
+  .map((line) =>
+    /^\s*(\/\*\*|\*)/.test(line)
+      ? line
+      : line
+          .replaceAll('/* @__PURE__ */ ', '')
+          .replace(/(?<![\w.$])(z\.[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\()/g, '/* @__PURE__ */ $1'),
+  )
   .join('\n');
 writeFileSync(file, annotated);

@@ -1,6 +1,6 @@
 // Runs npm scripts side by side (`node scripts/concurrently.mjs typecheck build:js`), prints each one's output once
 // it ends (never interleaved), and exits non-zero when any of them failed. npm test uses it to type-check while the
-// packages build.
+// packages build and the linters (Biome, knip, jscpd, the layer check) run.
 import { spawn } from 'node:child_process';
 
 const names = process.argv.slice(2);

@@ -5,7 +5,7 @@
  * SDK's own response validation (the generated zod schemas). A body Ajv accepts and the SDK refuses is a defect.
  *
  * Prism is no dependency of the project: `PRISM_BIN=/path/to/prism` or `npx --yes @stoplight/prism-cli@5`.
- * Usage: node --import tsx scripts/never-stricter-prism.ts [rounds]
+ * Usage: npm run check:prism -- [rounds]
  * @module
  */
 import { spawn } from 'node:child_process';
@@ -20,13 +20,28 @@ import { repoPath } from '../test/helpers/spec';
 
 const rounds = Number(process.argv[2] ?? 3);
 const port = 4900 + Math.floor(Math.random() * 90);
-const doc = parse(readFileSync(repoPath('spec/openapi.yaml'), 'utf8')) as Schema;
-const publicKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'der' }).toString('base64url');
+/** The parts of the spec document these checks read. */
+interface SpecDocument {
+  paths: Record<
+    string,
+    Record<string, { parameters?: Schema[]; requestBody?: Schema; responses: Record<string, Schema> }>
+  >;
+}
+const doc = parse(readFileSync(repoPath('spec/openapi.yaml'), 'utf8')) as SpecDocument;
+const publicKey = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  .publicKey.export({ type: 'spki', format: 'der' })
+  .toString('base64url');
 const gen = new Generator(doc, new Random(7), { ids: { type: ['USDC'] }, publicKey });
 const checker = createConformanceChecker({ specPath: repoPath('spec/openapi.yaml') });
 
-const [command, args] = process.env.PRISM_BIN ? [process.env.PRISM_BIN, [] as string[]] : ['npx', ['--yes', '@stoplight/prism-cli@5']];
-const prism = spawn(command, [...args, 'mock', '-d', '-p', String(port), '-h', '127.0.0.1', repoPath('spec/openapi.yaml')], { stdio: ['ignore', 'pipe', 'pipe'] });
+const [command, args] = process.env.PRISM_BIN
+  ? [process.env.PRISM_BIN, [] as string[]]
+  : ['npx', ['--yes', '@stoplight/prism-cli@5']];
+const prism = spawn(
+  command,
+  [...args, 'mock', '-d', '-p', String(port), '-h', '127.0.0.1', repoPath('spec/openapi.yaml')],
+  { stdio: ['ignore', 'pipe', 'pipe'] },
+);
 await new Promise<void>((resolve, reject) => {
   const onData = (chunk: Buffer) => chunk.toString().includes('Prism is listening') && resolve();
   prism.stdout.on('data', onData);
@@ -36,19 +51,32 @@ await new Promise<void>((resolve, reject) => {
 
 /** One request of an operation, with values the spec allows for its parameters and body. */
 function requestOf(op: (typeof operationTable)[number]): { url: string; init: RequestInit } {
-  const specOp = doc.paths[op.path][op.method.toLowerCase()] as Schema;
+  const specOp = doc.paths[op.path]![op.method.toLowerCase()]!;
   let path: string = op.path;
   const query = new URLSearchParams();
-  for (const p of (specOp.parameters ?? []) as Schema[]) {
-    const param = gen.resolve(p);
-    if (param.in === 'path') path = path.replace(`{${param.name}}`, encodeURIComponent(String(gen.valid(param.schema, param.name))));
+  for (const p of specOp.parameters ?? []) {
+    const param = gen.resolve(p) as { in?: string; name: string; required?: boolean; schema: Schema };
+    if (param.in === 'path')
+      path = path.replace(`{${param.name}}`, encodeURIComponent(String(gen.valid(param.schema, param.name))));
     if (param.in === 'query' && param.required) query.set(param.name, String(gen.valid(param.schema, param.name)));
   }
-  const body = specOp.requestBody ? JSON.stringify(gen.valid(gen.resolve(specOp.requestBody).content['application/json'].schema)) : undefined;
-  const headers: Record<string, string> = { authorization: `HMAC-SHA256 k:s:${randomUUID().replaceAll('-', '')}:1`, 'idempotency-key': randomUUID() };
+  const body = specOp.requestBody
+    ? JSON.stringify(
+        gen.valid(
+          (gen.resolve(specOp.requestBody).content as Record<string, { schema: Schema }>)['application/json']!.schema,
+        ),
+      )
+    : undefined;
+  const headers: Record<string, string> = {
+    authorization: `HMAC-SHA256 k:s:${randomUUID().replaceAll('-', '')}:1`,
+    'idempotency-key': randomUUID(),
+  };
   if (body) headers['content-type'] = 'application/json';
   const q = query.size ? `?${query}` : '';
-  return { url: `http://127.0.0.1:${port}${path}${q}`, init: { method: op.method, headers, ...(body ? { body } : {}) } };
+  return {
+    url: `http://127.0.0.1:${port}${path}${q}`,
+    init: { method: op.method, headers, ...(body ? { body } : {}) },
+  };
 }
 
 let calls = 0;
@@ -67,7 +95,14 @@ try {
         continue;
       }
       const body = JSON.parse(text) as unknown;
-      const findings = checker.check({ method: op.method, url, status: response.status, responseHeaders: response.headers, responseBody: body })
+      const findings = checker
+        .check({
+          method: op.method,
+          url,
+          status: response.status,
+          responseHeaders: response.headers,
+          responseBody: body,
+        })
         .filter((f) => f.location.startsWith('response.body'));
       if (findings.length) continue;
       ajvValid++;

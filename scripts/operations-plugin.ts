@@ -19,7 +19,9 @@ const handler: OperationsPlugin['Handler'] = ({ plugin }) => {
   plugin.forEach('operation', (event) => {
     const operation = event.operation;
     const id = operation.id;
-    const success = Object.keys(operation.responses ?? {}).filter((code) => /^2\d\d$/.test(code)).sort()[0];
+    const success = Object.keys(operation.responses ?? {})
+      .filter((code) => /^2\d\d$/.test(code))
+      .sort()[0];
     if (success === undefined) throw new Error(`Operation ${id} has no 2xx response.`);
     const has = (where: 'path' | 'query' | 'header') => Object.keys(operation.parameters?.[where] ?? {}).length > 0;
     const schemas: Record<string, string> = {};
@@ -28,11 +30,21 @@ const handler: OperationsPlugin['Handler'] = ({ plugin }) => {
     if (has('header')) schemas.headers = zodName(id, 'Headers');
     if (operation.body) schemas.body = zodName(id, 'Body');
     schemas.response = zodName(id, 'Response');
-    rows.push({ operationId: id, method: operation.method.toUpperCase(), path: operation.path, status: Number(success), schemas });
+    rows.push({
+      operationId: id,
+      method: operation.method.toUpperCase(),
+      path: operation.path,
+      status: Number(success),
+      schemas,
+    });
   });
   rows.sort((a, b) => String(a.operationId).localeCompare(String(b.operationId)));
   const symbol = plugin.symbol('operationTable');
-  plugin.node($.const(symbol).export().assign($($.fromValue(rows, { layout: 'pretty' })).as('const')));
+  plugin.node(
+    $.const(symbol)
+      .export()
+      .assign($($.fromValue(rows, { layout: 'pretty' })).as('const')),
+  );
 };
 
 /** The plugin's configuration, for `plugins` in openapi-ts.config.ts. */

@@ -42,7 +42,8 @@ export function problemStatusTable(schema: ProblemCodeSchema): Record<string, nu
     } else if (typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599) {
       table[code] = status;
       const prose = String(descriptions[code] ?? '');
-      if (!prose.startsWith(`${status} `)) faults.push(`${code}: x-enumDescriptions does not start with its x-status ${status}`);
+      if (!prose.startsWith(`${status} `))
+        faults.push(`${code}: x-enumDescriptions does not start with its x-status ${status}`);
     } else {
       faults.push(`${code}: x-status is ${JSON.stringify(status)}, not a status 400-599 or null`);
     }
@@ -52,15 +53,21 @@ export function problemStatusTable(schema: ProblemCodeSchema): Record<string, nu
 }
 
 const handler: ProblemsPlugin['Handler'] = ({ plugin }) => {
-  const schema = (plugin.context.spec as { components?: { schemas?: Record<string, ProblemCodeSchema> } }).components?.schemas?.ProblemCode;
+  const schema = (plugin.context.spec as { components?: { schemas?: Record<string, ProblemCodeSchema> } }).components
+    ?.schemas?.ProblemCode;
   if (schema === undefined) throw new Error('The spec has no ProblemCode schema.');
   const table = problemStatusTable(schema);
   const exportFrom = plugin.config.exportFrom;
-  const symbol = plugin.symbol('problemStatus', exportFrom.length > 0 ? { getExportFromFilePath: () => exportFrom } : {});
+  const symbol = plugin.symbol(
+    'problemStatus',
+    exportFrom.length > 0 ? { getExportFromFilePath: () => exportFrom } : {},
+  );
   plugin.node(
     $.const(symbol)
       .export()
-      .doc(['The HTTP status of each problem code (`x-status` of the spec\'s ProblemCode); null: the status a fault was injected with.'])
+      .doc([
+        "The HTTP status of each problem code (`x-status` of the spec's ProblemCode); null: the status a fault was injected with.",
+      ])
       .assign($($.fromValue(table, { layout: 'pretty' })).as('const')),
   );
 };

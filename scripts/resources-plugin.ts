@@ -65,7 +65,11 @@ const handler: ResourcesPlugin['Handler'] = ({ plugin }) => {
     const id = operation.id;
     const query = Object.values(operation.parameters?.query ?? {}) as Parameter[];
     const pathParams = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-    const kind: Kind = query.some((p) => p.name === 'cursor') ? 'list' : query.some((p) => p.name === KEY_PARAM) ? 'cardDetails' : 'call';
+    const kind: Kind = query.some((p) => p.name === 'cursor')
+      ? 'list'
+      : query.some((p) => p.name === KEY_PARAM)
+        ? 'cardDetails'
+        : 'call';
     const optionalQuery = query.filter((p) => !p.required && !PAGE_PARAMS.has(p.name) && p.name !== KEY_PARAM);
     const args = [
       ...query.filter((p) => p.required && p.name !== KEY_PARAM).map((p) => `query.${p.name}`),
@@ -75,17 +79,20 @@ const handler: ResourcesPlugin['Handler'] = ({ plugin }) => {
     ];
     const name = names[id] ?? defaultName(operation.path, id);
     const parts = name.split('.');
-    if (parts.length !== 3 || !parts.every((p) => IDENTIFIER.test(p))) throw new Error(`resources: "${name}" (${id}) is not area.resource.method.`);
+    if (parts.length !== 3 || !parts.every((p) => IDENTIFIER.test(p)))
+      throw new Error(`resources: "${name}" (${id}) is not area.resource.method.`);
     if (seen.has(name)) throw new Error(`resources: two operations are named ${name}.`);
     seen.add(name);
     const row: Row = { name, operationId: id, method: operation.method.toUpperCase(), kind, args };
     rows.push(row);
-    const symbol = (role: 'data' | 'response') => plugin.querySymbol({ category: 'type', resource: 'operation', resourceId: id, role });
+    const symbol = (role: 'data' | 'response') =>
+      plugin.querySymbol({ category: 'type', resource: 'operation', resourceId: id, role });
     const doc = [`${operation.summary ?? id} (\`${id}\`: ${row.method} ${operation.path})`];
     types.set(name, { data: symbol('data'), response: symbol('response'), row, doc, query: optionalQuery });
   });
   const unknown = Object.keys(names).filter((id) => !rows.some((r) => r.operationId === id));
-  if (unknown.length > 0) throw new Error(`resources: names for operations the spec does not have: ${unknown.join(', ')}.`);
+  if (unknown.length > 0)
+    throw new Error(`resources: names for operations the spec does not have: ${unknown.join(', ')}.`);
   rows.sort((a, b) => a.name.localeCompare(b.name));
 
   // The type: nested objects of descriptors.
@@ -99,10 +106,15 @@ const handler: ResourcesPlugin['Handler'] = ({ plugin }) => {
     if (arg === 'body') return $.type.idx($.type(data as never), $.type.literal('body'));
     if (arg === 'query') {
       const keys = $.type.or(...optionalQuery.map((p) => $.type.literal(p.name)));
-      return $.type('Pick').generic($.type('NonNullable').generic($.type.idx($.type(data as never), $.type.literal('query')))).generic(keys);
+      return $.type('Pick')
+        .generic($.type('NonNullable').generic($.type.idx($.type(data as never), $.type.literal('query'))))
+        .generic(keys);
     }
     const [where, key] = arg.split('.') as ['path' | 'query', string];
-    return $.type.idx($.type('NonNullable').generic($.type.idx($.type(data as never), $.type.literal(where))), $.type.literal(key));
+    return $.type.idx(
+      $.type('NonNullable').generic($.type.idx($.type(data as never), $.type.literal(where))),
+      $.type.literal(key),
+    );
   };
   const areaType = $.type.object();
   for (const [area, resources] of tree) {
@@ -118,7 +130,8 @@ const handler: ResourcesPlugin['Handler'] = ({ plugin }) => {
             return member;
           }),
         );
-        const descriptor = $.type.object()
+        const descriptor = $.type
+          .object()
           .prop('kind', (p) => p.type($.type.literal(row.kind)))
           .prop('args', (p) => p.type(tuple))
           .prop('response', (p) => p.type($.type(response as never)));
@@ -130,11 +143,17 @@ const handler: ResourcesPlugin['Handler'] = ({ plugin }) => {
   }
   const typeSymbol = plugin.symbol('Resources');
   plugin.node(
-    $.type.alias(typeSymbol).export().doc(['Every method of the client by area and resource: its kind, positional arguments and response.']).type(areaType),
+    $.type
+      .alias(typeSymbol)
+      .export()
+      .doc(['Every method of the client by area and resource: its kind, positional arguments and response.'])
+      .type(areaType),
   );
   const tableSymbol = plugin.symbol('resourceTable');
   plugin.node(
-    $.const(tableSymbol).export().doc(['Every method of the client as data: name, operation, HTTP method, kind and where each argument goes.'])
+    $.const(tableSymbol)
+      .export()
+      .doc(['Every method of the client as data: name, operation, HTTP method, kind and where each argument goes.'])
       .assign($($.fromValue(rows, { layout: 'pretty' })).as('const')),
   );
 };

@@ -43,14 +43,24 @@ const bundleServers = () =>
   (serversBundle ??= (async () => {
     const outfile = join(ROOT, 'node_modules/.cache/bench-mock/servers.mjs');
     await esbuild.build({
-      entryPoints: [join(ROOT, 'bench/mock/servers.ts')], outfile, bundle: true, platform: 'node', format: 'esm', target: 'es2023', packages: 'external', logLevel: 'warning',
+      entryPoints: [join(ROOT, 'bench/mock/servers.ts')],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'es2023',
+      packages: 'external',
+      logLevel: 'warning',
     });
     return outfile;
   })());
 
 /** A child of servers.ts, with IPC. */
 async function startServer(kind: string): Promise<Server> {
-  const child = fork(await bundleServers(), [kind], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(await bundleServers(), [kind], {
+    execArgv: ['--expose-gc'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const port = await ask<{ port: number }>(child, undefined, (m) => 'port' in m);
   return { name: kind, child, port: port.port, pid: child.pid! };
 }
@@ -74,17 +84,28 @@ async function startPrism(): Promise<Server> {
   const bin = join(PRISM_DIR, 'node_modules/@stoplight/prism-cli/dist/index.js');
   if (!existsSync(bin)) {
     console.error(`Installing Prism 5 into ${PRISM_DIR} (once)...`);
-    execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', PRISM_DIR, '@stoplight/prism-cli@5'], { stdio: 'ignore' });
+    execFileSync(
+      'npm',
+      ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', PRISM_DIR, '@stoplight/prism-cli@5'],
+      { stdio: 'ignore' },
+    );
   }
   const port = 40_000 + Math.floor(Math.random() * 10_000);
   // Its fastest setup: no request log (ours runs without one too), one process.
-  const child = spawn(process.execPath, [realpathSync(bin), 'mock', join(ROOT, 'spec/openapi.yaml'), '-p', String(port), '-h', '127.0.0.1', '-v', 'silent'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [realpathSync(bin), 'mock', join(ROOT, 'spec/openapi.yaml'), '-p', String(port), '-h', '127.0.0.1', '-v', 'silent'],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`prism exited with ${child.exitCode}`);
-    const up = await fetch(`http://127.0.0.1:${port}/s2s/cards/x/details`).then(() => true, () => false);
+    const up = await fetch(`http://127.0.0.1:${port}/s2s/cards/x/details`).then(
+      () => true,
+      () => false,
+    );
     if (up) break;
     if (Date.now() > deadline) throw new Error('prism did not start within 60 s');
     await new Promise((r) => setTimeout(r, 200));
@@ -117,8 +138,12 @@ async function signedRequests(server: Server, c: Case, amount: number): Promise<
     const stringToSign = await buildStringToSign({ method: c.method, url, body, apiKey: KEY.apiKey, timestamp, nonce });
     const signature = createHmac('sha256', KEY.apiSecret).update(stringToSign).digest('base64');
     out.push({
-      method: c.method, path,
-      headers: { authorization: `HMAC-SHA256 ${KEY.apiKey}:${signature}:${nonce}:${timestamp}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      method: c.method,
+      path,
+      headers: {
+        authorization: `HMAC-SHA256 ${KEY.apiKey}:${signature}:${nonce}:${timestamp}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
       ...(body ? { body } : {}),
     });
   }
@@ -151,12 +176,24 @@ const NONCE = '\u0002';
  */
 async function signer(server: Server, c: Case): Promise<() => autocannon.Request> {
   const path = c.path();
-  const template = await buildStringToSign({ method: c.method, url: `http://127.0.0.1:${server.port}${path}`, apiKey: KEY.apiKey, timestamp: TS, nonce: NONCE });
+  const template = await buildStringToSign({
+    method: c.method,
+    url: `http://127.0.0.1:${server.port}${path}`,
+    apiKey: KEY.apiKey,
+    timestamp: TS,
+    nonce: NONCE,
+  });
   return () => {
     const timestamp = String(Math.floor(Date.now() / 1000));
     const nonce = createNonce();
-    const signature = createHmac('sha256', KEY.apiSecret).update(template.replace(TS, timestamp).replace(NONCE, nonce)).digest('base64');
-    return { method: c.method, path, headers: { authorization: `HMAC-SHA256 ${KEY.apiKey}:${signature}:${nonce}:${timestamp}` } };
+    const signature = createHmac('sha256', KEY.apiSecret)
+      .update(template.replace(TS, timestamp).replace(NONCE, nonce))
+      .digest('base64');
+    return {
+      method: c.method,
+      path,
+      headers: { authorization: `HMAC-SHA256 ${KEY.apiKey}:${signature}:${nonce}:${timestamp}` },
+    };
   };
 }
 
@@ -169,7 +206,9 @@ const ratesOf = (server: Server) => lastRates.get(server) ?? lastRates.set(serve
  * would quantise req/s): its req/s and the server's CPU µs per request.
  */
 async function measure(server: Server, c: Case, seconds: number): Promise<Measure> {
-  const next = c.body ? await pool(server, c, Math.max(30_000, Math.ceil((ratesOf(server).get(c) ?? 0) * seconds * 3))) : await signer(server, c);
+  const next = c.body
+    ? await pool(server, c, Math.max(30_000, Math.ceil((ratesOf(server).get(c) ?? 0) * seconds * 3)))
+    : await signer(server, c);
   const cpuBefore = cpuMicros(server.pid);
   const t0 = performance.now();
   const result = await autocannon({
@@ -182,18 +221,31 @@ async function measure(server: Server, c: Case, seconds: number): Promise<Measur
   const cpu = cpuMicros(server.pid) - cpuBefore;
   const total = result.requests.total;
   ratesOf(server).set(c, total / elapsed);
-  if (result.non2xx > 0 && process.env.BENCH_DEBUG) console.error(server.name, c.method, JSON.stringify(result.statusCodeStats));
-  return { rps: total / elapsed, cpuUs: cpu / Math.max(total, 1), non2xx: result.non2xx, errors: result.errors + result.timeouts };
+  if (result.non2xx > 0 && process.env.BENCH_DEBUG)
+    console.error(server.name, c.method, JSON.stringify(result.statusCodeStats));
+  return {
+    rps: total / elapsed,
+    cpuUs: cpu / Math.max(total, 1),
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const ratio = (n: number) => `${n >= 10 ? fmt(n, 0) : n >= 1 ? fmt(n, 1) : fmt(n, 2)}×`;
 
 let userCounter = 0;
-const newUserBody = () => JSON.stringify({
-  email: `bench.${process.pid}.${++userCounter}@example.org`, firstName: 'Ada', lastName: 'Lovelace', phone: '+447700900123', dateOfBirth: '1990-12-10', country: 'GB',
-});
+const newUserBody = () =>
+  JSON.stringify({
+    email: `bench.${process.pid}.${++userCounter}@example.org`,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    phone: '+447700900123',
+    dateOfBirth: '1990-12-10',
+    country: 'GB',
+  });
 
 /** BENCH_ONLY=growth or heap runs that part alone (while working on it). */
 const ONLY = process.env.BENCH_ONLY;
@@ -213,7 +265,9 @@ async function main(): Promise<void> {
   const servers = [bare, bridge, prism, ours, oursState];
   try {
     // A user to GET on our servers (the peers answer any id).
-    const { userId } = await ask<{ seeded: { userId: string } }>(ours.child, { seed: 1 }, (m) => 'seeded' in m).then((m) => m.seeded);
+    const { userId } = await ask<{ seeded: { userId: string } }>(ours.child, { seed: 1 }, (m) => 'seeded' in m).then(
+      (m) => m.seeded,
+    );
     const getUser: Case = { method: 'GET', path: () => `/s2s/users/${userId}` };
     const postUser: Case = { method: 'POST', path: () => '/s2s/users', body: newUserBody };
     const cases: { label: string; server: Server; c: Case; seconds: number }[] = [
@@ -231,22 +285,46 @@ async function main(): Promise<void> {
       for (const [i, { server, c, seconds }] of cases.entries()) results[i]!.push(await measure(server, c, seconds));
       console.error(`round ${round + 1}/${ROUNDS} done`);
     }
-    const med = results.map((rs) => ({ rps: median(rs.map((r) => r.rps)), cpuUs: median(rs.map((r) => r.cpuUs)), bad: rs.reduce((s, r) => s + r.non2xx + r.errors, 0) }));
-    const [mBare, , mPrism, mGet, mPost] = med as [typeof med[0], typeof med[0], typeof med[0], typeof med[0], typeof med[0]];
+    const med = results.map((rs) => ({
+      rps: median(rs.map((r) => r.rps)),
+      cpuUs: median(rs.map((r) => r.cpuUs)),
+      bad: rs.reduce((s, r) => s + r.non2xx + r.errors, 0),
+    }));
+    const [mBare, , mPrism, mGet, mPost] = med as [
+      (typeof med)[0],
+      (typeof med)[0],
+      (typeof med)[0],
+      (typeof med)[0],
+      (typeof med)[0],
+    ];
 
-    console.log(`## Mock server benchmark (${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version})\n`);
-    console.log(`autocannon -c ${CONNECTIONS}, signed requests, ${ROUNDS} interleaved rounds (medians); server CPU per request from /proc/<pid>/stat.\n`);
-    console.log('| case | req/s | server CPU µs/request | vs bare node:http (req/s · CPU) | vs Prism 5 GET (req/s) | non-2xx |');
+    console.log(
+      `## Mock server benchmark (${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version})\n`,
+    );
+    console.log(
+      `autocannon -c ${CONNECTIONS}, signed requests, ${ROUNDS} interleaved rounds (medians); server CPU per request from /proc/<pid>/stat.\n`,
+    );
+    console.log(
+      '| case | req/s | server CPU µs/request | vs bare node:http (req/s · CPU) | vs Prism 5 GET (req/s) | non-2xx |',
+    );
     console.log('|---|---|---|---|---|---|');
     for (const [i, { label }] of cases.entries()) {
       const m = med[i]!;
-      console.log(`| ${label} | ${fmt(m.rps)} | ${fmt(m.cpuUs)} | ${ratio(m.rps / mBare.rps)} · ${ratio(m.cpuUs / mBare.cpuUs)} | ${ratio(m.rps / mPrism.rps)} | ${m.bad} |`);
+      console.log(
+        `| ${label} | ${fmt(m.rps)} | ${fmt(m.cpuUs)} | ${ratio(m.rps / mBare.rps)} · ${ratio(m.cpuUs / mBare.cpuUs)} | ${ratio(m.rps / mPrism.rps)} | ${m.bad} |`,
+      );
     }
     const getOk = mGet.rps >= 0.25 * mBare.rps || mGet.cpuUs <= 4 * mBare.cpuUs;
     console.log('\n**Targets**\n');
-    console.log(`- signed GET ≥ 0.25× bare throughput (${ratio(mGet.rps / mBare.rps)}) or ≤ 4× its CPU/request (${ratio(mGet.cpuUs / mBare.cpuUs)}): ${getOk ? 'met' : 'NOT met'}`);
-    console.log(`- signed GET ≥ 5× Prism's throughput (${ratio(mGet.rps / mPrism.rps)}): ${mGet.rps >= 5 * mPrism.rps ? 'met' : 'NOT met'}`);
-    console.log(`- signed POST ≥ 2× Prism's GET throughput (${ratio(mPost.rps / mPrism.rps)}): ${mPost.rps >= 2 * mPrism.rps ? 'met' : 'NOT met'}`);
+    console.log(
+      `- signed GET ≥ 0.25× bare throughput (${ratio(mGet.rps / mBare.rps)}) or ≤ 4× its CPU/request (${ratio(mGet.cpuUs / mBare.cpuUs)}): ${getOk ? 'met' : 'NOT met'}`,
+    );
+    console.log(
+      `- signed GET ≥ 5× Prism's throughput (${ratio(mGet.rps / mPrism.rps)}): ${mGet.rps >= 5 * mPrism.rps ? 'met' : 'NOT met'}`,
+    );
+    console.log(
+      `- signed POST ≥ 2× Prism's GET throughput (${ratio(mPost.rps / mPrism.rps)}): ${mPost.rps >= 2 * mPrism.rps ? 'met' : 'NOT met'}`,
+    );
 
     for (const s of servers) s.child.kill('SIGKILL');
     servers.length = 0;
@@ -264,11 +342,20 @@ async function growth(): Promise<void> {
   const sizes = [10, 1_000, 10_000, 100_000];
   const servers = await Promise.all(sizes.map(() => startServer('ours')));
   try {
-    const userIds = await Promise.all(servers.map((s, i) => ask<{ seeded: { userId: string } }>(s.child, { seed: sizes[i] }, (m) => 'seeded' in m).then((m) => m.seeded.userId)));
+    const userIds = await Promise.all(
+      servers.map((s, i) =>
+        ask<{ seeded: { userId: string } }>(s.child, { seed: sizes[i] }, (m) => 'seeded' in m).then(
+          (m) => m.seeded.userId,
+        ),
+      ),
+    );
     const kinds: { label: string; cases: Case[] }[] = [
       { label: 'GET user', cases: sizes.map((_, i) => ({ method: 'GET', path: () => `/s2s/users/${userIds[i]}` })) },
       { label: 'POST user', cases: sizes.map(() => ({ method: 'POST', path: () => '/s2s/users', body: newUserBody })) },
-      { label: 'card list', cases: sizes.map((_, i) => ({ method: 'GET', path: () => `/s2s/cards?userId=${userIds[i]}` })) },
+      {
+        label: 'card list',
+        cases: sizes.map((_, i) => ({ method: 'GET', path: () => `/s2s/cards?userId=${userIds[i]}` })),
+      },
     ];
     const cpu = kinds.map(() => sizes.map(() => [] as number[]));
     for (const kind of kinds) for (const [i, s] of servers.entries()) await measure(s, kind.cases[i]!, 1);
@@ -278,12 +365,16 @@ async function growth(): Promise<void> {
         for (const [i, s] of servers.entries()) cpu[k]![i]!.push((await measure(s, kind.cases[i]!, 3)).cpuUs);
       }
     }
-    console.log(`\n### CPU per request as the state grows (users, cards and approvals each; ${rounds} interleaved rounds, medians)\n`);
+    console.log(
+      `\n### CPU per request as the state grows (users, cards and approvals each; ${rounds} interleaved rounds, medians)\n`,
+    );
     console.log(`| request | ${sizes.map((n) => `${fmt(n)} records`).join(' | ')} | 100,000 vs 10 |`);
     console.log(`|---|${sizes.map(() => '---').join('|')}|---|`);
     for (const [k, kind] of kinds.entries()) {
       const values = cpu[k]!.map(median);
-      console.log(`| ${kind.label} | ${values.map((v) => `${fmt(v)} µs`).join(' | ')} | ${ratio(values.at(-1)! / values[0]!)} ${values.at(-1)! <= 1.5 * values[0]! ? '(≤ 1.5×: met)' : '(> 1.5×: NOT met)'} |`);
+      console.log(
+        `| ${kind.label} | ${values.map((v) => `${fmt(v)} µs`).join(' | ')} | ${ratio(values.at(-1)! / values[0]!)} ${values.at(-1)! <= 1.5 * values[0]! ? '(≤ 1.5×: met)' : '(> 1.5×: NOT met)'} |`,
+      );
     }
   } finally {
     for (const s of servers) s.child.kill('SIGKILL');
@@ -295,17 +386,22 @@ async function sendExactly(server: Server, c: Case, amount: number): Promise<voi
   const requests = await signedRequests(server, c, amount);
   let next = 0;
   const result = await autocannon({
-    url: `http://127.0.0.1:${server.port}`, connections: CONNECTIONS, amount,
+    url: `http://127.0.0.1:${server.port}`,
+    connections: CONNECTIONS,
+    amount,
     requests: [{ setupRequest: (req) => ({ ...req, ...requests[next++ % requests.length]! }) }],
   });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`heap run: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`heap run: ${result.non2xx} non-2xx, ${result.errors} errors`);
 }
 
 /** Heap after a full GC in the server after 10^4 and after 10^5 signed GETs. */
 async function heap(): Promise<void> {
   const server = await startServer('ours');
   try {
-    const { userId } = await ask<{ seeded: { userId: string } }>(server.child, { seed: 1 }, (m) => 'seeded' in m).then((m) => m.seeded);
+    const { userId } = await ask<{ seeded: { userId: string } }>(server.child, { seed: 1 }, (m) => 'seeded' in m).then(
+      (m) => m.seeded,
+    );
     const c: Case = { method: 'GET', path: () => `/s2s/users/${userId}` };
     await sendExactly(server, c, 10_000);
     const at4 = (await ask<{ heap: number }>(server.child, 'gc', (m) => 'heap' in m)).heap;
@@ -315,7 +411,9 @@ async function heap(): Promise<void> {
     console.log('\n### Heap after GC (our server)\n');
     console.log('| after 10^4 signed GETs | after 10^5 signed GETs | growth |');
     console.log('|---|---|---|');
-    console.log(`| ${fmt(mib(at4), 1)} MiB | ${fmt(mib(at5), 1)} MiB | ${fmt(mib(at5 - at4), 1)} MiB ${mib(at5 - at4) <= 10 ? '(≤ 10 MiB: met)' : '(> 10 MiB: NOT met)'} |`);
+    console.log(
+      `| ${fmt(mib(at4), 1)} MiB | ${fmt(mib(at5), 1)} MiB | ${fmt(mib(at5 - at4), 1)} MiB ${mib(at5 - at4) <= 10 ? '(≤ 10 MiB: met)' : '(> 10 MiB: NOT met)'} |`,
+    );
   } finally {
     server.child.kill('SIGKILL');
   }

@@ -19,9 +19,18 @@ import { issueCard } from '../../mock-server/src/domain/cards';
 
 /** The body the bare server and the bridge answer: a user as the mock would give it. */
 export const FIXED_USER = {
-  id: '3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01', email: 'ada@example.org', firstName: 'Ada', lastName: 'Lovelace', phone: '+447700900123',
-  dateOfBirth: '1990-12-10', country: 'GB', registrationStatus: 'PENDING_CONSENTS', requiredConsents: [], emailVerified: false,
-  kycStatus: 'NOT_STARTED', createdAt: '2026-11-21T09:00:00.000Z',
+  id: '3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01',
+  email: 'ada@example.org',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  phone: '+447700900123',
+  dateOfBirth: '1990-12-10',
+  country: 'GB',
+  registrationStatus: 'PENDING_CONSENTS',
+  requiredConsents: [],
+  emailVerified: false,
+  kycStatus: 'NOT_STARTED',
+  createdAt: '2026-11-21T09:00:00.000Z',
 };
 
 const send = (message: unknown) => process.send?.(message);
@@ -45,9 +54,15 @@ if (kind === 'bare') {
     req.resume();
     const headers = new Headers();
     for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-    void getResponse(handlers, new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers })).then(async (response) => {
+    void getResponse(
+      handlers,
+      new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers }),
+    ).then(async (response) => {
       const text = response ? await response.text() : '';
-      res.writeHead(response?.status ?? 404, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      res.writeHead(response?.status ?? 404, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(text),
+      });
       res.end(text);
     });
   });
@@ -82,15 +97,37 @@ function seed(state: Parameters<typeof contextOf>[0], n: number): { userId: stri
   const validTo = new Date(ctx.now + 365 * 86_400_000).toISOString();
   for (let i = 0; i < n; i++) {
     const user = users.createUser(ctx, {
-      email: `seed.${i}@example.org`, firstName: 'Seed', lastName: `User${i}`, phone: '+447700900123', dateOfBirth: '1990-12-10', country: 'GB',
+      email: `seed.${i}@example.org`,
+      firstName: 'Seed',
+      lastName: `User${i}`,
+      phone: '+447700900123',
+      dateOfBirth: '1990-12-10',
+      country: 'GB',
     });
     first ||= user.id;
     issueCard(ctx, {
-      userId: user.id, type: 'VIRTUAL', status: 'ACTIVE', cardholderName: 'Seed User', configId: null, visualId: null, corporateUuid: null, approvalUuid: null,
+      userId: user.id,
+      type: 'VIRTUAL',
+      status: 'ACTIVE',
+      cardholderName: 'Seed User',
+      configId: null,
+      visualId: null,
+      corporateUuid: null,
+      approvalUuid: null,
     });
-    const holder = business.createBusinessUser(ctx, { name: 'Seed', lastName: `Holder${i}`, email: `holder.${i}@example.org`, phone: '+12025550143' });
+    const holder = business.createBusinessUser(ctx, {
+      name: 'Seed',
+      lastName: `Holder${i}`,
+      email: `holder.${i}@example.org`,
+      phone: '+12025550143',
+    });
     business.completeRegistration(ctx, holder.userUuid);
-    business.createApproval(ctx, corporate.corporateUuid, { userUuid: holder.userUuid, budget: { amount: 100, currency: 'EUR' }, validFrom, validTo });
+    business.createApproval(ctx, corporate.corporateUuid, {
+      userUuid: holder.userUuid,
+      budget: { amount: 100, currency: 'EUR' },
+      validFrom,
+      validTo,
+    });
   }
   // The approvals move to DELIVERED now, not in the first measured request.
   settle(ctx);

@@ -66,20 +66,23 @@ function url(name: string, value: string | undefined): string {
 function integer(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${value}"`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${value}"`);
   return n;
 }
 
 function signing(values: Record<string, unknown>) {
   const encoding = (values['secret-encoding'] as string | undefined) ?? 'utf8';
-  if (encoding !== 'utf8' && encoding !== 'base64') throw new UsageError(`--secret-encoding must be utf8 or base64, got "${encoding}"`);
+  if (encoding !== 'utf8' && encoding !== 'base64')
+    throw new UsageError(`--secret-encoding must be utf8 or base64, got "${encoding}"`);
   return { secretEncoding: encoding, bodyHash: values['sign-body'] === true } as const;
 }
 
 function credentials(values: Record<string, unknown>, required: boolean) {
   const apiKey = values['api-key'] as string | undefined;
   const apiSecret = values['api-secret'] as string | undefined;
-  if ((apiKey === undefined) !== (apiSecret === undefined)) throw new UsageError('--api-key and --api-secret go together');
+  if ((apiKey === undefined) !== (apiSecret === undefined))
+    throw new UsageError('--api-key and --api-secret go together');
   if (required && apiKey === undefined) throw new UsageError('--api-key and --api-secret are required');
   return apiKey !== undefined && apiSecret !== undefined ? { apiKey, apiSecret } : undefined;
 }
@@ -150,7 +153,10 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     // Expected refusals are one line; anything else is still one line (the message), never a stack.
-    const known = error instanceof UsageError || error instanceof CannotRun || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    const known =
+      error instanceof UsageError ||
+      error instanceof CannotRun ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`card-issuing-contract: ${known ? '' : 'error: '}${message}\n`);
     process.exitCode = 2;

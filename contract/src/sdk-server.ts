@@ -4,4 +4,9 @@
  * changes then.
  * @module
  */
-export { buildStringToSign, isLuhnValid, NonceCache, verifySignature, type VerifySignatureResult } from 'card-issuing-sdk/server';
+export {
+  buildStringToSign,
+  isLuhnValid,
+  NonceCache,
+  verifySignature,
+} from 'card-issuing-sdk/server';

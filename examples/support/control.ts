@@ -9,7 +9,14 @@
  * @module
  */
 import { signRequest, type Approval, type BusinessUser, type Card, type User } from 'card-issuing-sdk';
-import type { Authorization, ChangeRequest, Fixtures, IncomingDepositResult, OutboxMessage, Purchase } from 'card-issuing-mock';
+import type {
+  Authorization,
+  ChangeRequest,
+  Fixtures,
+  IncomingDepositResult,
+  OutboxMessage,
+  Purchase,
+} from 'card-issuing-mock';
 
 /** A control call the mock refused (problem+json), or a server without the control API. */
 export class ControlError extends Error {
@@ -102,7 +109,13 @@ export interface ControlOptions {
 }
 
 /** Sends one control request and returns its JSON body; a non-2xx answer becomes a {@link ControlError}. */
-async function call<T>(options: ControlOptions, method: 'GET' | 'POST', path: string, body?: unknown, query: Record<string, string> = {}): Promise<T> {
+async function call<T>(
+  options: ControlOptions,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  query: Record<string, string> = {},
+): Promise<T> {
   const url = new URL(`${options.baseUrl.replace(/\/$/, '')}/__mock/${path}`);
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
   if (options.apiKey !== undefined) url.searchParams.set('apiKey', options.apiKey);
@@ -110,16 +123,29 @@ async function call<T>(options: ControlOptions, method: 'GET' | 'POST', path: st
   const text = body === undefined ? undefined : JSON.stringify(body);
   const headers: Record<string, string> = text === undefined ? {} : { 'content-type': 'application/json' };
   if (options.apiKey !== undefined && options.apiSecret !== undefined) {
-    headers.authorization = (await signRequest({ method, url: url.href, body: text, apiKey: options.apiKey, apiSecret: options.apiSecret })).authorization;
+    headers.authorization = (
+      await signRequest({ method, url: url.href, body: text, apiKey: options.apiKey, apiSecret: options.apiSecret })
+    ).authorization;
   }
   let response: Response;
   try {
     response = await send(url, { method, headers, ...(text === undefined ? {} : { body: text }) });
   } catch (error) {
     // fetch says only "fetch failed"; the transport's own error (ECONNREFUSED, ENOTFOUND, ...) is its cause.
-    const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
-    const reason = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : error instanceof Error ? error.message : String(error);
-    throw new ControlError({ code: 'CONTROL_UNAVAILABLE', detail: `${method} /__mock/${path} got no answer from ${options.baseUrl}: ${reason}` });
+    const cause =
+      error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+    const reason =
+      typeof cause?.code === 'string'
+        ? cause.code
+        : typeof cause?.message === 'string'
+          ? cause.message
+          : error instanceof Error
+            ? error.message
+            : String(error);
+    throw new ControlError({
+      code: 'CONTROL_UNAVAILABLE',
+      detail: `${method} /__mock/${path} got no answer from ${options.baseUrl}: ${reason}`,
+    });
   }
   const answer = await response.text();
   let parsed: unknown;
@@ -129,7 +155,11 @@ async function call<T>(options: ControlOptions, method: 'GET' | 'POST', path: st
     parsed = undefined;
   }
   if (!response.ok) {
-    const problem = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { code?: unknown; detail?: unknown; title?: unknown };
+    const problem = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as {
+      code?: unknown;
+      detail?: unknown;
+      title?: unknown;
+    };
     throw new ControlError({
       status: response.status,
       problem,
@@ -138,7 +168,11 @@ async function call<T>(options: ControlOptions, method: 'GET' | 'POST', path: st
     });
   }
   if (parsed === undefined) {
-    throw new ControlError({ status: response.status, code: 'CONTROL_UNAVAILABLE', detail: `${method} /__mock/${path} did not answer with JSON: is ${options.baseUrl} the mock?` });
+    throw new ControlError({
+      status: response.status,
+      code: 'CONTROL_UNAVAILABLE',
+      detail: `${method} /__mock/${path} did not answer with JSON: is ${options.baseUrl} the mock?`,
+    });
   }
   return parsed as T;
 }
@@ -146,23 +180,33 @@ async function call<T>(options: ControlOptions, method: 'GET' | 'POST', path: st
 /** The control API of the tenant `options.apiKey` on the mock at `options.baseUrl`. */
 export function createMockControl(options: ControlOptions): MockControl {
   const approvalAction = (action: string) => (corporateUuid: string, approvalUuid: string, change?: unknown) =>
-    call<Approval>(options, 'POST', `corporates/${encodeURIComponent(corporateUuid)}/approvals/${encodeURIComponent(approvalUuid)}/${action}`, change);
+    call<Approval>(
+      options,
+      'POST',
+      `corporates/${encodeURIComponent(corporateUuid)}/approvals/${encodeURIComponent(approvalUuid)}/${action}`,
+      change,
+    );
   const control: MockControl = {
     fixtures: () => call<Fixtures>(options, 'GET', 'fixtures'),
-    outbox: async (userId) => (await call<{ items: OutboxMessage[] }>(options, 'GET', 'outbox', undefined, { userId })).items,
+    outbox: async (userId) =>
+      (await call<{ items: OutboxMessage[] }>(options, 'GET', 'outbox', undefined, { userId })).items,
     latestOtpCode: async (userId) => {
       const code = (await control.outbox(userId)).findLast((message) => message.code !== undefined)?.code;
-      if (code === undefined) throw new ControlError({ code: 'OTP_NOT_SENT', detail: `No one-time code was e-mailed to user ${userId}` });
+      if (code === undefined)
+        throw new ControlError({ code: 'OTP_NOT_SENT', detail: `No one-time code was e-mailed to user ${userId}` });
       return code;
     },
     kyc: (userId, status) => call<User>(options, 'POST', `kyc/${encodeURIComponent(userId)}`, { status }),
     incomingDeposit: (deposit) => call<IncomingDepositResult>(options, 'POST', 'deposits/incoming', deposit),
-    completeRegistration: (userUuid) => call<BusinessUser>(options, 'POST', `users/${encodeURIComponent(userUuid)}/complete-registration`),
+    completeRegistration: (userUuid) =>
+      call<BusinessUser>(options, 'POST', `users/${encodeURIComponent(userUuid)}/complete-registration`),
     cancelApproval: approvalAction('cancel'),
     rejectApproval: approvalAction('reject'),
-    requestChange: (corporateUuid, approvalUuid, change = {}) => approvalAction('request-change')(corporateUuid, approvalUuid, change),
+    requestChange: (corporateUuid, approvalUuid, change = {}) =>
+      approvalAction('request-change')(corporateUuid, approvalUuid, change),
     acceptChange: approvalAction('accept'),
-    authorize: (cardId, purchase) => call<Authorization>(options, 'POST', `cards/${encodeURIComponent(cardId)}/authorize`, purchase),
+    authorize: (cardId, purchase) =>
+      call<Authorization>(options, 'POST', `cards/${encodeURIComponent(cardId)}/authorize`, purchase),
     lockCard: (cardId) => call<Card>(options, 'POST', `cards/${encodeURIComponent(cardId)}/lock`),
     unlockCard: (cardId) => call<Card>(options, 'POST', `cards/${encodeURIComponent(cardId)}/unlock`),
     clock: () => call<ClockView>(options, 'GET', 'clock'),
@@ -190,12 +234,17 @@ export async function hasControlApi(baseUrl: string, send: typeof fetch = global
  * Adds a tenant with its own seeded state (`POST /__mock/credentials`), so that runs sharing one server never see
  * each other's users, cards or approvals. Returns the new tenant's fixtures.
  */
-export function createTenant(baseUrl: string, credentials: { apiKey: string; apiSecret: string }, send?: typeof fetch): Promise<Fixtures> {
+export function createTenant(
+  baseUrl: string,
+  credentials: { apiKey: string; apiSecret: string },
+  send?: typeof fetch,
+): Promise<Fixtures> {
   return call<Fixtures>({ baseUrl, ...(send ? { fetch: send } : {}) }, 'POST', 'credentials', credentials);
 }
 
 /** Credentials for a fresh tenant: a readable, unique api key and a random secret. */
 export function freshCredentials(prefix: string): { apiKey: string; apiSecret: string } {
-  const hex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
+  const hex = (bytes: number) =>
+    Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
   return { apiKey: `${prefix}-${hex(4)}`, apiSecret: hex(24) };
 }

@@ -62,7 +62,12 @@ export class Progress {
   /** For the SDK's flow helpers (`onStep`): a line when a step ends (`started` is not printed). */
   readonly onStep = (step: FlowStep): void => {
     if (step.status === 'started') return;
-    this.#sink({ flow: this.flow, step: `${this.#prefix}${step.step}`, status: step.status, ...(step.detail === undefined ? {} : { detail: step.detail }) });
+    this.#sink({
+      flow: this.flow,
+      step: `${this.#prefix}${step.step}`,
+      status: step.status,
+      ...(step.detail === undefined ? {} : { detail: step.detail }),
+    });
   };
 
   /** Runs one step of the example's own and reports it; `detail` says what it produced. */
@@ -75,7 +80,12 @@ export class Progress {
       throw error;
     }
     const text = detail?.(result);
-    this.#sink({ flow: this.flow, step: `${this.#prefix}${name}`, status: 'done', ...(text === undefined ? {} : { detail: text }) });
+    this.#sink({
+      flow: this.flow,
+      step: `${this.#prefix}${name}`,
+      status: 'done',
+      ...(text === undefined ? {} : { detail: text }),
+    });
     return result;
   }
 }

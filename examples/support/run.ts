@@ -51,21 +51,26 @@ interface Target {
   only: string | undefined;
 }
 
+/** The command line's flags; throws on an unknown or malformed one. */
+function flagsOf(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    options: {
+      'base-url': { type: 'string' },
+      'api-key': { type: 'string' },
+      'api-secret': { type: 'string' },
+      only: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  }).values;
+}
+
 function parseTarget(argv: readonly string[]): Target | { help: true } | { error: string } {
-  let values;
+  let values: ReturnType<typeof flagsOf>;
   try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        'base-url': { type: 'string' },
-        'api-key': { type: 'string' },
-        'api-secret': { type: 'string' },
-        only: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
+    values = flagsOf(argv);
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }
@@ -75,7 +80,8 @@ function parseTarget(argv: readonly string[]): Target | { help: true } | { error
   if ((apiKey === undefined) !== (apiSecret === undefined)) return { error: '--api-key and --api-secret go together.' };
   const baseUrl = values['base-url'];
   if (baseUrl === undefined && apiKey !== undefined) return { error: '--api-key and --api-secret need --base-url.' };
-  if (baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(baseUrl)) return { error: `--base-url must be an http(s) URL, got ${baseUrl}.` };
+  if (baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(baseUrl))
+    return { error: `--base-url must be an http(s) URL, got ${baseUrl}.` };
   return {
     mode: baseUrl === undefined ? 'in-process' : 'remote',
     baseUrl: (baseUrl ?? IN_PROCESS_URL).replace(/\/+$/, ''),
@@ -87,11 +93,16 @@ function parseTarget(argv: readonly string[]): Target | { help: true } | { error
 /** The readable one-line account of what went wrong: the typed error's code, status, detail and request id. */
 export function describeFailure(error: unknown): string {
   if (error instanceof CardIssuingError) {
-    const facts = [error.code, error.status === undefined ? undefined : `HTTP ${error.status}`, error.requestId && `request ${error.requestId}`];
+    const facts = [
+      error.code,
+      error.status === undefined ? undefined : `HTTP ${error.status}`,
+      error.requestId && `request ${error.requestId}`,
+    ];
     const fields = error.errors.length > 0 ? ` [${error.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}]` : '';
     return `${error.name} ${facts.filter(Boolean).join(', ')}: ${error.detail}${fields}`;
   }
-  if (error instanceof ControlError) return `${error.name} ${error.code}${error.status === undefined ? '' : `, HTTP ${error.status}`}: ${error.detail}`;
+  if (error instanceof ControlError)
+    return `${error.name} ${error.code}${error.status === undefined ? '' : `, HTTP ${error.status}`}: ${error.detail}`;
   if (error instanceof DemoCheckError) return `${error.code}: ${error.message}`;
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return String(error);
@@ -121,7 +132,8 @@ export async function runDemo(options: RunDemoOptions): Promise<number> {
     write(`${target.error}\n\n${USAGE}`);
     return EXIT.usage;
   }
-  const examples = target.only === undefined ? options.examples : options.examples.filter((e) => e.name === target.only);
+  const examples =
+    target.only === undefined ? options.examples : options.examples.filter((e) => e.name === target.only);
   if (examples.length === 0) {
     write(`No flow named ${target.only}; the flows are ${options.examples.map((e) => e.name).join(', ')}.`);
     return EXIT.usage;
@@ -154,7 +166,10 @@ export async function runDemo(options: RunDemoOptions): Promise<number> {
       return EXIT.failed;
     }
     const credentials = target.credentials ?? freshCredentials('demo');
-    const fixtures = target.credentials === undefined ? await createTenant(target.baseUrl, credentials) : await createMockControl({ baseUrl: target.baseUrl, ...credentials }).fixtures();
+    const fixtures =
+      target.credentials === undefined
+        ? await createTenant(target.baseUrl, credentials)
+        : await createMockControl({ baseUrl: target.baseUrl, ...credentials }).fixtures();
     const control = createMockControl({ baseUrl: target.baseUrl, ...credentials });
     const client = createCardIssuingClient({
       baseUrl: target.baseUrl,
@@ -200,7 +215,9 @@ export async function runDemo(options: RunDemoOptions): Promise<number> {
         `${coverage.covered} of ${coverage.total} operations validated, 0 mismatches.`,
     );
     if (coverage.missing.length > 0) write(`Not exercised: ${coverage.missing.join(', ')}`);
-    write(`${examples.length === 1 ? 'The flow' : `All ${flows(examples.length)}`} passed in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+    write(
+      `${examples.length === 1 ? 'The flow' : `All ${flows(examples.length)}`} passed in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+    );
     return EXIT.ok;
   } catch (error) {
     // Setting up failed (the server is unreachable, the tenant cannot be made): say so without a stack trace.

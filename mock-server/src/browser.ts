@@ -16,7 +16,15 @@
  * @module
  */
 import { setupWorker, type SetupWorker } from 'msw/browser';
-import { createMock, type CardIssuingMock, type EventFilter, type JournalEntry, type MockEvent, type ObservedListener, type RequestFilter } from './index.js';
+import {
+  createMock,
+  type CardIssuingMock,
+  type EventFilter,
+  type JournalEntry,
+  type MockEvent,
+  type ObservedListener,
+  type RequestFilter,
+} from './index.js';
 
 /** Options of {@link startBrowserMock}: those of {@link createMock} plus where the worker script is. */
 export type StartBrowserMockOptions = Parameters<typeof createMock>[0] & {
@@ -60,7 +68,10 @@ export async function startBrowserMock(options: StartBrowserMockOptions = {}): P
   const mock = createMock(mockOptions);
   const worker = setupWorker(...mock.handlers);
   await worker.start({
-    serviceWorker: { url: serviceWorker?.url ?? '/mockServiceWorker.js', ...(serviceWorker?.options ? { options: serviceWorker.options } : {}) },
+    serviceWorker: {
+      url: serviceWorker?.url ?? '/mockServiceWorker.js',
+      ...(serviceWorker?.options ? { options: serviceWorker.options } : {}),
+    },
     onUnhandledFrame: 'bypass',
     quiet,
   });
@@ -78,7 +89,8 @@ export async function startBrowserMock(options: StartBrowserMockOptions = {}): P
     ...inspector,
     async stop() {
       await worker.stop();
-      if (expose && (globalThis as Record<string, unknown>)[expose] === inspector) delete (globalThis as Record<string, unknown>)[expose];
+      if (expose && (globalThis as Record<string, unknown>)[expose] === inspector)
+        delete (globalThis as Record<string, unknown>)[expose];
     },
   };
 }

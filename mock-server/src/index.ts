@@ -33,10 +33,25 @@ export type { Exchange } from './pipeline/runtime';
 export type { Reply } from './pipeline/reply';
 export type { AuthorizationControl, TenantControl } from './control';
 export type {
-  EventFilter, JournalEntry, JournalMessage, JournalSummary, MockEvent, MockEventType, ObservedListener, ObservedMessage, ObserveOptions,
+  EventFilter,
+  JournalEntry,
+  JournalMessage,
+  JournalSummary,
+  MockEvent,
+  MockEventType,
+  ObservedListener,
+  ObservedMessage,
+  ObserveOptions,
   RequestFilter,
 } from './observe';
 export { DEFAULT_EVENT_LOG_SIZE, DEFAULT_JOURNAL_SIZE, JOURNAL_BODY_LIMIT } from './observe';
 export type {
-  AuthorizationRecord as Authorization, AuthorizationState, AuthorizationStep, Credentials, DeclineReason, Fixtures, OutboxMessage, TenantSnapshot,
+  AuthorizationRecord as Authorization,
+  AuthorizationState,
+  AuthorizationStep,
+  Credentials,
+  DeclineReason,
+  Fixtures,
+  OutboxMessage,
+  TenantSnapshot,
 } from './store';

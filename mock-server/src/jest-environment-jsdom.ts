@@ -53,7 +53,8 @@ export default class CardIssuingJsdomEnvironment extends TestEnvironment {
     const node = globalThis as unknown as Record<string, unknown>;
     for (const name of NODE_WEB_GLOBALS) {
       // Some (crypto) are getters on jsdom's window: define, do not assign.
-      if (node[name] !== undefined) Object.defineProperty(window, name, { value: node[name], configurable: true, writable: true });
+      if (node[name] !== undefined)
+        Object.defineProperty(window, name, { value: node[name], configurable: true, writable: true });
     }
     bridgeListenerSignals(window, jsdomSignals);
   }
@@ -85,9 +86,17 @@ function bridgeListenerSignals(window: Record<string, unknown>, jsdom: JsdomSign
     }
     return twin;
   };
-  prototype.addEventListener = function (this: EventTarget, type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions) {
+  prototype.addEventListener = function (
+    this: EventTarget,
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | AddEventListenerOptions,
+  ) {
     const signal = typeof options === 'object' ? options.signal : undefined;
-    const own = signal && !(signal instanceof jsdom.AbortSignal) ? { ...(options as AddEventListenerOptions), signal: twinOf(signal) } : options;
+    const own =
+      signal && !(signal instanceof jsdom.AbortSignal)
+        ? { ...(options as AddEventListenerOptions), signal: twinOf(signal) }
+        : options;
     addEventListener.call(this, type, listener, own);
   };
 }

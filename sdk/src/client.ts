@@ -55,7 +55,8 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
   const { apiKey, apiSecret } = options;
   assertSecretAllowedHere(options);
   if (typeof apiKey !== 'string' || apiKey === '') throw new TypeError('createCardIssuingClient: apiKey is required.');
-  if (typeof apiSecret !== 'string' || apiSecret === '') throw new TypeError('createCardIssuingClient: apiSecret is required.');
+  if (typeof apiSecret !== 'string' || apiSecret === '')
+    throw new TypeError('createCardIssuingClient: apiSecret is required.');
   let baseUrl: URL;
   try {
     baseUrl = new URL(options.baseUrl);
@@ -73,18 +74,34 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
   // The HMAC key is imported once per client, not once per request.
   let signer: Signer;
   try {
-    signer = createSigner({ apiKey, apiSecret, bodyHash: options.bodyHash ?? false, secretEncoding: options.secretEncoding ?? 'utf8' });
+    signer = createSigner({
+      apiKey,
+      apiSecret,
+      bodyHash: options.bodyHash ?? false,
+      secretEncoding: options.secretEncoding ?? 'utf8',
+    });
   } catch (error) {
-    throw error instanceof TypeError ? new TypeError(error.message.replace(/^signRequest:/, 'createCardIssuingClient:')) : error;
+    throw error instanceof TypeError
+      ? new TypeError(error.message.replace(/^signRequest:/, 'createCardIssuingClient:'))
+      : error;
   }
-  const client = createClient({ baseUrl: baseUrl.href.replace(/\/+$/, ''), throwOnError: true, responseStyle: 'fields', parseAs: 'json' });
+  const client = createClient({
+    baseUrl: baseUrl.href.replace(/\/+$/, ''),
+    throwOnError: true,
+    responseStyle: 'fields',
+    parseAs: 'json',
+  });
   const clock = createClientClock(options.clockOffsetMs ?? 0);
   const log = createLog({ logger: options.logger, logLevel: options.logLevel, secrets: [apiSecret] });
   const run = createEngine({ options, baseUrl, maxResponseBytes, signer, client, clock, log });
   const methods = buildResources(run) as CardIssuingClient;
   Object.defineProperties(methods, {
     request: { value: rawRequest(run, client), enumerable: false },
-    clockOffsetMs: { get: () => clock.offsetMs, set: (value: number) => void (clock.offsetMs = value), enumerable: false },
+    clockOffsetMs: {
+      get: () => clock.offsetMs,
+      set: (value: number) => void (clock.offsetMs = value),
+      enumerable: false,
+    },
   });
   return methods;
 }
@@ -92,22 +109,28 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
 /** `client.request()`: a call through the generated client's own `request`, named `METHOD /path` in logs and hooks. */
 function rawRequest(run: Run, client: ReturnType<typeof createClient>) {
   return <T>(request: RawRequest, options: RequestOptions = {}): ApiPromise<T> => {
-    if (typeof request !== 'object' || request === null) throw new TypeError('client.request: pass { method, path, query?, body? }.');
+    if (typeof request !== 'object' || request === null)
+      throw new TypeError('client.request: pass { method, path, query?, body? }.');
     const method = typeof request.method === 'string' ? request.method.toUpperCase() : '';
-    if (!/^[A-Z]+$/.test(method)) throw new TypeError('client.request: method must be an HTTP method such as GET or POST.');
-    if (typeof request.path !== 'string' || !request.path.startsWith('/')) throw new TypeError('client.request: path must start with "/", e.g. /s2s/health.');
+    if (!/^[A-Z]+$/.test(method))
+      throw new TypeError('client.request: method must be an HTTP method such as GET or POST.');
+    if (typeof request.path !== 'string' || !request.path.startsWith('/'))
+      throw new TypeError('client.request: path must start with "/", e.g. /s2s/health.');
     const query = Object.fromEntries(Object.entries(request.query ?? {}).filter(([, v]) => v !== undefined));
     const hasBody = request.body !== undefined;
     return new ApiPromise(
-      run<T>({ operationId: `${method} ${request.path}`, method, raw: true }, options, (common) =>
-        client.request({
-          ...common,
-          method: method as 'GET',
-          url: request.path,
-          query,
-          ...(hasBody ? { body: request.body, bodySerializer: (body: unknown) => JSON.stringify(body) } : {}),
-          headers: { ...(hasBody ? { 'Content-Type': 'application/json' } : {}), ...common.headers },
-        }) as Promise<{ data: T; response: Response }>,
+      run<T>(
+        { operationId: `${method} ${request.path}`, method, raw: true },
+        options,
+        (common) =>
+          client.request({
+            ...common,
+            method: method as 'GET',
+            url: request.path,
+            query,
+            ...(hasBody ? { body: request.body, bodySerializer: (body: unknown) => JSON.stringify(body) } : {}),
+            headers: { ...(hasBody ? { 'Content-Type': 'application/json' } : {}), ...common.headers },
+          }) as Promise<{ data: T; response: Response }>,
       ),
     );
   };

@@ -33,7 +33,14 @@ export type {
   ValidationWarningEvent,
 } from './options';
 export { ApiPromise, type ApiResponse } from './core/api-promise';
-export { PagePromise, type Page, type PageBody, type PageItem, type PageNavigation, type PageParams } from './core/pagination';
+export {
+  PagePromise,
+  type Page,
+  type PageBody,
+  type PageItem,
+  type PageNavigation,
+  type PageParams,
+} from './core/pagination';
 
 export {
   CardIssuingError,
@@ -70,7 +77,13 @@ export { signRequest, type SignedRequest, type SignRequestInput } from './signin
 export type { SignableBody } from './signing/string-to-sign';
 export type { SecretEncoding } from './signing/hmac-key';
 
-export { cardKeyBits, decryptCardDetails, exportPublicKey, generateCardKeyPair, importPrivateKey } from './card-details/lazy';
+export {
+  cardKeyBits,
+  decryptCardDetails,
+  exportPublicKey,
+  generateCardKeyPair,
+  importPrivateKey,
+} from './card-details/lazy';
 export {
   CARD_KEY_BITS,
   MIN_RSA_BITS,

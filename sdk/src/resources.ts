@@ -14,7 +14,11 @@ import { PagePromise, toPage, type PageBody, type PageParams } from './core/pagi
 import type { Run, Send } from './core/request';
 
 /** One method's signature, from its generated descriptor: positional arguments, then the call's options. */
-export type MethodOf<D> = D extends { kind: 'list'; args: infer A extends unknown[]; response: infer R extends PageBody }
+export type MethodOf<D> = D extends {
+  kind: 'list';
+  args: infer A extends unknown[];
+  response: infer R extends PageBody;
+}
   ? (...args: [...A, options?: ListOptions]) => PagePromise<R>
   : D extends { kind: 'cardDetails'; args: infer A extends unknown[] }
     ? (...args: [...A, options: CardDetailsRequestOptions]) => ApiPromise<CardDetails>
@@ -74,7 +78,10 @@ const loadCardKeys = () => (cardKeys ??= import('./card-details/keys'));
 export function buildResources(run: Run): ResourceMethods {
   const method = (row: Row) => {
     const send = (api as unknown as Record<string, Generated>)[row.operationId]!;
-    const sendWith = <T>(parts: Parts): Send<T> => (common) => send({ ...common, ...parts }) as Promise<{ data: T; response: Response }>;
+    const sendWith =
+      <T>(parts: Parts): Send<T> =>
+      (common) =>
+        send({ ...common, ...parts }) as Promise<{ data: T; response: Response }>;
     const arity = row.args.length;
     if (row.kind === 'list') {
       return (...args: unknown[]) => {
@@ -82,7 +89,10 @@ export function buildResources(run: Run): ResourceMethods {
         const parts = partsOf(row, args);
         // Each next page is fetched by the same call with the page's `nextCursor`.
         const fetchPage = (after: string | undefined): PagePromise<PageBody> => {
-          const page: PageParams = { ...(limit === undefined ? {} : { limit }), ...(after === undefined ? {} : { cursor: after }) };
+          const page: PageParams = {
+            ...(limit === undefined ? {} : { limit }),
+            ...(after === undefined ? {} : { cursor: after }),
+          };
           const response = run<PageBody>(row, callOptions, sendWith({ ...parts, query: { ...parts.query, ...page } }));
           return new PagePromise(response.then((r) => ({ ...r, data: toPage(r.data, fetchPage) })));
         };
@@ -96,13 +106,18 @@ export function buildResources(run: Run): ResourceMethods {
         const response = (async (): Promise<ApiResponse<CardDetails>> => {
           const [{ decryptCardDetails }, { exportPublicKey }] = await Promise.all([loadDecryption(), loadCardKeys()]);
           const publicKey = await exportPublicKey(keyPair);
-          const r = await run<{ encryptedDetails: string }>(row, callOptions, sendWith({ ...parts, query: { ...parts.query, publicKey } }));
+          const r = await run<{ encryptedDetails: string }>(
+            row,
+            callOptions,
+            sendWith({ ...parts, query: { ...parts.query, publicKey } }),
+          );
           return { ...r, data: await decryptCardDetails(r.data.encryptedDetails, keyPair) };
         })();
         return new ApiPromise(response);
       };
     }
-    return (...args: unknown[]) => new ApiPromise(run(row, (args[arity] ?? {}) as RequestOptions, sendWith(partsOf(row, args))));
+    return (...args: unknown[]) =>
+      new ApiPromise(run(row, (args[arity] ?? {}) as RequestOptions, sendWith(partsOf(row, args))));
   };
 
   const client: Record<string, Record<string, Record<string, unknown>>> = {};

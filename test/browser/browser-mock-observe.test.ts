@@ -22,18 +22,24 @@ beforeAll(async () => {
     server: { host: '127.0.0.1', port: 0 },
     logLevel: 'warn',
     clearScreen: false,
-    plugins: [{
-      name: 'msw-worker-script',
-      configureServer(server) {
-        server.middlewares.use('/mockServiceWorker.js', (_req, res) => {
-          res.setHeader('content-type', 'text/javascript');
-          res.end(workerScript());
-        });
+    plugins: [
+      {
+        name: 'msw-worker-script',
+        configureServer(server) {
+          server.middlewares.use('/mockServiceWorker.js', (_req, res) => {
+            res.setHeader('content-type', 'text/javascript');
+            res.end(workerScript());
+          });
+        },
       },
-    }],
+    ],
   });
   await vite.listen();
-  browser = await chromium.launch({ executablePath: chromePath(), headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await chromium.launch({
+    executablePath: chromePath(),
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
 });
 
 afterAll(async () => {
@@ -52,17 +58,25 @@ it('exposes the journal and the events of the service-worker mock to the page, l
 
   const observed = await page.evaluate(() => (window as unknown as { __observed: Record<string, unknown> }).__observed);
   expect(observed.requests).toEqual([
-    ['getUser', 404, 'NOT_FOUND'], ['createApproval', 201, null], ['createBusinessUser', 201, null],
+    ['getUser', 404, 'NOT_FOUND'],
+    ['createApproval', 201, null],
+    ['createBusinessUser', 201, null],
   ]);
   expect(observed.byRequestId).toEqual([['getUser', 404, 'NOT_FOUND']]);
   expect(observed.authorization).toBe('[redacted]');
   expect(observed.approvalChanges).toEqual(['null→ACCEPTED', 'ACCEPTED→DELIVERED']);
-  expect(observed.live).toEqual(expect.arrayContaining([
-    'event user.registered', 'request createBusinessUser 201', 'event approval.statusChanged', 'request getUser 404',
-  ]));
+  expect(observed.live).toEqual(
+    expect.arrayContaining([
+      'event user.registered',
+      'request createBusinessUser 201',
+      'event approval.statusChanged',
+      'request getUser 404',
+    ]),
+  );
   // The same through the global that `expose` names, as the console or a devtools panel would read it.
   const fromGlobal = await page.evaluate((id) => {
-    const g = (globalThis as unknown as { cardIssuingMock: { requests(f: object): { operationId: string }[] } }).cardIssuingMock;
+    const g = (globalThis as unknown as { cardIssuingMock: { requests(f: object): { operationId: string }[] } })
+      .cardIssuingMock;
     return g.requests({ requestId: id }).map((e) => e.operationId);
   }, observed.requestId as string);
   expect(fromGlobal).toEqual(['getUser']);

@@ -15,7 +15,13 @@ import { repoPath } from '../helpers/spec';
 // makes and that its JWEs cross over to Node (jose); it prints the times and asserts none of them (no test passes or
 // fails by timing; `npm run bench:sdk` is where speed is compared).
 
-const details = { pan: '4000123412344246', expiryMonth: 11, expiryYear: 2029, cvv: '123', cardholderName: 'ADA LOVELACE' };
+const details = {
+  pan: '4000123412344246',
+  expiryMonth: 11,
+  expiryYear: 2029,
+  cvv: '123',
+  cardholderName: 'ADA LOVELACE',
+};
 
 const PAGE_SCRIPT = `
   import { cardKeyBits, decryptCardDetails, exportPublicKey, generateCardKeyPair } from ${JSON.stringify(repoPath('sdk/src/index.ts'))};
@@ -67,14 +73,21 @@ let userDataDir: string;
 beforeAll(async () => {
   const bundle = await esbuild.build({
     stdin: { contents: PAGE_SCRIPT, resolveDir: repoPath('.'), loader: 'ts' },
-    bundle: true, platform: 'browser', format: 'iife', target: 'es2023', write: false, logLevel: 'silent',
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2023',
+    write: false,
+    logLevel: 'silent',
   });
   const script = bundle.outputFiles[0]!.text;
   server = createServer((request, response) => {
     if (request.url === '/app.js') {
       response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
     } else {
-      response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>card keys</title><script src="/app.js"></script>');
+      response
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><title>card keys</title><script src="/app.js"></script>');
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -84,7 +97,15 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: chromePath(),
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   page = await context.newPage();
   await page.goto(origin);
@@ -97,15 +118,29 @@ afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
-type KeysResult = { times: number[]; native: boolean; bits: number; spki: string; same: boolean; extractable?: boolean; usages?: string[]; subtleWasHidden?: boolean };
+type KeysResult = {
+  times: number[];
+  native: boolean;
+  bits: number;
+  spki: string;
+  same: boolean;
+  extractable?: boolean;
+  usages?: string[];
+  subtleWasHidden?: boolean;
+};
 const medianOf = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 describe('card key pairs in Chromium', () => {
   let native: KeysResult;
 
   it('are made natively by Web Crypto: non-extractable RSA-OAEP-256 CryptoKeys that round-trip a JWE', async () => {
-    expect(await page.evaluate(() => window.isSecureContext && typeof crypto.subtle?.generateKey === 'function')).toBe(true);
-    native = await page.evaluate((count) => (window as unknown as { keys(n: number): Promise<KeysResult> }).keys(count), 10);
+    expect(await page.evaluate(() => window.isSecureContext && typeof crypto.subtle?.generateKey === 'function')).toBe(
+      true,
+    );
+    native = await page.evaluate(
+      (count) => (window as unknown as { keys(n: number): Promise<KeysResult> }).keys(count),
+      10,
+    );
     expect(native).toMatchObject({ native: true, bits: 2048, same: true, extractable: false });
     expect(native.usages).toEqual(expect.arrayContaining(['decrypt']));
     // Node reads the public key the browser made (jose imports it as SPKI for RSA-OAEP-256).
@@ -113,17 +148,28 @@ describe('card key pairs in Chromium', () => {
     await expect(jose.importSPKI(pem, 'RSA-OAEP-256')).resolves.toBeDefined();
   });
 
-  it('decrypts in the browser what jose encrypted in Node to the browser\'s key', async () => {
+  it("decrypts in the browser what jose encrypted in Node to the browser's key", async () => {
     const spki = await page.evaluate(() => (window as unknown as { pairForNode(): Promise<string> }).pairForNode());
-    const publicKey = await jose.importSPKI(`-----BEGIN PUBLIC KEY-----\n${Buffer.from(spki, 'base64url').toString('base64')}\n-----END PUBLIC KEY-----`, 'RSA-OAEP-256');
+    const publicKey = await jose.importSPKI(
+      `-----BEGIN PUBLIC KEY-----\n${Buffer.from(spki, 'base64url').toString('base64')}\n-----END PUBLIC KEY-----`,
+      'RSA-OAEP-256',
+    );
     const jwe = await new jose.CompactEncrypt(new TextEncoder().encode(JSON.stringify(details)))
       .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', cty: 'application/json' })
       .encrypt(publicKey);
-    expect(await page.evaluate((text) => (window as unknown as { decryptHere(j: string): Promise<unknown> }).decryptHere(text), jwe)).toEqual(details);
+    expect(
+      await page.evaluate(
+        (text) => (window as unknown as { decryptHere(j: string): Promise<unknown> }).decryptHere(text),
+        jwe,
+      ),
+    ).toEqual(details);
   });
 
   it('without crypto.subtle the page takes the node-forge path, and the times are printed side by side', async () => {
-    const forge = await page.evaluate((count) => (window as unknown as { forgeKeys(n: number): Promise<KeysResult> }).forgeKeys(count), 3);
+    const forge = await page.evaluate(
+      (count) => (window as unknown as { forgeKeys(n: number): Promise<KeysResult> }).forgeKeys(count),
+      3,
+    );
     expect(forge).toMatchObject({ native: false, bits: 2048, same: true, subtleWasHidden: true });
     const nativeMedian = medianOf(native.times);
     const forgeMedian = medianOf(forge.times);

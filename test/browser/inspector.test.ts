@@ -1,7 +1,13 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CardIssuingError, createCardIssuingClient, generateCardKeyPair, type Approval, type CardIssuingClient } from 'card-issuing-sdk';
+import {
+  CardIssuingError,
+  createCardIssuingClient,
+  generateCardKeyPair,
+  type Approval,
+  type CardIssuingClient,
+} from 'card-issuing-sdk';
 import { startMockServer, type MockServer } from 'card-issuing-mock/node';
 import { chromePath } from '../helpers/chromium';
 import { repoPath } from '../helpers/spec';
@@ -31,11 +37,24 @@ beforeAll(async () => {
     if (header) authorizations.push(header);
     return fetch(request);
   };
-  client = createCardIssuingClient({ baseUrl: server.url, apiKey: 'test_key', apiSecret: 'test_secret', fetch: fetchRecording, retry: false });
+  client = createCardIssuingClient({
+    baseUrl: server.url,
+    apiKey: 'test_key',
+    apiSecret: 'test_secret',
+    fetch: fetchRecording,
+    retry: false,
+  });
   browser = await chromium.launch({
     executablePath: chromePath(),
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 
@@ -45,7 +64,10 @@ afterAll(async () => {
 });
 
 /** What the page received: every response body and every server-sent event, as text, gathered through CDP. */
-async function recordReceived(page: Page, context: BrowserContext): Promise<{ texts: string[]; urls: string[]; settle(): Promise<void> }> {
+async function recordReceived(
+  page: Page,
+  context: BrowserContext,
+): Promise<{ texts: string[]; urls: string[]; settle(): Promise<void> }> {
   const cdp: CDPSession = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   const texts: string[] = [];
@@ -57,10 +79,12 @@ async function recordReceived(page: Page, context: BrowserContext): Promise<{ te
     urls.push(e.response.url);
   });
   cdp.on('Network.loadingFinished', (e) => {
-    pending.push(cdp.send('Network.getResponseBody', { requestId: e.requestId }).then(
-      (body) => texts.push(body.base64Encoded ? Buffer.from(body.body, 'base64').toString('utf8') : body.body),
-      () => undefined, // a body Chromium no longer holds (a redirect, a cancelled stream)
-    ));
+    pending.push(
+      cdp.send('Network.getResponseBody', { requestId: e.requestId }).then(
+        (body) => texts.push(body.base64Encoded ? Buffer.from(body.body, 'base64').toString('utf8') : body.body),
+        () => undefined, // a body Chromium no longer holds (a redirect, a cancelled stream)
+      ),
+    );
   });
   cdp.on('Network.eventSourceMessageReceived', (e) => texts.push(`${e.eventName} ${e.data}`));
   return { texts, urls, settle: () => Promise.all(pending).then(() => undefined) };
@@ -99,17 +123,30 @@ describe('the inspector page at /__mock/ui', () => {
 
     // Created through the API, as an integrator's app would: a business user, an approval ending in 2 days and
     // one ending in 30; a Server2Server user with an e-mail code in the outbox.
-    const grace = await client.corporates.users.create({ name: 'Grace', lastName: 'Hopper', email: 'grace@example.org', phone: '+12025550143' });
+    const grace = await client.corporates.users.create({
+      name: 'Grace',
+      lastName: 'Hopper',
+      email: 'grace@example.org',
+      phone: '+12025550143',
+    });
     corporateUuid = server.mock.fixtures().corporates[0]!.corporateUuid;
     const now = server.mock.clock.now().getTime();
-    const approval = (days: number, amount: number) => client.corporates.approvals.create(corporateUuid, {
-      userUuid: grace.userUuid, budget: { amount, currency: 'EUR' },
-      validFrom: new Date(now).toISOString(), validTo: new Date(now + days * DAY_MS).toISOString(),
-    });
+    const approval = (days: number, amount: number) =>
+      client.corporates.approvals.create(corporateUuid, {
+        userUuid: grace.userUuid,
+        budget: { amount, currency: 'EUR' },
+        validFrom: new Date(now).toISOString(),
+        validTo: new Date(now + days * DAY_MS).toISOString(),
+      });
     shortApproval = await approval(2, 50_000);
     longApproval = await approval(30, 20_000);
     const ada = await client.s2s.users.create({
-      email: 'ada@example.org', firstName: 'Ada', lastName: 'Lovelace', phone: '+447700900123', dateOfBirth: '1990-12-10', country: 'GB',
+      email: 'ada@example.org',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      phone: '+447700900123',
+      dateOfBirth: '1990-12-10',
+      country: 'GB',
     });
     await client.s2s.email.requestOtp(ada.id);
 
@@ -138,7 +175,9 @@ describe('the inspector page at /__mock/ui', () => {
   });
 
   it('completes the registration by clicking: both approvals DELIVERED, the cards ACTIVE, the history says when', async () => {
-    const notice = await noticeAfter(page, () => page.getByRole('button', { name: 'Complete registration of Grace Hopper' }).click());
+    const notice = await noticeAfter(page, () =>
+      page.getByRole('button', { name: 'Complete registration of Grace Hopper' }).click(),
+    );
     expect(notice).toBe('Grace Hopper finished registration');
     await shows(page, `[data-approval="${shortApproval.approvalUuid}"][data-status="DELIVERED"]`);
     await shows(page, `[data-approval="${longApproval.approvalUuid}"][data-status="DELIVERED"]`);
@@ -146,10 +185,14 @@ describe('the inspector page at /__mock/ui', () => {
     // Generated now: the page shows the last four digits the API shows, never more.
     const { card } = await client.corporates.approvals.get(corporateUuid, shortApproval.approvalUuid);
     expect(card.last4).toMatch(/^\d{4}$/);
-    await expect(page.locator(`[data-card="${shortApproval.card.id}"] .chain-head`).textContent()).resolves.toContain(`•••• ${card.last4}`);
+    await expect(page.locator(`[data-card="${shortApproval.card.id}"] .chain-head`).textContent()).resolves.toContain(
+      `•••• ${card.last4}`,
+    );
     const history = await page.locator(`[data-approval="${shortApproval.approvalUuid}"] .history`).textContent();
     expect(history).toMatch(/ACCEPTED.*\(createApproval\).*DELIVERED.*\(registrationCompleted\)/);
-    await expect(page.locator('tr', { hasText: 'Grace Hopper' }).locator('[data-status]').textContent()).resolves.toBe('COMPLETED');
+    await expect(page.locator('tr', { hasText: 'Grace Hopper' }).locator('[data-status]').textContent()).resolves.toBe(
+      'COMPLETED',
+    );
     // The page's own action is in the journal, under its control name.
     await shows(page, '.rows [data-operation="mock.users.complete-registration"]');
     await page.screenshot({ path: shot('2-registered-1280x800') });
@@ -160,12 +203,16 @@ describe('the inspector page at /__mock/ui', () => {
     await noticeAfter(page, () => page.getByRole('button', { name: 'Advance the clock 3 days' }).click());
     await shows(page, `[data-approval="${shortApproval.approvalUuid}"][data-status="FINISHED"]`);
     await shows(page, `[data-card="${shortApproval.card.id}"] .chain-head [data-status="CLOSED"]`);
-    await expect(page.locator(`[data-approval="${longApproval.approvalUuid}"]`).getAttribute('data-status')).resolves.toBe('DELIVERED');
+    await expect(
+      page.locator(`[data-approval="${longApproval.approvalUuid}"]`).getAttribute('data-status'),
+    ).resolves.toBe('DELIVERED');
     const after = Date.parse((await page.locator('[data-clock]').getAttribute('data-clock'))!);
     expect(after - before).toBeGreaterThanOrEqual(3 * DAY_MS);
     // What the move made due, in words, and the ledger with the short approval's budget back.
     const became = page.getByRole('list', { name: 'Became due at the last move' });
-    await expect(became.textContent()).resolves.toContain(`Approval ${shortApproval.approvalUuid.slice(0, 8)}: DELIVERED → FINISHED (time)`);
+    await expect(became.textContent()).resolves.toContain(
+      `Approval ${shortApproval.approvalUuid.slice(0, 8)}: DELIVERED → FINISHED (time)`,
+    );
     const acme = page.locator(`[data-corporate="${corporateUuid}"]`);
     await expect(acme.locator('[data-figure="reserved"]').textContent()).resolves.toBe('200.00 EUR');
     await page.screenshot({ path: shot('3-finished-1280x800') });
@@ -181,11 +228,15 @@ describe('the inspector page at /__mock/ui', () => {
     const changeUuid = (await created.getAttribute('data-approval'))!;
     await expect(created.locator('.budget').textContent()).resolves.toBe('250.00 EUR');
 
-    const notice = await noticeAfter(page, () => created.getByRole('button', { name: `Accept approval ${changeUuid.slice(0, 8)}` }).click());
+    const notice = await noticeAfter(page, () =>
+      created.getByRole('button', { name: `Accept approval ${changeUuid.slice(0, 8)}` }).click(),
+    );
     expect(notice).toMatch(/^Accept change/);
     await shows(page, `[data-approval="${changeUuid}"][data-status="DELIVERED"]`);
     await shows(page, `[data-approval="${longApproval.approvalUuid}"][data-status="REAPPROVED"]`);
-    await expect(page.locator(`[data-approval="${changeUuid}"] .history`).textContent()).resolves.toMatch(/CREATED.*DELIVERED/);
+    await expect(page.locator(`[data-approval="${changeUuid}"] .history`).textContent()).resolves.toMatch(
+      /CREATED.*DELIVERED/,
+    );
     await page.screenshot({ path: shot('4-change-accepted-1280x800') });
   });
 
@@ -197,16 +248,23 @@ describe('the inspector page at /__mock/ui', () => {
     // The accepted change raised the budget to 250.00 EUR: 999.00 is over what remains.
     expect(notice).toMatch(/: DECLINED \(BUDGET_EXCEEDED\)$/);
     await shows(page, `[data-card="${longApproval.card.id}"] [data-purchase="declined"]`);
-    await expect(chain.locator('[data-purchase="declined"]').textContent()).resolves.toMatch(/999\.00 EUR at Overpriced Gadgets — BUDGET_EXCEEDED/);
+    await expect(chain.locator('[data-purchase="declined"]').textContent()).resolves.toMatch(
+      /999\.00 EUR at Overpriced Gadgets — BUDGET_EXCEEDED/,
+    );
     await chain.locator('.purchases').scrollIntoViewIfNeeded();
     await page.screenshot({ path: shot('5-purchase-declined-1280x800') });
     // One within the budget is approved, and the ledger shows it spent.
     await chain.getByLabel('Amount (EUR)').fill('40.00');
     await chain.getByLabel('Merchant').fill('Coffee Corner');
-    expect(await noticeAfter(page, () => chain.getByRole('button', { name: 'Authorize purchase' }).click())).toMatch(/: APPROVED$/);
+    expect(await noticeAfter(page, () => chain.getByRole('button', { name: 'Authorize purchase' }).click())).toMatch(
+      /: APPROVED$/,
+    );
     await shows(page, `[data-card="${longApproval.card.id}"] [data-purchase="approved"]`);
     const acme = page.locator(`[data-corporate="${corporateUuid}"]`);
-    await page.waitForFunction((uuid) => document.querySelector(`[data-corporate="${uuid}"] [data-figure="spent"]`)?.textContent === '40.00 EUR', corporateUuid);
+    await page.waitForFunction(
+      (uuid) => document.querySelector(`[data-corporate="${uuid}"] [data-figure="spent"]`)?.textContent === '40.00 EUR',
+      corporateUuid,
+    );
     await expect(acme.locator('[data-figure="reserved"]').textContent()).resolves.toBe('210.00 EUR');
   });
 
@@ -215,18 +273,24 @@ describe('the inspector page at /__mock/ui', () => {
     const live = chain.locator('.instance[data-status="DELIVERED"]');
     const figure = (name: string) => live.locator(`[data-figure="${name}"]`).textContent();
     /** Waits until the live instance shows spent, held and remaining as given (the page updates live). */
-    const showsFigures = (spent: string, held: string, remaining: string) => page.waitForFunction(([card, want]) => {
-      const el = document.querySelector(`[data-card="${card}"] .instance[data-status="DELIVERED"]`);
-      const f = (n: string) => el?.querySelector(`[data-figure="${n}"]`)?.textContent;
-      return `${f('spent')} ${f('held')} ${f('remaining')}` === want;
-    }, [longApproval.card.id, `${spent} ${held} ${remaining}`] as const);
+    const showsFigures = (spent: string, held: string, remaining: string) =>
+      page.waitForFunction(
+        ([card, want]) => {
+          const el = document.querySelector(`[data-card="${card}"] .instance[data-status="DELIVERED"]`);
+          const f = (n: string) => el?.querySelector(`[data-figure="${n}"]`)?.textContent;
+          return `${f('spent')} ${f('held')} ${f('remaining')}` === want;
+        },
+        [longApproval.card.id, `${spent} ${held} ${remaining}`] as const,
+      );
     // Budget 250.00 with 40.00 spent: a hold of 60.00 lowers remaining at once.
     await showsFigures('40.00 EUR', '0.00 EUR', '210.00 EUR');
     const hold = async (amount: string, merchant: string) => {
       await chain.getByLabel('Amount (EUR)').fill(amount);
       await chain.getByLabel('Merchant').fill(merchant);
       await chain.getByLabel('Hold only (capture later)').check();
-      expect(await noticeAfter(page, () => chain.getByRole('button', { name: 'Authorize purchase' }).click())).toMatch(/: APPROVED, held$/);
+      expect(await noticeAfter(page, () => chain.getByRole('button', { name: 'Authorize purchase' }).click())).toMatch(
+        /: APPROVED, held$/,
+      );
       await shows(page, `[data-card="${longApproval.card.id}"] [data-state="PENDING"]:has-text("${merchant}")`);
       return chain.locator(`[data-state="PENDING"]:has-text("${merchant}")`);
     };
@@ -238,7 +302,9 @@ describe('the inspector page at /__mock/ui', () => {
 
     // An incremental authorization raises the hold.
     await row.getByLabel('Step (EUR)').fill('15.00');
-    expect(await noticeAfter(page, () => row.getByRole('button', { name: /^Increment/ }).click())).toMatch(/^Increment purchase at Grand Hotel .*: PENDING$/);
+    expect(await noticeAfter(page, () => row.getByRole('button', { name: /^Increment/ }).click())).toMatch(
+      /^Increment purchase at Grand Hotel .*: PENDING$/,
+    );
     await showsFigures('40.00 EUR', '75.00 EUR', '135.00 EUR');
     await expect(row.locator('[data-figure="authorized"]').textContent()).resolves.toBe('75.00 EUR');
     // Captured for less than the hold: 50.00 spent, the 25.00 left of the hold back in remaining.
@@ -251,37 +317,60 @@ describe('the inspector page at /__mock/ui', () => {
     expect(await noticeAfter(page, () => row.getByRole('button', { name: /^Refund/ }).click())).toMatch(/: CLEARED$/);
     await showsFigures('70.00 EUR', '0.00 EUR', '180.00 EUR');
     await expect(row.locator('[data-figure="refunded"]').textContent()).resolves.toBe('20.00 EUR');
-    await page.waitForFunction((uuid) => document.querySelector(`[data-corporate="${uuid}"] [data-figure="spent"]`)?.textContent === '70.00 EUR', corporateUuid);
+    await page.waitForFunction(
+      (uuid) => document.querySelector(`[data-corporate="${uuid}"] [data-figure="spent"]`)?.textContent === '70.00 EUR',
+      corporateUuid,
+    );
 
     // Another hold, reversed whole; a third expires 7 days on.
     const reversed = await hold('30.00', 'Car Hire');
     const reversedId = (await reversed.getAttribute('data-authorization'))!;
     await showsFigures('70.00 EUR', '30.00 EUR', '150.00 EUR');
-    await noticeAfter(page, () => chain.locator(`[data-authorization="${reversedId}"]`).getByRole('button', { name: /^Reverse/ }).click());
+    await noticeAfter(page, () =>
+      chain
+        .locator(`[data-authorization="${reversedId}"]`)
+        .getByRole('button', { name: /^Reverse/ })
+        .click(),
+    );
     await shows(page, `[data-authorization="${reversedId}"][data-state="REVERSED"]`);
     const expiring = await hold('12.00', 'Fuel Stop');
     const expiringId = (await expiring.getAttribute('data-authorization'))!;
     await showsFigures('70.00 EUR', '12.00 EUR', '168.00 EUR');
-    await expect(page.locator('section[aria-label="Virtual clock"] ul.due').textContent()).resolves.toContain('card hold at Fuel Stop expires');
+    await expect(page.locator('section[aria-label="Virtual clock"] ul.due').textContent()).resolves.toContain(
+      'card hold at Fuel Stop expires',
+    );
     await chain.locator('.purchases').scrollIntoViewIfNeeded();
     await page.screenshot({ path: shot('5b-purchase-steps-1280x800') });
     const clock = page.getByRole('form', { name: 'Advance the clock by seconds' });
     await clock.getByLabel('Seconds').fill(String(7 * 86_400));
-    expect(await noticeAfter(page, () => clock.getByRole('button', { name: 'Advance' }).click())).toBe('Clock moved 7 d');
+    expect(await noticeAfter(page, () => clock.getByRole('button', { name: 'Advance' }).click())).toBe(
+      'Clock moved 7 d',
+    );
     await shows(page, `[data-authorization="${expiringId}"][data-state="EXPIRED"]`);
-    await expect(page.getByRole('list', { name: 'Became due at the last move' }).textContent()).resolves.toContain('Purchase at Fuel Stop expired 12.00 EUR: PENDING → EXPIRED');
+    await expect(page.getByRole('list', { name: 'Became due at the last move' }).textContent()).resolves.toContain(
+      'Purchase at Fuel Stop expired 12.00 EUR: PENDING → EXPIRED',
+    );
     await showsFigures('70.00 EUR', '0.00 EUR', '180.00 EUR');
     expect(await figure('remaining')).toBe('180.00 EUR');
     // What the page showed is what the SDK reads.
     const approval = await client.corporates.approvals.get(corporateUuid, (await live.getAttribute('data-approval'))!);
-    expect({ spent: approval.spent.amount, held: approval.held.amount, remaining: approval.remaining.amount }).toEqual({ spent: 7_000, held: 0, remaining: 18_000 });
+    expect({ spent: approval.spent.amount, held: approval.held.amount, remaining: approval.remaining.amount }).toEqual({
+      spent: 7_000,
+      held: 0,
+      remaining: 18_000,
+    });
     await chain.locator('.purchases').scrollIntoViewIfNeeded();
     await page.screenshot({ path: shot('5c-purchase-expired-1280x800') });
   });
 
   it('finds the exchange of a typed SDK error by the request id the error carries', async () => {
     const keyPair = await generateCardKeyPair();
-    const error = await client.corporates.approvals.getDetails(corporateUuid, shortApproval.approvalUuid, { keyPair }).then(() => undefined, (e: unknown) => e);
+    const error = await client.corporates.approvals
+      .getDetails(corporateUuid, shortApproval.approvalUuid, { keyPair })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     if (!(error instanceof CardIssuingError)) throw new Error(`expected a typed SDK error, got ${String(error)}`);
     expect(error.status).toBe(409);
     const requestId = error.requestId!;
@@ -340,7 +429,9 @@ describe('the inspector page at /__mock/ui', () => {
     const tab = (name: RegExp) => page.getByRole('tab', { name }).click();
     // KYC of the Server2Server user.
     await tab(/^Server2Server/);
-    expect(await noticeAfter(page, () => page.getByRole('button', { name: 'KYC passed for Ada Lovelace' }).click())).toBe('KYC passed for Ada Lovelace');
+    expect(
+      await noticeAfter(page, () => page.getByRole('button', { name: 'KYC passed for Ada Lovelace' }).click()),
+    ).toBe('KYC passed for Ada Lovelace');
     await shows(page, 'tr:has-text("Ada Lovelace") [data-status="PASSED"]');
     // A deposit to the corporate's address: a top-up that raises what it is funded with.
     await tab(/^Deposits/);
@@ -348,7 +439,9 @@ describe('the inspector page at /__mock/ui', () => {
     await form.getByLabel('To balance').selectOption({ label: 'Acme Logistics GmbH (corporate, top-up)' });
     await form.getByLabel('Type').selectOption('USDC');
     await form.getByLabel('Amount').fill('100');
-    expect(await noticeAfter(page, () => form.getByRole('button', { name: 'Send deposit' }).click())).toBe('100 USDC arrived');
+    expect(await noticeAfter(page, () => form.getByRole('button', { name: 'Send deposit' }).click())).toBe(
+      '100 USDC arrived',
+    );
     await shows(page, 'section[aria-label="Corporate top-ups"] li:has-text("92.00 EUR")');
     // A fault: the next GET of a user answers 503, which the SDK sees and the journal shows.
     await tab(/^Faults/);
@@ -359,7 +452,10 @@ describe('the inspector page at /__mock/ui', () => {
     await noticeAfter(page, () => faults.getByRole('button', { name: 'Inject fault' }).click());
     await shows(page, 'section[aria-label="Active faults"] li:has-text("status 503")');
     const adaId = Object.values(server.mock.snapshot().users)[0]!.id;
-    const failure = await client.s2s.users.get(adaId).then(() => undefined, (e: unknown) => e);
+    const failure = await client.s2s.users.get(adaId).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(failure).toBeInstanceOf(CardIssuingError);
     expect((failure as CardIssuingError).status).toBe(503);
     await shows(page, '.rows [data-operation="getUser"]:has-text("503")');
@@ -371,13 +467,18 @@ describe('the inspector page at /__mock/ui', () => {
     await shows(page, `[data-card="${longApproval.card.id}"] .chain-head [data-status="LOCKED"]`);
     await noticeAfter(page, () => chain.getByRole('button', { name: /^Unlock card/ }).click());
     await shows(page, `[data-card="${longApproval.card.id}"] .chain-head [data-status="ACTIVE"]`);
-    for (const [action, status] of [['Reject', 'REJECTED'], ['Cancel', 'CANCELED']] as const) {
+    for (const [action, status] of [
+      ['Reject', 'REJECTED'],
+      ['Cancel', 'CANCELED'],
+    ] as const) {
       const live = chain.locator('.instance[data-status="DELIVERED"]');
       await noticeAfter(page, () => live.getByRole('button', { name: 'Request change' }).click());
       await shows(page, `[data-card="${longApproval.card.id}"] .instance[data-status="CREATED"]`);
       const created = chain.locator('.instance[data-status="CREATED"]');
       const uuid = (await created.getAttribute('data-approval'))!;
-      await noticeAfter(page, () => created.getByRole('button', { name: `${action} approval ${uuid.slice(0, 8)}` }).click());
+      await noticeAfter(page, () =>
+        created.getByRole('button', { name: `${action} approval ${uuid.slice(0, 8)}` }).click(),
+      );
       await shows(page, `[data-approval="${uuid}"][data-status="${status}"]`);
     }
   });
@@ -408,7 +509,9 @@ describe('the inspector page at /__mock/ui', () => {
     expect(received.urls.some((u) => u.endsWith('/__mock/events/stream'))).toBe(true);
     expect(received.texts.some((t) => t.startsWith('event '))).toBe(true);
     const everything = received.texts.join('\n');
-    const pans = Object.values(server.mock.snapshot().cards).map((c) => c.pan).filter((p): p is string => p !== null);
+    const pans = Object.values(server.mock.snapshot().cards)
+      .map((c) => c.pan)
+      .filter((p): p is string => p !== null);
     expect(pans.length).toBeGreaterThanOrEqual(2);
     for (const pan of pans) {
       expect(everything).not.toContain(pan);
@@ -423,8 +526,13 @@ describe('the inspector page at /__mock/ui', () => {
   });
 
   it('downloads a snapshot and restores it, by clicking', async () => {
-    const statusBefore = await page.locator(`[data-approval="${longApproval.approvalUuid}"]`).getAttribute('data-status');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download snapshot' }).click()]);
+    const statusBefore = await page
+      .locator(`[data-approval="${longApproval.approvalUuid}"]`)
+      .getAttribute('data-status');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download snapshot' }).click(),
+    ]);
     const file = await download.path();
     const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { approvals: Record<string, unknown> };
     expect(Object.keys(snapshot.approvals)).toContain(longApproval.approvalUuid);
@@ -438,7 +546,9 @@ describe('the inspector page at /__mock/ui', () => {
     expect(reset).toBe('Tenant reset');
     await page.locator(`[data-approval="${longApproval.approvalUuid}"]`).waitFor({ state: 'detached' });
 
-    const restored = await noticeAfter(page, () => page.getByLabel('Snapshot file to restore').setInputFiles(`${results}/inspector-snapshot.json`));
+    const restored = await noticeAfter(page, () =>
+      page.getByLabel('Snapshot file to restore').setInputFiles(`${results}/inspector-snapshot.json`),
+    );
     expect(restored).toBe('Restored inspector-snapshot.json');
     await shows(page, `[data-approval="${longApproval.approvalUuid}"][data-status="${statusBefore}"]`);
   });

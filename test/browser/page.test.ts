@@ -136,7 +136,9 @@ async function observe(page: Page): Promise<Observed> {
     fromServiceWorker,
     async check(checker) {
       const exchanges = await Promise.all(seen);
-      const bodies = await page.evaluate(() => (window as unknown as { __requestBodies: Record<string, string> }).__requestBodies);
+      const bodies = await page.evaluate(
+        () => (window as unknown as { __requestBodies: Record<string, string> }).__requestBodies,
+      );
       for (const exchange of exchanges) {
         const headers = exchange.requestHeaders as Record<string, string>;
         checker.check({ ...exchange, requestBody: bodies[headers.authorization ?? exchange.url] });
@@ -154,7 +156,11 @@ async function openPage(page: Page, url: string): Promise<Page> {
 
 describe.each([
   { served: 'Vite`s dev server', start: startDevServer, screenshot: screenshotPath },
-  { served: 'the production build', start: startProductionBuild, screenshot: repoPath('test-results/browser-card-details-build.png') },
+  {
+    served: 'the production build',
+    start: startProductionBuild,
+    screenshot: repoPath('test-results/browser-card-details-build.png'),
+  },
 ])('the browser example (examples/browser) from $served', ({ start, screenshot }) => {
   let site: Site;
   beforeAll(async () => {
@@ -213,7 +219,12 @@ describe.each([
         expect.stringMatching(/^GET \/corporates\/[0-9a-f-]{36}\/approvals\/[0-9a-f-]{36}\/details$/),
       ]);
       expect(checker.findings(), checker.report()).toEqual([]);
-      expect(checker.coverage().operations).toEqual(['createApproval', 'createBusinessUser', 'getApproval', 'getApprovalCardDetails']);
+      expect(checker.coverage().operations).toEqual([
+        'createApproval',
+        'createBusinessUser',
+        'getApproval',
+        'getApprovalCardDetails',
+      ]);
 
       mkdirSync(repoPath('test-results'), { recursive: true });
       rmSync(screenshot, { force: true });

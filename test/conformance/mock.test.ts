@@ -32,7 +32,14 @@ async function everyOperation(client: CardIssuingClient, mock: CardIssuingMock):
 
   // Server2Server: registration, card issuing through a paid physical card, deposits with a verification.
   const { user } = await registerUser(client, {
-    registration: { email: 'ada@example.org', firstName: 'Ada', lastName: 'Lovelace', phone: '+447700900123', dateOfBirth: '1990-12-10', country: 'GB' },
+    registration: {
+      email: 'ada@example.org',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      phone: '+447700900123',
+      dateOfBirth: '1990-12-10',
+      country: 'GB',
+    },
     acceptConsents: accept,
   });
   const paidPhysical = fixtures.cardConfigs.find((c) => c.type === 'PHYSICAL' && c.price !== null);
@@ -46,9 +53,17 @@ async function everyOperation(client: CardIssuingClient, mock: CardIssuingMock):
     },
     acceptConsents: accept,
     topUpBalance: async ({ draft }) => {
-      await depositAddress(client, { userId: user.id, type: 'USDC', balanceId: draft.balanceId, acceptConsents: accept });
+      await depositAddress(client, {
+        userId: user.id,
+        type: 'USDC',
+        balanceId: draft.balanceId,
+        acceptConsents: accept,
+      });
       mock.deposits.incoming({ balanceId: draft.balanceId, type: 'USDC', amount: '1000', requiresVerification: true });
-      await approveDeposit(client, { userId: user.id, getVerificationData: () => ({ sourceOfFunds: 'SAVINGS', walletType: 'SELF_HOSTED' }) });
+      await approveDeposit(client, {
+        userId: user.id,
+        getVerificationData: () => ({ sourceOfFunds: 'SAVINGS', walletType: 'SELF_HOSTED' }),
+      });
     },
     waitForOrderCompletion: () => {
       mock.clock.advance(4 * DAY);
@@ -63,13 +78,32 @@ async function everyOperation(client: CardIssuingClient, mock: CardIssuingMock):
   const other = appTypes.items.find((t) => t.type !== 'USDC');
   if (!other) throw new Error('the fixtures have a single deposit type');
   for (const consent of other.requiredConsents) await client.app.consents.sign(user.id, consent.id);
-  const { address } = await depositAddress(client, { area: 'app', userId: user.id, type: other.type, acceptConsents: accept });
-  mock.deposits.incoming({ balanceId: address.balanceId, type: other.type, amount: other.minimumAmount, requiresVerification: true });
-  await approveDeposit(client, { area: 'app', userId: user.id, getVerificationData: () => ({ sourceOfFunds: 'SALARY', walletType: 'EXCHANGE', exchangeName: 'Kraken' }) });
+  const { address } = await depositAddress(client, {
+    area: 'app',
+    userId: user.id,
+    type: other.type,
+    acceptConsents: accept,
+  });
+  mock.deposits.incoming({
+    balanceId: address.balanceId,
+    type: other.type,
+    amount: other.minimumAmount,
+    requiresVerification: true,
+  });
+  await approveDeposit(client, {
+    area: 'app',
+    userId: user.id,
+    getVerificationData: () => ({ sourceOfFunds: 'SALARY', walletType: 'EXCHANGE', exchangeName: 'Kraken' }),
+  });
 
   // Business cards: an approval DELIVERED, its details, a reapproval, the corporate's addresses and a top-up.
   const corporate = fixtures.corporates[0]!;
-  const businessUser = await client.corporates.users.create({ name: 'Grace', lastName: 'Hopper', email: 'grace@corp.example', phone: '+12025550143' });
+  const businessUser = await client.corporates.users.create({
+    name: 'Grace',
+    lastName: 'Hopper',
+    email: 'grace@corp.example',
+    phone: '+12025550143',
+  });
   const now = mock.clock.now().getTime();
   const approval = await client.corporates.approvals.create(corporate.corporateUuid, {
     userUuid: businessUser.userUuid,
@@ -95,7 +129,11 @@ async function everyOperation(client: CardIssuingClient, mock: CardIssuingMock):
 
 /** Refusals the spec documents: each must be a problem+json of a documented status. */
 async function refusals(client: CardIssuingClient, send: typeof fetch, baseUrl: string): Promise<void> {
-  const settle = (p: Promise<unknown>) => p.then(() => 'resolved', () => 'rejected');
+  const settle = (p: Promise<unknown>) =>
+    p.then(
+      () => 'resolved',
+      () => 'rejected',
+    );
   const unknownId = '00000000-0000-4000-8000-000000000000';
   expect(await settle(client.s2s.users.get(unknownId))).toBe('rejected'); // 404 NOT_FOUND
   expect(await settle(client.corporates.approvals.get(unknownId, unknownId))).toBe('rejected'); // 404
@@ -138,7 +176,12 @@ describe('the mock, checked against the spec by the independent checker', () => 
     const checker = createConformanceChecker({ specPath });
     const recordingFetch = createRecordingFetch(checker);
     try {
-      const client = createCardIssuingClient({ baseUrl: running.url, ...credentials, retry: false, fetch: recordingFetch });
+      const client = createCardIssuingClient({
+        baseUrl: running.url,
+        ...credentials,
+        retry: false,
+        fetch: recordingFetch,
+      });
       await everyOperation(client, running.mock);
       await refusals(client, recordingFetch, running.url);
     } finally {

@@ -17,7 +17,6 @@ export interface Recorder {
 /** Headers as a plain record: what a `Headers` object holds, for the checker and for logs. */
 const headersOf = (headers: Headers): Record<string, string> => Object.fromEntries(headers.entries());
 
-
 /**
  * Records every exchange MSW answers with a mocked response and checks it. The request body is read on
  * `request:start` (a handler consumes it afterwards); the response is cloned on `response:mocked`. Responses that

@@ -35,7 +35,10 @@ interface Parameter {
 }
 
 /** A request the spec's examples describe, for one operation. */
-function exampleRequest(method: string, template: string): Omit<Exchange, 'status' | 'responseHeaders' | 'responseBody'> {
+function exampleRequest(
+  method: string,
+  template: string,
+): Omit<Exchange, 'status' | 'responseHeaders' | 'responseBody'> {
   const op = (spec.paths[template] as Record<string, Node>)[method.toLowerCase()]!;
   const parameters = ((op.parameters as unknown[] | undefined) ?? []).map((p) => deref(p) as unknown as Parameter);
   let path = template;
@@ -44,7 +47,9 @@ function exampleRequest(method: string, template: string): Omit<Exchange, 'statu
     if (p.in === 'path') path = path.replace(`{${p.name}}`, encodeURIComponent(String(p.example)));
     if (p.in === 'query' && p.required) query.set(p.name, String(p.example));
   }
-  const requestHeaders: Record<string, string> = { authorization: 'HMAC-SHA256 test_key:c2ln:0123456789abcdef0123456789abcdef:1790000000' };
+  const requestHeaders: Record<string, string> = {
+    authorization: 'HMAC-SHA256 test_key:c2ln:0123456789abcdef0123456789abcdef:1790000000',
+  };
   let requestBody: string | undefined;
   if (op.requestBody) {
     const schema = deref(((deref(op.requestBody).content as Node)['application/json'] as Node).schema);
@@ -75,7 +80,8 @@ function exampleExchange(method: string, template: string, status: string): Exch
 
 const successStatus = (responses: Record<string, unknown>) => Object.keys(responses).find((s) => s.startsWith('2'))!;
 const operations = specOperations(spec as OpenApiDocument);
-const summary = (findings: Finding[]) => findings.map((f) => `${f.operationId} ${f.method} ${f.path} ${f.location}: ${f.message}`);
+const summary = (findings: Finding[]) =>
+  findings.map((f) => `${f.operationId} ${f.method} ${f.path} ${f.location}: ${f.message}`);
 
 describe('conformance checker: the spec`s own examples conform', () => {
   it.each(operations.map((o) => [o.operationId, o] as const))('accepts the success example of %s', (_id, op) => {
@@ -101,7 +107,8 @@ describe('conformance checker: the spec`s own examples conform', () => {
 
   it('covers all 32 operations once each success example is checked, and says so in the report', () => {
     const checker = newChecker();
-    for (const op of operations) checker.check(exampleExchange(op.method, op.path, successStatus(op.operation.responses)));
+    for (const op of operations)
+      checker.check(exampleExchange(op.method, op.path, successStatus(op.operation.responses)));
     expect(checker.coverage()).toMatchObject({ covered: 32, total: 32, missing: [] });
     expect(checker.report()).toContain('32 exchange(s) checked, 0 finding(s); 32 of 32 operations covered');
   });
@@ -158,15 +165,17 @@ describe('conformance checker: bad exchanges are rejected, naming the operation 
   it('rejects a path parameter of the wrong format that the server accepted', () => {
     const findings = newChecker().check({ ...userExample(), url: 'http://127.0.0.1:4010/s2s/users/not-a-uuid' });
     // The spec says it twice (format uuid, and the v4 pattern): one finding each, both at the parameter.
-    expect(findings).toEqual(expect.arrayContaining([
-      expect.objectContaining({
-        operationId: 'getUser',
-        path: '/s2s/users/{userId}',
-        url: '/s2s/users/not-a-uuid',
-        location: 'request.path.userId',
-        message: expect.stringMatching(/must match format "uuid".*the server answered 200/),
-      }),
-    ]));
+    expect(findings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          operationId: 'getUser',
+          path: '/s2s/users/{userId}',
+          url: '/s2s/users/not-a-uuid',
+          location: 'request.path.userId',
+          message: expect.stringMatching(/must match format "uuid".*the server answered 200/),
+        }),
+      ]),
+    );
     expect(new Set(findings.map((f) => f.location))).toEqual(new Set(['request.path.userId']));
   });
 
@@ -175,7 +184,10 @@ describe('conformance checker: bad exchanges are rejected, naming the operation 
     const findings = newChecker().check({ ...problem, url: 'http://127.0.0.1:4010/s2s/users/not-a-uuid' });
     expect(findings).toEqual([]);
     // A client's own traffic (the demo) must conform whatever the answer.
-    const strict = newChecker({ strictRequests: true }).check({ ...problem, url: 'http://127.0.0.1:4010/s2s/users/not-a-uuid' });
+    const strict = newChecker({ strictRequests: true }).check({
+      ...problem,
+      url: 'http://127.0.0.1:4010/s2s/users/not-a-uuid',
+    });
     expect([...new Set(strict.map((f) => f.location))]).toEqual(['request.path.userId']);
   });
 
@@ -183,7 +195,12 @@ describe('conformance checker: bad exchanges are rejected, naming the operation 
     const exchange = exampleExchange('GET', '/s2s/balances', '200');
     const findings = newChecker().check({ ...exchange, url: 'http://127.0.0.1:4010/s2s/balances' });
     expect(findings).toEqual([
-      expect.objectContaining({ operationId: 'listBalances', path: '/s2s/balances', location: 'request.query.userId', message: expect.stringContaining('is required') }),
+      expect.objectContaining({
+        operationId: 'listBalances',
+        path: '/s2s/balances',
+        location: 'request.query.userId',
+        message: expect.stringContaining('is required'),
+      }),
     ]);
   });
 
@@ -203,20 +220,40 @@ describe('conformance checker: bad exchanges are rejected, naming the operation 
   });
 
   it('rejects the wrong content type, for a success and for an error', () => {
-    const ok = newChecker().check({ ...userExample(), responseHeaders: { 'content-type': 'text/plain', 'x-request-id': 'r' } });
+    const ok = newChecker().check({
+      ...userExample(),
+      responseHeaders: { 'content-type': 'text/plain', 'x-request-id': 'r' },
+    });
     expect(ok).toEqual([
-      expect.objectContaining({ operationId: 'getUser', location: 'response.headers.content-type', message: 'text/plain is not application/json' }),
+      expect.objectContaining({
+        operationId: 'getUser',
+        location: 'response.headers.content-type',
+        message: 'text/plain is not application/json',
+      }),
     ]);
     const notFound = exampleExchange('GET', '/s2s/users/{userId}', '404');
-    const error = newChecker().check({ ...notFound, responseHeaders: { 'content-type': 'application/json', 'x-request-id': 'r' } });
+    const error = newChecker().check({
+      ...notFound,
+      responseHeaders: { 'content-type': 'application/json', 'x-request-id': 'r' },
+    });
     expect(error).toEqual([
-      expect.objectContaining({ operationId: 'getUser', location: 'response.headers.content-type', message: 'application/json is not application/problem+json' }),
+      expect.objectContaining({
+        operationId: 'getUser',
+        location: 'response.headers.content-type',
+        message: 'application/json is not application/problem+json',
+      }),
     ]);
   });
 
   it('rejects a response without X-Request-Id, and a problem whose status differs from the HTTP status', () => {
     const missing = newChecker().check({ ...userExample(), responseHeaders: { 'content-type': 'application/json' } });
-    expect(missing).toEqual([expect.objectContaining({ operationId: 'getUser', location: 'response.headers.x-request-id', message: 'is required' })]);
+    expect(missing).toEqual([
+      expect.objectContaining({
+        operationId: 'getUser',
+        location: 'response.headers.x-request-id',
+        message: 'is required',
+      }),
+    ]);
     const problem = exampleExchange('GET', '/s2s/users/{userId}', '404');
     const body = { ...(JSON.parse(problem.responseBody as string) as object), status: 409 };
     const mismatch = newChecker().check({ ...problem, responseBody: JSON.stringify(body) });
@@ -253,14 +290,18 @@ describe('conformance checker: bad exchanges are rejected, naming the operation 
 
   it('matches literal segments before parameters (create approval, deposit types)', () => {
     const checker = newChecker();
-    expect(checker.check(exampleExchange('POST', '/corporates/corporates/{corporateUuid}/approvals', '201'))).toEqual([]);
+    expect(checker.check(exampleExchange('POST', '/corporates/corporates/{corporateUuid}/approvals', '201'))).toEqual(
+      [],
+    );
     expect(checker.check(exampleExchange('GET', '/s2s/deposits/{balanceId}/types', '200'))).toEqual([]);
     expect(checker.coverage().operations).toEqual(['createApproval', 'listDepositTypes']);
     // The same request with a deposit-addresses body is judged as listDepositTypes, so the body is wrong.
     const addresses = exampleExchange('GET', '/s2s/deposits/{balanceId}/{type}', '200');
     const findings = checker.check({ ...addresses, url: addresses.url.replace(/\/[A-Z]+$/, '/types') });
     expect(findings.length).toBeGreaterThan(0);
-    expect(new Set(findings.map((f) => `${f.operationId} ${f.path}`))).toEqual(new Set(['listDepositTypes /s2s/deposits/{balanceId}/types']));
+    expect(new Set(findings.map((f) => `${f.operationId} ${f.path}`))).toEqual(
+      new Set(['listDepositTypes /s2s/deposits/{balanceId}/types']),
+    );
   });
 
   it('reports each finding with its operation, method, path and location', () => {
@@ -268,7 +309,9 @@ describe('conformance checker: bad exchanges are rejected, naming the operation 
     const checker = newChecker();
     checker.check({ ...userExample(), status: 302 });
     expect(checker.report()).toMatch(/1 finding\(s\); 1 of 32 operations covered/);
-    expect(checker.report()).toContain('- getUser GET /s2s/users/{userId} [/s2s/users/3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01] response.status: 302 is not documented');
+    expect(checker.report()).toContain(
+      '- getUser GET /s2s/users/{userId} [/s2s/users/3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01] response.status: 302 is not documented',
+    );
   });
 });
 
@@ -281,12 +324,20 @@ describe('recorders feed real traffic to the checker', () => {
       await request.json(); // the handler consumes the body, as the mock's do
       return HttpResponse.json(userBody, { status: 201, headers: { 'X-Request-Id': 'req_1' } });
     }),
-    http.get('*/s2s/users/:userId', () => HttpResponse.json({ ...userBody, email: 42 }, { headers: { 'X-Request-Id': 'req_2' } })),
+    http.get('*/s2s/users/:userId', () =>
+      HttpResponse.json({ ...userBody, email: 42 }, { headers: { 'X-Request-Id': 'req_2' } }),
+    ),
   ];
   const send = (fetchFn: typeof fetch, origin: string) =>
     Promise.all([
-      fetchFn(`${origin}/s2s/users`, { method: 'POST', headers: user.requestHeaders as Record<string, string>, body: user.requestBody as string }),
-      fetchFn(`${origin}/s2s/users/3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01`, { headers: user.requestHeaders as Record<string, string> }),
+      fetchFn(`${origin}/s2s/users`, {
+        method: 'POST',
+        headers: user.requestHeaders as Record<string, string>,
+        body: user.requestBody as string,
+      }),
+      fetchFn(`${origin}/s2s/users/3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01`, {
+        headers: user.requestHeaders as Record<string, string>,
+      }),
     ]);
 
   it('records MSW exchanges through its life-cycle events, request bodies included', async () => {
@@ -304,7 +355,9 @@ describe('recorders feed real traffic to the checker', () => {
     }
     expect(checker.checked()).toBe(2);
     expect(checker.coverage().operations).toEqual(['createUser', 'getUser']);
-    expect(checker.findings()).toEqual([expect.objectContaining({ operationId: 'getUser', location: 'response.body/email' })]);
+    expect(checker.findings()).toEqual([
+      expect.objectContaining({ operationId: 'getUser', location: 'response.body/email' }),
+    ]);
   });
 
   describe('over a real HTTP server', () => {
@@ -316,7 +369,10 @@ describe('recorders feed real traffic to the checker', () => {
         req.on('data', (c: Buffer) => chunks.push(c));
         req.on('end', () => {
           const body = req.method === 'POST' ? userBody : { ...userBody, email: 42 };
-          res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json', 'x-request-id': 'req_x' });
+          res.writeHead(req.method === 'POST' ? 201 : 200, {
+            'content-type': 'application/json',
+            'x-request-id': 'req_x',
+          });
           res.end(JSON.stringify(body));
         });
       });
@@ -332,7 +388,9 @@ describe('recorders feed real traffic to the checker', () => {
       const [created] = await send(recordingFetch, origin);
       expect(((await created.json()) as { userId: string }).userId).toBe(userBody.userId);
       expect(checker.checked()).toBe(2);
-      expect(checker.findings()).toEqual([expect.objectContaining({ operationId: 'getUser', location: 'response.body/email', message: 'must be string' })]);
+      expect(checker.findings()).toEqual([
+        expect.objectContaining({ operationId: 'getUser', location: 'response.body/email', message: 'must be string' }),
+      ]);
       expect(seen).toHaveLength(1);
     });
   });

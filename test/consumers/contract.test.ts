@@ -23,7 +23,8 @@ afterAll(async () => {
 });
 
 /** What the command printed, without npm's own warnings about the machine's npm configuration. */
-const ownLines = (text: string) => text.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('npm warn'));
+const ownLines = (text: string) =>
+  text.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('npm warn'));
 
 /** A JUnit reader from the registry, as a CI system would parse the file. */
 const READ_JUNIT = `
@@ -45,30 +46,72 @@ describe('card-issuing-contract from its tarball', () => {
     mock = started.command;
 
     const t0 = performance.now();
-    const passed = await run('npx', ['card-issuing-contract', 'run', '--base-url', started.url, '--junit', 'contract.xml', '--json', 'contract.json'], { cwd: dir, timeoutMs: 300_000 });
+    const passed = await run(
+      'npx',
+      ['card-issuing-contract', 'run', '--base-url', started.url, '--junit', 'contract.xml', '--json', 'contract.json'],
+      { cwd: dir, timeoutMs: 300_000 },
+    );
     const seconds = (performance.now() - t0) / 1000;
     console.log(`consumers: card-issuing-contract run against the mock took ${seconds.toFixed(1)} s`);
     expect(passed.code, passed.output).toBe(0);
-    expect(passed.stdout).toMatch(/Operations covered: 32 of 32; \d+ exchanges checked against the spec, 0 mismatch\(es\)/);
+    expect(passed.stdout).toMatch(
+      /Operations covered: 32 of 32; \d+ exchanges checked against the spec, 0 mismatch\(es\)/,
+    );
     expect(passed.stdout).toMatch(/Tests: \d+ passed, 0 failed, 0 skipped/);
-    const report = JSON.parse(readFileSync(join(dir, 'contract.json'), 'utf8')) as { operations: { covered: number; total: number }; tests: { passed: number } };
+    const report = JSON.parse(readFileSync(join(dir, 'contract.json'), 'utf8')) as {
+      operations: { covered: number; total: number };
+      tests: { passed: number };
+    };
     expect(report.operations).toMatchObject({ covered: 32, total: 32 });
 
     writeFileSync(join(dir, 'read-junit.cjs'), READ_JUNIT);
-    const junit = JSON.parse((await run('node', ['read-junit.cjs', 'contract.xml'], { cwd: dir })).stdout) as Record<string, number>;
+    const junit = JSON.parse((await run('node', ['read-junit.cjs', 'contract.xml'], { cwd: dir })).stdout) as Record<
+      string,
+      number
+    >;
     expect(junit).toMatchObject({ failures: 0, skipped: 0 });
     expect(junit.cases).toBe(report.tests.passed);
     expect(junit.suites).toBeGreaterThan(10);
 
     // The divergent server: exit 1, every planted difference named in the summary.
     divergent = await startDivergentServer();
-    const drift = await run('npx', ['card-issuing-contract', 'run', '--base-url', divergent.url, '--api-key', divergent.apiKey, '--api-secret', divergent.apiSecret, '--secret-encoding', 'base64'], { cwd: dir, timeoutMs: 300_000 });
+    const drift = await run(
+      'npx',
+      [
+        'card-issuing-contract',
+        'run',
+        '--base-url',
+        divergent.url,
+        '--api-key',
+        divergent.apiKey,
+        '--api-secret',
+        divergent.apiSecret,
+        '--secret-encoding',
+        'base64',
+      ],
+      { cwd: dir, timeoutMs: 300_000 },
+    );
     expect(drift.code, drift.output).toBe(1);
     expect(drift.stdout).toContain("spec   must have required property 'dateOfBirth'");
     expect(drift.stdout).toContain("spec   must NOT have additional properties: 'birthDate'");
-    expect(drift.stdout).toMatch(/✗ createBusinessUser {2}POST \/corporates\/users\n\s+at\s+response.status\n\s+spec\s+200 is not documented/);
+    expect(drift.stdout).toMatch(
+      /✗ createBusinessUser {2}POST \/corporates\/users\n\s+at\s+response.status\n\s+spec\s+200 is not documented/,
+    );
     expect(drift.stdout).toContain('server "USER_NOT_FOUND"');
-    const unsigned = await run('npx', ['card-issuing-contract', 'run', '--base-url', divergent.url, '--api-key', divergent.apiKey, '--api-secret', divergent.apiSecret], { cwd: dir });
+    const unsigned = await run(
+      'npx',
+      [
+        'card-issuing-contract',
+        'run',
+        '--base-url',
+        divergent.url,
+        '--api-key',
+        divergent.apiKey,
+        '--api-secret',
+        divergent.apiSecret,
+      ],
+      { cwd: dir },
+    );
     expect({ code: unsigned.code, stdout: unsigned.stdout }).toEqual({ code: 2, stdout: '' });
     expect(ownLines(unsigned.stderr)).toEqual([expect.stringContaining('pass --secret-encoding base64')]);
 
@@ -79,16 +122,37 @@ describe('card-issuing-contract from its tarball', () => {
         probe.close(() => resolve(free));
       });
     });
-    const closed = await run('npx', ['card-issuing-contract', 'run', '--base-url', `http://127.0.0.1:${port}`], { cwd: dir });
-    expect({ code: closed.code, stderr: ownLines(closed.stderr) }).toEqual({ code: 2, stderr: [`card-issuing-contract: cannot reach http://127.0.0.1:${port}: connection refused`] });
+    const closed = await run('npx', ['card-issuing-contract', 'run', '--base-url', `http://127.0.0.1:${port}`], {
+      cwd: dir,
+    });
+    expect({ code: closed.code, stderr: ownLines(closed.stderr) }).toEqual({
+      code: 2,
+      stderr: [`card-issuing-contract: cannot reach http://127.0.0.1:${port}: connection refused`],
+    });
   });
 
   it('the proxy from the tarball in front of the divergent server: answers passed through, one line per drift, the report and overlay on SIGTERM', async () => {
     const dir = join(tarballs.root, 'contract-ci');
     divergent ??= await startDivergentServer();
-    const proxy = spawn(join(dir, 'node_modules/.bin/card-issuing-contract'), [
-      'proxy', '--target', divergent.url, '--api-key', divergent.apiKey, '--api-secret', divergent.apiSecret, '--secret-encoding', 'base64', '--port', '0', '--report', 'drift',
-    ], { cwd: dir, env: consumerEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const proxy = spawn(
+      join(dir, 'node_modules/.bin/card-issuing-contract'),
+      [
+        'proxy',
+        '--target',
+        divergent.url,
+        '--api-key',
+        divergent.apiKey,
+        '--api-secret',
+        divergent.apiSecret,
+        '--secret-encoding',
+        'base64',
+        '--port',
+        '0',
+        '--report',
+        'drift',
+      ],
+      { cwd: dir, env: consumerEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stdout = '';
     const ended = new Promise<number | null>((resolve) => proxy.on('close', resolve));
     const url = await new Promise<string>((resolve, reject) => {
@@ -99,15 +163,39 @@ describe('card-issuing-contract from its tarball', () => {
       });
       void ended.then((code) => reject(new Error(`the proxy exited (${code}): ${stdout}`)));
     });
-    const direct = createCardIssuingClient({ baseUrl: divergent.url, apiKey: divergent.apiKey, apiSecret: divergent.apiSecret, secretEncoding: 'base64', retry: false });
-    const through = createCardIssuingClient({ baseUrl: url, apiKey: divergent.apiKey, apiSecret: divergent.apiSecret, secretEncoding: 'base64', retry: false });
-    const outcome = (client: typeof direct) => client.s2s.users.get('00000000-0000-4000-8000-000000000000').then(() => 'ok', (e: unknown) => `${(e as { status?: number }).status} ${(e as { code?: string }).code}`);
+    const direct = createCardIssuingClient({
+      baseUrl: divergent.url,
+      apiKey: divergent.apiKey,
+      apiSecret: divergent.apiSecret,
+      secretEncoding: 'base64',
+      retry: false,
+    });
+    const through = createCardIssuingClient({
+      baseUrl: url,
+      apiKey: divergent.apiKey,
+      apiSecret: divergent.apiSecret,
+      secretEncoding: 'base64',
+      retry: false,
+    });
+    const outcome = (client: typeof direct) =>
+      client.s2s.users.get('00000000-0000-4000-8000-000000000000').then(
+        () => 'ok',
+        (e: unknown) => `${(e as { status?: number }).status} ${(e as { code?: string }).code}`,
+      );
     expect(await outcome(through)).toBe(await outcome(direct));
     const business = { name: 'Grace', lastName: 'Hopper', phone: '+12025550143' };
-    expect((await through.corporates.users.create({ ...business, email: `g.${Date.now()}@corp.example` }).withResponse()).status).toBe(200);
+    expect(
+      (await through.corporates.users.create({ ...business, email: `g.${Date.now()}@corp.example` }).withResponse())
+        .status,
+    ).toBe(200);
     proxy.kill('SIGTERM');
     expect(await ended).toBe(0);
-    expect(stdout.split('\n').filter((line) => line.startsWith('drift ')).map((line) => line.split(':')[0])).toEqual(['drift problem-code-outside-set', 'drift undocumented-status']);
+    expect(
+      stdout
+        .split('\n')
+        .filter((line) => line.startsWith('drift '))
+        .map((line) => line.split(':')[0]),
+    ).toEqual(['drift problem-code-outside-set', 'drift undocumented-status']);
     const report = JSON.parse(readFileSync(join(dir, 'drift.json'), 'utf8')) as { drifts: { kind: string }[] };
     expect(report.drifts.map((d) => d.kind)).toEqual(['problem-code-outside-set', 'undocumented-status']);
     expect(readFileSync(join(dir, 'drift.overlay.yaml'), 'utf8')).toContain('overlay: 1.0.0');
@@ -118,12 +206,21 @@ describe('card-issuing-contract from its tarball', () => {
     const dir = join(tarballs.root, 'contract-only');
     mkdirSync(dir, { recursive: true });
     await npmInstall(dir, [tarballs.sdk, tarballs.contract]);
-    const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
-    const names = Object.keys(lock.packages).filter((p) => p.startsWith('node_modules/')).map((p) => p.replace(/^.*node_modules\//, ''));
+    const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, unknown>;
+    };
+    const names = Object.keys(lock.packages)
+      .filter((p) => p.startsWith('node_modules/'))
+      .map((p) => p.replace(/^.*node_modules\//, ''));
     const kib = Number(execFileSync('du', ['-sk', join(dir, 'node_modules')], { encoding: 'utf8' }).split('\t')[0]);
-    console.log(`consumers: card-issuing-contract with the SDK installs ${names.length} packages, ${(kib / 1024).toFixed(1)} MiB: ${names.sort().join(', ')}`);
-    expect(names).toEqual(expect.arrayContaining(['card-issuing-contract', 'card-issuing-sdk', 'ajv', 'ajv-formats', 'yaml']));
-    for (const framework of ['vitest', 'jest', 'mocha', 'msw', 'card-issuing-mock']) expect(names).not.toContain(framework);
+    console.log(
+      `consumers: card-issuing-contract with the SDK installs ${names.length} packages, ${(kib / 1024).toFixed(1)} MiB: ${names.sort().join(', ')}`,
+    );
+    expect(names).toEqual(
+      expect.arrayContaining(['card-issuing-contract', 'card-issuing-sdk', 'ajv', 'ajv-formats', 'yaml']),
+    );
+    for (const framework of ['vitest', 'jest', 'mocha', 'msw', 'card-issuing-mock'])
+      expect(names).not.toContain(framework);
     const help = await run('npx', ['card-issuing-contract', '--help'], { cwd: dir });
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('card-issuing-contract run --base-url URL');

@@ -14,7 +14,17 @@
  *
  * The integrator rows (esm-ts, cjs-ts) and the quickstart talk to the mock command over HTTP.
  */
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
@@ -39,8 +49,12 @@ const NOT_FOUND_OK = { guard: true, code: 'NOT_FOUND', instanceofNotFoundError: 
 
 /** The project has no msw anywhere in its tree: installing card-issuing-sdk alone pulls none in. */
 function expectNoMsw(project: Project): void {
-  const lock = JSON.parse(readFileSync(join(project.dir, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
-  expect(Object.keys(lock.packages).filter((path) => /(^|\/)node_modules\/(msw|@mswjs\/[^/]+)$/.test(path))).toEqual([]);
+  const lock = JSON.parse(readFileSync(join(project.dir, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, unknown>;
+  };
+  expect(Object.keys(lock.packages).filter((path) => /(^|\/)node_modules\/(msw|@mswjs\/[^/]+)$/.test(path))).toEqual(
+    [],
+  );
   expect(existsSync(join(project.dir, 'node_modules/msw'))).toBe(false);
   expect(Object.keys(lock.packages)).toContain('node_modules/card-issuing-sdk');
 }
@@ -83,7 +97,8 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
     const fixtures = (await (await fetch(`${url}/__mock/fixtures`)).json()) as { corporates: unknown[] };
     expect(fixtures.corporates.length).toBeGreaterThan(0);
 
-    for (const file of ['entries.cjs', 'entries.mjs', 'report.cjs']) writeFileSync(join(dir, file), readFileSync(fixture(`mock-cli/${file}`)));
+    for (const file of ['entries.cjs', 'entries.mjs', 'report.cjs'])
+      writeFileSync(join(dir, file), readFileSync(fixture(`mock-cli/${file}`)));
     const required = lastJson((await ok('node', ['entries.cjs'], { cwd: dir })).stdout);
     const imported = lastJson((await ok('node', ['entries.mjs'], { cwd: dir })).stdout);
     const expected = {
@@ -93,7 +108,10 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
       notFound: NOT_FOUND_OK,
       rootMockCorporates: fixtures.corporates.length,
       // In plain Node: msw refuses its browser build (exports "node": null), the Jest setup asks for Jest's hooks.
-      outsideTheirRunner: { browser: 'ERR_PACKAGE_PATH_NOT_EXPORTED', jest: expect.stringContaining('needs the hooks Jest puts on the global object') },
+      outsideTheirRunner: {
+        browser: 'ERR_PACKAGE_PATH_NOT_EXPORTED',
+        jest: expect.stringContaining('needs the hooks Jest puts on the global object'),
+      },
     };
     expect(required).toMatchObject({ loadedFrom: 'node.cjs', ...expected });
     expect(imported).toMatchObject({ loadedFrom: 'node.js', ...expected });
@@ -108,7 +126,13 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
       type: 'module',
       packages: ['sdk'],
       tools: ['typescript', '@types/node'],
-      files: { 'main.ts': 'esm-ts/main.ts', 'api-surface.ts': 'esm-ts/api-surface.ts', 'flow.ts': 'shared/flow.ts', 'tsconfig.json': 'esm-ts/tsconfig.json', 'tsconfig.node16.json': 'esm-ts/tsconfig.node16.json' },
+      files: {
+        'main.ts': 'esm-ts/main.ts',
+        'api-surface.ts': 'esm-ts/api-surface.ts',
+        'flow.ts': 'shared/flow.ts',
+        'tsconfig.json': 'esm-ts/tsconfig.json',
+        'tsconfig.node16.json': 'esm-ts/tsconfig.node16.json',
+      },
     });
     expectNoMsw(project);
     await project.ok('npx', ['tsc', '-p', 'tsconfig.json']);
@@ -124,7 +148,12 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
       name: 'cjs-ts',
       packages: ['sdk'],
       tools: ['typescript', '@types/node'],
-      files: { 'main.ts': 'cjs-ts/main.ts', 'api-surface.ts': 'cjs-ts/api-surface.ts', 'flow.ts': 'shared/flow.ts', 'tsconfig.json': 'cjs-ts/tsconfig.json' },
+      files: {
+        'main.ts': 'cjs-ts/main.ts',
+        'api-surface.ts': 'cjs-ts/api-surface.ts',
+        'flow.ts': 'shared/flow.ts',
+        'tsconfig.json': 'cjs-ts/tsconfig.json',
+      },
     });
     expectNoMsw(project);
     await project.ok('npx', ['tsc', '-p', 'tsconfig.json']);
@@ -146,8 +175,11 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
       packages: ['sdk', 'mock'],
       tools: ['jest', 'jest-environment-jsdom'],
       files: {
-        'jest.config.js': 'jest-cjs/jest.config.js', 'node.test.js': 'jest-cjs/node.test.js', 'jsdom.test.js': 'jest-cjs/jsdom.test.js',
-        'logger.test.js': 'jest-cjs/logger.test.js', 'flow.cjs': 'runners/flow.cjs',
+        'jest.config.js': 'jest-cjs/jest.config.js',
+        'node.test.js': 'jest-cjs/node.test.js',
+        'jsdom.test.js': 'jest-cjs/jsdom.test.js',
+        'logger.test.js': 'jest-cjs/logger.test.js',
+        'flow.cjs': 'runners/flow.cjs',
       },
     });
     const result = await project.run('npx', ['jest', '--ci']);
@@ -161,7 +193,12 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
       type: 'module',
       packages: ['sdk', 'mock'],
       tools: ['jest', 'jest-environment-jsdom'],
-      files: { 'jest.config.js': 'jest-esm/jest.config.js', 'node.test.js': 'jest-esm/node.test.js', 'jsdom.test.js': 'jest-esm/jsdom.test.js', 'flow.cjs': 'runners/flow.cjs' },
+      files: {
+        'jest.config.js': 'jest-esm/jest.config.js',
+        'node.test.js': 'jest-esm/node.test.js',
+        'jsdom.test.js': 'jest-esm/jsdom.test.js',
+        'flow.cjs': 'runners/flow.cjs',
+      },
     });
     const result = await project.run('npx', ['jest', '--ci'], { NODE_OPTIONS: '--experimental-vm-modules' });
     expect(result.code, result.output).toBe(0);
@@ -194,7 +231,12 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
       type: 'module',
       packages: ['sdk', 'mock'],
       tools: ['vite', 'typescript', '@types/node'],
-      files: { 'index.html': 'vite-browser/index.html', 'src/main.ts': 'vite-browser/src/main.ts', 'src/mock-surface.ts': 'vite-browser/src/mock-surface.ts', 'tsconfig.json': 'vite-browser/tsconfig.json' },
+      files: {
+        'index.html': 'vite-browser/index.html',
+        'src/main.ts': 'vite-browser/src/main.ts',
+        'src/mock-surface.ts': 'vite-browser/src/mock-surface.ts',
+        'tsconfig.json': 'vite-browser/tsconfig.json',
+      },
     });
     await project.ok('npx', ['card-issuing-mock', 'init', 'public']);
     expect(existsSync(join(project.dir, 'public/mockServiceWorker.js'))).toBe(true);
@@ -202,20 +244,31 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
     await project.ok('npx', ['vite', 'build']);
     const site = await serveStatic(join(project.dir, 'dist'));
     const profile = mkdtempSync(join(tmpdir(), 'card-issuing-consumer-chromium-'));
-    const context = await chromium.launchPersistentContext(profile, { executablePath: chromePath(), headless: true, args: CHROMIUM_ARGS });
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: chromePath(),
+      headless: true,
+      args: CHROMIUM_ARGS,
+    });
     try {
       const page = await context.newPage();
       const fromServiceWorker: string[] = [];
       page.on('response', (response) => {
-        if (response.url().startsWith('https://api.example.test/') && response.fromServiceWorker()) fromServiceWorker.push(`${response.request().method()} ${new URL(response.url()).pathname}`);
+        if (response.url().startsWith('https://api.example.test/') && response.fromServiceWorker())
+          fromServiceWorker.push(`${response.request().method()} ${new URL(response.url()).pathname}`);
       });
       await page.goto(site.url);
       await page.waitForSelector('#result:not([data-state="running"])', { timeout: 60_000 });
       const result = JSON.parse((await page.textContent('#result')) ?? '{}') as Record<string, unknown>;
       expect(result).toEqual({
         // Refused without the flag (a secret in a page is public), working with it: the flow below ran with it.
-        browserGuard: { refusedWithoutFlag: true, message: expect.stringContaining('readable by everyone who opens the page') },
-        serviceWorker: true, registrationStatus: 'COMPLETED', kycStatus: 'PASSED', notFound: NOT_FOUND_OK,
+        browserGuard: {
+          refusedWithoutFlag: true,
+          message: expect.stringContaining('readable by everyone who opens the page'),
+        },
+        serviceWorker: true,
+        registrationStatus: 'COMPLETED',
+        kycStatus: 'PASSED',
+        notFound: NOT_FOUND_OK,
       });
       expect(fromServiceWorker).toContain('POST /s2s/users');
       expect(fromServiceWorker).toContain('GET /s2s/users/00000000-0000-4000-8000-000000000000');
@@ -261,9 +314,23 @@ function emptyFolder(dir: string): void {
 }
 
 // --no-sandbox: CI runs as root. Without the background-networking flags Chromium dials Google's hosts.
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
-const MIME: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml' };
+const MIME: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+};
 
 /** Serves a built site on a free loopback port (a service worker needs a secure context: 127.0.0.1 is one). */
 async function serveStatic(root: string): Promise<{ url: string; close(): Promise<void> }> {
@@ -280,5 +347,8 @@ async function serveStatic(root: string): Promise<{ url: string; close(): Promis
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (typeof address !== 'object' || !address) throw new Error('no address');
-  return { url: `http://127.0.0.1:${address.port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${address.port}/`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

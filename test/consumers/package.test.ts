@@ -13,12 +13,15 @@ const extracted = { sdk: join(tarballs.root, 'extracted/sdk'), mock: join(tarbal
 beforeAll(async () => {
   for (const [name, dir] of Object.entries(extracted)) {
     mkdirSync(dir, { recursive: true });
-    await ok('tar', ['-xzf', name === 'sdk' ? tarballs.sdk : tarballs.mock, '-C', dir, '--strip-components=1'], { cwd: dir });
+    await ok('tar', ['-xzf', name === 'sdk' ? tarballs.sdk : tarballs.mock, '-C', dir, '--strip-components=1'], {
+      cwd: dir,
+    });
   }
 });
 
 const dist = (pkg: keyof typeof extracted) => join(extracted[pkg], 'dist');
-const builtFiles = (pkg: keyof typeof extracted, extension: '.js' | '.cjs') => readdirSync(dist(pkg)).filter((f) => f.endsWith(extension));
+const builtFiles = (pkg: keyof typeof extracted, extension: '.js' | '.cjs') =>
+  readdirSync(dist(pkg)).filter((f) => f.endsWith(extension));
 const read = (pkg: keyof typeof extracted, file: string) => readFileSync(join(dist(pkg), file), 'utf8');
 
 /** How many times a class is defined in a build (esbuild writes `var X = class`, sucrase `(_class = class`). */
@@ -35,7 +38,9 @@ function esmImports(pkg: keyof typeof extracted, entry: string): string[] {
     if (seen.has(file)) return;
     seen.add(file);
     const source = readFileSync(file, 'utf8');
-    for (const [, a, b] of source.matchAll(/(?:^|[\s;])(?:import|export)\s*(?:[^'"]*?\sfrom\s*)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm)) {
+    for (const [, a, b] of source.matchAll(
+      /(?:^|[\s;])(?:import|export)\s*(?:[^'"]*?\sfrom\s*)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm,
+    )) {
       const specifier = a ?? b;
       if (!specifier) continue;
       if (specifier.startsWith('.')) visit(join(dirname(file), specifier));
@@ -63,13 +68,20 @@ function cjsRequires(pkg: keyof typeof extracted, entry: string): string[] {
 }
 
 describe('the packed tarballs', () => {
-  it.each(['sdk', 'mock'] as const)('%s: every export target, the bin and the README are in the tarball, and no source or test', (pkg) => {
-    const manifest = JSON.parse(readFileSync(join(extracted[pkg], 'package.json'), 'utf8')) as { exports: unknown; bin?: Record<string, string> };
-    const targets = JSON.stringify(manifest.exports).match(/\.\/dist\/[^"]+/g)!;
-    for (const target of [...targets, ...Object.values(manifest.bin ?? {})]) expect(existsSync(join(extracted[pkg], target)), target).toBe(true);
-    expect(readFileSync(join(extracted[pkg], 'README.md'), 'utf8')).toMatch(/### Quickstart/);
-    expect(readdirSync(extracted[pkg]).sort()).toEqual(['README.md', 'dist', 'package.json']);
-  });
+  it.each(['sdk', 'mock'] as const)(
+    '%s: every export target, the bin and the README are in the tarball, and no source or test',
+    (pkg) => {
+      const manifest = JSON.parse(readFileSync(join(extracted[pkg], 'package.json'), 'utf8')) as {
+        exports: unknown;
+        bin?: Record<string, string>;
+      };
+      const targets = JSON.stringify(manifest.exports).match(/\.\/dist\/[^"]+/g)!;
+      for (const target of [...targets, ...Object.values(manifest.bin ?? {})])
+        expect(existsSync(join(extracted[pkg], target)), target).toBe(true);
+      expect(readFileSync(join(extracted[pkg], 'README.md'), 'utf8')).toMatch(/### Quickstart/);
+      expect(readdirSync(extracted[pkg]).sort()).toEqual(['README.md', 'dist', 'package.json']);
+    },
+  );
 
   it('one copy of every class in each build: CardIssuingError once in the SDK (ESM, CJS), none in the mock; ProblemError once in the mock', () => {
     expect(definitions('sdk', '.js', 'CardIssuingError')).toBe(1);
@@ -82,7 +94,9 @@ describe('the packed tarballs', () => {
 
   it('the SDK loads no msw and nothing node-only; its CommonJS build carries ky (ESM only) and requires only zod and node-forge (both CommonJS)', () => {
     for (const entry of ['index.js', 'server.js']) {
-      expect(esmImports('sdk', entry).filter((s) => s === 'msw' || s.startsWith('msw/') || s.startsWith('node:'))).toEqual([]);
+      expect(
+        esmImports('sdk', entry).filter((s) => s === 'msw' || s.startsWith('msw/') || s.startsWith('node:')),
+      ).toEqual([]);
     }
     expect(esmImports('sdk', 'index.js')).toContain('ky');
     const required = cjsRequires('sdk', 'index.cjs');
@@ -96,25 +110,40 @@ describe('the packed tarballs', () => {
     for (const entry of ['index.cjs', 'node.cjs', 'browser.cjs', 'jest.cjs', 'vitest.cjs']) {
       const required = cjsRequires('mock', entry);
       // msw/browser only from the browser entry, for a bundler to resolve to msw's browser build.
-      expect(required.filter((s) => s === 'msw' || s.startsWith('msw/')), entry).toEqual(entry === 'browser.cjs' ? ['msw/browser'] : []);
+      expect(
+        required.filter((s) => s === 'msw' || s.startsWith('msw/')),
+        entry,
+      ).toEqual(entry === 'browser.cjs' ? ['msw/browser'] : []);
       expect(required, entry).toContain('card-issuing-sdk/server');
     }
   });
 
   it('card-issuing-contract (a command, no library entry) passes publint --strict on the tarball', async () => {
-    const publint = await run('npx', ['publint', 'run', '--strict', tarballs.contract], { cwd: process.cwd(), env: { PATH: process.env.PATH ?? '' } });
+    const publint = await run('npx', ['publint', 'run', '--strict', tarballs.contract], {
+      cwd: process.cwd(),
+      env: { PATH: process.env.PATH ?? '' },
+    });
     expect(publint.code, publint.output).toBe(0);
     expect(publint.stdout).toMatch(/All good/);
   });
 
-  it.each(['sdk', 'mock'] as const)('%s passes publint --strict and @arethetypeswrong/cli (profile node16) on the tarball', async (pkg) => {
-    const tarball = pkg === 'sdk' ? tarballs.sdk : tarballs.mock;
-    const publint = await run('npx', ['publint', 'run', '--strict', tarball], { cwd: process.cwd(), env: { PATH: process.env.PATH ?? '' } });
-    expect(publint.code, publint.output).toBe(0);
-    expect(publint.stdout).toMatch(/All good/);
-    // node10 is left out on purpose: it cannot see subpath exports, and engines.node >=22 rules it out.
-    const attw = await run('npx', ['attw', tarball, '--profile', 'node16'], { cwd: process.cwd(), env: { PATH: process.env.PATH ?? '' } });
-    expect(attw.code, attw.output).toBe(0);
-    expect(attw.output).not.toMatch(/🔴|❌|🐛|🥴|🎭|❗️|⚠️/u);
-  });
+  it.each(['sdk', 'mock'] as const)(
+    '%s passes publint --strict and @arethetypeswrong/cli (profile node16) on the tarball',
+    async (pkg) => {
+      const tarball = pkg === 'sdk' ? tarballs.sdk : tarballs.mock;
+      const publint = await run('npx', ['publint', 'run', '--strict', tarball], {
+        cwd: process.cwd(),
+        env: { PATH: process.env.PATH ?? '' },
+      });
+      expect(publint.code, publint.output).toBe(0);
+      expect(publint.stdout).toMatch(/All good/);
+      // node10 is left out on purpose: it cannot see subpath exports, and engines.node >=22 rules it out.
+      const attw = await run('npx', ['attw', tarball, '--profile', 'node16'], {
+        cwd: process.cwd(),
+        env: { PATH: process.env.PATH ?? '' },
+      });
+      expect(attw.code, attw.output).toBe(0);
+      expect(attw.output).not.toMatch(/🔴|❌|🐛|🥴|🎭|❗️|⚠️/u);
+    },
+  );
 });

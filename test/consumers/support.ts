@@ -23,7 +23,9 @@ declare module 'vitest' {
 }
 
 /** Tools the rows install from the registry: the repository's own ranges where it has them, so rows test what we use. */
-const rootPackage = JSON.parse(readFileSync(repoPath('package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+const rootPackage = JSON.parse(readFileSync(repoPath('package.json'), 'utf8')) as {
+  devDependencies: Record<string, string>;
+};
 const ours = (name: string): string => {
   const range = rootPackage.devDependencies[name];
   if (!range) throw new Error(`package.json has no devDependency ${name}`);
@@ -85,24 +87,45 @@ export interface Ran {
 }
 
 /** Runs a command in a project and resolves when it exits (never rejects on a non-zero exit: callers assert). */
-export function run(command: string, args: readonly string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<Ran> {
+export function run(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string>; timeoutMs?: number },
+): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: consumerEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: consumerEnv(options.env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => void (stdout += text));
-    child.stderr.setEncoding('utf8').on('data', (text: string) => void (stderr += text));
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      stdout += text;
+    });
+    child.stderr.setEncoding('utf8').on('data', (text: string) => {
+      stderr += text;
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 240_000);
     child.once('error', reject);
     child.once('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr, output: `$ ${command} ${args.join(' ')} (in ${options.cwd})\n${stdout}\n${stderr}` });
+      resolve({
+        code,
+        stdout,
+        stderr,
+        output: `$ ${command} ${args.join(' ')} (in ${options.cwd})\n${stdout}\n${stderr}`,
+      });
     });
   });
 }
 
 /** Runs a command and returns its output, throwing with everything it printed when it exits non-zero. */
-export async function ok(command: string, args: readonly string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<Ran> {
+export async function ok(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string>; timeoutMs?: number },
+): Promise<Ran> {
   const result = await run(command, args, options);
   if (result.code !== 0) throw new Error(`exit ${result.code}\n${result.output}`);
   return result;
@@ -153,9 +176,21 @@ export interface ProjectSpec {
 export async function createProject(tarballs: Tarballs, spec: ProjectSpec): Promise<Project> {
   const dir = join(tarballs.root, spec.name);
   mkdirSync(dir, { recursive: true });
-  const dependencies = Object.fromEntries(spec.packages.map((p) => (p === 'sdk' ? ['card-issuing-sdk', `file:${tarballs.sdk}`] : ['card-issuing-mock', `file:${tarballs.mock}`])));
+  const dependencies = Object.fromEntries(
+    spec.packages.map((p) =>
+      p === 'sdk' ? ['card-issuing-sdk', `file:${tarballs.sdk}`] : ['card-issuing-mock', `file:${tarballs.mock}`],
+    ),
+  );
   const devDependencies = Object.fromEntries((spec.tools ?? []).map((tool) => [tool, TOOLS[tool]]));
-  const pkg = { name: `consumer-${spec.name}`, version: '1.0.0', private: true, ...(spec.type ? { type: spec.type } : {}), scripts: spec.scripts ?? {}, dependencies, devDependencies };
+  const pkg = {
+    name: `consumer-${spec.name}`,
+    version: '1.0.0',
+    private: true,
+    ...(spec.type ? { type: spec.type } : {}),
+    scripts: spec.scripts ?? {},
+    dependencies,
+    devDependencies,
+  };
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
   for (const [to, from] of Object.entries(spec.files ?? {})) {
     mkdirSync(dirname(join(dir, to)), { recursive: true });
@@ -174,7 +209,19 @@ export async function createProject(tarballs: Tarballs, spec: ProjectSpec): Prom
 
 /** `npm install` as a consumer runs it, quiet and from the shared cache where it can. */
 export function npmInstall(dir: string, args: readonly string[], options: { dev?: boolean } = {}): Promise<Ran> {
-  return ok('npm', ['install', ...(options.dev ? ['--save-dev'] : []), '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...args], { cwd: dir, timeoutMs: 300_000 });
+  return ok(
+    'npm',
+    [
+      'install',
+      ...(options.dev ? ['--save-dev'] : []),
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      ...args,
+    ],
+    { cwd: dir, timeoutMs: 300_000 },
+  );
 }
 
 /** How a process ended: its exit code, or the signal that ended it. */
@@ -194,8 +241,12 @@ export class MockCommand {
   readonly ended: Promise<Ended>;
 
   private constructor(readonly child: ChildProcessWithoutNullStreams) {
-    child.stdout.setEncoding('utf8').on('data', (text: string) => void (this.stdout += text));
-    child.stderr.setEncoding('utf8').on('data', (text: string) => void (this.stderr += text));
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      this.stdout += text;
+    });
+    child.stderr.setEncoding('utf8').on('data', (text: string) => {
+      this.stderr += text;
+    });
     this.ended = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
     // Never leave a server behind, whatever happens to this process.
     const reap = () => this.signal('SIGKILL');
@@ -205,14 +256,22 @@ export class MockCommand {
 
   /** `npx card-issuing-mock <args>` in `dir`; resolves with its base URL once it prints it. */
   static async start(dir: string, args: readonly string[]): Promise<{ command: MockCommand; url: string }> {
-    const command = new MockCommand(spawn('npx', ['card-issuing-mock', ...args], { cwd: dir, env: consumerEnv(), stdio: 'pipe', detached: true }));
+    const command = new MockCommand(
+      spawn('npx', ['card-issuing-mock', ...args], { cwd: dir, env: consumerEnv(), stdio: 'pipe', detached: true }),
+    );
     const url = await new Promise<string>((resolve, reject) => {
       const check = () => {
         const match = /listening on (http:\/\/\S+)/.exec(command.stdout);
         if (match) resolve(match[1]!);
       };
       command.child.stdout.on('data', check);
-      void command.ended.then((ended) => reject(new Error(`npx card-issuing-mock ended (${JSON.stringify(ended)}) before it listened\n${command.stdout}\n${command.stderr}`)));
+      void command.ended.then((ended) =>
+        reject(
+          new Error(
+            `npx card-issuing-mock ended (${JSON.stringify(ended)}) before it listened\n${command.stdout}\n${command.stderr}`,
+          ),
+        ),
+      );
     });
     return { command, url };
   }

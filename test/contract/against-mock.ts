@@ -10,9 +10,15 @@ import { repoPath } from '../helpers/spec';
 const external = process.env.CONTRACT_BASE_URL;
 const server = external ? undefined : await startMockServer({ port: 0 });
 const baseUrl = external ?? server!.url;
-const credentials = process.env.CONTRACT_API_KEY ? ['--api-key', process.env.CONTRACT_API_KEY, '--api-secret', process.env.CONTRACT_API_SECRET ?? ''] : [];
+const credentials = process.env.CONTRACT_API_KEY
+  ? ['--api-key', process.env.CONTRACT_API_KEY, '--api-secret', process.env.CONTRACT_API_SECRET ?? '']
+  : [];
 
-const child = spawn(process.execPath, [repoPath('contract/dist/cli.js'), 'run', '--base-url', baseUrl, ...credentials, ...process.argv.slice(2)], { stdio: 'inherit' });
+const child = spawn(
+  process.execPath,
+  [repoPath('contract/dist/cli.js'), 'run', '--base-url', baseUrl, ...credentials, ...process.argv.slice(2)],
+  { stdio: 'inherit' },
+);
 const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
 await server?.close();
 process.exitCode = code;

@@ -26,10 +26,15 @@ function merge(into: Node, update: Node): void {
 
 /** Returns a copy of `doc` with the overlay's actions applied; throws when a target selects nothing. */
 export function applyOverlay(doc: unknown, overlay: { overlay: string; actions: Action[] }): Node {
-  if (!/^1\.\d+\.\d+$/.test(overlay.overlay)) throw new Error(`Not an Overlay 1.x document: overlay ${overlay.overlay}`);
+  if (!/^1\.\d+\.\d+$/.test(overlay.overlay))
+    throw new Error(`Not an Overlay 1.x document: overlay ${overlay.overlay}`);
   const result = structuredClone(doc) as Node;
   for (const action of overlay.actions) {
-    const matches = JSONPath({ path: action.target, json: result, resultType: 'all', eval: 'safe' }) as { value: unknown; parent: unknown; parentProperty: string | number }[];
+    const matches = JSONPath({ path: action.target, json: result, resultType: 'all', eval: 'safe' }) as {
+      value: unknown;
+      parent: unknown;
+      parentProperty: string | number;
+    }[];
     if (matches.length === 0) throw new Error(`Overlay target selects nothing: ${action.target}`);
     // Removals from an array go from the last index, so earlier indexes stay right.
     for (const match of [...matches].reverse()) {

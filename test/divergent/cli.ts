@@ -5,7 +5,9 @@
 import { startDivergentServer } from './server';
 
 const server = await startDivergentServer();
-process.stdout.write(`${JSON.stringify({ url: server.url, apiKey: server.apiKey, apiSecret: server.apiSecret, corporate: server.corporate })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ url: server.url, apiKey: server.apiKey, apiSecret: server.apiSecret, corporate: server.corporate })}\n`,
+);
 const stop = () => void server.close().then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

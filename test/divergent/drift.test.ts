@@ -22,7 +22,7 @@ const exchange = (patch: Partial<Exchange>): Exchange => ({
 const kinds = (e: Exchange) => checker.check(e).map((f) => ({ ...classify(f), operationId: f.operationId }));
 
 describe('drift kinds', () => {
-  it('the spec\'s own example is no drift', () => {
+  it("the spec's own example is no drift", () => {
     expect(kinds(exchange({}))).toEqual([]);
   });
 
@@ -37,17 +37,29 @@ describe('drift kinds', () => {
 
   it('text where JSON is documented: wrong-content-type; a missing X-Request-Id: missing-required-field', () => {
     expect(kinds(exchange({ responseHeaders: { 'content-type': 'text/plain' } }))).toEqual([
-      { kind: 'missing-required-field', subject: 'x-request-id', location: 'response.headers.x-request-id', operationId: 'getUser' },
+      {
+        kind: 'missing-required-field',
+        subject: 'x-request-id',
+        location: 'response.headers.x-request-id',
+        operationId: 'getUser',
+      },
       { kind: 'wrong-content-type', location: 'response.headers.content-type', operationId: 'getUser' },
     ]);
   });
 
   it('a request that breaks the spec and is answered 2xx: request-breaks-spec', () => {
     // The spec says it twice (format uuid, and the v4 pattern): the same kind at the same place, once per rule.
-    const found = kinds(exchange({ url: '/s2s/balances?userId=not-a-uuid', responseBody: { items: [], hasMore: false, nextCursor: null } }));
+    const found = kinds(
+      exchange({
+        url: '/s2s/balances?userId=not-a-uuid',
+        responseBody: { items: [], hasMore: false, nextCursor: null },
+      }),
+    );
     expect(found.length).toBeGreaterThan(0);
     expect(new Set(found.map((f) => JSON.stringify(f)))).toEqual(
-      new Set([JSON.stringify({ kind: 'request-breaks-spec', location: 'request.query.userId', operationId: 'listBalances' })]),
+      new Set([
+        JSON.stringify({ kind: 'request-breaks-spec', location: 'request.query.userId', operationId: 'listBalances' }),
+      ]),
     );
   });
 });

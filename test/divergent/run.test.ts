@@ -23,24 +23,65 @@ afterAll(async () => {
 const linesOf = (output: string) => output.split('\n').filter((line) => line.trim() !== '');
 
 describe('run against the divergent server', () => {
-  it('signed as the spec\'s default (UTF-8 secret): exit 2, one line naming --secret-encoding base64', async () => {
-    const run = await runContractSuite([], divergent.url, ['--api-key', divergent.apiKey, '--api-secret', divergent.apiSecret]);
+  it("signed as the spec's default (UTF-8 secret): exit 2, one line naming --secret-encoding base64", async () => {
+    const run = await runContractSuite([], divergent.url, [
+      '--api-key',
+      divergent.apiKey,
+      '--api-secret',
+      divergent.apiSecret,
+    ]);
     expect(run.code).toBe(2);
     expect(linesOf(run.output)).toHaveLength(1);
-    expect(run.output).toMatch(/every request is refused by signing: .*401 AUTH_SIGNATURE_MISMATCH; signed with the secret base64-decoded it is accepted: pass --secret-encoding base64/);
+    expect(run.output).toMatch(
+      /every request is refused by signing: .*401 AUTH_SIGNATURE_MISMATCH; signed with the secret base64-decoded it is accepted: pass --secret-encoding base64/,
+    );
   });
 
   it(`with --secret-encoding ${PLANTED.secretEncoding}: exit 1, and the mismatches are exactly the planted ones`, async () => {
     const run = await runContractSuite(['signing', 'business'], divergent.url, [
-      '--api-key', divergent.apiKey, '--api-secret', divergent.apiSecret, '--secret-encoding', 'base64',
+      '--api-key',
+      divergent.apiKey,
+      '--api-secret',
+      divergent.apiSecret,
+      '--secret-encoding',
+      'base64',
     ]);
     expect(run.code, run.output).toBe(1);
-    const mismatches = run.report!.mismatches.map((m) => ({ operationId: m.operationId, location: m.location, server: m.server, spec: m.spec.split(' (')[0] }));
-    expect(mismatches.sort((a, b) => `${a.operationId}${a.location}${a.spec}`.localeCompare(`${b.operationId}${b.location}${b.spec}`))).toEqual([
-      { operationId: PLANTED.undocumentedStatus.operation, location: 'response.status', server: PLANTED.undocumentedStatus.status, spec: '200 is not documented' },
-      { operationId: 'createUser', location: `response.body/${PLANTED.renamedField.to}`, server: '1990-12-10', spec: `must NOT have additional properties: '${PLANTED.renamedField.to}'` },
-      { operationId: 'createUser', location: `response.body/${PLANTED.renamedField.from}`, server: '(absent)', spec: `must have required property '${PLANTED.renamedField.from}'` },
-      { operationId: PLANTED.problemCode.operation, location: 'response.body/code', server: PLANTED.problemCode.code, spec: 'must be equal to one of the allowed values' },
+    const mismatches = run.report!.mismatches.map((m) => ({
+      operationId: m.operationId,
+      location: m.location,
+      server: m.server,
+      spec: m.spec.split(' (')[0],
+    }));
+    expect(
+      mismatches.sort((a, b) =>
+        `${a.operationId}${a.location}${a.spec}`.localeCompare(`${b.operationId}${b.location}${b.spec}`),
+      ),
+    ).toEqual([
+      {
+        operationId: PLANTED.undocumentedStatus.operation,
+        location: 'response.status',
+        server: PLANTED.undocumentedStatus.status,
+        spec: '200 is not documented',
+      },
+      {
+        operationId: 'createUser',
+        location: `response.body/${PLANTED.renamedField.to}`,
+        server: '1990-12-10',
+        spec: `must NOT have additional properties: '${PLANTED.renamedField.to}'`,
+      },
+      {
+        operationId: 'createUser',
+        location: `response.body/${PLANTED.renamedField.from}`,
+        server: '(absent)',
+        spec: `must have required property '${PLANTED.renamedField.from}'`,
+      },
+      {
+        operationId: PLANTED.problemCode.operation,
+        location: 'response.body/code',
+        server: PLANTED.problemCode.code,
+        spec: 'must be equal to one of the allowed values',
+      },
     ]);
     // The summary names each of them, readably.
     expect(run.output).toContain('✗ createBusinessUser  POST /corporates/users');
@@ -62,18 +103,30 @@ describe('run against the mock and a closed port', () => {
 
   it('bad input is exit 2 with one line: an unknown option value, an unknown suite file, a body hash the server does not use, a sandbox without credentials', async () => {
     const encoding = await runContractSuite([], mock.url, ['--secret-encoding', 'hex']);
-    expect({ code: encoding.code, lines: linesOf(encoding.output) }).toEqual({ code: 2, lines: ['card-issuing-contract: --secret-encoding must be utf8 or base64, got "hex"'] });
+    expect({ code: encoding.code, lines: linesOf(encoding.output) }).toEqual({
+      code: 2,
+      lines: ['card-issuing-contract: --secret-encoding must be utf8 or base64, got "hex"'],
+    });
     const file = await runContractSuite(['nope'], mock.url);
     expect(file.code).toBe(2);
-    expect(linesOf(file.output)).toEqual([expect.stringMatching(/^card-issuing-contract: no suite file named nope \(there are: approvals, business, .*\)$/)]);
+    expect(linesOf(file.output)).toEqual([
+      expect.stringMatching(/^card-issuing-contract: no suite file named nope \(there are: approvals, business, .*\)$/),
+    ]);
     const bodyHash = await runContractSuite([], mock.url, ['--sign-body']);
     expect({ code: bodyHash.code, lines: linesOf(bodyHash.output) }).toEqual({
       code: 2,
-      lines: [expect.stringMatching(/: every request with a body is refused by signing: .* with the body hash, while GETs are accepted; without it the request is accepted: drop --sign-body$/)],
+      lines: [
+        expect.stringMatching(
+          /: every request with a body is refused by signing: .* with the body hash, while GETs are accepted; without it the request is accepted: drop --sign-body$/,
+        ),
+      ],
     });
     const sandbox = await runContractSuite([], divergent.url);
     expect({ code: sandbox.code, lines: linesOf(sandbox.output) }).toEqual({
-      code: 2, lines: [`card-issuing-contract: ${divergent.url} has no mock control API: pass the sandbox's --api-key and --api-secret`],
+      code: 2,
+      lines: [
+        `card-issuing-contract: ${divergent.url} has no mock control API: pass the sandbox's --api-key and --api-secret`,
+      ],
     });
   });
 
@@ -86,6 +139,8 @@ describe('run against the mock and a closed port', () => {
     });
     const run = await runContractSuite([], `http://127.0.0.1:${port}`);
     expect(run.code).toBe(2);
-    expect(linesOf(run.output)).toEqual([`card-issuing-contract: cannot reach http://127.0.0.1:${port}: connection refused`]);
+    expect(linesOf(run.output)).toEqual([
+      `card-issuing-contract: cannot reach http://127.0.0.1:${port}: connection refused`,
+    ]);
   });
 });

@@ -54,23 +54,37 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 /** Starts the mock on a free port and the divergent front before it. */
 export async function startDivergentServer(): Promise<DivergentServer> {
   const backend = await startMockServer({ port: 0, host: '127.0.0.1' });
-  const fixtures = (await (await fetch(`${backend.url}/__mock/fixtures`)).json()) as { corporates: { corporateUuid: string; balance: { currency: string } }[] };
+  const fixtures = (await (await fetch(`${backend.url}/__mock/fixtures`)).json()) as {
+    corporates: { corporateUuid: string; balance: { currency: string } }[];
+  };
   const apiKey = 'divergent_key';
   const apiSecret = randomBytes(32).toString('base64');
   const key = Buffer.from(apiSecret, 'base64');
   const nonces = new Set<string>();
 
   /** The service's check, with the base64-decoded secret as the HMAC key (planted difference 4). */
-  function verify(method: string, url: string, authorization: string | undefined): { code: string; detail: string } | undefined {
+  function verify(
+    method: string,
+    url: string,
+    authorization: string | undefined,
+  ): { code: string; detail: string } | undefined {
     if (!authorization) return { code: 'AUTH_MISSING', detail: 'No Authorization header.' };
     const parts = SCHEME.exec(authorization);
-    if (!parts) return { code: 'AUTH_MALFORMED', detail: 'Authorization is not HMAC-SHA256 <key>:<signature>:<nonce>:<timestamp>.' };
+    if (!parts)
+      return {
+        code: 'AUTH_MALFORMED',
+        detail: 'Authorization is not HMAC-SHA256 <key>:<signature>:<nonce>:<timestamp>.',
+      };
     const [, apiKeyGiven, signature, nonce, timestamp] = parts as unknown as [string, string, string, string, string];
     if (apiKeyGiven !== apiKey) return { code: 'AUTH_UNKNOWN_KEY', detail: 'Unknown api key.' };
-    if (Math.abs(Number(timestamp) - Math.floor(Date.now() / 1000)) > 300) return { code: 'AUTH_TIMESTAMP_SKEW', detail: 'Timestamp out of range.' };
-    const expected = createHmac('sha256', key).update(`${apiKey}${method.toUpperCase()}${url.toLowerCase()}${timestamp}${nonce}`, 'utf8').digest();
+    if (Math.abs(Number(timestamp) - Math.floor(Date.now() / 1000)) > 300)
+      return { code: 'AUTH_TIMESTAMP_SKEW', detail: 'Timestamp out of range.' };
+    const expected = createHmac('sha256', key)
+      .update(`${apiKey}${method.toUpperCase()}${url.toLowerCase()}${timestamp}${nonce}`, 'utf8')
+      .digest();
     const given = Buffer.from(signature, 'base64');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { code: 'AUTH_SIGNATURE_MISMATCH', detail: 'Signature mismatch.' };
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      return { code: 'AUTH_SIGNATURE_MISMATCH', detail: 'Signature mismatch.' };
     const seen = nonce.replaceAll('-', '').toLowerCase();
     if (nonces.has(seen)) return { code: 'AUTH_NONCE_REUSED', detail: 'Nonce reused.' };
     nonces.add(seen);
@@ -88,10 +102,20 @@ export async function startDivergentServer(): Promise<DivergentServer> {
 
     // Behind the front, the mock answers for its default tenant.
     const backendUrl = `${backend.url}${target}`;
-    const { authorization } = await signRequest({ method, url: backendUrl, apiKey: 'test_key', apiSecret: 'test_secret' });
+    const { authorization } = await signRequest({
+      method,
+      url: backendUrl,
+      apiKey: 'test_key',
+      apiSecret: 'test_secret',
+    });
     const headers: Record<string, string> = { authorization };
-    for (const name of ['content-type', 'idempotency-key']) if (typeof req.headers[name] === 'string') headers[name] = req.headers[name];
-    const response = await fetch(backendUrl, { method, headers, ...(body.length > 0 ? { body: new Uint8Array(body) } : {}) });
+    for (const name of ['content-type', 'idempotency-key'])
+      if (typeof req.headers[name] === 'string') headers[name] = req.headers[name];
+    const response = await fetch(backendUrl, {
+      method,
+      headers,
+      ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
+    });
     let status = response.status;
     let text = await response.text();
     const type = response.headers.get('content-type') ?? '';
@@ -101,7 +125,9 @@ export async function startDivergentServer(): Promise<DivergentServer> {
       const rename = (value: unknown): unknown => {
         if (Array.isArray(value)) return value.map(rename);
         if (value === null || typeof value !== 'object') return value;
-        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k === 'dateOfBirth' ? 'birthDate' : k, rename(v)]));
+        return Object.fromEntries(
+          Object.entries(value).map(([k, v]) => [k === 'dateOfBirth' ? 'birthDate' : k, rename(v)]),
+        );
       };
       text = JSON.stringify(rename(JSON.parse(text)));
     }
@@ -115,7 +141,8 @@ export async function startDivergentServer(): Promise<DivergentServer> {
 
     const out: Record<string, string> = {};
     response.headers.forEach((value, name) => {
-      if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-encoding'].includes(name)) out[name] = value;
+      if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-encoding'].includes(name))
+        out[name] = value;
     });
     res.writeHead(status, out);
     res.end(text);

@@ -6,7 +6,13 @@
  * skipped with the reason printed, and the rest run.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { increaseAllowedOnCanceled, reapprovedSkipped, startPatchedMock, withoutControlApi, type PatchedServer } from './servers';
+import {
+  increaseAllowedOnCanceled,
+  reapprovedSkipped,
+  startPatchedMock,
+  withoutControlApi,
+  type PatchedServer,
+} from './servers';
 import { runContractSuite } from './run-contract';
 
 let server: PatchedServer | undefined;
@@ -15,7 +21,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-const failed = (tests: { fullName: string; status: string }[]) => tests.filter((t) => t.status === 'failed').map((t) => t.fullName);
+const failed = (tests: { fullName: string; status: string }[]) =>
+  tests.filter((t) => t.status === 'failed').map((t) => t.fullName);
 
 describe('the contract suite catches a broken server', () => {
   it('increase-budget allowed on a CANCELED approval: exactly the test of that rule fails, naming 409 INVALID_TRANSITION against the 201 received', async () => {
@@ -54,7 +61,14 @@ describe('the contract suite against a server without the mock control API (a re
     server = await startPatchedMock(withoutControlApi);
     const corporate = server.mock.fixtures().corporates[0]!;
     const run = await runContractSuite(['signing', 'approvals'], server.url, [
-      '--api-key', 'test_key', '--api-secret', 'test_secret', '--corporate', corporate.corporateUuid, '--corporate-currency', corporate.balance.currency,
+      '--api-key',
+      'test_key',
+      '--api-secret',
+      'test_secret',
+      '--corporate',
+      corporate.corporateUuid,
+      '--corporate-currency',
+      corporate.balance.currency,
     ]);
     expect(run.code, run.output).toBe(0);
     expect(run.output).toContain('no mock control API (GET /__mock/fixtures): running as api key test_key');
@@ -62,7 +76,9 @@ describe('the contract suite against a server without the mock control API (a re
     expect(run.report?.target).toBe('server');
     const skipped = run.tests.filter((t) => t.status === 'skipped');
     const passed = run.tests.filter((t) => t.status === 'passed');
-    expect(skipped.map((t) => t.fullName)).toEqual(expect.arrayContaining([expect.stringContaining('increase-budget on a CANCELED approval')]));
+    expect(skipped.map((t) => t.fullName)).toEqual(
+      expect.arrayContaining([expect.stringContaining('increase-budget on a CANCELED approval')]),
+    );
     expect(passed.map((t) => t.fullName)).toEqual(
       expect.arrayContaining([
         expect.stringContaining('AUTH_NONCE_REUSED'),

@@ -12,7 +12,10 @@ import { startPatchedMock, type PatchedServer } from './servers';
 
 /** Runs `npm run demo -- <args>` from the repository; resolves with the exit code and everything printed. */
 function demo(args: string[] = []): Promise<{ code: number | null; output: string }> {
-  const child = spawn('npm', ['run', '--silent', 'demo', '--', ...args], { cwd: repoPath('.'), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npm', ['run', '--silent', 'demo', '--', ...args], {
+    cwd: repoPath('.'),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -24,12 +27,19 @@ function demo(args: string[] = []): Promise<{ code: number | null; output: strin
 
 /** The progress lines: `  <flow>  <step>  <done|skipped|failed>  <detail>`. */
 function steps(output: string): { flow: string; step: string; status: string; detail: string }[] {
-  return [...output.matchAll(/^ {2}(\S+) +(\S+) +(done|skipped|failed)\b *(.*)$/gm)].map(([, flow, step, status, detail]) => ({ flow: flow!, step: step!, status: status!, detail: detail ?? '' }));
+  return [...output.matchAll(/^ {2}(\S+) +(\S+) +(done|skipped|failed)\b *(.*)$/gm)].map(
+    ([, flow, step, status, detail]) => ({ flow: flow!, step: step!, status: status!, detail: detail ?? '' }),
+  );
 }
 
 /** What each flow must show, in order: the document's steps and the results that prove them. */
 const EXPECTED: Record<string, [step: string, result?: RegExp][]> = {
-  registration: [['createUser', /^user [0-9a-f-]{36}$/], ['signRegistrationConsents', /^signed /], ['getUser', /registration COMPLETED/], ['reviewConsents']],
+  registration: [
+    ['createUser', /^user [0-9a-f-]{36}$/],
+    ['signRegistrationConsents', /^signed /],
+    ['getUser', /registration COMPLETED/],
+    ['reviewConsents'],
+  ],
   'card-issuing': [
     ['registerUser/createUser'],
     ['listConfigs', /KYC NOT_STARTED/],
@@ -49,7 +59,12 @@ const EXPECTED: Record<string, [step: string, result?: RegExp][]> = {
     ['activateCard', /ACTIVE/],
     ['listCards', /PHYSICAL .* ACTIVE/],
   ],
-  'card-details': [['issueCard/createCard', /ACTIVE/], ['generateCardKeyPair', /RSA 2048 bits/], ['getCardDetails', /•••• \d{4}, expires/], ['getCardDetails/newKeyPair']],
+  'card-details': [
+    ['issueCard/createCard', /ACTIVE/],
+    ['generateCardKeyPair', /RSA 2048 bits/],
+    ['getCardDetails', /•••• \d{4}, expires/],
+    ['getCardDetails/newKeyPair'],
+  ],
   's2s-deposit': [
     ['listTypes'],
     ['signDepositConsents'],
@@ -60,7 +75,14 @@ const EXPECTED: Record<string, [step: string, result?: RegExp][]> = {
     ['approveVerification', /CREDITED/],
     ['listBalances', /credited 230\.00 EUR/],
   ],
-  'wallet-app-deposit': [['listTypes'], ['createAddress'], ['again/createAddress', /exists/], ['incomingDeposit', /PENDING_APPROVAL/], ['approveVerification', /CREDITED/], ['listBalances', /credited/]],
+  'wallet-app-deposit': [
+    ['listTypes'],
+    ['createAddress'],
+    ['again/createAddress', /exists/],
+    ['incomingDeposit', /PENDING_APPROVAL/],
+    ['approveVerification', /CREDITED/],
+    ['listBalances', /credited/],
+  ],
   'business-lifecycle': [
     ['listCorporateDepositAddresses'],
     ['incomingDeposit', /top-up/],
@@ -106,7 +128,9 @@ describe('npm run demo', () => {
       let from = 0;
       for (const [step, result] of expected) {
         const index = ofFlow.findIndex((line, i) => i >= from && line.step === step);
-        expect(index, `${flow}: no progress line for ${step} (after line ${from})\n${output}`).toBeGreaterThanOrEqual(0);
+        expect(index, `${flow}: no progress line for ${step} (after line ${from})\n${output}`).toBeGreaterThanOrEqual(
+          0,
+        );
         if (result) expect(ofFlow[index]!.detail, `${flow} ${step}`).toMatch(result);
         from = index + 1;
       }
@@ -121,7 +145,9 @@ describe('npm run demo', () => {
     const { code, output } = await demo(['--base-url', server.url, '--api-key', 'test_key', '--api-secret', secret]);
     expect(code, output).toBe(1);
     // The first signed request is the control API's (its tenant is named by a signature, contract section 7).
-    expect(output).toMatch(/^FAILED {2}before the flows: ControlError AUTH_SIGNATURE_MISMATCH, HTTP 401: GET \/__mock\/fixtures/m);
+    expect(output).toMatch(
+      /^FAILED {2}before the flows: ControlError AUTH_SIGNATURE_MISMATCH, HTTP 401: GET \/__mock\/fixtures/m,
+    );
     expect(steps(output)).toEqual([]); // nothing ran after the failure
     expect(output).not.toContain(secret);
     expect(output).not.toContain('HMAC-SHA256');
@@ -141,7 +167,9 @@ describe('npm run demo', () => {
     const { code, output } = await demo(['--base-url', server.url, '--only', 'registration']);
     expect(code, output).toBe(1);
     expect(output).toMatch(/^FAILED {2}registration: \d+ exchange\(s\) do not match spec\/openapi\.yaml$/m);
-    expect(output).toMatch(/getUser GET \/s2s\/users\/\{userId\} \[\/s2s\/users\/[0-9a-f-]{36}\] response\.headers\.x-request-id: is required/);
+    expect(output).toMatch(
+      /getUser GET \/s2s\/users\/\{userId\} \[\/s2s\/users\/[0-9a-f-]{36}\] response\.headers\.x-request-id: is required/,
+    );
   });
 
   it('refuses a server without the mock control API, saying what it needs', async () => {

@@ -16,22 +16,37 @@ function exampleFiles(dir = repoPath('examples')): string[] {
   });
 }
 
-const specifiers = (source: string): string[] => [...source.matchAll(/\bfrom\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/g)].map((m) => (m[1] ?? m[2])!);
+const specifiers = (source: string): string[] =>
+  [...source.matchAll(/\bfrom\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/g)].map((m) => (m[1] ?? m[2])!);
 
 describe('examples import only public entries', () => {
   const files = exampleFiles();
 
   it('there is one example file per flow, plus the demo entry', () => {
     const names = files.map((f) => relative(repoPath('examples'), f)).filter((f) => !f.startsWith('support'));
-    expect(names.sort()).toEqual(['business-lifecycle.ts', 'card-details.ts', 'card-issuing.ts', 'registration.ts', 'run-all.ts', 's2s-deposit.ts', 'wallet-app-deposit.ts']);
+    expect(names.sort()).toEqual([
+      'business-lifecycle.ts',
+      'card-details.ts',
+      'card-issuing.ts',
+      'registration.ts',
+      'run-all.ts',
+      's2s-deposit.ts',
+      'wallet-app-deposit.ts',
+    ]);
   });
 
-  it.each(files.map((f) => [relative(repoPath('.'), f), f]))('%s names the SDK and the mock by their public entries', (_name, file) => {
-    const used = specifiers(readFileSync(file, 'utf8'));
-    expect(used.length).toBeGreaterThan(0);
-    for (const specifier of used) {
-      expect(specifier, 'a source path of the SDK or the mock').not.toMatch(/(^|\/)(sdk|mock-server)\/(src|generated)\b/);
-      if (specifier.startsWith('card-issuing-')) expect(['card-issuing-sdk', 'card-issuing-mock', 'card-issuing-mock/node']).toContain(specifier);
-    }
-  });
+  it.each(files.map((f) => [relative(repoPath('.'), f), f]))(
+    '%s names the SDK and the mock by their public entries',
+    (_name, file) => {
+      const used = specifiers(readFileSync(file, 'utf8'));
+      expect(used.length).toBeGreaterThan(0);
+      for (const specifier of used) {
+        expect(specifier, 'a source path of the SDK or the mock').not.toMatch(
+          /(^|\/)(sdk|mock-server)\/(src|generated)\b/,
+        );
+        if (specifier.startsWith('card-issuing-'))
+          expect(['card-issuing-sdk', 'card-issuing-mock', 'card-issuing-mock/node']).toContain(specifier);
+      }
+    },
+  );
 });

@@ -29,10 +29,14 @@ export async function runContractSuite(files: string[], baseUrl: string, args: s
   const dir = mkdtempSync(join(tmpdir(), 'contract-run-'));
   const json = join(dir, 'results.json');
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST')));
-  const child = spawn(process.execPath, [repoPath('contract/dist/cli.js'), 'run', '--base-url', baseUrl, '--json', json, ...args, ...files], {
-    env: { ...inherited, NO_COLOR: '1', FORCE_COLOR: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [repoPath('contract/dist/cli.js'), 'run', '--base-url', baseUrl, '--json', json, ...args, ...files],
+    {
+      env: { ...inherited, NO_COLOR: '1', FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -20,7 +20,10 @@ export interface PatchedServer {
 /** Starts the mock over HTTP on a free port, with the handlers `before` makes placed ahead of the mock's own. */
 export async function startPatchedMock(before: (mock: CardIssuingMock) => HttpHandler[]): Promise<PatchedServer> {
   const mock = createMock();
-  const running: RunningHttpServer = await serveHandlers([...before(mock), ...mock.handlers], { port: 0, host: '127.0.0.1' });
+  const running: RunningHttpServer = await serveHandlers([...before(mock), ...mock.handlers], {
+    port: 0,
+    host: '127.0.0.1',
+  });
   return { url: running.url, mock, close: () => running.close() };
 }
 
@@ -77,7 +80,13 @@ export const reapprovedSkipped = (mock: CardIssuingMock): HttpHandler[] => [
 export const withoutControlApi = (): HttpHandler[] => [
   http.all('*/__mock/*', () =>
     HttpResponse.json(
-      { type: 'about:blank', title: 'Not found', status: 404, code: 'ROUTE_NOT_FOUND', detail: 'This server has no /__mock/ routes.' },
+      {
+        type: 'about:blank',
+        title: 'Not found',
+        status: 404,
+        code: 'ROUTE_NOT_FOUND',
+        detail: 'This server has no /__mock/ routes.',
+      },
       { status: 404, headers: { 'content-type': 'application/problem+json', 'x-request-id': 'req_nocontrol' } },
     ),
   ),

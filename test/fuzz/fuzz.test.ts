@@ -19,25 +19,45 @@ import { Generator, Random, type Pools, type Schema } from './generate';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const CASES = Number(process.env.FUZZ_CASES ?? 24); // per operation, half valid, half broken
-const doc = parse(readFileSync(repoPath('spec/openapi.yaml'), 'utf8')) as Schema;
+/** The parts of an OpenAPI parameter and operation the run reads. */
+interface ParameterNode {
+  $ref?: string;
+  in: string;
+  name: string;
+  required?: boolean;
+  schema: Schema;
+}
+interface OperationNode {
+  operationId: string;
+  parameters?: ParameterNode[];
+  requestBody?: { content?: { 'application/json'?: { schema?: Schema } } };
+}
+type PathItem = { parameters?: ParameterNode[] } & { [method: string]: OperationNode | undefined };
+const doc = parse(readFileSync(repoPath('spec/openapi.yaml'), 'utf8')) as { paths: Record<string, PathItem> };
 
 interface Op {
   operationId: string;
   method: string;
   path: string;
-  parameters: Schema[];
+  parameters: ParameterNode[];
   body: Schema | undefined;
 }
 
 function operations(): Op[] {
   const out: Op[] = [];
-  for (const [path, item] of Object.entries(doc.paths as Record<string, Schema>)) {
+  for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of ['get', 'post', 'put', 'delete', 'patch']) {
-      const op = item[method] as Schema | undefined;
+      const op = item[method];
       if (!op) continue;
       const gen = new Generator(doc, new Random(0), { ids: {}, publicKey: '' });
-      const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: Schema) => gen.resolve(p));
-      out.push({ operationId: op.operationId, method: method.toUpperCase(), path, parameters, body: op.requestBody?.content?.['application/json']?.schema });
+      const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => gen.resolve(p));
+      out.push({
+        operationId: op.operationId,
+        method: method.toUpperCase(),
+        path,
+        parameters,
+        body: op.requestBody?.content?.['application/json']?.schema,
+      });
     }
   }
   return out;
@@ -49,10 +69,22 @@ let pools: Pools;
 beforeAll(async () => {
   server = await startMockServer({ port: 0, seed: 'fuzz' });
   const mock = server.mock;
-  const client = createCardIssuingClient({ baseUrl: server.url, apiKey: 'test_key', apiSecret: 'test_secret', retry: false });
+  const client = createCardIssuingClient({
+    baseUrl: server.url,
+    apiKey: 'test_key',
+    apiSecret: 'test_secret',
+    retry: false,
+  });
   const fixtures = mock.fixtures();
   // A user with every card prerequisite, a card, a funded balance with a verification, a business user and an approval.
-  const user = await client.s2s.users.create({ email: 'fuzz.setup@example.org', firstName: 'Fuzz', lastName: 'Setup', phone: '+447700900123', dateOfBirth: '1990-12-10', country: 'GB' });
+  const user = await client.s2s.users.create({
+    email: 'fuzz.setup@example.org',
+    firstName: 'Fuzz',
+    lastName: 'Setup',
+    phone: '+447700900123',
+    dateOfBirth: '1990-12-10',
+    country: 'GB',
+  });
   for (const consent of fixtures.consents) await client.s2s.consents.sign(user.id, consent.id);
   await client.s2s.email.requestOtp(user.id);
   await client.s2s.email.confirm(user.id, { code: mock.outbox(user.id).at(-1)!.code! });
@@ -62,12 +94,19 @@ beforeAll(async () => {
   const balanceId = (await client.s2s.balances.list(user.id)).items[0]!.id;
   await client.s2s.deposits.createAddress(balanceId, 'USDC', { network: 'ETHEREUM' });
   const incoming = mock.deposits.incoming({ balanceId, type: 'USDC', amount: '500', requiresVerification: true });
-  const business = await client.corporates.users.create({ name: 'Fuzz', lastName: 'Corp', email: 'fuzz.corp@example.org', phone: '+12025550143' });
+  const business = await client.corporates.users.create({
+    name: 'Fuzz',
+    lastName: 'Corp',
+    email: 'fuzz.corp@example.org',
+    phone: '+12025550143',
+  });
   mock.users.completeRegistration(business.userUuid);
   const corporate = fixtures.corporates[0]!;
   const approval = await client.corporates.approvals.create(corporate.corporateUuid, {
-    userUuid: business.userUuid, budget: { amount: 10_000, currency: 'EUR' },
-    validFrom: new Date(Date.now() - 60_000).toISOString(), validTo: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+    userUuid: business.userUuid,
+    budget: { amount: 10_000, currency: 'EUR' },
+    validFrom: new Date(Date.now() - 60_000).toISOString(),
+    validTo: new Date(Date.now() + 30 * 86_400_000).toISOString(),
   });
   const cardId = 'id' in card ? card.id : card.cardId;
   const verificationId = 'verification' in incoming ? incoming.verification.id : undefined;
@@ -75,12 +114,23 @@ beforeAll(async () => {
   const consentIds = fixtures.consents.map((c) => c.id);
   pools = {
     ids: {
-      userId: userIds, userUuid: [user.id, business.userUuid], consentId: consentIds, consentUuid: consentIds, cardId: [cardId, approval.card.id],
-      balanceId: [balanceId], balanceUuid: [balanceId], corporateUuid: fixtures.corporates.map((c) => c.corporateUuid),
-      approvalUuid: [approval.approvalUuid], id: verificationId ? [verificationId] : [], configId: fixtures.cardConfigs.map((c) => c.configId),
-      visualId: fixtures.cardConfigs.flatMap((c) => c.visualIds), type: fixtures.depositTypes.map((d) => d.type),
+      userId: userIds,
+      userUuid: [user.id, business.userUuid],
+      consentId: consentIds,
+      consentUuid: consentIds,
+      cardId: [cardId, approval.card.id],
+      balanceId: [balanceId],
+      balanceUuid: [balanceId],
+      corporateUuid: fixtures.corporates.map((c) => c.corporateUuid),
+      approvalUuid: [approval.approvalUuid],
+      id: verificationId ? [verificationId] : [],
+      configId: fixtures.cardConfigs.map((c) => c.configId),
+      visualId: fixtures.cardConfigs.flatMap((c) => c.visualIds),
+      type: fixtures.depositTypes.map((d) => d.type),
     },
-    publicKey: generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'der' }).toString('base64url'),
+    publicKey: generateKeyPairSync('rsa', { modulusLength: 2048 })
+      .publicKey.export({ type: 'spki', format: 'der' })
+      .toString('base64url'),
   };
 }, 60_000);
 afterAll(() => server?.close());
@@ -96,7 +146,11 @@ interface Sent {
 async function send(op: Op, gen: Generator, valid: boolean): Promise<Sent> {
   const r = gen.random;
   // Which part is broken for an invalid case: a parameter or the body.
-  const breakable = [...op.parameters.filter((p) => p.in !== 'header').map((p) => `${p.in}:${p.name}`), ...(op.body ? ['body', 'raw-body'] : []), 'query:unknown'];
+  const breakable = [
+    ...op.parameters.filter((p) => p.in !== 'header').map((p) => `${p.in}:${p.name}`),
+    ...(op.body ? ['body', 'raw-body'] : []),
+    'query:unknown',
+  ];
   const broken = valid ? undefined : r.pick(breakable);
   let path = op.path;
   const query = new URLSearchParams();
@@ -123,7 +177,13 @@ async function send(op: Op, gen: Generator, valid: boolean): Promise<Sent> {
   const response = await fetch(url, init as RequestInit);
   const text = await response.text();
   const findings = checker.check({
-    method: op.method, url, requestHeaders: init.headers, requestBody: body, status: response.status, responseHeaders: response.headers, responseBody: text,
+    method: op.method,
+    url,
+    requestHeaders: init.headers,
+    requestBody: body,
+    status: response.status,
+    responseHeaders: response.headers,
+    responseBody: text,
   });
   let code: string | undefined;
   try {
@@ -131,7 +191,13 @@ async function send(op: Op, gen: Generator, valid: boolean): Promise<Sent> {
   } catch {
     code = undefined;
   }
-  return { valid, what: `${op.operationId} ${op.method} ${url.slice(server.url.length)}${broken ? ` (broken: ${broken})` : ''}`, status: response.status, code, findings };
+  return {
+    valid,
+    what: `${op.operationId} ${op.method} ${url.slice(server.url.length)}${broken ? ` (broken: ${broken})` : ''}`,
+    status: response.status,
+    code,
+    findings,
+  };
 }
 
 const checker = createConformanceChecker({ specPath: repoPath('spec/openapi.yaml') });
@@ -151,12 +217,19 @@ describe(`fuzz: every operation, schema-valid and broken inputs (seed ${SEED}, $
     }
     const histogram = (valid: boolean) => {
       const counts: Record<string, number> = {};
-      for (const s of results.filter((r) => r.valid === valid)) counts[`${s.status}${s.code ? ` ${s.code}` : ''}`] = (counts[`${s.status}${s.code ? ` ${s.code}` : ''}`] ?? 0) + 1;
-      return Object.entries(counts).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k}: ${v}`).join(', ');
+      for (const s of results.filter((r) => r.valid === valid))
+        counts[`${s.status}${s.code ? ` ${s.code}` : ''}`] =
+          (counts[`${s.status}${s.code ? ` ${s.code}` : ''}`] ?? 0) + 1;
+      return Object.entries(counts)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', ');
     };
     console.log(`fuzz: ${results.length} requests\n  valid:  ${histogram(true)}\n  broken: ${histogram(false)}`);
     const serverErrors = results.filter((s) => s.status >= 500).map((s) => `${s.what} -> ${s.status} ${s.code}`);
-    const breaking = results.flatMap((s) => s.findings.map((f) => `${s.what} -> ${s.status}: ${f.location} ${f.message}`));
+    const breaking = results.flatMap((s) =>
+      s.findings.map((f) => `${s.what} -> ${s.status}: ${f.location} ${f.message}`),
+    );
     const refusedValid = results.filter((s) => s.valid && s.code === 'VALIDATION_FAILED').map((s) => s.what);
     expect(serverErrors).toEqual([]);
     expect(breaking).toEqual([]);

@@ -5,9 +5,31 @@
  * the run, so that a new one in the spec is noticed rather than fuzzed with nonsense.
  * @module
  */
+import { valueAt } from '../../contract/src/json-pointer';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type Schema = { [key: string]: any };
+/** A JSON Schema of the spec: the keywords the generator reads; any other stays opaque. */
+export interface Schema {
+  $ref?: string;
+  const?: Json;
+  enum?: Json[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+  type?: string | string[];
+  format?: string;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  [keyword: string]: unknown;
+}
 
 /** A small seeded PRNG (mulberry32). */
 export class Random {
@@ -16,7 +38,8 @@ export class Random {
     this.#state = seed >>> 0;
   }
   next(): number {
-    let t = (this.#state += 0x6d2b79f5);
+    this.#state += 0x6d2b79f5;
+    let t = this.#state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
@@ -53,12 +76,17 @@ const TEXT_CHARS = ['a', 'Z', 'é', 'ß', ' ', '-', "'", '漢', '🚀', '"', '\\
 
 /** Generates valid and invalid values of the spec's schemas. */
 export class Generator {
-  constructor(readonly doc: Schema, readonly random: Random, readonly pools: Pools) {}
+  constructor(
+    readonly doc: unknown,
+    readonly random: Random,
+    readonly pools: Pools,
+  ) {}
 
-  resolve(schema: Schema): Schema {
-    let s = schema;
+  /** `node` (a schema, or another node of the spec such as a parameter) with its `$ref`s followed. */
+  resolve<T extends { $ref?: string }>(node: T): T {
+    let s = node;
     for (let i = 0; s && typeof s.$ref === 'string' && i < 20; i++) {
-      s = s.$ref.slice(2).split('/').reduce((node: Schema, key: string) => node[key.replace(/~1/g, '/').replace(/~0/g, '~')], this.doc);
+      s = valueAt(this.doc, s.$ref.slice(1)) as T;
     }
     return s;
   }
@@ -67,11 +95,13 @@ export class Generator {
   valid(schema: Schema, name = ''): Json {
     const r = this.random;
     const s = this.resolve(schema);
-    if ('const' in s) return s.const;
+    if ('const' in s) return s.const as Json;
     if (Array.isArray(s.enum)) return r.pick(s.enum);
     if (s.anyOf || s.oneOf) return this.valid(r.pick((s.anyOf ?? s.oneOf) as Schema[]), name);
     if (s.allOf) return Object.assign({}, ...(s.allOf as Schema[]).map((part) => this.valid(part, name)));
-    const type = Array.isArray(s.type) ? r.pick((s.type as string[]).filter((t) => t !== 'null').concat(s.type.includes('null') ? ['null'] : [])) : s.type;
+    const type = Array.isArray(s.type)
+      ? r.pick((s.type as string[]).filter((t) => t !== 'null').concat(s.type.includes('null') ? ['null'] : []))
+      : s.type;
     switch (type) {
       case 'null':
         return null;
@@ -80,7 +110,10 @@ export class Generator {
       case 'integer':
       case 'number': {
         const min = s.minimum ?? 0;
-        const max = Math.min(s.maximum ?? 1_000_000, name === 'amount' || name === 'additionalBudget' ? 200_000 : Number.MAX_SAFE_INTEGER);
+        const max = Math.min(
+          s.maximum ?? 1_000_000,
+          name === 'amount' || name === 'additionalBudget' ? 200_000 : Number.MAX_SAFE_INTEGER,
+        );
         return r.chance(0.1) ? max : r.chance(0.1) ? min : r.int(min, Math.min(max, min + 100_000));
       }
       case 'string':
@@ -89,8 +122,8 @@ export class Generator {
         const n = r.int(s.minItems ?? 0, Math.min(s.maxItems ?? 3, 3));
         return Array.from({ length: n }, () => this.valid(s.items ?? {}, name));
       }
-      case 'object':
       default: {
+        // 'object', and a schema that names no type.
         const out: { [key: string]: Json } = {};
         const required: string[] = s.required ?? [];
         for (const [key, prop] of Object.entries((s.properties ?? {}) as Record<string, Schema>)) {
@@ -116,25 +149,35 @@ export class Generator {
     if (s.format === 'email') return `fuzz.${r.hex(8)}@example.org`;
     if (s.format === 'uri') return `https://example.org/${r.hex(6)}`;
     if (name === 'publicKey') return this.pools.publicKey;
-    if (name === 'type' && this.pools.ids.type?.length && s.pattern === '^[A-Z0-9]{2,10}$') return r.chance(0.8) ? r.pick(this.pools.ids.type) : 'DOGE';
+    if (name === 'type' && this.pools.ids.type?.length && s.pattern === '^[A-Z0-9]{2,10}$')
+      return r.chance(0.8) ? r.pick(this.pools.ids.type) : 'DOGE';
     const byPattern: Record<string, () => string> = {
-      [TEXT]: () => Array.from({ length: r.int(Math.max(min, 1), Math.min(max, 12)) }, () => r.pick(TEXT_CHARS)).join('').slice(0, max),
+      [TEXT]: () =>
+        Array.from({ length: r.int(Math.max(min, 1), Math.min(max, 12)) }, () => r.pick(TEXT_CHARS))
+          .join('')
+          .slice(0, max),
       '^\\+[1-9][0-9]{6,14}$': () => `+44${r.int(1000000, 99999999)}`,
       '^[A-Z]{2}$': () => r.pick(['GB', 'DE', 'FR', 'PL']),
-      '^[A-Z]{3}$': () => r.chance(0.9) ? 'EUR' : 'USD',
+      '^[A-Z]{3}$': () => (r.chance(0.9) ? 'EUR' : 'USD'),
       '^[0-9]{6}$': () => String(r.int(0, 999_999)).padStart(6, '0'),
-      '^(0|[1-9][0-9]{0,17})(\\.[0-9]{1,18})?$': () => r.pick(['0', '1', '12.5', '100', '0.0001', '999999999999999999.123456789012345678']),
+      '^(0|[1-9][0-9]{0,17})(\\.[0-9]{1,18})?$': () =>
+        r.pick(['0', '1', '12.5', '100', '0.0001', '999999999999999999.123456789012345678']),
       '^[A-Z0-9]{2,10}$': () => r.pick(['USDC', 'BTC', 'ETH', 'DOGE']),
       '^[A-Z0-9_]{2,20}$': () => r.pick(['ETHEREUM', 'POLYGON', 'BITCOIN', 'SOLANA']),
       '^[\\x21-\\x7E]+$': () => r.uuid(),
       '^[A-Za-z0-9_.-]+$': () => `${r.hex(12)}.${r.hex(6)}`,
       '^[A-Za-z0-9_-]+$': () => this.pools.publicKey,
-      '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$': () => new Date().toISOString(),
+      '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$': () =>
+        new Date().toISOString(),
     };
     const make = s.pattern === undefined ? byPattern[TEXT] : byPattern[s.pattern];
-    if (!make) throw new Error(`The fuzz generator does not know the pattern ${s.pattern} (field ${name}); add it to test/fuzz/generate.ts.`);
+    if (!make)
+      throw new Error(
+        `The fuzz generator does not know the pattern ${s.pattern} (field ${name}); add it to test/fuzz/generate.ts.`,
+      );
     const text = make();
-    if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(text)) throw new Error(`generated ${JSON.stringify(text)} for ${s.pattern}`);
+    if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(text))
+      throw new Error(`generated ${JSON.stringify(text)} for ${s.pattern}`);
     return text.length < min ? text.padEnd(min, 'a') : text;
   }
 
@@ -151,12 +194,17 @@ export class Generator {
     switch (type) {
       case 'integer':
       case 'number':
-        return r.pick<Json>([
-          (s.maximum ?? 2 ** 53) + 1, (s.minimum ?? -(2 ** 53)) - 1, 1.5, '12', null, true,
-        ].filter((v) => v !== undefined) as Json[]);
+        return r.pick<Json>(
+          [(s.maximum ?? 2 ** 53) + 1, (s.minimum ?? -(2 ** 53)) - 1, 1.5, '12', null, true].filter(
+            (v) => v !== undefined,
+          ) as Json[],
+        );
       case 'string':
         return r.pick<Json>([
-          'x'.repeat((s.maxLength ?? 1000) + 1), 12, null, ...(s.pattern || s.format ? ['!! not it !!', ''] : []),
+          'x'.repeat((s.maxLength ?? 1000) + 1),
+          12,
+          null,
+          ...(s.pattern || s.format ? ['!! not it !!', ''] : []),
           ...(s.format === 'date-time' ? ['2026-11-22t00:00:00z', '2026-13-40T99:00:00Z'] : []),
           ...(s.format === 'uuid' ? ['not-a-uuid', `${r.uuid()}0`] : []),
         ]);

@@ -32,20 +32,29 @@ const fail = (message: string) => {
 /** Every acknowledged user in `which` is there with its e-mail; returns how many were checked. */
 async function check(url: string, which: Acked[]): Promise<void> {
   for (let i = 0; i < which.length; i += 20) {
-    await Promise.all(which.slice(i, i + 20).map(async (a) => {
-      const got = await signedFetch(url, 'GET', `/s2s/users/${a.id}`);
-      if (got.status !== 200 || got.body.email !== a.email) fail(`user ${a.id} acknowledged in round ${a.round}: GET answered ${got.status}`);
-    }));
+    await Promise.all(
+      which.slice(i, i + 20).map(async (a) => {
+        const got = await signedFetch(url, 'GET', `/s2s/users/${a.id}`);
+        if (got.status !== 200 || got.body.email !== a.email)
+          fail(`user ${a.id} acknowledged in round ${a.round}: GET answered ${got.status}`);
+      }),
+    );
   }
   const now = Date.parse((await control(url, 'GET', '/clock')).body.now);
-  if (now < clockAcked) fail(`the clock is at ${new Date(now).toISOString()}, behind the acknowledged ${new Date(clockAcked).toISOString()}`);
+  if (now < clockAcked)
+    fail(
+      `the clock is at ${new Date(now).toISOString()}, behind the acknowledged ${new Date(clockAcked).toISOString()}`,
+    );
 }
 
 const started = Date.now();
 let killedWithRequestsInFlight = 0;
 for (let round = 1; round <= ROUNDS; round++) {
   const { cli, url } = await startCli(['--port', '0', '--state-file', file]);
-  await check(url, acked.filter((a) => a.round === round - 1));
+  await check(
+    url,
+    acked.filter((a) => a.round === round - 1),
+  );
 
   let stop = false;
   let inFlight = 0;
@@ -86,13 +95,17 @@ const second = runCli(['--port', '0', '--state-file', file]);
 const { code } = await second.exited;
 if (code !== 1 || !second.stderr.includes(file) || !second.stderr.includes(`pid ${last.cli.child.pid}`)) {
   failures++;
-  console.error(`A second server on ${file} did not exit 1 naming the file and pid ${last.cli.child.pid}: exit ${code}, ${second.stderr.trim()}`);
+  console.error(
+    `A second server on ${file} did not exit 1 naming the file and pid ${last.cli.child.pid}: exit ${code}, ${second.stderr.trim()}`,
+  );
 } else {
   console.log(`second server refused: ${second.stderr.trim()}`);
 }
 last.cli.child.kill('SIGTERM');
 await last.cli.exited;
 
-console.log(`kill -9 rounds: ${ROUNDS} (${killedWithRequestsInFlight} with requests in flight), acknowledged writes: ${acked.length} users + clock moves, lost: ${failures}, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+console.log(
+  `kill -9 rounds: ${ROUNDS} (${killedWithRequestsInFlight} with requests in flight), acknowledged writes: ${acked.length} users + clock moves, lost: ${failures}, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+);
 console.log(`${failures === 0 ? ROUNDS : 0} passed, ${failures === 0 ? 0 : 1} failed`);
 process.exit(failures === 0 ? 0 : 1);

@@ -5,25 +5,38 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  createApproval, getApproval, getApprovalCardDetails, increaseApprovalBudget, listCards, listUserApprovals,
+  createApproval,
+  getApproval,
+  getApprovalCardDetails,
+  increaseApprovalBudget,
+  listCards,
+  listUserApprovals,
 } from '../../sdk/generated/sdk.gen';
 import type { Approval, ApprovalStatus } from '../../sdk/generated/types.gen';
 import { zProblem } from '../../sdk/generated/zod.gen';
 import { decryptCardDetails } from '../../sdk/src/card-details/decrypt';
 import { exportPublicKey, generateCardKeyPair } from '../../sdk/src/card-details/keys';
 import { isLuhnValid } from '../../sdk/src/card-details/luhn';
-import { type CardKeyPair } from '../../sdk/src/card-details/types';
+import type { CardKeyPair } from '../../sdk/src/card-details/types';
 import { makeApproval, makeBusinessUser } from './flows';
 import { DAY, expectError, expectProblem, mockHarness, ok, send, responseOf } from './helpers';
 
 const h = mockHarness();
 const corporate = () => h.mock.fixtures().corporates[0]!;
-const fetchApproval = async (a: Approval) => ok(await getApproval({ client: h.client, path: { corporateUuid: a.corporateUuid, approvalUuid: a.approvalUuid } }));
+const fetchApproval = async (a: Approval) =>
+  ok(await getApproval({ client: h.client, path: { corporateUuid: a.corporateUuid, approvalUuid: a.approvalUuid } }));
 /** A control action over HTTP, as an integrator's test (or front end) does it. */
 const control = (a: Approval, action: 'cancel' | 'reject' | 'request-change', body?: object) =>
-  send('POST', `/__mock/corporates/${a.corporateUuid}/approvals/${a.approvalUuid}/${action}`, { sign: false, ...(body ? { body } : {}) });
+  send('POST', `/__mock/corporates/${a.corporateUuid}/approvals/${a.approvalUuid}/${action}`, {
+    sign: false,
+    ...(body ? { body } : {}),
+  });
 const increase = (a: Approval, amount: number, currency = 'EUR') =>
-  increaseApprovalBudget({ client: h.client, path: { corporateUuid: a.corporateUuid, approvalUuid: a.approvalUuid }, body: { additionalBudget: { amount, currency } } });
+  increaseApprovalBudget({
+    client: h.client,
+    path: { corporateUuid: a.corporateUuid, approvalUuid: a.approvalUuid },
+    body: { additionalBudget: { amount, currency } },
+  });
 
 /** Checks the corporate invariant: funded = available + reserved, nothing below zero. */
 function expectCorporateBalanced() {
@@ -73,20 +86,47 @@ async function reach(status: ApprovalStatus): Promise<Approval> {
   }
 }
 
-const ALL: ApprovalStatus[] = ['CREATED', 'ACCEPTED', 'CANCELED', 'REJECTED', 'EXPIRED', 'PREPARED', 'DELIVERED', 'FINISHED', 'REAPPROVED'];
+const ALL: ApprovalStatus[] = [
+  'CREATED',
+  'ACCEPTED',
+  'CANCELED',
+  'REJECTED',
+  'EXPIRED',
+  'PREPARED',
+  'DELIVERED',
+  'FINISHED',
+  'REAPPROVED',
+];
 
 describe('creation: (none) → ACCEPTED', () => {
   it('returns the approval ACCEPTED with an INACTIVE card, and reserves the budget', async () => {
     const before = corporate();
     const user = await makeBusinessUser(h.client, h.mock);
     const response = await createApproval({
-      client: h.client, path: { corporateUuid: before.corporateUuid },
-      body: { userUuid: user.userUuid, budget: { amount: 50_000, currency: 'EUR' }, validFrom: '2026-11-21T09:00:00Z', validTo: '2026-12-31T23:59:59Z' },
+      client: h.client,
+      path: { corporateUuid: before.corporateUuid },
+      body: {
+        userUuid: user.userUuid,
+        budget: { amount: 50_000, currency: 'EUR' },
+        validFrom: '2026-11-21T09:00:00Z',
+        validTo: '2026-12-31T23:59:59Z',
+      },
     });
     expect(responseOf(response).status).toBe(201);
     const approval = ok(response);
-    expect(approval).toMatchObject({ status: 'ACCEPTED', previousApprovalUuid: null, replacedByApprovalUuid: null, expiresAt: null });
-    expect(approval.card).toMatchObject({ status: 'INACTIVE', type: 'VIRTUAL', userId: user.userUuid, cardholderName: 'GRACE HOPPER', configId: null });
+    expect(approval).toMatchObject({
+      status: 'ACCEPTED',
+      previousApprovalUuid: null,
+      replacedByApprovalUuid: null,
+      expiresAt: null,
+    });
+    expect(approval.card).toMatchObject({
+      status: 'INACTIVE',
+      type: 'VIRTUAL',
+      userId: user.userUuid,
+      cardholderName: 'GRACE HOPPER',
+      configId: null,
+    });
     const after = corporate();
     expect(after.balance.amount).toBe(before.balance.amount - 50_000);
     expect(after.reserved.amount).toBe(50_000);
@@ -109,8 +149,14 @@ describe('creation: (none) → ACCEPTED', () => {
   ])('refuses a budget %s with 422 %s', async (_name, amount, currency, code) => {
     const user = await makeBusinessUser(h.client, h.mock);
     const result = await createApproval({
-      client: h.client, path: { corporateUuid: corporate().corporateUuid },
-      body: { userUuid: user.userUuid, budget: { amount, currency }, validFrom: '2026-11-21T09:00:00Z', validTo: '2026-12-31T00:00:00Z' },
+      client: h.client,
+      path: { corporateUuid: corporate().corporateUuid },
+      body: {
+        userUuid: user.userUuid,
+        budget: { amount, currency },
+        validFrom: '2026-11-21T09:00:00Z',
+        validTo: '2026-12-31T00:00:00Z',
+      },
     });
     expectError(result, 422, code);
   });
@@ -119,8 +165,14 @@ describe('creation: (none) → ACCEPTED', () => {
     const small = h.mock.fixtures().corporates[1]!; // 250,000.00 EUR
     const user = await makeBusinessUser(h.client, h.mock);
     const result = await createApproval({
-      client: h.client, path: { corporateUuid: small.corporateUuid },
-      body: { userUuid: user.userUuid, budget: { amount: 30_000_000, currency: 'EUR' }, validFrom: '2026-11-21T09:00:00Z', validTo: '2026-12-31T00:00:00Z' },
+      client: h.client,
+      path: { corporateUuid: small.corporateUuid },
+      body: {
+        userUuid: user.userUuid,
+        budget: { amount: 30_000_000, currency: 'EUR' },
+        validFrom: '2026-11-21T09:00:00Z',
+        validTo: '2026-12-31T00:00:00Z',
+      },
     });
     expectError(result, 422, 'INSUFFICIENT_FUNDS');
     expect(h.mock.fixtures().corporates[1]!.reserved.amount).toBe(0);
@@ -133,17 +185,35 @@ describe('creation: (none) → ACCEPTED', () => {
   ])('refuses %s with 422 VALIDITY_PERIOD_INVALID', async (_name, validFrom, validTo) => {
     const user = await makeBusinessUser(h.client, h.mock);
     const result = await createApproval({
-      client: h.client, path: { corporateUuid: corporate().corporateUuid },
+      client: h.client,
+      path: { corporateUuid: corporate().corporateUuid },
       body: { userUuid: user.userUuid, budget: { amount: 10_000, currency: 'EUR' }, validFrom, validTo },
     });
     expectError(result, 422, 'VALIDITY_PERIOD_INVALID');
   });
 
   it('an unknown userUuid or corporate is 404 NOT_FOUND', async () => {
-    const body = { userUuid: '6a1d9e40-2b7f-4c83-9e15-0f4a2b6c8d3e', budget: { amount: 10_000, currency: 'EUR' }, validFrom: '2026-11-21T09:00:00Z', validTo: '2026-12-31T00:00:00Z' };
-    expectError(await createApproval({ client: h.client, path: { corporateUuid: corporate().corporateUuid }, body }), 404, 'NOT_FOUND');
+    const body = {
+      userUuid: '6a1d9e40-2b7f-4c83-9e15-0f4a2b6c8d3e',
+      budget: { amount: 10_000, currency: 'EUR' },
+      validFrom: '2026-11-21T09:00:00Z',
+      validTo: '2026-12-31T00:00:00Z',
+    };
+    expectError(
+      await createApproval({ client: h.client, path: { corporateUuid: corporate().corporateUuid }, body }),
+      404,
+      'NOT_FOUND',
+    );
     const user = await makeBusinessUser(h.client, h.mock);
-    expectError(await createApproval({ client: h.client, path: { corporateUuid: '1b6e3d8f-5a2c-4f7e-9b0d-4c8a1e6f2d93' }, body: { ...body, userUuid: user.userUuid } }), 404, 'NOT_FOUND');
+    expectError(
+      await createApproval({
+        client: h.client,
+        path: { corporateUuid: '1b6e3d8f-5a2c-4f7e-9b0d-4c8a1e6f2d93' },
+        body: { ...body, userUuid: user.userUuid },
+      }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });
 
@@ -174,7 +244,11 @@ describe('registration completed: ACCEPTED → DELIVERED, or PREPARED until vali
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ userUuid: user.userUuid, registrationStatus: 'COMPLETED' });
     expect((await fetchApproval(approval)).status).toBe('DELIVERED');
-    await expectProblem(await send('POST', `/__mock/users/${user.userUuid}/complete-registration`, { sign: false }), 409, 'INVALID_TRANSITION');
+    await expectProblem(
+      await send('POST', `/__mock/users/${user.userUuid}/complete-registration`, { sign: false }),
+      409,
+      'INVALID_TRANSITION',
+    );
   });
 });
 
@@ -221,26 +295,44 @@ describe('cancellation by the corporation: CREATED, ACCEPTED, PREPARED → CANCE
 });
 
 describe('reapprovals', () => {
-  it.each(['ACCEPTED', 'DELIVERED'] as const)('increase-budget on %s: a new instance on the same card, the old one REAPPROVED', async (from) => {
-    const old = await reach(from);
-    const before = corporate();
-    const response = await increase(old, 25_000);
-    expect(responseOf(response).status).toBe(201);
-    const reapproval = ok(response);
-    expect(reapproval).toMatchObject({ status: from, previousApprovalUuid: old.approvalUuid, replacedByApprovalUuid: null, expiresAt: null });
-    expect(reapproval.budget).toEqual({ amount: old.budget.amount + 25_000, currency: 'EUR' });
-    expect(reapproval.card.id).toBe(old.card.id);
-    expect(reapproval.card.last4).toBe(old.card.last4);
-    expect({ validFrom: reapproval.validFrom, validTo: reapproval.validTo }).toEqual({ validFrom: old.validFrom, validTo: old.validTo });
-    const replaced = await fetchApproval(old);
-    expect(replaced).toMatchObject({ status: 'REAPPROVED', replacedByApprovalUuid: reapproval.approvalUuid });
-    const after = corporate();
-    expect(after.balance.amount).toBe(before.balance.amount - 25_000);
-    expect(after.reserved.amount).toBe(before.reserved.amount + 25_000);
-    expectCorporateBalanced();
-    const list = ok(await listUserApprovals({ client: h.client, path: { corporateUuid: old.corporateUuid, userUuid: old.userUuid } }));
-    expect(list.items.map((a) => a.approvalUuid)).toEqual(expect.arrayContaining([old.approvalUuid, reapproval.approvalUuid]));
-  });
+  it.each(['ACCEPTED', 'DELIVERED'] as const)(
+    'increase-budget on %s: a new instance on the same card, the old one REAPPROVED',
+    async (from) => {
+      const old = await reach(from);
+      const before = corporate();
+      const response = await increase(old, 25_000);
+      expect(responseOf(response).status).toBe(201);
+      const reapproval = ok(response);
+      expect(reapproval).toMatchObject({
+        status: from,
+        previousApprovalUuid: old.approvalUuid,
+        replacedByApprovalUuid: null,
+        expiresAt: null,
+      });
+      expect(reapproval.budget).toEqual({ amount: old.budget.amount + 25_000, currency: 'EUR' });
+      expect(reapproval.card.id).toBe(old.card.id);
+      expect(reapproval.card.last4).toBe(old.card.last4);
+      expect({ validFrom: reapproval.validFrom, validTo: reapproval.validTo }).toEqual({
+        validFrom: old.validFrom,
+        validTo: old.validTo,
+      });
+      const replaced = await fetchApproval(old);
+      expect(replaced).toMatchObject({ status: 'REAPPROVED', replacedByApprovalUuid: reapproval.approvalUuid });
+      const after = corporate();
+      expect(after.balance.amount).toBe(before.balance.amount - 25_000);
+      expect(after.reserved.amount).toBe(before.reserved.amount + 25_000);
+      expectCorporateBalanced();
+      const list = ok(
+        await listUserApprovals({
+          client: h.client,
+          path: { corporateUuid: old.corporateUuid, userUuid: old.userUuid },
+        }),
+      );
+      expect(list.items.map((a) => a.approvalUuid)).toEqual(
+        expect.arrayContaining([old.approvalUuid, reapproval.approvalUuid]),
+      );
+    },
+  );
 
   it('an ACCEPTED reapproval moves on like any ACCEPTED approval when registration completes', async () => {
     const old = await reach('ACCEPTED');
@@ -265,24 +357,33 @@ describe('reapprovals', () => {
     expectCorporateBalanced();
   });
 
-  it.each(['ACCEPTED', 'DELIVERED'] as const)('a change request on %s makes a CREATED reapproval that expires after 72 h, nothing reserved', async (from) => {
-    const current = await reach(from);
-    const reserved = corporate().reserved.amount;
-    const response = await control(current, 'request-change', { additionalBudget: { amount: 5_000, currency: 'EUR' } });
-    expect(response.status).toBe(201);
-    const created = (await response.json()) as Approval;
-    expect(created).toMatchObject({ status: 'CREATED', previousApprovalUuid: current.approvalUuid, expiresAt: '2026-11-24T09:00:00.000Z' });
-    expect(created.budget.amount).toBe(current.budget.amount + 5_000);
-    expect(created.card.id).toBe(current.card.id);
-    expect(corporate().reserved.amount).toBe(reserved);
-    expect((await fetchApproval(current)).status).toBe(from);
-    h.mock.clock.advance(72 * 3600 - 1);
-    expect((await fetchApproval(created)).status).toBe('CREATED');
-    h.mock.clock.advance(1);
-    const expired = await fetchApproval(created);
-    expect(expired.status).toBe('EXPIRED');
-    expect(expired.updatedAt).toBe(created.expiresAt);
-  });
+  it.each(['ACCEPTED', 'DELIVERED'] as const)(
+    'a change request on %s makes a CREATED reapproval that expires after 72 h, nothing reserved',
+    async (from) => {
+      const current = await reach(from);
+      const reserved = corporate().reserved.amount;
+      const response = await control(current, 'request-change', {
+        additionalBudget: { amount: 5_000, currency: 'EUR' },
+      });
+      expect(response.status).toBe(201);
+      const created = (await response.json()) as Approval;
+      expect(created).toMatchObject({
+        status: 'CREATED',
+        previousApprovalUuid: current.approvalUuid,
+        expiresAt: '2026-11-24T09:00:00.000Z',
+      });
+      expect(created.budget.amount).toBe(current.budget.amount + 5_000);
+      expect(created.card.id).toBe(current.card.id);
+      expect(corporate().reserved.amount).toBe(reserved);
+      expect((await fetchApproval(current)).status).toBe(from);
+      h.mock.clock.advance(72 * 3600 - 1);
+      expect((await fetchApproval(created)).status).toBe('CREATED');
+      h.mock.clock.advance(1);
+      const expired = await fetchApproval(created);
+      expect(expired.status).toBe('EXPIRED');
+      expect(expired.updatedAt).toBe(created.expiresAt);
+    },
+  );
 
   it('CREATED → REJECTED by the corporation', async () => {
     const created = await reach('CREATED');
@@ -300,16 +401,27 @@ describe('forbidden transitions are 409 naming the current status and the operat
     requestApprovalChange: ['ACCEPTED', 'DELIVERED'],
   };
   /** Runs the operation and returns its status and body (a Problem when refused). */
-  const attempt = async (operation: string, a: Approval): Promise<{ status: number; contentType: string | null; body: unknown }> => {
+  const attempt = async (
+    operation: string,
+    a: Approval,
+  ): Promise<{ status: number; contentType: string | null; body: unknown }> => {
     if (operation === 'increaseApprovalBudget') {
       const result = await increase(a, 100);
-      return { status: responseOf(result).status, contentType: responseOf(result).headers.get('content-type'), body: result.error ?? result.data };
+      return {
+        status: responseOf(result).status,
+        contentType: responseOf(result).headers.get('content-type'),
+        body: result.error ?? result.data,
+      };
     }
-    const action = { cancelApproval: 'cancel', rejectApproval: 'reject', requestApprovalChange: 'request-change' }[operation] as 'cancel';
+    const action = { cancelApproval: 'cancel', rejectApproval: 'reject', requestApprovalChange: 'request-change' }[
+      operation
+    ] as 'cancel';
     const response = await control(a, action);
     return { status: response.status, contentType: response.headers.get('content-type'), body: await response.json() };
   };
-  const cases = Object.entries(allowed).flatMap(([operation, from]) => ALL.filter((s) => !from.includes(s)).map((s) => [operation, s] as const));
+  const cases = Object.entries(allowed).flatMap(([operation, from]) =>
+    ALL.filter((s) => !from.includes(s)).map((s) => [operation, s] as const),
+  );
 
   it.each(cases)('%s from %s', async (operation, status) => {
     const approval = await reach(status);
@@ -344,19 +456,31 @@ describe('card lock and unlock only while DELIVERED; card details only while DEL
     publicKey = await exportPublicKey(keys);
   });
   const details = (a: Approval) =>
-    getApprovalCardDetails({ client: h.client, path: { corporateUuid: a.corporateUuid, approvalUuid: a.approvalUuid }, query: { publicKey } });
+    getApprovalCardDetails({
+      client: h.client,
+      path: { corporateUuid: a.corporateUuid, approvalUuid: a.approvalUuid },
+      query: { publicKey },
+    });
 
-  it('locks and unlocks a DELIVERED approval\'s card over HTTP control; details are served only while ACTIVE', async () => {
+  it("locks and unlocks a DELIVERED approval's card over HTTP control; details are served only while ACTIVE", async () => {
     const approval = await reach('DELIVERED');
     const plain = await decryptCardDetails(ok(await details(approval)).encryptedDetails, keys);
     expect(isLuhnValid(plain.pan)).toBe(true);
-    expect(plain).toMatchObject({ cardholderName: 'GRACE HOPPER', expiryMonth: approval.card.expiryMonth, expiryYear: approval.card.expiryYear });
+    expect(plain).toMatchObject({
+      cardholderName: 'GRACE HOPPER',
+      expiryMonth: approval.card.expiryMonth,
+      expiryYear: approval.card.expiryYear,
+    });
     expect(plain.pan.endsWith(approval.card.last4!)).toBe(true);
 
     const locked = await send('POST', `/__mock/cards/${approval.card.id}/lock`, { sign: false });
     expect(((await locked.json()) as { status: string }).status).toBe('LOCKED');
     expectError(await details(approval), 409, 'CARD_NOT_ACTIVE');
-    await expectProblem(await send('POST', `/__mock/cards/${approval.card.id}/lock`, { sign: false }), 409, 'INVALID_TRANSITION');
+    await expectProblem(
+      await send('POST', `/__mock/cards/${approval.card.id}/lock`, { sign: false }),
+      409,
+      'INVALID_TRANSITION',
+    );
     const unlocked = await send('POST', `/__mock/cards/${approval.card.id}/unlock`, { sign: false });
     expect(((await unlocked.json()) as { status: string }).status).toBe('ACTIVE');
     expect((await fetchApproval(approval)).card).toMatchObject({ id: approval.card.id, status: 'ACTIVE' });
@@ -364,15 +488,22 @@ describe('card lock and unlock only while DELIVERED; card details only while DEL
     expectError(await listCards({ client: h.client, query: { userId: approval.userUuid } }), 404, 'NOT_FOUND');
   });
 
-  it.each(['ACCEPTED', 'PREPARED', 'FINISHED', 'CANCELED'] as const)('refuses lock, unlock and details while the approval is %s', async (status) => {
-    const approval = await reach(status);
-    for (const action of ['lock', 'unlock']) {
-      const problem = await expectProblem(await send('POST', `/__mock/cards/${approval.card.id}/${action}`, { sign: false }), 409, 'APPROVAL_NOT_DELIVERED');
-      expect(problem).toMatchObject({ currentStatus: status, operation: `${action}Card` });
-    }
-    const problem = expectError(await details(approval), 409, 'APPROVAL_NOT_DELIVERED');
-    expect(problem).toMatchObject({ currentStatus: status, operation: 'getApprovalCardDetails' });
-  });
+  it.each(['ACCEPTED', 'PREPARED', 'FINISHED', 'CANCELED'] as const)(
+    'refuses lock, unlock and details while the approval is %s',
+    async (status) => {
+      const approval = await reach(status);
+      for (const action of ['lock', 'unlock']) {
+        const problem = await expectProblem(
+          await send('POST', `/__mock/cards/${approval.card.id}/${action}`, { sign: false }),
+          409,
+          'APPROVAL_NOT_DELIVERED',
+        );
+        expect(problem).toMatchObject({ currentStatus: status, operation: `${action}Card` });
+      }
+      const problem = expectError(await details(approval), 409, 'APPROVAL_NOT_DELIVERED');
+      expect(problem).toMatchObject({ currentStatus: status, operation: 'getApprovalCardDetails' });
+    },
+  );
 
   it('details of a REAPPROVED instance are refused; its reapproval serves the same card', async () => {
     const old = await reach('DELIVERED');

@@ -13,8 +13,12 @@ const h = mockHarness();
 const control = (method: string, path: string, body?: unknown) =>
   send(method, `/__mock${path}`, { sign: false, ...(body !== undefined ? { body: body as object } : {}) });
 /** A control request signed with a tenant's key (what acting on a tenant other than the default takes). */
-const signedControl = (credentials: { apiKey: string; apiSecret: string }, method: string, path: string, body?: unknown) =>
-  send(method, `/__mock${path}`, { credentials, ...(body !== undefined ? { body: body as object } : {}) });
+const signedControl = (
+  credentials: { apiKey: string; apiSecret: string },
+  method: string,
+  path: string,
+  body?: unknown,
+) => send(method, `/__mock${path}`, { credentials, ...(body !== undefined ? { body: body as object } : {}) });
 
 describe('GET /__mock/fixtures', () => {
   it('gives the seeded ids: credentials, two funded corporates, three card configs with visuals, three deposit types', async () => {
@@ -30,11 +34,22 @@ describe('GET /__mock/fixtures', () => {
       ['Globex Studio SARL', { amount: 25_000_000, currency: 'EUR' }, 0],
     ]);
     expect(fixtures.corporates.every((c) => c.depositAddresses.length === 4)).toBe(true);
-    expect(fixtures.cardConfigs.map((c) => [c.type, c.price?.amount ?? null, c.visualIds.length, c.consentIds.length])).toEqual([
-      ['VIRTUAL', null, 2, 1], ['VIRTUAL', 499, 2, 1], ['PHYSICAL', 999, 2, 1],
+    expect(
+      fixtures.cardConfigs.map((c) => [c.type, c.price?.amount ?? null, c.visualIds.length, c.consentIds.length]),
+    ).toEqual([
+      ['VIRTUAL', null, 2, 1],
+      ['VIRTUAL', 499, 2, 1],
+      ['PHYSICAL', 999, 2, 1],
     ]);
     expect(fixtures.depositTypes.map((t) => t.type)).toEqual(['BTC', 'ETH', 'USDC']);
-    expect(fixtures.consents.map((c) => c.kind)).toEqual(['REGISTRATION', 'REGISTRATION', 'CARD', 'CARD', 'CARD', 'DEPOSIT']);
+    expect(fixtures.consents.map((c) => c.kind)).toEqual([
+      'REGISTRATION',
+      'REGISTRATION',
+      'CARD',
+      'CARD',
+      'CARD',
+      'DEPOSIT',
+    ]);
     expect(fixtures).toEqual({ ...h.mock.fixtures(), credentials: [{ apiKey: 'test_key' }] });
   });
 });
@@ -56,7 +71,10 @@ describe('POST /__mock/reset', () => {
 describe('GET /__mock/clock and POST /__mock/clock/advance', () => {
   it('reads and moves the virtual clock; bad bodies are 400 naming the field', async () => {
     expect(await (await control('GET', '/clock')).json()).toEqual({ now: T0, frozen: true });
-    expect(await (await control('POST', '/clock/advance', { seconds: 90 })).json()).toEqual({ now: '2026-11-21T09:01:30.000Z', frozen: true });
+    expect(await (await control('POST', '/clock/advance', { seconds: 90 })).json()).toEqual({
+      now: '2026-11-21T09:01:30.000Z',
+      frozen: true,
+    });
     for (const body of [{ seconds: -1 }, { seconds: 'ten' }, {}, { seconds: 1, extra: 1 }]) {
       const problem = await expectProblem(await control('POST', '/clock/advance', body), 400, 'VALIDATION_FAILED');
       expect(problem.errors?.[0]?.path).toMatch(/^body\.(seconds|extra)$/);
@@ -77,7 +95,7 @@ describe('GET /__mock/clock and POST /__mock/clock/advance', () => {
 });
 
 describe('the other control routes of the table', () => {
-  it('GET /__mock/outbox lists every message newest last, or one user\'s', async () => {
+  it("GET /__mock/outbox lists every message newest last, or one user's", async () => {
     const a = await makeUser(h.client, h.mock);
     const b = await makeUser(h.client, h.mock);
     const all = (await (await control('GET', '/outbox')).json()) as { items: { userId: string }[] };
@@ -87,20 +105,44 @@ describe('the other control routes of the table', () => {
   });
 
   it('refuses unknown ids with 404 and bad path parameters with 400', async () => {
-    await expectProblem(await control('POST', '/kyc/3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01', { status: 'PASSED' }), 404, 'NOT_FOUND');
-    await expectProblem(await control('POST', '/users/3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01/complete-registration'), 404, 'NOT_FOUND');
+    await expectProblem(
+      await control('POST', '/kyc/3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01', { status: 'PASSED' }),
+      404,
+      'NOT_FOUND',
+    );
+    await expectProblem(
+      await control('POST', '/users/3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01/complete-registration'),
+      404,
+      'NOT_FOUND',
+    );
     await expectProblem(await control('POST', '/cards/5d7a3c91-0e2b-4f6d-8a4c-2b9e1f7d3a60/lock'), 404, 'NOT_FOUND');
     const corporate = h.mock.fixtures().corporates[0]!.corporateUuid;
-    await expectProblem(await control('POST', `/corporates/${corporate}/approvals/7e2c9a4b-3d8f-4b1e-8c6a-5f0d2e9b7a14/cancel`), 404, 'NOT_FOUND');
-    const badAction = await expectProblem(await control('POST', `/corporates/${corporate}/approvals/7e2c9a4b-3d8f-4b1e-8c6a-5f0d2e9b7a14/approve`), 400, 'VALIDATION_FAILED');
+    await expectProblem(
+      await control('POST', `/corporates/${corporate}/approvals/7e2c9a4b-3d8f-4b1e-8c6a-5f0d2e9b7a14/cancel`),
+      404,
+      'NOT_FOUND',
+    );
+    const badAction = await expectProblem(
+      await control('POST', `/corporates/${corporate}/approvals/7e2c9a4b-3d8f-4b1e-8c6a-5f0d2e9b7a14/approve`),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(badAction.errors?.[0]?.path).toBe('path.action');
-    const badId = await expectProblem(await control('POST', '/kyc/not-a-uuid', { status: 'PASSED' }), 400, 'VALIDATION_FAILED');
+    const badId = await expectProblem(
+      await control('POST', '/kyc/not-a-uuid', { status: 'PASSED' }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(badId.errors?.[0]?.path).toBe('path.userId');
   });
 
   it('programmatic control errors are the same ProblemErrors', () => {
-    expect(() => h.mock.kyc('3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01', 'PASSED')).toThrow(expect.objectContaining({ status: 404, code: 'NOT_FOUND' }));
-    expect(() => h.mock.deposits.incoming({ balanceId: 'x', type: 'USDC', amount: '1' })).toThrow(expect.objectContaining({ status: 400, code: 'VALIDATION_FAILED' }));
+    expect(() => h.mock.kyc('3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01', 'PASSED')).toThrow(
+      expect.objectContaining({ status: 404, code: 'NOT_FOUND' }),
+    );
+    expect(() => h.mock.deposits.incoming({ balanceId: 'x', type: 'USDC', amount: '1' })).toThrow(
+      expect.objectContaining({ status: 400, code: 'VALIDATION_FAILED' }),
+    );
   });
 });
 
@@ -141,36 +183,71 @@ describe('tenants: POST /__mock/credentials and ?apiKey=', () => {
     expect(fixtures.credentials).toEqual([{ apiKey: 'team_b' }]);
     expect(fixtures.corporates[0]!.corporateUuid).not.toBe(h.mock.fixtures().corporates[0]!.corporateUuid);
     expect((await control('POST', '/credentials', { apiKey: 'team_b', apiSecret: 'secret_b' })).status).toBe(200);
-    await expectProblem(await control('POST', '/credentials', { apiKey: 'team_b', apiSecret: 'other' }), 409, 'API_KEY_EXISTS');
-    const bad = await expectProblem(await control('POST', '/credentials', { apiKey: 'a:b', apiSecret: '' }), 400, 'VALIDATION_FAILED');
+    await expectProblem(
+      await control('POST', '/credentials', { apiKey: 'team_b', apiSecret: 'other' }),
+      409,
+      'API_KEY_EXISTS',
+    );
+    const bad = await expectProblem(
+      await control('POST', '/credentials', { apiKey: 'a:b', apiSecret: '' }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(bad.errors?.map((e) => e.path).sort()).toEqual(['body.apiKey', 'body.apiSecret']);
   });
 
-  it('an unsigned control request acts on the default tenant only; another tenant\'s takes its signature', async () => {
+  it("an unsigned control request acts on the default tenant only; another tenant's takes its signature", async () => {
     const teamB = { apiKey: 'team_b', apiSecret: 'secret_b' };
     h.mock.addCredentials(teamB);
     const b = signedClient(teamB);
-    const businessUser = ok(await createBusinessUser({ client: b, body: { name: 'Ada', lastName: 'B', email: 'b@corp.example', phone: '+12025550143' } }));
-    await expectProblem(await control('POST', `/users/${businessUser.userUuid}/complete-registration`), 404, 'NOT_FOUND');
+    const businessUser = ok(
+      await createBusinessUser({
+        client: b,
+        body: { name: 'Ada', lastName: 'B', email: 'b@corp.example', phone: '+12025550143' },
+      }),
+    );
+    await expectProblem(
+      await control('POST', `/users/${businessUser.userUuid}/complete-registration`),
+      404,
+      'NOT_FOUND',
+    );
     // ?apiKey= alone no longer picks a tenant: it took nothing but the key's name to read or overwrite its state.
-    await expectProblem(await control('POST', `/users/${businessUser.userUuid}/complete-registration?apiKey=team_b`), 401, 'AUTH_MISSING');
+    await expectProblem(
+      await control('POST', `/users/${businessUser.userUuid}/complete-registration?apiKey=team_b`),
+      401,
+      'AUTH_MISSING',
+    );
     await expectProblem(await control('GET', '/state?apiKey=team_b'), 401, 'AUTH_MISSING');
     // Signed by another tenant's key: refused as any forged request is.
-    await expectProblem(await signedControl({ apiKey: 'team_b', apiSecret: 'not_b' }, 'POST', '/clock/advance', { seconds: 1 }), 401, 'AUTH_SIGNATURE_MISMATCH');
-    expect((await signedControl(teamB, 'POST', `/users/${businessUser.userUuid}/complete-registration`)).status).toBe(200);
+    await expectProblem(
+      await signedControl({ apiKey: 'team_b', apiSecret: 'not_b' }, 'POST', '/clock/advance', { seconds: 1 }),
+      401,
+      'AUTH_SIGNATURE_MISMATCH',
+    );
+    expect((await signedControl(teamB, 'POST', `/users/${businessUser.userUuid}/complete-registration`)).status).toBe(
+      200,
+    );
     expect((await signedControl(teamB, 'POST', '/clock/advance?apiKey=team_b', { seconds: 3600 })).status).toBe(200);
     expect(h.mock.tenant('team_b').clock.now().toISOString()).toBe('2026-11-21T10:00:00.000Z');
     expect(h.mock.clock.now().toISOString()).toBe(T0);
     // Signed by one tenant, naming another: refused.
-    const named = await expectProblem(await signedControl(teamB, 'GET', '/fixtures?apiKey=test_key'), 400, 'VALIDATION_FAILED');
+    const named = await expectProblem(
+      await signedControl(teamB, 'GET', '/fixtures?apiKey=test_key'),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(named.errors?.map((e) => e.path)).toEqual(['query.apiKey']);
     // The default tenant may be named unsigned.
     expect((await control('GET', '/fixtures?apiKey=test_key')).status).toBe(200);
-    await expectProblem(await signedControl({ apiKey: 'nobody', apiSecret: 'x' }, 'GET', '/fixtures'), 401, 'AUTH_UNKNOWN_KEY');
+    await expectProblem(
+      await signedControl({ apiKey: 'nobody', apiSecret: 'x' }, 'GET', '/fixtures'),
+      401,
+      'AUTH_UNKNOWN_KEY',
+    );
     expect(() => h.mock.tenant('nobody')).toThrow(ProblemError);
   });
 
-  it('tenants of one mock never see each other\'s users, cards or approvals', async () => {
+  it("tenants of one mock never see each other's users, cards or approvals", async () => {
     const a = await makeUser(h.client, h.mock);
     const aBusiness = await makeBusinessUser(h.client, h.mock, true);
     await makeApproval(h.client, h.mock, aBusiness.userUuid);
@@ -192,9 +269,17 @@ describe('a mock without baseUrl (any origin, as the standalone server and the b
     const client = signedClient({ apiKey: 'test_key', apiSecret: 'test_secret' }, 'http://any-origin.test:8080');
     const user = await makeBusinessUser(client, mock);
     const approval = await makeApproval(client, mock, user.userUuid);
-    const canceled = await send('POST', `http://other.test/__mock/corporates/${approval.corporateUuid}/approvals/${approval.approvalUuid}/cancel`, { sign: false });
+    const canceled = await send(
+      'POST',
+      `http://other.test/__mock/corporates/${approval.corporateUuid}/approvals/${approval.approvalUuid}/cancel`,
+      { sign: false },
+    );
     expect(((await canceled.json()) as { status: string }).status).toBe('CANCELED');
-    await expectProblem(await send('GET', 'http://any-origin.test:8080/corporates/nothing', { sign: false }), 404, 'ROUTE_NOT_FOUND');
+    await expectProblem(
+      await send('GET', 'http://any-origin.test:8080/corporates/nothing', { sign: false }),
+      404,
+      'ROUTE_NOT_FOUND',
+    );
   });
 });
 
@@ -210,7 +295,9 @@ describe('server state, change notifications', () => {
     expect(other.tenant('team_b').fixtures()).toEqual(h.mock.tenant('team_b').fixtures());
     h.server.resetHandlers(...other.handlers);
     expect(ok(await getUser({ client: h.client, path: { userId: user.id } })).id).toBe(user.id);
-    expect(() => other.importState({ ...state, tenants: [] })).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED' }));
+    expect(() => other.importState({ ...state, tenants: [] })).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_FAILED' }),
+    );
     expect(() => other.importState({ ...state, defaultApiKey: 'nobody' })).toThrow(ProblemError);
   });
 
@@ -250,6 +337,8 @@ describe('determinism for a seed', () => {
     expect(c.user.id).not.toBe(a.user.id);
     const d = await run('seed-1', 'another_key');
     expect(d.user.id).not.toBe(a.user.id);
-    expect(createMock({ seed: 7 }).fixtures().corporates[0]!.corporateUuid).toBe(createMock({ seed: '7' }).fixtures().corporates[0]!.corporateUuid);
+    expect(createMock({ seed: 7 }).fixtures().corporates[0]!.corporateUuid).toBe(
+      createMock({ seed: '7' }).fixtures().corporates[0]!.corporateUuid,
+    );
   });
 });

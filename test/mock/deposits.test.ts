@@ -5,9 +5,20 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  approveAppDepositVerification, approveDepositVerification, createAppDepositAddress, createDepositAddress, listAppDepositAddresses,
-  listAppDepositTypes, listAppDepositVerifications, listBalances, listCorporateDepositAddresses, listDepositAddresses, listDepositTypes,
-  listDepositVerifications, listTopUps, signAppConsent,
+  approveAppDepositVerification,
+  approveDepositVerification,
+  createAppDepositAddress,
+  createDepositAddress,
+  listAppDepositAddresses,
+  listAppDepositTypes,
+  listAppDepositVerifications,
+  listBalances,
+  listCorporateDepositAddresses,
+  listDepositAddresses,
+  listDepositTypes,
+  listDepositVerifications,
+  listTopUps,
+  signAppConsent,
 } from '../../sdk/generated/sdk.gen';
 import type { DepositVerification, TopUp } from '../../sdk/generated/types.gen';
 import { makeUser } from './flows';
@@ -15,7 +26,8 @@ import { expectError, expectProblem, mockHarness, ok, send, responseOf } from '.
 
 const h = mockHarness();
 const depositConsent = () => h.mock.fixtures().depositTypes[0]!.consentIds[0]!;
-const available = async (userId: string) => ok(await listBalances({ client: h.client, query: { userId } })).items[0]!.available;
+const available = async (userId: string) =>
+  ok(await listBalances({ client: h.client, query: { userId } })).items[0]!.available;
 /** A user ready to receive deposits: deposit consents signed, an address for `type`. */
 async function depositor(type = 'USDC', network = 'ETHEREUM') {
   const { user, balanceId } = await makeUser(h.client, h.mock, { depositConsents: true });
@@ -33,9 +45,15 @@ describe('deposit types', () => {
       ['ETH', ['ETHEREUM'], '0.005', { currency: 'EUR', rate: '3200' }],
       ['USDC', ['ETHEREUM', 'POLYGON'], '10', { currency: 'EUR', rate: '0.92' }],
     ]);
-    expect(types.every((t) => t.balanceId === balanceId && t.requiredConsents[0]?.kind === 'DEPOSIT' && !t.requiredConsents[0].signed)).toBe(true);
+    expect(
+      types.every(
+        (t) => t.balanceId === balanceId && t.requiredConsents[0]?.kind === 'DEPOSIT' && !t.requiredConsents[0].signed,
+      ),
+    ).toBe(true);
 
-    const signed = ok(await signAppConsent({ client: h.client, path: { consentUuid: depositConsent() }, query: { userUuid: user.id } }));
+    const signed = ok(
+      await signAppConsent({ client: h.client, path: { consentUuid: depositConsent() }, query: { userUuid: user.id } }),
+    );
     expect(signed).toMatchObject({ kind: 'DEPOSIT', signed: true });
     const app = ok(await listAppDepositTypes({ client: h.client, query: { userUuid: user.id } })).items;
     expect(app.map((t) => t.type)).toEqual(['BTC', 'ETH', 'USDC']);
@@ -43,8 +61,16 @@ describe('deposit types', () => {
   });
 
   it('an unknown balance or app user is 404', async () => {
-    expectError(await listDepositTypes({ client: h.client, path: { balanceId: '2e8f4b6a-7c1d-4a3e-9f5b-6d0c8a2e4b17' } }), 404, 'NOT_FOUND');
-    expectError(await listAppDepositTypes({ client: h.client, query: { userUuid: '3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01' } }), 404, 'NOT_FOUND');
+    expectError(
+      await listDepositTypes({ client: h.client, path: { balanceId: '2e8f4b6a-7c1d-4a3e-9f5b-6d0c8a2e4b17' } }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await listAppDepositTypes({ client: h.client, query: { userUuid: '3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01' } }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });
 
@@ -52,24 +78,66 @@ describe('deposit addresses: created only when none exists', () => {
   it('creates one address per balance and type (both areas see it); a second is 409 DEPOSIT_ADDRESS_EXISTS', async () => {
     const { balanceId } = await makeUser(h.client, h.mock, { depositConsents: true });
     expect(ok(await listDepositAddresses({ client: h.client, path: { balanceId, type: 'USDC' } })).items).toEqual([]);
-    const created = await createAppDepositAddress({ client: h.client, path: { balanceUuid: balanceId, type: 'USDC' }, body: { network: 'POLYGON', label: 'Main wallet' } });
+    const created = await createAppDepositAddress({
+      client: h.client,
+      path: { balanceUuid: balanceId, type: 'USDC' },
+      body: { network: 'POLYGON', label: 'Main wallet' },
+    });
     expect(responseOf(created).status).toBe(201);
     const address = ok(created);
-    expect(address).toMatchObject({ balanceId, type: 'USDC', network: 'POLYGON', label: 'Main wallet', address: expect.stringMatching(/^0x[0-9a-f]{40}$/) });
-    expect(ok(await listDepositAddresses({ client: h.client, path: { balanceId, type: 'USDC' } })).items).toEqual([address]);
-    expect(ok(await listAppDepositAddresses({ client: h.client, path: { balanceUuid: balanceId, type: 'USDC' } })).items).toEqual([address]);
-    expectError(await createDepositAddress({ client: h.client, path: { balanceId, type: 'USDC' }, body: { network: 'ETHEREUM' } }), 409, 'DEPOSIT_ADDRESS_EXISTS');
-    const btc = ok(await createDepositAddress({ client: h.client, path: { balanceId, type: 'BTC' }, body: { network: 'BITCOIN' } }));
+    expect(address).toMatchObject({
+      balanceId,
+      type: 'USDC',
+      network: 'POLYGON',
+      label: 'Main wallet',
+      address: expect.stringMatching(/^0x[0-9a-f]{40}$/),
+    });
+    expect(ok(await listDepositAddresses({ client: h.client, path: { balanceId, type: 'USDC' } })).items).toEqual([
+      address,
+    ]);
+    expect(
+      ok(await listAppDepositAddresses({ client: h.client, path: { balanceUuid: balanceId, type: 'USDC' } })).items,
+    ).toEqual([address]);
+    expectError(
+      await createDepositAddress({
+        client: h.client,
+        path: { balanceId, type: 'USDC' },
+        body: { network: 'ETHEREUM' },
+      }),
+      409,
+      'DEPOSIT_ADDRESS_EXISTS',
+    );
+    const btc = ok(
+      await createDepositAddress({ client: h.client, path: { balanceId, type: 'BTC' }, body: { network: 'BITCOIN' } }),
+    );
     expect(btc.address).toMatch(/^bc1q[0-9a-z]{38}$/);
     expect(btc.label).toBeNull();
   });
 
   it('needs the deposit consents signed (422 DEPOSIT_CONSENTS_UNSIGNED) and a network of the type (422 NETWORK_NOT_SUPPORTED)', async () => {
     const { balanceId, user } = await makeUser(h.client, h.mock);
-    expectError(await createDepositAddress({ client: h.client, path: { balanceId, type: 'ETH' }, body: { network: 'ETHEREUM' } }), 422, 'DEPOSIT_CONSENTS_UNSIGNED');
-    ok(await signAppConsent({ client: h.client, path: { consentUuid: depositConsent() }, query: { userUuid: user.id } }));
-    expectError(await createDepositAddress({ client: h.client, path: { balanceId, type: 'BTC' }, body: { network: 'ETHEREUM' } }), 422, 'NETWORK_NOT_SUPPORTED');
-    expectError(await createDepositAddress({ client: h.client, path: { balanceId, type: 'DOGE' }, body: { network: 'DOGECOIN' } }), 404, 'NOT_FOUND');
+    expectError(
+      await createDepositAddress({ client: h.client, path: { balanceId, type: 'ETH' }, body: { network: 'ETHEREUM' } }),
+      422,
+      'DEPOSIT_CONSENTS_UNSIGNED',
+    );
+    ok(
+      await signAppConsent({ client: h.client, path: { consentUuid: depositConsent() }, query: { userUuid: user.id } }),
+    );
+    expectError(
+      await createDepositAddress({ client: h.client, path: { balanceId, type: 'BTC' }, body: { network: 'ETHEREUM' } }),
+      422,
+      'NETWORK_NOT_SUPPORTED',
+    );
+    expectError(
+      await createDepositAddress({
+        client: h.client,
+        path: { balanceId, type: 'DOGE' },
+        body: { network: 'DOGECOIN' },
+      }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });
 
@@ -80,7 +148,12 @@ describe('incoming deposits and verifications', () => {
     expect(response.status).toBe(201);
     const { kind, verification } = (await response.json()) as { kind: string; verification: DepositVerification };
     expect(kind).toBe('verification');
-    expect(verification).toMatchObject({ status: 'CREDITED', verificationRequired: false, amount: '100.129', creditedAmount: { amount: 9211, currency: 'EUR' } });
+    expect(verification).toMatchObject({
+      status: 'CREDITED',
+      verificationRequired: false,
+      amount: '100.129',
+      creditedAmount: { amount: 9211, currency: 'EUR' },
+    });
     expect(await available(user.id)).toBe(9211); // 100.129 × 0.92 = 92.11868 EUR
   });
 
@@ -95,20 +168,53 @@ describe('incoming deposits and verifications', () => {
 
   it('a deposit that needs verification waits PENDING_APPROVAL; approval credits it once; a second approval is 409', async () => {
     const { user, balanceId } = await depositor();
-    const { verification } = (await (await incoming({ balanceId, type: 'USDC', amount: '250', requiresVerification: true })).json()) as { verification: DepositVerification };
-    expect(verification).toMatchObject({ status: 'PENDING_APPROVAL', verificationRequired: true, creditedAmount: null, creditedAt: null });
+    const { verification } = (await (
+      await incoming({ balanceId, type: 'USDC', amount: '250', requiresVerification: true })
+    ).json()) as { verification: DepositVerification };
+    expect(verification).toMatchObject({
+      status: 'PENDING_APPROVAL',
+      verificationRequired: true,
+      creditedAmount: null,
+      creditedAt: null,
+    });
     expect(await available(user.id)).toBe(0);
     expect(ok(await listDepositVerifications({ client: h.client })).items).toEqual([verification]);
-    expect(ok(await listDepositVerifications({ client: h.client, query: { userId: user.id } })).items).toEqual([verification]);
-    expect(ok(await listDepositVerifications({ client: h.client, query: { userId: '3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01' } })).items).toEqual([]);
-    expect(ok(await listAppDepositVerifications({ client: h.client, query: { userUuid: user.id } })).items).toEqual([verification]);
+    expect(ok(await listDepositVerifications({ client: h.client, query: { userId: user.id } })).items).toEqual([
+      verification,
+    ]);
+    expect(
+      ok(
+        await listDepositVerifications({ client: h.client, query: { userId: '3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01' } }),
+      ).items,
+    ).toEqual([]);
+    expect(ok(await listAppDepositVerifications({ client: h.client, query: { userUuid: user.id } })).items).toEqual([
+      verification,
+    ]);
 
     h.mock.clock.advance(60);
-    const approved = ok(await approveDepositVerification({ client: h.client, path: { id: verification.id }, body: { sourceOfFunds: 'SAVINGS', walletType: 'SELF_HOSTED' } }));
-    expect(approved).toMatchObject({ status: 'CREDITED', creditedAmount: { amount: 23_000, currency: 'EUR' }, creditedAt: '2026-11-21T09:01:00.000Z' });
+    const approved = ok(
+      await approveDepositVerification({
+        client: h.client,
+        path: { id: verification.id },
+        body: { sourceOfFunds: 'SAVINGS', walletType: 'SELF_HOSTED' },
+      }),
+    );
+    expect(approved).toMatchObject({
+      status: 'CREDITED',
+      creditedAmount: { amount: 23_000, currency: 'EUR' },
+      creditedAt: '2026-11-21T09:01:00.000Z',
+    });
     expect(await available(user.id)).toBe(23_000);
 
-    const again = expectError(await approveAppDepositVerification({ client: h.client, path: { id: verification.id }, body: { sourceOfFunds: 'SAVINGS', walletType: 'SELF_HOSTED' } }), 409, 'VERIFICATION_NOT_PENDING');
+    const again = expectError(
+      await approveAppDepositVerification({
+        client: h.client,
+        path: { id: verification.id },
+        body: { sourceOfFunds: 'SAVINGS', walletType: 'SELF_HOSTED' },
+      }),
+      409,
+      'VERIFICATION_NOT_PENDING',
+    );
     expect(again).toMatchObject({ currentStatus: 'CREDITED', operation: 'approveAppDepositVerification' });
     expect(await available(user.id)).toBe(23_000);
   });
@@ -130,9 +236,21 @@ describe('incoming deposits and verifications', () => {
     const { balanceId } = await depositor('USDC', 'ETHEREUM');
     await expectProblem(await incoming({ balanceId, type: 'BTC', amount: '1' }), 409, 'DEPOSIT_ADDRESS_MISSING');
     await expectProblem(await incoming({ balanceId, type: 'USDC', amount: '9.99' }), 422, 'AMOUNT_BELOW_MINIMUM');
-    await expectProblem(await incoming({ balanceId, type: 'USDC', amount: '10', network: 'POLYGON' }), 422, 'NETWORK_NOT_SUPPORTED');
-    await expectProblem(await incoming({ balanceId: '2e8f4b6a-7c1d-4a3e-9f5b-6d0c8a2e4b17', type: 'USDC', amount: '10' }), 404, 'NOT_FOUND');
-    const bad = await expectProblem(await incoming({ balanceId, type: 'USDC', amount: '1e3', extra: true }), 400, 'VALIDATION_FAILED');
+    await expectProblem(
+      await incoming({ balanceId, type: 'USDC', amount: '10', network: 'POLYGON' }),
+      422,
+      'NETWORK_NOT_SUPPORTED',
+    );
+    await expectProblem(
+      await incoming({ balanceId: '2e8f4b6a-7c1d-4a3e-9f5b-6d0c8a2e4b17', type: 'USDC', amount: '10' }),
+      404,
+      'NOT_FOUND',
+    );
+    const bad = await expectProblem(
+      await incoming({ balanceId, type: 'USDC', amount: '1e3', extra: true }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(bad.errors?.map((e) => e.path).sort()).toEqual(['body.amount', 'body.extra']);
   });
 });
@@ -140,17 +258,40 @@ describe('incoming deposits and verifications', () => {
 describe('corporate deposits and top-ups', () => {
   it('lists the seeded corporate addresses; a deposit to the corporate balance is a top-up that raises it', async () => {
     const corporate = h.mock.fixtures().corporates[1]!;
-    const addresses = ok(await listCorporateDepositAddresses({ client: h.client, path: { corporateUuid: corporate.corporateUuid } })).items;
-    expect(addresses.map((a) => `${a.type}/${a.network}`)).toEqual(['BTC/BITCOIN', 'ETH/ETHEREUM', 'USDC/ETHEREUM', 'USDC/POLYGON']);
-    expect(ok(await listTopUps({ client: h.client, path: { corporateUuid: corporate.corporateUuid } })).items).toEqual([]);
+    const addresses = ok(
+      await listCorporateDepositAddresses({ client: h.client, path: { corporateUuid: corporate.corporateUuid } }),
+    ).items;
+    expect(addresses.map((a) => `${a.type}/${a.network}`)).toEqual([
+      'BTC/BITCOIN',
+      'ETH/ETHEREUM',
+      'USDC/ETHEREUM',
+      'USDC/POLYGON',
+    ]);
+    expect(ok(await listTopUps({ client: h.client, path: { corporateUuid: corporate.corporateUuid } })).items).toEqual(
+      [],
+    );
 
-    const response = await incoming({ balanceId: corporate.balanceId, type: 'USDC', amount: '1000', network: 'POLYGON' });
+    const response = await incoming({
+      balanceId: corporate.balanceId,
+      type: 'USDC',
+      amount: '1000',
+      network: 'POLYGON',
+    });
     expect(response.status).toBe(201);
     const { kind, topUp } = (await response.json()) as { kind: string; topUp: TopUp };
     expect(kind).toBe('topUp');
-    expect(topUp).toMatchObject({ corporateUuid: corporate.corporateUuid, type: 'USDC', network: 'POLYGON', cryptoAmount: '1000', amount: { amount: 92_000, currency: 'EUR' }, status: 'COMPLETED' });
+    expect(topUp).toMatchObject({
+      corporateUuid: corporate.corporateUuid,
+      type: 'USDC',
+      network: 'POLYGON',
+      cryptoAmount: '1000',
+      amount: { amount: 92_000, currency: 'EUR' },
+      status: 'COMPLETED',
+    });
     expect(topUp.depositAddressId).toBe(addresses[3]!.id);
-    expect(ok(await listTopUps({ client: h.client, path: { corporateUuid: corporate.corporateUuid } })).items).toEqual([topUp]);
+    expect(ok(await listTopUps({ client: h.client, path: { corporateUuid: corporate.corporateUuid } })).items).toEqual([
+      topUp,
+    ]);
     const after = h.mock.fixtures().corporates[1]!;
     expect(after.balance.amount).toBe(corporate.balance.amount + 92_000);
     expect(after.funded.amount).toBe(corporate.funded.amount + 92_000);
@@ -158,7 +299,18 @@ describe('corporate deposits and top-ups', () => {
   });
 
   it('an unknown corporate is 404', async () => {
-    expectError(await listTopUps({ client: h.client, path: { corporateUuid: '1b6e3d8f-5a2c-4f7e-9b0d-4c8a1e6f2d93' } }), 404, 'NOT_FOUND');
-    expectError(await listCorporateDepositAddresses({ client: h.client, path: { corporateUuid: '1b6e3d8f-5a2c-4f7e-9b0d-4c8a1e6f2d93' } }), 404, 'NOT_FOUND');
+    expectError(
+      await listTopUps({ client: h.client, path: { corporateUuid: '1b6e3d8f-5a2c-4f7e-9b0d-4c8a1e6f2d93' } }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await listCorporateDepositAddresses({
+        client: h.client,
+        path: { corporateUuid: '1b6e3d8f-5a2c-4f7e-9b0d-4c8a1e6f2d93' },
+      }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });

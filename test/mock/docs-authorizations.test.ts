@@ -19,12 +19,19 @@ afterAll(() => server.close());
 const client = createCardIssuingClient({ baseUrl: 'http://mock.test', apiKey: 'test_key', apiSecret: 'test_secret' });
 
 it('holds a hotel stay, captures less, refunds part of it', async () => {
-  const user = await client.corporates.users.create({ name: 'Grace', lastName: 'Hopper', email: 'grace@example.org', phone: '+12025550143' });
+  const user = await client.corporates.users.create({
+    name: 'Grace',
+    lastName: 'Hopper',
+    email: 'grace@example.org',
+    phone: '+12025550143',
+  });
   const { corporateUuid } = mock.fixtures().corporates[0]!;
   const now = mock.clock.now().getTime();
   const { approvalUuid, card } = await client.corporates.approvals.create(corporateUuid, {
-    userUuid: user.userUuid, budget: { amount: 50_000, currency: 'EUR' },
-    validFrom: new Date(now).toISOString(), validTo: new Date(now + 30 * 86_400_000).toISOString(),
+    userUuid: user.userUuid,
+    budget: { amount: 50_000, currency: 'EUR' },
+    validFrom: new Date(now).toISOString(),
+    validTo: new Date(now + 30 * 86_400_000).toISOString(),
   });
   mock.users.completeRegistration(user.userUuid); // DELIVERED: the card can be used
   const budget = async () => {
@@ -33,7 +40,12 @@ it('holds a hotel stay, captures less, refunds part of it', async () => {
   };
 
   // Check-in: the hotel holds 200.00 EUR.
-  const stay = mock.cards.authorize(card.id, { amount: 20_000, currency: 'EUR', merchant: 'Grand Hotel', capture: false });
+  const stay = mock.cards.authorize(card.id, {
+    amount: 20_000,
+    currency: 'EUR',
+    merchant: 'Grand Hotel',
+    capture: false,
+  });
   expect(stay.state).toBe('PENDING');
   expect(await budget()).toEqual({ spent: 0, held: 20_000, remaining: 30_000 });
 
@@ -44,7 +56,9 @@ it('holds a hotel stay, captures less, refunds part of it', async () => {
   // The minibar charge is refunded.
   mock.authorizations.refund(stay.id, 2_500);
   expect(await budget()).toEqual({ spent: 12_500, held: 0, remaining: 37_500 });
-  expect(mock.authorizations({ cardId: card.id })).toMatchObject([{ state: 'CLEARED', captured: 15_000, refunded: 2_500 }]);
+  expect(mock.authorizations({ cardId: card.id })).toMatchObject([
+    { state: 'CLEARED', captured: 15_000, refunded: 2_500 },
+  ]);
 });
 // ---- docs block end
 

@@ -3,7 +3,14 @@
  */
 import type { Client } from '../../sdk/generated/client';
 import {
-  confirmEmail, createApproval, createBusinessUser, createDepositAddress, createUser, listBalances, requestEmailOtp, signUserConsent,
+  confirmEmail,
+  createApproval,
+  createBusinessUser,
+  createDepositAddress,
+  createUser,
+  listBalances,
+  requestEmailOtp,
+  signUserConsent,
 } from '../../sdk/generated/sdk.gen';
 import type { Approval, BusinessUser, User } from '../../sdk/generated/types.gen';
 import type { CardIssuingMock } from '../../mock-server/src/index';
@@ -15,18 +22,32 @@ export const email = (name = 'user') => `${name}.${++counter}@example.org`;
 
 /** Registration data of a new user. */
 export const registration = (overrides: Partial<Parameters<typeof createUser>[0]['body']> = {}) => ({
-  email: email('ada'), firstName: 'Ada', lastName: 'Lovelace', phone: '+447700900123', dateOfBirth: '1990-12-10', country: 'GB', ...overrides,
+  email: email('ada'),
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  phone: '+447700900123',
+  dateOfBirth: '1990-12-10',
+  country: 'GB',
+  ...overrides,
 });
 
 /** Creates a user and, as asked, completes each card prerequisite. */
 export async function makeUser(
-  client: Client, mock: CardIssuingMock,
-  steps: { register?: boolean; verifyEmail?: boolean; kyc?: boolean; cardConsents?: boolean; depositConsents?: boolean } = {},
+  client: Client,
+  mock: CardIssuingMock,
+  steps: {
+    register?: boolean;
+    verifyEmail?: boolean;
+    kyc?: boolean;
+    cardConsents?: boolean;
+    depositConsents?: boolean;
+  } = {},
 ): Promise<{ user: User; balanceId: string }> {
   let user = ok(await createUser({ client, body: registration() }));
   const fixtures = mock.fixtures();
   if (steps.register ?? true) {
-    for (const consent of user.requiredConsents) ok(await signUserConsent({ client, path: { userId: user.id, consentId: consent.id } }));
+    for (const consent of user.requiredConsents)
+      ok(await signUserConsent({ client, path: { userId: user.id, consentId: consent.id } }));
   }
   if (steps.verifyEmail ?? true) {
     ok(await requestEmailOtp({ client, path: { userId: user.id } }));
@@ -36,48 +57,75 @@ export async function makeUser(
   if (steps.kyc ?? true) mock.kyc(user.id, 'PASSED');
   if (steps.cardConsents ?? true) {
     for (const config of fixtures.cardConfigs) {
-      for (const consentId of config.consentIds) ok(await signUserConsent({ client, path: { userId: user.id, consentId } }));
+      for (const consentId of config.consentIds)
+        ok(await signUserConsent({ client, path: { userId: user.id, consentId } }));
     }
   }
   if (steps.depositConsents ?? false) {
-    for (const consentId of fixtures.depositTypes[0]!.consentIds) ok(await signUserConsent({ client, path: { userId: user.id, consentId } }));
+    for (const consentId of fixtures.depositTypes[0]!.consentIds)
+      ok(await signUserConsent({ client, path: { userId: user.id, consentId } }));
   }
   const balanceId = ok(await listBalances({ client, query: { userId: user.id } })).items[0]!.id;
   return { user, balanceId };
 }
 
 /** Credits a user's EUR balance with `eur` euros through a USDC deposit (address created, consents signed). */
-export async function fund(client: Client, mock: CardIssuingMock, userId: string, balanceId: string, usdc: string): Promise<number> {
+export async function fund(
+  client: Client,
+  mock: CardIssuingMock,
+  userId: string,
+  balanceId: string,
+  usdc: string,
+): Promise<number> {
   const consents = mock.fixtures().depositTypes.find((t) => t.type === 'USDC')!.consentIds;
   for (const consentId of consents) ok(await signUserConsent({ client, path: { userId, consentId } }));
-  const existing = await createDepositAddress({ client, path: { balanceId, type: 'USDC' }, body: { network: 'POLYGON' } });
-  if (existing.error && (existing.error as { code?: string }).code !== 'DEPOSIT_ADDRESS_EXISTS') throw new Error(JSON.stringify(existing.error));
+  const existing = await createDepositAddress({
+    client,
+    path: { balanceId, type: 'USDC' },
+    body: { network: 'POLYGON' },
+  });
+  if (existing.error && (existing.error as { code?: string }).code !== 'DEPOSIT_ADDRESS_EXISTS')
+    throw new Error(JSON.stringify(existing.error));
   const result = mock.deposits.incoming({ balanceId, type: 'USDC', amount: usdc });
   if (result.kind !== 'verification') throw new Error('expected a verification');
   return result.verification.creditedAmount!.amount;
 }
 
 /** A business user, optionally with registration completed. */
-export async function makeBusinessUser(client: Client, mock: CardIssuingMock, registered = false): Promise<BusinessUser> {
-  const user = ok(await createBusinessUser({ client, body: { name: 'Grace', lastName: 'Hopper', email: email('grace'), phone: '+12025550143' } }));
+export async function makeBusinessUser(
+  client: Client,
+  mock: CardIssuingMock,
+  registered = false,
+): Promise<BusinessUser> {
+  const user = ok(
+    await createBusinessUser({
+      client,
+      body: { name: 'Grace', lastName: 'Hopper', email: email('grace'), phone: '+12025550143' },
+    }),
+  );
   if (registered) mock.users.completeRegistration(user.userUuid);
   return user;
 }
 
 /** An approval of `budget` minor units from the first corporate, valid from `fromDays` to `toDays` days after now. */
 export async function makeApproval(
-  client: Client, mock: CardIssuingMock, userUuid: string, options: { budget?: number; fromDays?: number; toDays?: number; corporate?: number } = {},
+  client: Client,
+  mock: CardIssuingMock,
+  userUuid: string,
+  options: { budget?: number; fromDays?: number; toDays?: number; corporate?: number } = {},
 ): Promise<Approval> {
   const corporate = mock.fixtures().corporates[options.corporate ?? 0]!;
   const now = mock.clock.now().getTime();
-  return ok(await createApproval({
-    client,
-    path: { corporateUuid: corporate.corporateUuid },
-    body: {
-      userUuid,
-      budget: { amount: options.budget ?? 50_000, currency: 'EUR' },
-      validFrom: new Date(now + (options.fromDays ?? 0) * DAY * 1000).toISOString(),
-      validTo: new Date(now + (options.toDays ?? 30) * DAY * 1000).toISOString(),
-    },
-  }));
+  return ok(
+    await createApproval({
+      client,
+      path: { corporateUuid: corporate.corporateUuid },
+      body: {
+        userUuid,
+        budget: { amount: options.budget ?? 50_000, currency: 'EUR' },
+        validFrom: new Date(now + (options.fromDays ?? 0) * DAY * 1000).toISOString(),
+        validTo: new Date(now + (options.toDays ?? 30) * DAY * 1000).toISOString(),
+      },
+    }),
+  );
 }

@@ -27,12 +27,18 @@ export const DAY = 24 * 3600;
  * With `handlers`, requests go to them through msw's `getResponse` (as the standalone server serves them) instead
  * of through `setupServer`'s interception, which costs about 2 ms a request: for the long random run.
  */
-export function signedClient(credentials: { apiKey: string; apiSecret: string }, baseUrl = BASE_URL, handlers?: RequestHandler[]): Client {
-  const direct = handlers && (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const response = await getResponse(handlers, input instanceof Request ? input : new Request(input, init));
-    if (!response) throw new Error(`No handler for ${String(input)}`);
-    return response;
-  });
+export function signedClient(
+  credentials: { apiKey: string; apiSecret: string },
+  baseUrl = BASE_URL,
+  handlers?: RequestHandler[],
+): Client {
+  const direct =
+    handlers &&
+    (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await getResponse(handlers, input instanceof Request ? input : new Request(input, init));
+      if (!response) throw new Error(`No handler for ${String(input)}`);
+      return response;
+    });
   const client = createClient({
     baseUrl,
     throwOnError: false,
@@ -40,7 +46,8 @@ export function signedClient(credentials: { apiKey: string; apiSecret: string },
     // against the operation's generated request schema, and (below) every success body against its response schema.
     requestValidator: async (options: unknown) => {
       const row = operationOf(options as { method?: string; url?: string });
-      if (row) await schemaOf(`z${row.operationId[0]!.toUpperCase()}${row.operationId.slice(1)}Data`).parseAsync(options);
+      if (row)
+        await schemaOf(`z${row.operationId[0]!.toUpperCase()}${row.operationId.slice(1)}Data`).parseAsync(options);
     },
     kyOptions: {
       retry: 0,
@@ -58,7 +65,8 @@ export function signedClient(credentials: { apiKey: string; apiSecret: string },
   });
   client.interceptors.response.use(async (response, _request, options) => {
     const row = operationOf(options as { method?: string; url?: string });
-    if (row && response.ok && response.status !== 204) await schemaOf(row.schemas.response).parseAsync(await response.clone().json());
+    if (row && response.ok && response.status !== 204)
+      await schemaOf(row.schemas.response).parseAsync(await response.clone().json());
     return response;
   });
   return client;
@@ -68,7 +76,8 @@ export function signedClient(credentials: { apiKey: string; apiSecret: string },
 function operationOf(options: { method?: string; url?: string }) {
   return operationTable.find((row) => row.method === options.method && row.path === options.url);
 }
-const schemaOf = (name: string) => (schemas as unknown as Record<string, { parseAsync(value: unknown): Promise<unknown> }>)[name]!;
+const schemaOf = (name: string) =>
+  (schemas as unknown as Record<string, { parseAsync(value: unknown): Promise<unknown> }>)[name]!;
 
 /** One msw server per test file; `start()` puts a fresh mock (and a client for its default tenant) behind it. */
 export function mockHarness(defaults: CreateMockOptions = {}) {
@@ -95,10 +104,23 @@ export function mockHarness(defaults: CreateMockOptions = {}) {
 export function send(
   method: string,
   path: string,
-  init: { body?: string | object; headers?: Record<string, string>; sign?: boolean; credentials?: { apiKey: string; apiSecret: string }; timestamp?: number; nonce?: string; authorization?: string } = {},
+  init: {
+    body?: string | object;
+    headers?: Record<string, string>;
+    sign?: boolean;
+    credentials?: { apiKey: string; apiSecret: string };
+    timestamp?: number;
+    nonce?: string;
+    authorization?: string;
+  } = {},
 ): Promise<Response> {
   const { sign, ...request } = init;
-  return sendSigned({ method, url: path.startsWith('http') ? path : `${BASE_URL}${path}`, ...request, ...(sign === false ? { credentials: null } : {}) });
+  return sendSigned({
+    method,
+    url: path.startsWith('http') ? path : `${BASE_URL}${path}`,
+    ...request,
+    ...(sign === false ? { credentials: null } : {}),
+  });
 }
 
 /** Asserts a problem+json response of `status` and `code` that validates against the spec's Problem schema; returns it. */

@@ -5,7 +5,13 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  createBusinessUser, createUser, getApproval, getUser, listBalances, listCards, listDepositVerifications,
+  createBusinessUser,
+  createUser,
+  getApproval,
+  getUser,
+  listBalances,
+  listCards,
+  listDepositVerifications,
 } from '../../sdk/generated/sdk.gen';
 import { buildStringToSign } from '../../sdk/src/signing/string-to-sign';
 import { signRequest } from '../../sdk/src/signing/sign';
@@ -28,12 +34,20 @@ describe('signature (contract section 2)', () => {
     ['AUTH_MALFORMED', 'Bearer abc'],
     ['AUTH_MALFORMED', 'HMAC-SHA256 test_key:c2ln:nothex:1700000000'],
   ])('%s for Authorization %s', async (code, authorization) => {
-    const problem = await expectProblem(await send('GET', userPath, { sign: false, ...(authorization ? { authorization } : {}) }), 401, code);
+    const problem = await expectProblem(
+      await send('GET', userPath, { sign: false, ...(authorization ? { authorization } : {}) }),
+      401,
+      code,
+    );
     expect(problem.stringToSign).toBeUndefined();
   });
 
   it('AUTH_UNKNOWN_KEY for a key the mock does not know', async () => {
-    await expectProblem(await send('GET', userPath, { credentials: { apiKey: 'nobody', apiSecret: 'x' } }), 401, 'AUTH_UNKNOWN_KEY');
+    await expectProblem(
+      await send('GET', userPath, { credentials: { apiKey: 'nobody', apiSecret: 'x' } }),
+      401,
+      'AUTH_UNKNOWN_KEY',
+    );
   });
 
   it('AUTH_TIMESTAMP_SKEW more than 300 s from the wall clock, either way', async () => {
@@ -55,15 +69,30 @@ describe('signature (contract section 2)', () => {
     const signed = await signRequest({ method: 'POST', url, body, apiKey: 'test_key', apiSecret: 'test_secret' });
     // Sent to another URL than the one signed: the URL is one of the five signed parts.
     const sentUrl = `${url}?Changed=1`;
-    const response = await fetch(sentUrl, { method: 'POST', body, headers: { Authorization: signed.authorization, 'Content-Type': 'application/json' } });
+    const response = await fetch(sentUrl, {
+      method: 'POST',
+      body,
+      headers: { Authorization: signed.authorization, 'Content-Type': 'application/json' },
+    });
     const problem = await expectProblem(response, 401, 'AUTH_SIGNATURE_MISMATCH');
-    const expected = await buildStringToSign({ method: 'POST', url: sentUrl, apiKey: 'test_key', timestamp: signed.timestamp, nonce: signed.nonce });
+    const expected = await buildStringToSign({
+      method: 'POST',
+      url: sentUrl,
+      apiKey: 'test_key',
+      timestamp: signed.timestamp,
+      nonce: signed.nonce,
+    });
     expect(problem.stringToSign).toBe(expected);
     expect(problem.stringToSign).toBe(signed.stringToSign.replace('/s2s/users', '/s2s/users?changed=1'));
   });
 
   it('a wrong secret is AUTH_SIGNATURE_MISMATCH; no problem body ever holds the secret or the Authorization header', async () => {
-    const signed = await signRequest({ method: 'GET', url: `${BASE_URL}${userPath}`, apiKey: 'test_key', apiSecret: 'wrong_secret' });
+    const signed = await signRequest({
+      method: 'GET',
+      url: `${BASE_URL}${userPath}`,
+      apiKey: 'test_key',
+      apiSecret: 'wrong_secret',
+    });
     const response = await fetch(`${BASE_URL}${userPath}`, { headers: { Authorization: signed.authorization } });
     const text = await response.clone().text();
     await expectProblem(response, 401, 'AUTH_SIGNATURE_MISMATCH');
@@ -77,36 +106,88 @@ describe('signature (contract section 2)', () => {
     ok(await createUser({ client: h.client, body: registration() }));
   });
 
-  it('verifySignatures: false takes unsigned requests; the tenant is the header\'s api key when known, else the default', async () => {
-    const mock = h.start({ verifySignatures: false, credentials: [{ apiKey: 'test_key', apiSecret: 'test_secret' }, { apiKey: 'other', apiSecret: 'other_secret' }] });
+  it("verifySignatures: false takes unsigned requests; the tenant is the header's api key when known, else the default", async () => {
+    const mock = h.start({
+      verifySignatures: false,
+      credentials: [
+        { apiKey: 'test_key', apiSecret: 'test_secret' },
+        { apiKey: 'other', apiSecret: 'other_secret' },
+      ],
+    });
     const created = await send('POST', '/s2s/users', { sign: false, body: registration() });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
     expect((await send('GET', `/s2s/users/${id}`, { sign: false })).status).toBe(200);
-    expect((await send('GET', `/s2s/users/${id}`, { sign: false, authorization: 'HMAC-SHA256 other:x:' + 'a'.repeat(32) + ':1' })).status).toBe(404);
-    expect((await send('GET', `/s2s/users/${id}`, { sign: false, authorization: 'HMAC-SHA256 unknown:x:' + 'a'.repeat(32) + ':1' })).status).toBe(200);
-    expect(mock.tenant('other').fixtures().corporates[0]!.corporateUuid).not.toBe(mock.fixtures().corporates[0]!.corporateUuid);
+    expect(
+      (
+        await send('GET', `/s2s/users/${id}`, {
+          sign: false,
+          authorization: `HMAC-SHA256 other:x:${'a'.repeat(32)}:1`,
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await send('GET', `/s2s/users/${id}`, {
+          sign: false,
+          authorization: `HMAC-SHA256 unknown:x:${'a'.repeat(32)}:1`,
+        })
+      ).status,
+    ).toBe(200);
+    expect(mock.tenant('other').fixtures().corporates[0]!.corporateUuid).not.toBe(
+      mock.fixtures().corporates[0]!.corporateUuid,
+    );
   });
 });
 
 describe('validation with the generated schemas (400 VALIDATION_FAILED, one entry per bad field)', () => {
   it('names each bad body field, unknown fields included', async () => {
-    const problem = await expectProblem(await send('POST', '/s2s/users', {
-      body: { ...registration(), email: 'not-an-email', lastName: undefined, phone: '12345', nickname: 'Ada' },
-    }), 400, 'VALIDATION_FAILED');
-    expect(problem.errors?.map((e) => e.path).sort()).toEqual(['body.email', 'body.lastName', 'body.nickname', 'body.phone']);
+    const problem = await expectProblem(
+      await send('POST', '/s2s/users', {
+        body: { ...registration(), email: 'not-an-email', lastName: undefined, phone: '12345', nickname: 'Ada' },
+      }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expect(problem.errors?.map((e) => e.path).sort()).toEqual([
+      'body.email',
+      'body.lastName',
+      'body.nickname',
+      'body.phone',
+    ]);
     expect(problem.errors!.every((e) => e.message.length > 0)).toBe(true);
   });
 
   it('names nested fields, path parameters, query parameters and headers', async () => {
-    const body = { userUuid: 'nope', budget: { amount: -5, currency: 'eur' }, validFrom: 'yesterday', validTo: '2026-12-31T00:00:00Z' };
-    const approval = await expectProblem(await send('POST', '/corporates/corporates/not-a-uuid/approvals', { body, headers: { 'Idempotency-Key': 'has space' } }), 400, 'VALIDATION_FAILED');
+    const body = {
+      userUuid: 'nope',
+      budget: { amount: -5, currency: 'eur' },
+      validFrom: 'yesterday',
+      validTo: '2026-12-31T00:00:00Z',
+    };
+    const approval = await expectProblem(
+      await send('POST', '/corporates/corporates/not-a-uuid/approvals', {
+        body,
+        headers: { 'Idempotency-Key': 'has space' },
+      }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(approval.errors?.map((e) => e.path).sort()).toEqual([
-      'body.budget.amount', 'body.budget.currency', 'body.userUuid', 'body.validFrom', 'headers.Idempotency-Key', 'path.corporateUuid',
+      'body.budget.amount',
+      'body.budget.currency',
+      'body.userUuid',
+      'body.validFrom',
+      'headers.Idempotency-Key',
+      'path.corporateUuid',
     ]);
     const list = await expectProblem(await send('GET', '/s2s/balances'), 400, 'VALIDATION_FAILED');
     expect(list.errors).toEqual([{ path: 'query.userId', message: expect.any(String) }]);
-    const type = await expectProblem(await send('GET', '/s2s/deposits/2e8f4b6a-7c1d-4a3e-9f5b-6d0c8a2e4b17/usdc'), 400, 'VALIDATION_FAILED');
+    const type = await expectProblem(
+      await send('GET', '/s2s/deposits/2e8f4b6a-7c1d-4a3e-9f5b-6d0c8a2e4b17/usdc'),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(type.errors?.[0]?.path).toBe('path.type');
   });
 
@@ -141,7 +222,11 @@ describe('Idempotency-Key', () => {
     const body = { name: 'Grace', lastName: 'Hopper', email: 'grace@corp.example', phone: '+12025550143' };
     ok(await createBusinessUser({ client: h.client, body }));
     const headers = { 'Idempotency-Key': 'dup' };
-    const first = expectError(await createBusinessUser({ client: h.client, body, headers }), 409, 'EMAIL_ALREADY_REGISTERED');
+    const first = expectError(
+      await createBusinessUser({ client: h.client, body, headers }),
+      409,
+      'EMAIL_ALREADY_REGISTERED',
+    );
     const replayed = await createBusinessUser({ client: h.client, body, headers });
     expect(responseOf(replayed).headers.get('idempotent-replayed')).toBe('true');
     expect(expectError(replayed, 409, 'EMAIL_ALREADY_REGISTERED').requestId).toBe(first.requestId);
@@ -167,8 +252,8 @@ describe('Idempotency-Key', () => {
   });
 });
 
-describe('404 for unknown ids and for other tenants\' ids', () => {
-  it('a tenant never sees another tenant\'s users, cards, verifications or approvals', async () => {
+describe("404 for unknown ids and for other tenants' ids", () => {
+  it("a tenant never sees another tenant's users, cards, verifications or approvals", async () => {
     const { user } = await makeUser(h.client, h.mock);
     const businessUser = await makeBusinessUser(h.client, h.mock, true);
     const approval = await makeApproval(h.client, h.mock, businessUser.userUuid);
@@ -177,9 +262,20 @@ describe('404 for unknown ids and for other tenants\' ids', () => {
     expectError(await getUser({ client: b, path: { userId: user.id } }), 404, 'NOT_FOUND');
     expectError(await listCards({ client: b, query: { userId: user.id } }), 404, 'NOT_FOUND');
     expectError(await listCards({ client: b, query: { userId: businessUser.userUuid } }), 404, 'NOT_FOUND');
-    expectError(await getApproval({ client: b, path: { corporateUuid: approval.corporateUuid, approvalUuid: approval.approvalUuid } }), 404, 'NOT_FOUND');
+    expectError(
+      await getApproval({
+        client: b,
+        path: { corporateUuid: approval.corporateUuid, approvalUuid: approval.approvalUuid },
+      }),
+      404,
+      'NOT_FOUND',
+    );
     const bCorporate = h.mock.tenant('tenant_b').fixtures().corporates[0]!.corporateUuid;
-    expectError(await getApproval({ client: b, path: { corporateUuid: bCorporate, approvalUuid: approval.approvalUuid } }), 404, 'NOT_FOUND');
+    expectError(
+      await getApproval({ client: b, path: { corporateUuid: bCorporate, approvalUuid: approval.approvalUuid } }),
+      404,
+      'NOT_FOUND',
+    );
     expect(ok(await listDepositVerifications({ client: b })).items).toEqual([]);
     expect(ok(await getUser({ client: h.client, path: { userId: user.id } })).id).toBe(user.id);
   });
@@ -188,7 +284,14 @@ describe('404 for unknown ids and for other tenants\' ids', () => {
     const businessUser = await makeBusinessUser(h.client, h.mock);
     const approval = await makeApproval(h.client, h.mock, businessUser.userUuid);
     const otherCorporate = h.mock.fixtures().corporates[1]!.corporateUuid;
-    expectError(await getApproval({ client: h.client, path: { corporateUuid: otherCorporate, approvalUuid: approval.approvalUuid } }), 404, 'NOT_FOUND');
+    expectError(
+      await getApproval({
+        client: h.client,
+        path: { corporateUuid: otherCorporate, approvalUuid: approval.approvalUuid },
+      }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });
 
@@ -211,7 +314,10 @@ describe('faults and latency', () => {
 
   it('fails the next `times` matching requests over HTTP control, then answers normally', async () => {
     const { user } = await makeUser(h.client, h.mock);
-    const injected = await send('POST', '/__mock/faults', { sign: false, body: { method: 'GET', path: '/s2s/users/{userId}', status: 503, times: 2 } });
+    const injected = await send('POST', '/__mock/faults', {
+      sign: false,
+      body: { method: 'GET', path: '/s2s/users/{userId}', status: 503, times: 2 },
+    });
     expect(injected.status).toBe(201);
     expectError(await getUser({ client: h.client, path: { userId: user.id } }), 503, 'INTERNAL_ERROR');
     expectError(await getUser({ client: h.client, path: { userId: user.id } }), 503, 'INTERNAL_ERROR');
@@ -236,7 +342,11 @@ describe('faults and latency', () => {
     h.mock.faults.inject({ path: '*', status: 500, times: 5 });
     h.mock.faults.clear();
     expect((await send('GET', userPath)).status).toBe(404);
-    const bad = await expectProblem(await send('POST', '/__mock/faults', { sign: false, body: { path: '/s2s/users', status: 200, times: 0 } }), 400, 'VALIDATION_FAILED');
+    const bad = await expectProblem(
+      await send('POST', '/__mock/faults', { sign: false, body: { path: '/s2s/users', status: 200, times: 0 } }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(bad.errors?.map((e) => e.path).sort()).toEqual(['status', 'times']);
   });
 
@@ -249,7 +359,10 @@ describe('faults and latency', () => {
       while (vi.getTimerCount() === 0) await new Promise((resolve) => setImmediate(resolve));
     };
     let settled = false;
-    const pending = send('GET', userPath).then((r) => ((settled = true), r));
+    const pending = send('GET', userPath).then((r) => {
+      settled = true;
+      return r;
+    });
     await timerSet();
     await vi.advanceTimersByTimeAsync(999);
     expect(settled).toBe(false);

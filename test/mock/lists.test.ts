@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  CardIssuingError, approveDeposit, createCardIssuingClient, type CardIssuingClient, type PageBody, type PagePromise, type ListOptions,
+  CardIssuingError,
+  approveDeposit,
+  createCardIssuingClient,
+  type CardIssuingClient,
+  type PageBody,
+  type PagePromise,
+  type ListOptions,
 } from '../../sdk/src/index';
 import { createCard } from '../../sdk/generated/sdk.gen';
 import { generateCardKeyPair } from '../../sdk/src/card-details/keys';
@@ -23,24 +29,42 @@ async function s2sUser(cards: number) {
   const config = h.mock.fixtures().cardConfigs.find((c) => c.type === 'VIRTUAL' && c.price === null)!;
   const ids: string[] = [];
   for (let i = 0; i < cards; i++) {
-    const card = ok(await createCard({ client: h.client, path: { userId: user.id }, body: { configId: config.configId, visualId: config.visualIds[0]! } }));
+    const card = ok(
+      await createCard({
+        client: h.client,
+        path: { userId: user.id },
+        body: { configId: config.configId, visualId: config.visualIds[0]! },
+      }),
+    );
     if (card.object === 'card') ids.push(card.id);
   }
-  return { user, balanceId, cardIds: ids, addCard: async () => {
-    const card = ok(await createCard({ client: h.client, path: { userId: user.id }, body: { configId: config.configId, visualId: config.visualIds[0]! } }));
-    return card.object === 'card' ? card.id : card.cardId;
-  } };
+  return {
+    user,
+    balanceId,
+    cardIds: ids,
+    addCard: async () => {
+      const card = ok(
+        await createCard({
+          client: h.client,
+          path: { userId: user.id },
+          body: { configId: config.configId, visualId: config.visualIds[0]! },
+        }),
+      );
+      return card.object === 'card' ? card.id : card.cardId;
+    },
+  };
 }
-
 
 describe('every list operation pages with limit and cursor, in a stable order', () => {
   it('walks each of the 12 lists page by page (limit 1 and 2) to exactly the items of one big page, and for await gives the same', async () => {
     const client = sdk();
     const { user, balanceId } = await s2sUser(3);
     await fund(h.client, h.mock, user.id, balanceId, '100');
-    for (let i = 0; i < 3; i++) h.mock.deposits.incoming({ balanceId, type: 'USDC', amount: '20', requiresVerification: i % 2 === 0 });
+    for (let i = 0; i < 3; i++)
+      h.mock.deposits.incoming({ balanceId, type: 'USDC', amount: '20', requiresVerification: i % 2 === 0 });
     const corporate = h.mock.fixtures().corporates[0]!;
-    for (let i = 0; i < 3; i++) h.mock.deposits.incoming({ balanceId: corporate.balanceId, type: 'USDC', amount: `${100 + i}` });
+    for (let i = 0; i < 3; i++)
+      h.mock.deposits.incoming({ balanceId: corporate.balanceId, type: 'USDC', amount: `${100 + i}` });
     const businessUser = await makeBusinessUser(h.client, h.mock);
     for (let i = 0; i < 3; i++) await makeApproval(h.client, h.mock, businessUser.userUuid, { budget: 1_000 + i });
 
@@ -54,7 +78,11 @@ describe('every list operation pages with limit and cursor, in a stable order', 
       ['listAppDepositTypes', (o) => client.app.deposits.listTypes(user.id, o), 3],
       ['listAppDepositAddresses', (o) => client.app.deposits.listAddresses(balanceId, 'USDC', o), 1],
       ['listAppDepositVerifications', (o) => client.app.deposits.listVerifications(user.id, o), 4],
-      ['listUserApprovals', (o) => client.corporates.approvals.listForUser(corporate.corporateUuid, businessUser.userUuid, o), 3],
+      [
+        'listUserApprovals',
+        (o) => client.corporates.approvals.listForUser(corporate.corporateUuid, businessUser.userUuid, o),
+        3,
+      ],
       ['listCorporateDepositAddresses', (o) => client.corporates.deposits.list(corporate.corporateUuid, o), 4],
       ['listTopUps', (o) => client.corporates.topUps.list(corporate.corporateUuid, o), 3],
     ];
@@ -93,14 +121,21 @@ describe('every list operation pages with limit and cursor, in a stable order', 
   it('fetches pages on demand: breaking out of for await after the first item sends one request', async () => {
     const { user } = await s2sUser(5);
     let requests = 0;
-    const client = createCardIssuingClient({ baseUrl: BASE_URL, apiKey: 'test_key', apiSecret: 'test_secret', retry: false, hooks: { onRequest: () => void requests++ } });
+    const client = createCardIssuingClient({
+      baseUrl: BASE_URL,
+      apiKey: 'test_key',
+      apiSecret: 'test_secret',
+      retry: false,
+      hooks: { onRequest: () => void requests++ },
+    });
     for await (const card of client.s2s.cards.list(user.id, { limit: 2 })) {
       expect(card.object).toBe('card');
       break;
     }
     expect(requests).toBe(1);
     const pages: number[] = [];
-    for await (const page of (await client.s2s.cards.list(user.id, { limit: 2 })).iterPages()) pages.push(page.items.length);
+    for await (const page of (await client.s2s.cards.list(user.id, { limit: 2 })).iterPages())
+      pages.push(page.items.length);
     expect(pages).toEqual([2, 2, 1]);
     expect(requests).toBe(4);
   });
@@ -113,7 +148,11 @@ describe('every list operation pages with limit and cursor, in a stable order', 
     expect({ size: page.items.length, hasMore: page.hasMore }).toEqual({ size: 20, hasMore: true });
     expect((await page.getNextPage()).items).toHaveLength(2);
     for (const limit of ['0', '101', 'abc', '1.5', '-1']) {
-      const problem = await expectProblem(await send('GET', `/s2s/deposits/verifications?limit=${limit}`), 400, 'VALIDATION_FAILED');
+      const problem = await expectProblem(
+        await send('GET', `/s2s/deposits/verifications?limit=${limit}`),
+        400,
+        'VALIDATION_FAILED',
+      );
       expect(problem.errors?.map((e) => e.path)).toEqual(['query.limit']);
     }
   });
@@ -145,7 +184,11 @@ describe('a cursor belongs to one list of one api key', () => {
     const cursor = (await sdk().s2s.cards.list(a.user.id, { limit: 1 })).nextCursor!;
     expect(cursor).toMatch(/^[A-Za-z0-9_.-]+$/);
     const refused = async (path: string, credentials?: { apiKey: string; apiSecret: string }) => {
-      const problem = await expectProblem(await send('GET', path, credentials ? { credentials } : {}), 400, 'CURSOR_INVALID');
+      const problem = await expectProblem(
+        await send('GET', path, credentials ? { credentials } : {}),
+        400,
+        'CURSOR_INVALID',
+      );
       expect(problem.errors?.map((e) => e.path)).toEqual(['query.cursor']);
       return problem;
     };
@@ -155,32 +198,64 @@ describe('a cursor belongs to one list of one api key', () => {
     await refused(`/s2s/balances?userId=${a.user.id}&cursor=${cursor}`);
     await refused(`/s2s/deposits/verifications?cursor=${cursor}`);
     const [payload, mac] = cursor.split('.');
-    expect((await refused(`/s2s/cards?userId=${a.user.id}&cursor=${payload}.${mac === 'abc' ? 'abd' : 'abc'}`)).detail).toMatch(/not a cursor this api key was given/);
-    const edited = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), a: a.cardIds[2] })).toString('base64url');
-    expect((await refused(`/s2s/cards?userId=${a.user.id}&cursor=${edited}.${mac}`)).detail, 'an edited payload breaks the mac').toMatch(/not a cursor this api key was given/);
+    expect(
+      (await refused(`/s2s/cards?userId=${a.user.id}&cursor=${payload}.${mac === 'abc' ? 'abd' : 'abc'}`)).detail,
+    ).toMatch(/not a cursor this api key was given/);
+    const edited = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), a: a.cardIds[2] }),
+    ).toString('base64url');
+    expect(
+      (await refused(`/s2s/cards?userId=${a.user.id}&cursor=${edited}.${mac}`)).detail,
+      'an edited payload breaks the mac',
+    ).toMatch(/not a cursor this api key was given/);
     await refused(`/s2s/cards?userId=${a.user.id}&cursor=garbage`);
     // Another tenant: the same list (every verification of the api key) in both, so only the tenant differs.
     h.mock.deposits.incoming({ balanceId: a.balanceId, type: 'USDC', amount: '10' });
     h.mock.deposits.incoming({ balanceId: a.balanceId, type: 'USDC', amount: '11' });
     const tenantB = h.mock.addCredentials({ apiKey: 'team_b', apiSecret: 'secret_b' });
     const other = createCardIssuingClient({ baseUrl: BASE_URL, apiKey: 'team_b', apiSecret: 'secret_b', retry: false });
-    const otherUser = await other.s2s.users.create({ email: 'b@example.org', firstName: 'B', lastName: 'B', phone: '+447700900123', dateOfBirth: '1990-01-01', country: 'GB' });
+    const otherUser = await other.s2s.users.create({
+      email: 'b@example.org',
+      firstName: 'B',
+      lastName: 'B',
+      phone: '+447700900123',
+      dateOfBirth: '1990-01-01',
+      country: 'GB',
+    });
     const otherBalance = (await other.s2s.balances.list(otherUser.id)).items[0]!.id;
     // The catalogue is seeded per tenant: sign tenant B's own consents.
-    for (const consent of tenantB.fixtures().depositTypes.find((t) => t.type === 'USDC')!.consentIds) await other.s2s.consents.sign(otherUser.id, consent);
+    for (const consent of tenantB.fixtures().depositTypes.find((t) => t.type === 'USDC')!.consentIds)
+      await other.s2s.consents.sign(otherUser.id, consent);
     await other.s2s.deposits.createAddress(otherBalance, 'USDC', { network: 'POLYGON' });
     tenantB.deposits.incoming({ balanceId: otherBalance, type: 'USDC', amount: '10' });
     tenantB.deposits.incoming({ balanceId: otherBalance, type: 'USDC', amount: '11' });
     const foreign = (await other.s2s.deposits.listVerifications(undefined, { limit: 1 })).nextCursor!;
-    expect((await send('GET', `/s2s/deposits/verifications?limit=1&cursor=${foreign}`, { credentials: { apiKey: 'team_b', apiSecret: 'secret_b' } })).status).toBe(200);
-    expect((await refused(`/s2s/deposits/verifications?cursor=${foreign}`)).detail).toMatch(/not a cursor this api key was given/);
-    const problem = await expectProblem(await send('GET', `/s2s/cards?userId=${a.user.id}&cursor=not%20a%20cursor!`), 400, 'VALIDATION_FAILED');
+    expect(
+      (
+        await send('GET', `/s2s/deposits/verifications?limit=1&cursor=${foreign}`, {
+          credentials: { apiKey: 'team_b', apiSecret: 'secret_b' },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await refused(`/s2s/deposits/verifications?cursor=${foreign}`)).detail).toMatch(
+      /not a cursor this api key was given/,
+    );
+    const problem = await expectProblem(
+      await send('GET', `/s2s/cards?userId=${a.user.id}&cursor=not%20a%20cursor!`),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(problem.errors?.map((e) => e.path)).toEqual(['query.cursor']);
   });
 
   it('the SDK surfaces a refused cursor as a ValidationError with code CURSOR_INVALID', async () => {
     const { user } = await s2sUser(1);
-    const error = await sdk().s2s.cards.list(user.id, { cursor: 'eyJsIjoieCIsImEiOiJ5In0.abc' }).then(() => undefined, (e: unknown) => e);
+    const error = await sdk()
+      .s2s.cards.list(user.id, { cursor: 'eyJsIjoieCIsImEiOiJ5In0.abc' })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(CardIssuingError);
     expect(error).toMatchObject({ name: 'ValidationError', status: 400, code: 'CURSOR_INVALID' });
   });
@@ -189,12 +264,20 @@ describe('a cursor belongs to one list of one api key', () => {
 describe('unknown query parameters are 400 VALIDATION_FAILED naming them', () => {
   it('on an operation with query parameters and on one without', async () => {
     const { user } = await s2sUser(0);
-    const listed = await expectProblem(await send('GET', `/s2s/cards?userId=${user.id}&page=2&sort=desc`), 400, 'VALIDATION_FAILED');
+    const listed = await expectProblem(
+      await send('GET', `/s2s/cards?userId=${user.id}&page=2&sort=desc`),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(listed.errors?.map((e) => e.path).sort()).toEqual(['query.page', 'query.sort']);
     expect(listed.errors?.every((e) => e.message === 'Unknown field')).toBe(true);
     const got = await expectProblem(await send('GET', `/s2s/users/${user.id}?expand=cards`), 400, 'VALIDATION_FAILED');
     expect(got.errors).toEqual([{ path: 'query.expand', message: 'Unknown field' }]);
-    const posted = await expectProblem(await send('POST', `/s2s/users/${user.id}/email/otp?debug=1`), 400, 'VALIDATION_FAILED');
+    const posted = await expectProblem(
+      await send('POST', `/s2s/users/${user.id}/email/otp?debug=1`),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(posted.errors?.map((e) => e.path)).toEqual(['query.debug']);
     expect((await send('GET', `/s2s/cards?userId=${user.id}&limit=5`)).status, 'the stated ones are fine').toBe(200);
   });
@@ -215,7 +298,10 @@ describe('areas are scoped: /s2s never serves a business card, /corporates never
       await expectProblem(await send(method, path), 404, 'NOT_FOUND');
     }
     const client = sdk();
-    const details = await client.s2s.cards.getDetails(cardId, { keyPair: await generateCardKeyPair() }).then(() => undefined, (e: unknown) => e);
+    const details = await client.s2s.cards.getDetails(cardId, { keyPair: await generateCardKeyPair() }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(details).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     const { user } = await s2sUser(1);
     const corporate = h.mock.fixtures().corporates[0]!.corporateUuid;

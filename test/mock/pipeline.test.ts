@@ -41,7 +41,10 @@ describe('onExchange', () => {
 });
 
 describe('the route table', () => {
-  const router = new Router(operationTable.map((row) => ({ method: row.method, path: row.path, route: row.operationId })), undefined);
+  const router = new Router(
+    operationTable.map((row) => ({ method: row.method, path: row.path, route: row.operationId })),
+    undefined,
+  );
   const match = (method: string, path: string) => {
     const found = router.match(method, `http://x${path}`, path);
     return found.kind === 'route' ? [found.match.route, found.match.params] : found.kind;
@@ -52,7 +55,10 @@ describe('the route table', () => {
     expect(match('GET', '/s2s/deposits/b%201/types')).toEqual(['listDepositTypes', { balanceId: 'b 1' }]);
     expect(match('GET', '/s2s/deposits/b1/BTC')).toEqual(['listDepositAddresses', { balanceId: 'b1', type: 'BTC' }]);
     expect(match('POST', '/corporates/corporates/c1/approvals')).toEqual(['createApproval', { corporateUuid: 'c1' }]);
-    expect(match('GET', '/corporates/c1/approvals/a1')).toEqual(['getApproval', { corporateUuid: 'c1', approvalUuid: 'a1' }]);
+    expect(match('GET', '/corporates/c1/approvals/a1')).toEqual([
+      'getApproval',
+      { corporateUuid: 'c1', approvalUuid: 'a1' },
+    ]);
   });
 
   it('is not-found under an area, not-ours elsewhere; a method the path lacks is not-found', () => {
@@ -62,8 +68,14 @@ describe('the route table', () => {
   });
 
   it('with a base URL, only under it (a path prefix too)', () => {
-    const prefixed = new Router([{ method: 'GET', path: '/s2s/users/{userId}', route: 'getUser' }], 'http://api.test/v1');
-    expect(prefixed.match('GET', 'http://api.test/v1/s2s/users/u1', '/v1/s2s/users/u1')).toMatchObject({ kind: 'route', match: { params: { userId: 'u1' } } });
+    const prefixed = new Router(
+      [{ method: 'GET', path: '/s2s/users/{userId}', route: 'getUser' }],
+      'http://api.test/v1',
+    );
+    expect(prefixed.match('GET', 'http://api.test/v1/s2s/users/u1', '/v1/s2s/users/u1')).toMatchObject({
+      kind: 'route',
+      match: { params: { userId: 'u1' } },
+    });
     expect(prefixed.match('GET', 'http://other.test/v1/s2s/users/u1', '/v1/s2s/users/u1').kind).toBe('not-ours');
     expect(prefixed.match('GET', 'http://api.test/v10/s2s/users/u1', '/v10/s2s/users/u1').kind).toBe('not-ours');
   });
@@ -72,7 +84,10 @@ describe('the route table', () => {
 describe('commands and the write-ahead log seam', () => {
   it('each change is logged once, in order, and replaying the log into a fresh mock gives the same state, byte for byte', async () => {
     const commands: unknown[] = [];
-    mockInternals(h.mock).attachWal({ record: (c) => commands.push(structuredClone(c)), durable: async () => undefined });
+    mockInternals(h.mock).attachWal({
+      record: (c) => commands.push(structuredClone(c)),
+      durable: async () => undefined,
+    });
     const { user, balanceId } = await makeUser(h.client, h.mock);
     await fund(h.client, h.mock, user.id, balanceId, '50');
     await confirmEmail({ client: h.client, path: { userId: user.id }, body: { code: '000000' } }); // fails, changes nothing
@@ -82,7 +97,12 @@ describe('commands and the write-ahead log seam', () => {
     const business = await makeBusinessUser(h.client, h.mock, true);
     const approval = await makeApproval(h.client, h.mock, business.userUuid, { fromDays: 2, toDays: 5 });
     h.mock.clock.advance(3 * DAY);
-    ok(await getApproval({ client: h.client, path: { corporateUuid: approval.corporateUuid, approvalUuid: approval.approvalUuid } }));
+    ok(
+      await getApproval({
+        client: h.client,
+        path: { corporateUuid: approval.corporateUuid, approvalUuid: approval.approvalUuid },
+      }),
+    );
     h.mock.cards.authorize(approval.card.id, { amount: 1_000, currency: 'EUR', merchant: 'Corner Cafe' });
     const change = h.mock.approvals.requestChange(approval.corporateUuid, approval.approvalUuid);
     h.mock.approvals.accept(change.corporateUuid, change.approvalUuid);
@@ -93,21 +113,42 @@ describe('commands and the write-ahead log seam', () => {
 
     // Every change in the order it happened; not the Idempotency-Key replay, nor the reads (getApproval, exportState).
     const logged = commands.map((c) => {
-      const { kind, operationId, action, apiKey } = c as { kind: string; operationId?: string; action?: string; apiKey?: string };
+      const { kind, operationId, action, apiKey } = c as {
+        kind: string;
+        operationId?: string;
+        action?: string;
+        apiKey?: string;
+      };
       return `${kind} ${operationId ?? action} ${apiKey ?? '*'}`;
     });
     expect(logged).toEqual([
       // makeUser: registration, consents, e-mail, KYC, the deposit consents; fund: an address and a deposit
-      'api createUser test_key', 'api signUserConsent test_key', 'api signUserConsent test_key', 'api requestEmailOtp test_key',
-      'api confirmEmail test_key', 'control kyc test_key', 'api signUserConsent test_key', 'api signUserConsent test_key',
-      'api signUserConsent test_key', 'api signUserConsent test_key', 'api createDepositAddress test_key',
+      'api createUser test_key',
+      'api signUserConsent test_key',
+      'api signUserConsent test_key',
+      'api requestEmailOtp test_key',
+      'api confirmEmail test_key',
+      'control kyc test_key',
+      'api signUserConsent test_key',
+      'api signUserConsent test_key',
+      'api signUserConsent test_key',
+      'api signUserConsent test_key',
+      'api createDepositAddress test_key',
       'control deposits.incoming test_key',
       // every POST is logged, a refused one too (it may have used up an e-mail code's try); one key's createUser once
-      'api confirmEmail test_key', 'api createUser test_key',
-      'api createBusinessUser test_key', 'control users.completeRegistration test_key', 'api createApproval test_key',
-      'control clock.advance test_key', 'control cards.authorize test_key', 'control approvals.requestChange test_key',
-      'control approvals.accept test_key', 'control approvals.requestChange test_key', 'control clock.advance test_key',
-      'mock addCredentials *', 'control clock.advance other',
+      'api confirmEmail test_key',
+      'api createUser test_key',
+      'api createBusinessUser test_key',
+      'control users.completeRegistration test_key',
+      'api createApproval test_key',
+      'control clock.advance test_key',
+      'control cards.authorize test_key',
+      'control approvals.requestChange test_key',
+      'control approvals.accept test_key',
+      'control approvals.requestChange test_key',
+      'control clock.advance test_key',
+      'mock addCredentials *',
+      'control clock.advance other',
     ]);
 
     const fresh = createMock({ baseUrl: BASE_URL, clock: { now: T0 }, seed: 'tests' });

@@ -7,11 +7,17 @@ import { describe, expect, it } from 'vitest';
 import { ProblemError } from '../../mock-server/src/index';
 import { loadSpec } from '../helpers/spec';
 
-const spec = loadSpec() as unknown as { components: { schemas: { ProblemCode: { enum: string[]; 'x-status': Record<string, number | null> } } } };
+const spec = loadSpec() as unknown as {
+  components: { schemas: { ProblemCode: { enum: string[]; 'x-status': Record<string, number | null> } } };
+};
 
 describe('ProblemError', () => {
   it('has the status of its code, as the spec gives it', () => {
-    expect(new ProblemError('NOT_FOUND', 'x')).toMatchObject({ status: 404, code: 'NOT_FOUND', message: '404 NOT_FOUND: x' });
+    expect(new ProblemError('NOT_FOUND', 'x')).toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+      message: '404 NOT_FOUND: x',
+    });
     expect(new ProblemError('PAYLOAD_TOO_LARGE', 'x').status).toBe(413);
     expect(new ProblemError('INSUFFICIENT_FUNDS', 'x').status).toBe(422);
     expect(new ProblemError('STATE_NOT_SAVED', 'x').status).toBe(503);
@@ -23,7 +29,11 @@ describe('ProblemError', () => {
   });
 
   it('an injected fault answers with the status it was injected with', () => {
-    expect(ProblemError.injected(418, 'INJECTED_FAULT', 'x')).toMatchObject({ status: 418, code: 'INJECTED_FAULT', message: '418 INJECTED_FAULT: x' });
+    expect(ProblemError.injected(418, 'INJECTED_FAULT', 'x')).toMatchObject({
+      status: 418,
+      code: 'INJECTED_FAULT',
+      message: '418 INJECTED_FAULT: x',
+    });
     expect(ProblemError.injected(502, 'INTERNAL_ERROR', 'x')).toMatchObject({ status: 502, code: 'INTERNAL_ERROR' });
   });
 

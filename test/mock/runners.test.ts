@@ -7,7 +7,14 @@ import { createMock, createMockFetch, interceptFetch } from 'card-issuing-mock';
 // Every runner and environment is run from the packed tarballs by npm run test:consumers; this is the logic itself.
 const BASE_URL = 'https://api.example.test';
 const credentials = { apiKey: 'test_key', apiSecret: 'test_secret' };
-const ada = { email: 'ada@example.org', firstName: 'Ada', lastName: 'Lovelace', phone: '+447700900123', dateOfBirth: '1990-12-10', country: 'GB' };
+const ada = {
+  email: 'ada@example.org',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  phone: '+447700900123',
+  dateOfBirth: '1990-12-10',
+  country: 'GB',
+};
 const UNKNOWN_USER = '00000000-0000-4000-8000-000000000000';
 
 const realFetch = globalThis.fetch;
@@ -20,23 +27,38 @@ afterEach(() => {
 describe('createMockFetch', () => {
   it('answers a signed flow and a typed 404 from the mock that the control API drives', async () => {
     const mock = createMock();
-    const client = createCardIssuingClient({ baseUrl: BASE_URL, ...credentials, fetch: createMockFetch(mock.handlers) });
+    const client = createCardIssuingClient({
+      baseUrl: BASE_URL,
+      ...credentials,
+      fetch: createMockFetch(mock.handlers),
+    });
     const user = await client.s2s.users.create(ada);
     mock.kyc(user.id, 'PASSED');
     expect((await client.s2s.users.get(user.id)).kycStatus).toBe('PASSED');
-    const error = await client.s2s.users.get(UNKNOWN_USER).then(() => undefined, (e: unknown) => e);
+    const error = await client.s2s.users.get(UNKNOWN_USER).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(isCardIssuingError(error) && error.code).toBe('NOT_FOUND');
     expect(error).toBeInstanceOf(NotFoundError);
   });
 
   it('hands what no handler answers to the fallback, body intact; without one it rejects as fetch does offline', async () => {
     const mock = createMock({ baseUrl: BASE_URL });
-    const fallback = vi.fn(async (request: Request) => new Response(`fallback saw ${request.method} ${await request.text()}`, { status: 299 }));
-    const response = await createMockFetch(mock.handlers, fallback)('https://other.test/echo', { method: 'POST', body: 'payload' });
+    const fallback = vi.fn(
+      async (request: Request) =>
+        new Response(`fallback saw ${request.method} ${await request.text()}`, { status: 299 }),
+    );
+    const response = await createMockFetch(mock.handlers, fallback)('https://other.test/echo', {
+      method: 'POST',
+      body: 'payload',
+    });
     expect(fallback).toHaveBeenCalledTimes(1);
     expect(response.status).toBe(299);
     expect(await response.text()).toBe('fallback saw POST payload');
-    await expect(createMockFetch(mock.handlers)('https://other.test/echo')).rejects.toThrow(/^fetch failed: no mock handler for GET https:\/\/other\.test\/echo$/);
+    await expect(createMockFetch(mock.handlers)('https://other.test/echo')).rejects.toThrow(
+      /^fetch failed: no mock handler for GET https:\/\/other\.test\/echo$/,
+    );
   });
 
   it('turns an injected network fault (status 0) into the TypeError fetch rejects with, which the SDK reports as a NetworkError', async () => {
@@ -59,7 +81,9 @@ describe('createMockFetch', () => {
   it('rejects at once, with the reason, when the request is already aborted', async () => {
     const controller = new AbortController();
     controller.abort(new Error('gave up'));
-    await expect(createMockFetch(createMock().handlers)(`${BASE_URL}/s2s/users/${UNKNOWN_USER}`, { signal: controller.signal })).rejects.toThrow('gave up');
+    await expect(
+      createMockFetch(createMock().handlers)(`${BASE_URL}/s2s/users/${UNKNOWN_USER}`, { signal: controller.signal }),
+    ).rejects.toThrow('gave up');
   });
 
   it("gives back the calling realm's Response class (jsdom's, happy-dom's), with status, headers and body; no body for a 204", async () => {
@@ -72,7 +96,9 @@ describe('createMockFetch', () => {
     expect(response.headers.get('content-type')).toMatch(/json/);
     expect(((await response.json()) as { corporates: unknown[] }).corporates.length).toBeGreaterThan(0);
 
-    const empty = await createMockFetch([http.delete('https://x.test/thing', () => new HttpResponse(null, { status: 204, headers: { 'x-done': 'yes' } }))])('https://x.test/thing', { method: 'DELETE' });
+    const empty = await createMockFetch([
+      http.delete('https://x.test/thing', () => new HttpResponse(null, { status: 204, headers: { 'x-done': 'yes' } })),
+    ])('https://x.test/thing', { method: 'DELETE' });
     expect(empty).toBeInstanceOf(RealmResponse);
     expect([empty.status, empty.headers.get('x-done'), empty.body]).toEqual([204, 'yes', null]);
   });

@@ -43,10 +43,17 @@ describe('tenant state validation', () => {
     }
     expect(refused).toBeInstanceOf(ProblemError);
     expect(refused).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
-    expect((refused as ProblemError).extras.errors).toContainEqual(expect.objectContaining({ path: `body.approvals.${approval.approvalUuid}` }));
+    expect((refused as ProblemError).extras.errors).toContainEqual(
+      expect.objectContaining({ path: `body.approvals.${approval.approvalUuid}` }),
+    );
     expect(JSON.stringify(harness.mock.snapshot())).toBe(before);
     // The tenant still answers.
-    ok(await getApproval({ client: harness.client, path: { corporateUuid: approval.corporateUuid, approvalUuid: approval.approvalUuid } }));
+    ok(
+      await getApproval({
+        client: harness.client,
+        path: { corporateUuid: approval.corporateUuid, approvalUuid: approval.approvalUuid },
+      }),
+    );
   });
 
   it('PUT /__mock/state with bad records deep inside is 400 naming every path, a key that is not its id and a dangling reference too', async () => {
@@ -55,20 +62,32 @@ describe('tenant state validation', () => {
     const userId = Object.keys(snapshot.users)[0]!;
     const broken = {
       ...snapshot,
-      approvals: { ...snapshot.approvals, [approval.approvalUuid]: { ...record, status: 'LOST', budget: { amount: -1, currency: 'EUR' } } },
+      approvals: {
+        ...snapshot.approvals,
+        [approval.approvalUuid]: { ...record, status: 'LOST', budget: { amount: -1, currency: 'EUR' } },
+      },
     };
     const response = await send('PUT', `${BASE_URL}/__mock/state`, { body: broken, sign: false });
     expect(response.status).toBe(400);
     const problem = (await response.json()) as { code: string; errors: { path: string }[] };
     expect(problem.code).toBe('VALIDATION_FAILED');
     expect(problem.errors.map((e) => e.path)).toEqual(
-      expect.arrayContaining([`body.approvals.${approval.approvalUuid}.status`, `body.approvals.${approval.approvalUuid}.budget.amount`]),
+      expect.arrayContaining([
+        `body.approvals.${approval.approvalUuid}.status`,
+        `body.approvals.${approval.approvalUuid}.budget.amount`,
+      ]),
     );
     // Once every record is well-formed, the records' keys and references are checked too.
     const inconsistent = {
       ...snapshot,
-      approvals: { ...snapshot.approvals, [approval.approvalUuid]: { ...record, cardId: '00000000-0000-4000-8000-000000000000' } },
-      users: { ...snapshot.users, [userId]: { ...snapshot.users[userId]!, id: '11111111-1111-4111-8111-111111111111' } },
+      approvals: {
+        ...snapshot.approvals,
+        [approval.approvalUuid]: { ...record, cardId: '00000000-0000-4000-8000-000000000000' },
+      },
+      users: {
+        ...snapshot.users,
+        [userId]: { ...snapshot.users[userId]!, id: '11111111-1111-4111-8111-111111111111' },
+      },
     };
     const second = await send('PUT', `${BASE_URL}/__mock/state`, { body: inconsistent, sign: false });
     expect(second.status).toBe(400);

@@ -9,7 +9,12 @@ import { DueQueue } from '../../mock-server/src/store';
 import { indexOf } from '../../mock-server/src/domain/lookups';
 import { contextOf } from '../../mock-server/src/domain/context';
 import { users } from '../../mock-server/src/domain';
-import { IDEMPOTENCY_TTL_MS, MAX_IDEMPOTENCY_RECORDS, remember, replay } from '../../mock-server/src/pipeline/idempotency';
+import {
+  IDEMPOTENCY_TTL_MS,
+  MAX_IDEMPOTENCY_RECORDS,
+  remember,
+  replay,
+} from '../../mock-server/src/pipeline/idempotency';
 import { createNonceCache } from '../../mock-server/src/pipeline/nonces';
 import { MAX_OUTBOX_PER_USER } from '../../mock-server/src/store';
 import { registration } from './flows';
@@ -94,11 +99,16 @@ describe('caps', () => {
   const h = mockHarness();
   it(`keeps the newest ${MAX_OUTBOX_PER_USER} messages of a user`, async () => {
     const user = ok(await createUser({ client: h.client, body: registration() }));
-    for (let i = 0; i < MAX_OUTBOX_PER_USER + 5; i++) ok(await requestEmailOtp({ client: h.client, path: { userId: user.id } }));
+    for (let i = 0; i < MAX_OUTBOX_PER_USER + 5; i++)
+      ok(await requestEmailOtp({ client: h.client, path: { userId: user.id } }));
     const box = h.mock.outbox(user.id);
     expect(box).toHaveLength(MAX_OUTBOX_PER_USER);
     expect(h.mock.outbox()).toHaveLength(MAX_OUTBOX_PER_USER);
     expect(box.at(-1)!.code).toBeDefined();
-    expectError(await requestEmailOtp({ client: h.client, path: { userId: '3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01' } }), 404, 'NOT_FOUND');
+    expectError(
+      await requestEmailOtp({ client: h.client, path: { userId: '3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01' } }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });

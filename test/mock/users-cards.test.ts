@@ -6,14 +6,25 @@
 import forge from 'node-forge';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  activateCard, chargeDraft, completeDraft, confirmEmail, createCard, createUser, getCardDetails, getUser, listBalances, listCardConfigs,
-  listCards, requestEmailOtp, signUserConsent,
+  activateCard,
+  chargeDraft,
+  completeDraft,
+  confirmEmail,
+  createCard,
+  createUser,
+  getCardDetails,
+  getUser,
+  listBalances,
+  listCardConfigs,
+  listCards,
+  requestEmailOtp,
+  signUserConsent,
 } from '../../sdk/generated/sdk.gen';
 import type { Card, Draft } from '../../sdk/generated/types.gen';
 import { decryptCardDetails } from '../../sdk/src/card-details/decrypt';
 import { exportPublicKey, generateCardKeyPair } from '../../sdk/src/card-details/keys';
 import { isLuhnValid } from '../../sdk/src/card-details/luhn';
-import { type CardKeyPair } from '../../sdk/src/card-details/types';
+import type { CardKeyPair } from '../../sdk/src/card-details/types';
 import { fund, makeUser, registration } from './flows';
 import { DAY, expectError, expectProblem, mockHarness, ok, send, responseOf } from './helpers';
 
@@ -30,16 +41,29 @@ describe('registration and consents', () => {
     const response = await createUser({ client: h.client, body: registration({ email: 'ada@example.org' }) });
     expect(responseOf(response).status).toBe(201);
     const user = ok(response);
-    expect(user).toMatchObject({ registrationStatus: 'PENDING_CONSENTS', emailVerified: false, kycStatus: 'NOT_STARTED', email: 'ada@example.org' });
+    expect(user).toMatchObject({
+      registrationStatus: 'PENDING_CONSENTS',
+      emailVerified: false,
+      kycStatus: 'NOT_STARTED',
+      email: 'ada@example.org',
+    });
     expect(user.requiredConsents).toHaveLength(2);
-    expect(user.requiredConsents.every((c) => c.kind === 'REGISTRATION' && !c.signed && c.signedAt === null)).toBe(true);
+    expect(user.requiredConsents.every((c) => c.kind === 'REGISTRATION' && !c.signed && c.signedAt === null)).toBe(
+      true,
+    );
     const balances = ok(await listBalances({ client: h.client, query: { userId: user.id } }));
-    expect(balances.items).toEqual([{ id: expect.any(String), userId: user.id, currency: 'EUR', available: 0, updatedAt: '2026-11-21T09:00:00.000Z' }]);
+    expect(balances.items).toEqual([
+      { id: expect.any(String), userId: user.id, currency: 'EUR', available: 0, updatedAt: '2026-11-21T09:00:00.000Z' },
+    ]);
   });
 
   it('refuses an e-mail already registered (any case) with 409 EMAIL_ALREADY_REGISTERED', async () => {
     ok(await createUser({ client: h.client, body: registration({ email: 'grace@example.org' }) }));
-    expectError(await createUser({ client: h.client, body: registration({ email: 'Grace@Example.org' }) }), 409, 'EMAIL_ALREADY_REGISTERED');
+    expectError(
+      await createUser({ client: h.client, body: registration({ email: 'Grace@Example.org' }) }),
+      409,
+      'EMAIL_ALREADY_REGISTERED',
+    );
   });
 
   it('completes registration when every registration consent is signed; signing again changes nothing', async () => {
@@ -47,7 +71,9 @@ describe('registration and consents', () => {
     const [first, second] = user.requiredConsents;
     const signed = ok(await signUserConsent({ client: h.client, path: { userId: user.id, consentId: first!.id } }));
     expect(signed).toMatchObject({ id: first!.id, signed: true, signedAt: '2026-11-21T09:00:00.000Z' });
-    expect(ok(await getUser({ client: h.client, path: { userId: user.id } })).registrationStatus).toBe('PENDING_CONSENTS');
+    expect(ok(await getUser({ client: h.client, path: { userId: user.id } })).registrationStatus).toBe(
+      'PENDING_CONSENTS',
+    );
     h.mock.clock.advance(60);
     ok(await signUserConsent({ client: h.client, path: { userId: user.id, consentId: second!.id } }));
     expect(ok(await getUser({ client: h.client, path: { userId: user.id } })).registrationStatus).toBe('COMPLETED');
@@ -57,24 +83,55 @@ describe('registration and consents', () => {
 
   it('an unknown consent or user is 404 NOT_FOUND', async () => {
     const user = ok(await createUser({ client: h.client, body: registration() }));
-    expectError(await signUserConsent({ client: h.client, path: { userId: user.id, consentId: '8c5e2a17-4f3b-4d9a-b6e1-7a0c9d2e4f58' } }), 404, 'NOT_FOUND');
-    expectError(await getUser({ client: h.client, path: { userId: '3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01' } }), 404, 'NOT_FOUND');
-    expectError(await listBalances({ client: h.client, query: { userId: '3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01' } }), 404, 'NOT_FOUND');
+    expectError(
+      await signUserConsent({
+        client: h.client,
+        path: { userId: user.id, consentId: '8c5e2a17-4f3b-4d9a-b6e1-7a0c9d2e4f58' },
+      }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await getUser({ client: h.client, path: { userId: '3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01' } }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await listBalances({ client: h.client, query: { userId: '3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01' } }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });
 
 describe('e-mail one-time code: 6 digits, 10 minutes, 5 tries', () => {
-  const newUser = async () => ok(await createUser({ client: h.client, body: registration({ email: 'otp.user@example.org' }) }));
+  const newUser = async () =>
+    ok(await createUser({ client: h.client, body: registration({ email: 'otp.user@example.org' }) }));
   const code = (userId: string) => h.mock.outbox(userId).at(-1)!.code!;
-  const confirm = (userId: string, c: string) => confirmEmail({ client: h.client, path: { userId }, body: { code: c } });
+  const confirm = (userId: string, c: string) =>
+    confirmEmail({ client: h.client, path: { userId }, body: { code: c } });
   const wrong = (c: string) => (c === '000000' ? '111111' : '000000');
 
   it('sends a code to the outbox (over HTTP too) and verifies the e-mail with it', async () => {
     const user = await newUser();
     const challenge = ok(await requestEmailOtp({ client: h.client, path: { userId: user.id } }));
-    expect(challenge).toEqual({ sentTo: 'o***@example.org', expiresAt: '2026-11-21T09:10:00.000Z', attemptsRemaining: 5 });
+    expect(challenge).toEqual({
+      sentTo: 'o***@example.org',
+      expiresAt: '2026-11-21T09:10:00.000Z',
+      attemptsRemaining: 5,
+    });
     const outbox = await (await send('GET', `/__mock/outbox?userId=${user.id}`, { sign: false })).json();
-    expect(outbox).toEqual({ items: [{ userId: user.id, to: 'otp.user@example.org', subject: 'Your verification code', code: expect.stringMatching(/^\d{6}$/), sentAt: '2026-11-21T09:00:00.000Z' }] });
+    expect(outbox).toEqual({
+      items: [
+        {
+          userId: user.id,
+          to: 'otp.user@example.org',
+          subject: 'Your verification code',
+          code: expect.stringMatching(/^\d{6}$/),
+          sentAt: '2026-11-21T09:00:00.000Z',
+        },
+      ],
+    });
     const verified = ok(await confirm(user.id, outbox.items[0].code));
     expect(verified.emailVerified).toBe(true);
     expectError(await requestEmailOtp({ client: h.client, path: { userId: user.id } }), 409, 'EMAIL_ALREADY_VERIFIED');
@@ -126,7 +183,9 @@ describe('card configs and KYC', () => {
     expect(list.kycStatus).toBe('NOT_STARTED');
     expect(list.kycUrl).toBe(`https://kyc.card-issuing.example/start?user=${user.id}`);
     expect(list.items.map((c) => [c.type, c.price])).toEqual([
-      ['VIRTUAL', null], ['VIRTUAL', { amount: 499, currency: 'EUR' }], ['PHYSICAL', { amount: 999, currency: 'EUR' }],
+      ['VIRTUAL', null],
+      ['VIRTUAL', { amount: 499, currency: 'EUR' }],
+      ['PHYSICAL', { amount: 999, currency: 'EUR' }],
     ]);
     for (const c of list.items) {
       expect(c.visuals).toHaveLength(2);
@@ -141,7 +200,11 @@ describe('card configs and KYC', () => {
     expect(ok(await listCardConfigs({ client: h.client, path: { userId: user.id } })).kycStatus).toBe('FAILED');
     await send('POST', `/__mock/kyc/${user.id}`, { sign: false, body: { status: 'PASSED' } });
     expect(ok(await getUser({ client: h.client, path: { userId: user.id } })).kycStatus).toBe('PASSED');
-    await expectProblem(await send('POST', `/__mock/kyc/${user.id}`, { sign: false, body: { status: 'MAYBE' } }), 400, 'VALIDATION_FAILED');
+    await expectProblem(
+      await send('POST', `/__mock/kyc/${user.id}`, { sign: false, body: { status: 'MAYBE' } }),
+      400,
+      'VALIDATION_FAILED',
+    );
   });
 });
 
@@ -156,10 +219,16 @@ describe('card prerequisites, each a 422 with its own code, in order', () => {
     expectError(await issue(user.id), 422, code);
   });
 
-  it('checks them in the spec\'s order (nothing done: REGISTRATION_INCOMPLETE first)', async () => {
-    const { user } = await makeUser(h.client, h.mock, { register: false, verifyEmail: false, kyc: false, cardConsents: false });
+  it("checks them in the spec's order (nothing done: REGISTRATION_INCOMPLETE first)", async () => {
+    const { user } = await makeUser(h.client, h.mock, {
+      register: false,
+      verifyEmail: false,
+      kyc: false,
+      cardConsents: false,
+    });
     expectError(await issue(user.id), 422, 'REGISTRATION_INCOMPLETE');
-    for (const consent of user.requiredConsents) ok(await signUserConsent({ client: h.client, path: { userId: user.id, consentId: consent.id } }));
+    for (const consent of user.requiredConsents)
+      ok(await signUserConsent({ client: h.client, path: { userId: user.id, consentId: consent.id } }));
     expectError(await issue(user.id), 422, 'EMAIL_UNVERIFIED');
   });
 
@@ -172,18 +241,29 @@ describe('card prerequisites, each a 422 with its own code, in order', () => {
   it('a visual of another config is 422 VISUAL_NOT_IN_CONFIG; an unknown config is 404', async () => {
     const { user } = await makeUser(h.client, h.mock);
     expectError(await issue(user.id, freeVirtual(), paidVirtual().visualIds[0]!), 422, 'VISUAL_NOT_IN_CONFIG');
-    const result = await createCard({ client: h.client, path: { userId: user.id }, body: { configId: '9f3b6d2a-8e1c-4a7f-b5d0-3c9e2a7f1b84', visualId: freeVirtual().visualIds[0]! } });
+    const result = await createCard({
+      client: h.client,
+      path: { userId: user.id },
+      body: { configId: '9f3b6d2a-8e1c-4a7f-b5d0-3c9e2a7f1b84', visualId: freeVirtual().visualIds[0]! },
+    });
     expectError(result, 404, 'NOT_FOUND');
   });
 });
 
 describe('issuing', () => {
-  it('a free virtual config gives an ACTIVE card at once, listed with the user\'s cards', async () => {
+  it("a free virtual config gives an ACTIVE card at once, listed with the user's cards", async () => {
     const { user } = await makeUser(h.client, h.mock);
     const response = await issue(user.id, freeVirtual(), freeVirtual().visualIds[1]!);
     expect(responseOf(response).status).toBe(201);
     const card = ok(response) as Card;
-    expect(card).toMatchObject({ object: 'card', status: 'ACTIVE', type: 'VIRTUAL', userId: user.id, cardholderName: 'ADA LOVELACE', visualId: freeVirtual().visualIds[1] });
+    expect(card).toMatchObject({
+      object: 'card',
+      status: 'ACTIVE',
+      type: 'VIRTUAL',
+      userId: user.id,
+      cardholderName: 'ADA LOVELACE',
+      visualId: freeVirtual().visualIds[1],
+    });
     expect(card.expiryYear).toBe(2030);
     expect(ok(await listCards({ client: h.client, query: { userId: user.id } })).items).toEqual([card]);
   });
@@ -191,7 +271,13 @@ describe('issuing', () => {
   it('a priced config gives a draft: charge (422 INSUFFICIENT_FUNDS until funded), complete, then the card', async () => {
     const { user, balanceId } = await makeUser(h.client, h.mock);
     const draft = ok(await issue(user.id, paidVirtual())) as Draft;
-    expect(draft).toMatchObject({ object: 'draft', status: 'CREATED', price: { amount: 499, currency: 'EUR' }, balanceId, chargedAt: null });
+    expect(draft).toMatchObject({
+      object: 'draft',
+      status: 'CREATED',
+      price: { amount: 499, currency: 'EUR' },
+      balanceId,
+      chargedAt: null,
+    });
     expect(ok(await listCards({ client: h.client, query: { userId: user.id } })).items).toEqual([]);
     const path = { cardId: draft.cardId };
 
@@ -203,25 +289,42 @@ describe('issuing', () => {
     expect(credited).toBe(920);
     const charged = ok(await chargeDraft({ client: h.client, path }));
     expect(charged).toMatchObject({ status: 'CHARGED', chargedAt: '2026-11-21T09:00:00.000Z' });
-    expect(ok(await listBalances({ client: h.client, query: { userId: user.id } })).items[0]!.available).toBe(920 - 499);
+    expect(ok(await listBalances({ client: h.client, query: { userId: user.id } })).items[0]!.available).toBe(
+      920 - 499,
+    );
     const again = expectError(await chargeDraft({ client: h.client, path }), 409, 'DRAFT_ALREADY_CHARGED');
     expect(again).toMatchObject({ currentStatus: 'CHARGED', operation: 'chargeDraft' });
 
     const card = ok(await completeDraft({ client: h.client, path })) as Card;
-    expect(card).toMatchObject({ object: 'card', id: draft.cardId, status: 'ACTIVE', configId: paidVirtual().configId });
+    expect(card).toMatchObject({
+      object: 'card',
+      id: draft.cardId,
+      status: 'ACTIVE',
+      configId: paidVirtual().configId,
+    });
     expectError(await completeDraft({ client: h.client, path }), 409, 'DRAFT_ALREADY_COMPLETED');
     expectError(await chargeDraft({ client: h.client, path }), 409, 'DRAFT_ALREADY_CHARGED');
-    expect(ok(await listCards({ client: h.client, query: { userId: user.id } })).items.map((c) => c.id)).toEqual([draft.cardId]);
+    expect(ok(await listCards({ client: h.client, query: { userId: user.id } })).items.map((c) => c.id)).toEqual([
+      draft.cardId,
+    ]);
     expect(ok(await listBalances({ client: h.client, query: { userId: user.id } })).items[0]!.available).toBe(421);
   });
 
   it('a card that was not a draft is 409 CARD_NOT_A_DRAFT for charge and complete', async () => {
     const { user } = await makeUser(h.client, h.mock);
     const card = ok(await issue(user.id)) as Card;
-    const problem = expectError(await chargeDraft({ client: h.client, path: { cardId: card.id } }), 409, 'CARD_NOT_A_DRAFT');
+    const problem = expectError(
+      await chargeDraft({ client: h.client, path: { cardId: card.id } }),
+      409,
+      'CARD_NOT_A_DRAFT',
+    );
     expect(problem).toMatchObject({ currentStatus: 'ACTIVE', operation: 'chargeDraft' });
     expectError(await completeDraft({ client: h.client, path: { cardId: card.id } }), 409, 'CARD_NOT_A_DRAFT');
-    expectError(await chargeDraft({ client: h.client, path: { cardId: '5d7a3c91-0e2b-4f6d-8a4c-2b9e1f7d3a60' } }), 404, 'NOT_FOUND');
+    expectError(
+      await chargeDraft({ client: h.client, path: { cardId: '5d7a3c91-0e2b-4f6d-8a4c-2b9e1f7d3a60' } }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('a physical card is ORDERED, AWAITING_ACTIVATION 3 days later on the virtual clock, then ACTIVE by activation', async () => {
@@ -231,18 +334,28 @@ describe('issuing', () => {
     ok(await chargeDraft({ client: h.client, path: { cardId: draft.cardId } }));
     const ordered = ok(await completeDraft({ client: h.client, path: { cardId: draft.cardId } })) as Card;
     expect(ordered).toMatchObject({ status: 'ORDERED', type: 'PHYSICAL' });
-    const early = expectError(await activateCard({ client: h.client, path: { cardId: ordered.id } }), 409, 'CARD_ORDER_NOT_COMPLETED');
+    const early = expectError(
+      await activateCard({ client: h.client, path: { cardId: ordered.id } }),
+      409,
+      'CARD_ORDER_NOT_COMPLETED',
+    );
     expect(early).toMatchObject({ currentStatus: 'ORDERED', operation: 'activateCard' });
 
     h.mock.clock.advance(3 * DAY - 1);
     expect(ok(await listCards({ client: h.client, query: { userId: user.id } })).items[0]!.status).toBe('ORDERED');
     const clock = await send('POST', '/__mock/clock/advance', { sign: false, body: { seconds: 1 } });
     expect(await clock.json()).toEqual({ now: '2026-11-24T09:00:00.000Z', frozen: true });
-    expect(ok(await listCards({ client: h.client, query: { userId: user.id } })).items[0]!.status).toBe('AWAITING_ACTIVATION');
+    expect(ok(await listCards({ client: h.client, query: { userId: user.id } })).items[0]!.status).toBe(
+      'AWAITING_ACTIVATION',
+    );
 
     const active = ok(await activateCard({ client: h.client, path: { cardId: ordered.id } }));
     expect(active.status).toBe('ACTIVE');
-    const twice = expectError(await activateCard({ client: h.client, path: { cardId: ordered.id } }), 409, 'CARD_NOT_ACTIVATABLE');
+    const twice = expectError(
+      await activateCard({ client: h.client, path: { cardId: ordered.id } }),
+      409,
+      'CARD_NOT_ACTIVATABLE',
+    );
     expect(twice.currentStatus).toBe('ACTIVE');
   });
 
@@ -260,15 +373,21 @@ describe('card details and lock', () => {
     keys = await generateCardKeyPair();
     ownKey = await exportPublicKey(keys);
   });
-  const details = (cardId: string, publicKey = ownKey) => getCardDetails({ client: h.client, path: { cardId }, query: { publicKey } });
+  const details = (cardId: string, publicKey = ownKey) =>
+    getCardDetails({ client: h.client, path: { cardId }, query: { publicKey } });
 
-  it('encrypts an ACTIVE card\'s details to the caller\'s key: Luhn-valid PAN, expiry and name as the card shows them', async () => {
+  it("encrypts an ACTIVE card's details to the caller's key: Luhn-valid PAN, expiry and name as the card shows them", async () => {
     const { user } = await makeUser(h.client, h.mock);
     const card = ok(await issue(user.id)) as Card;
     const plain = await decryptCardDetails(ok(await details(card.id)).encryptedDetails, keys);
     expect(isLuhnValid(plain.pan)).toBe(true);
     expect(plain.pan.slice(-4)).toBe(card.last4);
-    expect(plain).toMatchObject({ expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, cardholderName: card.cardholderName, cvv: expect.stringMatching(/^\d{3}$/) });
+    expect(plain).toMatchObject({
+      expiryMonth: card.expiryMonth,
+      expiryYear: card.expiryYear,
+      cardholderName: card.cardholderName,
+      cvv: expect.stringMatching(/^\d{3}$/),
+    });
   });
 
   it('a card that is not ACTIVE (ORDERED, LOCKED, still a draft) is 409 CARD_NOT_ACTIVE', async () => {
@@ -279,7 +398,11 @@ describe('card details and lock', () => {
     ok(await chargeDraft({ client: h.client, path: { cardId: draft.cardId } }));
     ok(await completeDraft({ client: h.client, path: { cardId: draft.cardId } }));
     expect(expectError(await details(draft.cardId), 409, 'CARD_NOT_ACTIVE').currentStatus).toBe('ORDERED');
-    await expectProblem(await send('POST', `/__mock/cards/${draft.cardId}/lock`, { sign: false }), 409, 'INVALID_TRANSITION');
+    await expectProblem(
+      await send('POST', `/__mock/cards/${draft.cardId}/lock`, { sign: false }),
+      409,
+      'INVALID_TRANSITION',
+    );
 
     const card = ok(await issue(user.id)) as Card;
     expect(h.mock.cards.lock(card.id).status).toBe('LOCKED');

@@ -21,12 +21,19 @@ afterAll(() => server.close());
 const client = createCardIssuingClient({ baseUrl: 'http://mock.test', apiKey: 'test_key', apiSecret: 'test_secret' });
 
 it('creates one approval and delivers it once the user registers', async () => {
-  const user = await client.corporates.users.create({ name: 'Grace', lastName: 'Hopper', email: 'grace@example.org', phone: '+12025550143' });
+  const user = await client.corporates.users.create({
+    name: 'Grace',
+    lastName: 'Hopper',
+    email: 'grace@example.org',
+    phone: '+12025550143',
+  });
   const { corporateUuid } = mock.fixtures().corporates[0]!;
   const now = mock.clock.now().getTime();
   const approval = await client.corporates.approvals.create(corporateUuid, {
-    userUuid: user.userUuid, budget: { amount: 50_000, currency: 'EUR' },
-    validFrom: new Date(now).toISOString(), validTo: new Date(now + 30 * 86_400_000).toISOString(),
+    userUuid: user.userUuid,
+    budget: { amount: 50_000, currency: 'EUR' },
+    validFrom: new Date(now).toISOString(),
+    validTo: new Date(now + 30 * 86_400_000).toISOString(),
   });
   mock.users.completeRegistration(user.userUuid);
 
@@ -36,7 +43,10 @@ it('creates one approval and delivers it once the user registers', async () => {
   expect(created).toMatchObject({ status: 201, request: { body: { userUuid: user.userUuid } } });
   // The approval went ACCEPTED → DELIVERED.
   const changes = mock.events({ type: 'approval.statusChanged', id: approval.approvalUuid });
-  expect(changes.map((e) => e.type === 'approval.statusChanged' && `${e.from} → ${e.to}`)).toEqual(['null → ACCEPTED', 'ACCEPTED → DELIVERED']);
+  expect(changes.map((e) => e.type === 'approval.statusChanged' && `${e.from} → ${e.to}`)).toEqual([
+    'null → ACCEPTED',
+    'ACCEPTED → DELIVERED',
+  ]);
 });
 // ---- docs/observe.md block end
 
@@ -44,7 +54,9 @@ describe('docs/observe.md', () => {
   it('shows the block above as its example of mock.requests() and mock.events()', () => {
     const block = codeBlockOf(repoPath('docs/observe.md'), 'In your tests');
     const self = readFileSync(new URL(import.meta.url), 'utf8');
-    const here = /\/\/ ---- docs\/observe\.md block start\n([\s\S]*?)\/\/ ---- docs\/observe\.md block end\n/.exec(self)?.[1];
+    const here = /\/\/ ---- docs\/observe\.md block start\n([\s\S]*?)\/\/ ---- docs\/observe\.md block end\n/.exec(
+      self,
+    )?.[1];
     expect(here).toBeDefined();
     expect(block).toBe(here);
   });

@@ -29,7 +29,13 @@ describe('GET /__mock/ui', () => {
     expect(refs).toEqual(['data:,', '/__mock/ui/app.css', '/__mock/ui/app.js']);
 
     const script = await fetch(`${server.url}/__mock/ui/app.js`);
-    expect(script.status, await script.clone().text().then((t) => t.slice(0, 200))).toBe(200);
+    expect(
+      script.status,
+      await script
+        .clone()
+        .text()
+        .then((t) => t.slice(0, 200)),
+    ).toBe(200);
     expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     const js = await script.text();
     expect(js.length).toBeGreaterThan(10_000);
@@ -49,7 +55,10 @@ describe('GET /__mock/events/stream over HTTP', () => {
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let text = '';
     while (!text.includes('event: ready')) text += (await reader.read()).value ?? '';
-    await fetch(`${local.url}/__mock/kyc/00000000-0000-4000-8000-000000000000`, { method: 'POST', body: '{"status":"PASSED"}' });
+    await fetch(`${local.url}/__mock/kyc/00000000-0000-4000-8000-000000000000`, {
+      method: 'POST',
+      body: '{"status":"PASSED"}',
+    });
     while (!text.includes('"operationId":"mock.kyc"')) text += (await reader.read()).value ?? '';
     expect(text).toMatch(/event: request\ndata: \{[^\n]*"status":404,"code":"NOT_FOUND"/);
 

@@ -36,22 +36,26 @@ describe('the packages', () => {
   it.each([
     ['card-issuing-sdk', sdk, ['.', './server', './schemas']],
     ['card-issuing-mock', mock, ['.', './node', './browser', './vitest', './jest', './jest-environment-jsdom']],
-  ] as const)('%s exports each entry to import and require, each with its own declarations in dist/', (name, pkg, entries) => {
-    expect(pkg.name).toBe(name);
-    expect(Object.keys(pkg.exports).filter((key) => key !== './package.json')).toEqual(entries);
-    for (const entry of entries) {
-      const base = entry === '.' ? 'index' : entry.slice(2);
-      expect(pkg.exports[entry], entry).toEqual({
-        import: { types: `./dist/${base}.d.ts`, default: `./dist/${base}.js` },
-        require: { types: `./dist/${base}.d.cts`, default: `./dist/${base}.cjs` },
-      });
-    }
-    expect(pkg.files).toEqual(['dist', 'README.md']);
-  });
+  ] as const)(
+    '%s exports each entry to import and require, each with its own declarations in dist/',
+    (name, pkg, entries) => {
+      expect(pkg.name).toBe(name);
+      expect(Object.keys(pkg.exports).filter((key) => key !== './package.json')).toEqual(entries);
+      for (const entry of entries) {
+        const base = entry === '.' ? 'index' : entry.slice(2);
+        expect(pkg.exports[entry], entry).toEqual({
+          import: { types: `./dist/${base}.d.ts`, default: `./dist/${base}.js` },
+          require: { types: `./dist/${base}.d.cts`, default: `./dist/${base}.cjs` },
+        });
+      }
+      expect(pkg.files).toEqual(['dist', 'README.md']);
+    },
+  );
 
   it("the mock's runner peers are optional (npm installs neither vitest nor Jest for a user of the mock) and its setup files keep their side effects", () => {
     expect(Object.keys(mock.peerDependencies ?? {}).sort()).toEqual(['jest-environment-jsdom', 'vitest']);
-    for (const peer of Object.keys(mock.peerDependencies ?? {})) expect(mock.peerDependenciesMeta?.[peer]?.optional, peer).toBe(true);
+    for (const peer of Object.keys(mock.peerDependencies ?? {}))
+      expect(mock.peerDependenciesMeta?.[peer]?.optional, peer).toBe(true);
     expect(mock.sideEffects).toEqual(['./dist/vitest.js', './dist/vitest.cjs', './dist/jest.js', './dist/jest.cjs']);
     expect(mock.bin).toEqual({ 'card-issuing-mock': './dist/cli.js' });
   });

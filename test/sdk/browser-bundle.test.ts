@@ -14,7 +14,17 @@ const scratch = mkdtempSync(join(repoPath('test/sdk'), '.bundle-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const bundle = (entry: string) =>
-  esbuild.build({ entryPoints: [entry], bundle: true, platform: 'browser', format: 'esm', target: 'es2023', write: false, metafile: true, minify: true, logLevel: 'silent' });
+  esbuild.build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2023',
+    write: false,
+    metafile: true,
+    minify: true,
+    logLevel: 'silent',
+  });
 
 describe('the root entry in a browser bundle', () => {
   it('bundles for platform browser with no Node built-in', async () => {
@@ -70,8 +80,33 @@ describe('the root entry in a browser bundle', () => {
         return { bits: cardKeyBits(pair), native, same: JSON.stringify(roundTrip) === JSON.stringify(details), authorization: signed, methods: Object.keys(client.s2s.cards).length };
       };`,
     );
-    const result = await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'browser', format: 'iife', target: 'es2023', write: false, logLevel: 'silent' });
-    const web = { TextEncoder, TextDecoder, URL, Headers, Request, Response, fetch, AbortController, AbortSignal, setTimeout, clearTimeout, setInterval, clearInterval, btoa, atob, performance };
+    const result = await esbuild.build({
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2023',
+      write: false,
+      logLevel: 'silent',
+    });
+    const web = {
+      TextEncoder,
+      TextDecoder,
+      URL,
+      Headers,
+      Request,
+      Response,
+      fetch,
+      AbortController,
+      AbortSignal,
+      setTimeout,
+      clearTimeout,
+      setInterval,
+      clearInterval,
+      btoa,
+      atob,
+      performance,
+    };
     const runIn = async (crypto: object) => {
       const context = vm.createContext({ ...web, crypto });
       Object.assign(context, { globalThis: context, window: context, self: context });
@@ -87,7 +122,12 @@ describe('the root entry in a browser bundle', () => {
       authorization: 'HMAC-SHA256 k:9bJzpPOrgj0LtY1pxjJSEXHujmno/7BJio6YGolFVSI=:00000000000000000000000000000000:1',
       methods: 7,
     });
-    expect(await runIn({ getRandomValues: <T extends ArrayBufferView>(array: T) => globalThis.crypto.getRandomValues(array as unknown as Uint8Array<ArrayBuffer>) as unknown as T })).toEqual({
+    expect(
+      await runIn({
+        getRandomValues: <T extends ArrayBufferView>(array: T) =>
+          globalThis.crypto.getRandomValues(array as unknown as Uint8Array<ArrayBuffer>) as unknown as T,
+      }),
+    ).toEqual({
       bits: 2048,
       native: false,
       same: true,
@@ -106,11 +146,22 @@ describe('what a page loads first, and what it loads later with import()', () =>
     const entry = join(scratch, `page-${Math.random().toString(36).slice(2)}.ts`);
     writeFileSync(entry, source.replace('SDK', JSON.stringify(repoPath('sdk/src/index.ts'))));
     const result = await esbuild.build({
-      entryPoints: [entry], bundle: true, platform: 'browser', format: 'esm', target: 'es2023', write: false, metafile: true, minify: true, logLevel: 'silent', plugins: [lazyExternal(inline)],
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      target: 'es2023',
+      write: false,
+      metafile: true,
+      minify: true,
+      logLevel: 'silent',
+      plugins: [lazyExternal(inline)],
     });
     const [output] = Object.values(result.metafile.outputs);
     // A module counts where it puts bytes (the metafile also lists modules that tree shaking emptied).
-    const modules = Object.entries(output!.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([file]) => file);
+    const modules = Object.entries(output!.inputs)
+      .filter(([, input]) => input.bytesInOutput > 0)
+      .map(([file]) => file);
     return { modules, lazyImports: output!.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path) };
   }
   const has = (modules: string[], fragment: string) => modules.some((m) => m.includes(fragment));
@@ -121,11 +172,22 @@ describe('what a page loads first, and what it loads later with import()', () =>
     const { modules, lazyImports } = await page(clientPage);
     expect(has(modules, 'sdk/src/client.ts')).toBe(true);
     expect(has(modules, 'node_modules/ky/')).toBe(true);
-    for (const absent of ['node_modules/zod/', 'sdk/generated/zod.gen.ts', 'sdk/src/card-details/', 'sdk/src/flows/', 'node_modules/node-forge/']) {
+    for (const absent of [
+      'node_modules/zod/',
+      'sdk/generated/zod.gen.ts',
+      'sdk/src/card-details/',
+      'sdk/src/flows/',
+      'node_modules/node-forge/',
+    ]) {
       expect(has(modules, absent), absent).toBe(false);
     }
     // The generated functions have no validators of their own (the client passes its own, from ./validation).
-    expect([...new Set(lazyImports)].sort()).toEqual(['./card-details/decrypt', './card-details/keys', './errors/from-response', './validation']);
+    expect([...new Set(lazyImports)].sort()).toEqual([
+      './card-details/decrypt',
+      './card-details/keys',
+      './errors/from-response',
+      './validation',
+    ]);
   });
 
   it('validation brings zod and the schemas; card details bring their crypto but not forge; forge comes only from card details', async () => {
@@ -143,10 +205,21 @@ describe('what a page loads first, and what it loads later with import()', () =>
 
   it('the generated schemas are tree-shakeable: a page that uses one keeps that one', async () => {
     const bundle = async (source: string) =>
-      (await esbuild.build({
-        stdin: { contents: source.replace('SDK', JSON.stringify(repoPath('sdk/src/schemas.ts'))), resolveDir: scratch, loader: 'ts' },
-        bundle: true, minify: true, write: false, platform: 'browser', format: 'esm', logLevel: 'silent',
-      })).outputFiles[0]!.text;
+      (
+        await esbuild.build({
+          stdin: {
+            contents: source.replace('SDK', JSON.stringify(repoPath('sdk/src/schemas.ts'))),
+            resolveDir: scratch,
+            loader: 'ts',
+          },
+          bundle: true,
+          minify: true,
+          write: false,
+          platform: 'browser',
+          format: 'esm',
+          logLevel: 'silent',
+        })
+      ).outputFiles[0]!.text;
     // errorFromResponse uses zProblem alone; the whole `schemas` namespace holds every schema of the spec.
     const one = await bundle(`import { errorFromResponse } from SDK; (globalThis as any).f = errorFromResponse;`);
     const all = await bundle(`import { schemas } from SDK; (globalThis as any).all = schemas;`);

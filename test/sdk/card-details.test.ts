@@ -6,17 +6,33 @@ import forge from 'node-forge';
 import * as jose from 'jose';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CARD_DETAILS_JWE_HEADER } from '../../sdk/src/card-details/jwe';
-import { cardKeyBits, exportPublicKey, generateCardKeyPair, importPrivateKey, importPublicKey } from '../../sdk/src/card-details/keys';
+import {
+  cardKeyBits,
+  exportPublicKey,
+  generateCardKeyPair,
+  importPrivateKey,
+  importPublicKey,
+} from '../../sdk/src/card-details/keys';
 import { decryptCardDetails } from '../../sdk/src/card-details/decrypt';
 import { encryptCardDetails } from '../../sdk/src/card-details/encrypt';
 import { isLuhnValid, luhnCheckDigit } from '../../sdk/src/card-details/luhn';
-import { type CardKeyPair } from '../../sdk/src/card-details/types';
-import { CardDetailsDecryptionError, CardDetailsInvalidError, PrivateKeyInvalidError, PublicKeyInvalidError } from '../../sdk/src/core/errors/classes';
-import { CardIssuingError } from '../../sdk/src/core/errors/base';
+import {
+  CardDetailsDecryptionError,
+  CardDetailsInvalidError,
+  PrivateKeyInvalidError,
+  PublicKeyInvalidError,
+} from '../../sdk/src/core/errors/classes';
+import type { CardIssuingError } from '../../sdk/src/core/errors/base';
 import type { CardDetails } from '../../sdk/generated/types.gen';
 import { repoPath } from '../helpers/spec';
 
-const details: CardDetails = { pan: '4000123412344246', expiryMonth: 11, expiryYear: 2029, cvv: '123', cardholderName: 'ADA LOVELACE' };
+const details: CardDetails = {
+  pan: '4000123412344246',
+  expiryMonth: 11,
+  expiryYear: 2029,
+  cvv: '123',
+  cardholderName: 'ADA LOVELACE',
+};
 const text = new TextEncoder();
 
 /** Web Crypto key pairs, as generateCardKeyPair makes them where crypto.subtle exists (the extractable one for PEM tests). */
@@ -25,8 +41,17 @@ const sealedPair = (await generateCardKeyPair()) as CryptoKeyPair;
 const otherPair = await generateCardKeyPair();
 
 const toPem = (label: string, base64url: string) =>
-  `-----BEGIN ${label}-----\n${base64url.replace(/-/g, '+').replace(/_/g, '/').match(/.{1,64}/g)!.join('\n')}\n-----END ${label}-----\n`;
-const pemToBase64Url = (pem: string) => pem.replace(/-----[^-]+-----|\s/g, '').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  `-----BEGIN ${label}-----\n${base64url
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .match(/.{1,64}/g)!
+    .join('\n')}\n-----END ${label}-----\n`;
+const pemToBase64Url = (pem: string) =>
+  pem
+    .replace(/-----[^-]+-----|\s/g, '')
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 /** node:crypto reads the CryptoKey and writes PKCS#8 and PKCS#1 PEM: formats from outside our code. */
 const pem = (key: CryptoKey, type: 'pkcs8' | 'pkcs1') => KeyObject.from(key).export({ type, format: 'pem' }).toString();
 
@@ -39,7 +64,11 @@ const tamper = (jwe: string, index: number, at = 10) => {
   return parts.join('.');
 };
 
-const expectCode = async (promise: Promise<unknown>, type: new (...args: never[]) => CardIssuingError, code: string) => {
+const expectCode = async (
+  promise: Promise<unknown>,
+  type: new (...args: never[]) => CardIssuingError,
+  code: string,
+) => {
   const caught = await promise.then(
     () => undefined,
     (error: unknown) => error,
@@ -49,13 +78,19 @@ const expectCode = async (promise: Promise<unknown>, type: new (...args: never[]
   return caught as CardIssuingError;
 };
 
-const joseEncrypt = async (publicKey: CryptoKey | KeyObject, header: jose.CompactJWEHeaderParameters = { ...CARD_DETAILS_JWE_HEADER }) =>
-  new jose.CompactEncrypt(text.encode(JSON.stringify(details))).setProtectedHeader(header).encrypt(publicKey);
+const joseEncrypt = async (
+  publicKey: CryptoKey | KeyObject,
+  header: jose.CompactJWEHeaderParameters = { ...CARD_DETAILS_JWE_HEADER },
+) => new jose.CompactEncrypt(text.encode(JSON.stringify(details))).setProtectedHeader(header).encrypt(publicKey);
 
 describe('card key pairs (Web Crypto)', () => {
   it('are native CryptoKeys for RSA-OAEP-256: 2048 bits by default, 4096 on request, other sizes refused', async () => {
     expect(pair.publicKey).toBeInstanceOf(CryptoKey);
-    expect(pair.privateKey.algorithm).toMatchObject({ name: 'RSA-OAEP', modulusLength: 2048, hash: { name: 'SHA-256' } });
+    expect(pair.privateKey.algorithm).toMatchObject({
+      name: 'RSA-OAEP',
+      modulusLength: 2048,
+      hash: { name: 'SHA-256' },
+    });
     expect(cardKeyBits(pair)).toBe(2048);
     expect(cardKeyBits(await generateCardKeyPair({ bits: 4096 }))).toBe(4096);
     await expectCode(generateCardKeyPair({ bits: 1024 as 2048 }), PublicKeyInvalidError, 'PUBLIC_KEY_INVALID');
@@ -96,7 +131,9 @@ describe('JOSE interop (Web Crypto)', () => {
   });
 
   it('a jose CompactEncrypt JWE is decrypted by our decryptCardDetails, with every form of the private key', async () => {
-    const jwe = await joseEncrypt(await jose.importSPKI(toPem('PUBLIC KEY', await exportPublicKey(pair)), 'RSA-OAEP-256'));
+    const jwe = await joseEncrypt(
+      await jose.importSPKI(toPem('PUBLIC KEY', await exportPublicKey(pair)), 'RSA-OAEP-256'),
+    );
     expect(await decryptCardDetails(jwe, pair)).toEqual(details);
     expect(await decryptCardDetails(jwe, pair.privateKey)).toEqual(details);
     expect(await decryptCardDetails(jwe, pem(pair.privateKey, 'pkcs8'))).toEqual(details);
@@ -110,25 +147,47 @@ describe('JOSE interop (Web Crypto)', () => {
   });
 
   it('keys made by jose work with our helpers both ways', async () => {
-    const { publicKey, privateKey } = await jose.generateKeyPair('RSA-OAEP-256', { modulusLength: 2048, extractable: true });
+    const { publicKey, privateKey } = await jose.generateKeyPair('RSA-OAEP-256', {
+      modulusLength: 2048,
+      extractable: true,
+    });
     const spki = pemToBase64Url(await jose.exportSPKI(publicKey));
     const jwe = await encryptCardDetails(details, spki);
-    expect(JSON.parse(new TextDecoder().decode((await jose.compactDecrypt(jwe, privateKey)).plaintext))).toEqual(details);
-    expect(JSON.parse(new TextDecoder().decode((await jose.compactDecrypt(await encryptCardDetails(details, publicKey as CryptoKey), privateKey)).plaintext))).toEqual(details);
+    expect(JSON.parse(new TextDecoder().decode((await jose.compactDecrypt(jwe, privateKey)).plaintext))).toEqual(
+      details,
+    );
+    expect(
+      JSON.parse(
+        new TextDecoder().decode(
+          (await jose.compactDecrypt(await encryptCardDetails(details, publicKey as CryptoKey), privateKey)).plaintext,
+        ),
+      ),
+    ).toEqual(details);
     const theirs = await joseEncrypt(publicKey as CryptoKey);
     expect(await decryptCardDetails(theirs, await jose.exportPKCS8(privateKey))).toEqual(details);
     expect(await decryptCardDetails(theirs, privateKey as CryptoKey)).toEqual(details);
   });
 
   it('refuses a JWE of another algorithm (RSA-OAEP with SHA-1) by its header, before any key is tried', async () => {
-    const jwe = await joseEncrypt(await jose.importSPKI(toPem('PUBLIC KEY', await exportPublicKey(pair)), 'RSA-OAEP'), { alg: 'RSA-OAEP', enc: 'A256GCM' });
-    const error = await expectCode(decryptCardDetails(jwe, pair), CardDetailsDecryptionError, 'CARD_DETAILS_DECRYPTION_FAILED');
+    const jwe = await joseEncrypt(await jose.importSPKI(toPem('PUBLIC KEY', await exportPublicKey(pair)), 'RSA-OAEP'), {
+      alg: 'RSA-OAEP',
+      enc: 'A256GCM',
+    });
+    const error = await expectCode(
+      decryptCardDetails(jwe, pair),
+      CardDetailsDecryptionError,
+      'CARD_DETAILS_DECRYPTION_FAILED',
+    );
     expect(error.message).toMatch(/JWE header/);
   });
 
   it('refuses a JWE with another content encryption (A128GCM) by its header', async () => {
     const jwe = await joseEncrypt(pair.publicKey, { alg: 'RSA-OAEP-256', enc: 'A128GCM' });
-    const error = await expectCode(decryptCardDetails(jwe, pair), CardDetailsDecryptionError, 'CARD_DETAILS_DECRYPTION_FAILED');
+    const error = await expectCode(
+      decryptCardDetails(jwe, pair),
+      CardDetailsDecryptionError,
+      'CARD_DETAILS_DECRYPTION_FAILED',
+    );
     expect(error.message).toMatch(/JWE header/);
   });
 });
@@ -158,7 +217,11 @@ describe('decryption failures', () => {
   it('a header tampered into another valid header fails the tag (the header is the AAD)', async () => {
     const [, ...rest] = jwe.split('.');
     const header = Buffer.from(JSON.stringify({ ...CARD_DETAILS_JWE_HEADER, kid: 'x' })).toString('base64url');
-    await expectCode(decryptCardDetails([header, ...rest].join('.'), pair), CardDetailsDecryptionError, 'CARD_DETAILS_DECRYPTION_FAILED');
+    await expectCode(
+      decryptCardDetails([header, ...rest].join('.'), pair),
+      CardDetailsDecryptionError,
+      'CARD_DETAILS_DECRYPTION_FAILED',
+    );
   });
 
   it('a JWE whose content key is not 256 bits is refused, although the tag is right', async () => {
@@ -169,14 +232,22 @@ describe('decryption failures', () => {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-128-gcm', key, iv).setAAD(Buffer.from(header, 'ascii'));
     const ciphertext = Buffer.concat([cipher.update(JSON.stringify(details)), cipher.final()]);
-    const wrapped = publicEncrypt({ key: KeyObject.from(pair.publicKey), padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, key);
-    const forged = [header, wrapped, iv, ciphertext, cipher.getAuthTag()].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+    const wrapped = publicEncrypt(
+      { key: KeyObject.from(pair.publicKey), padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      key,
+    );
+    const forged = [header, wrapped, iv, ciphertext, cipher.getAuthTag()]
+      .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+      .join('.');
     await expectCode(decryptCardDetails(forged, pair), CardDetailsDecryptionError, 'CARD_DETAILS_DECRYPTION_FAILED');
   });
 
-  it.each(['', 'abc', 'a.b.c', 'a.b.c.d.e', 'x.y.z.w.v', 'eyJ9.a.b.c.d'])('malformed input %# is CARD_DETAILS_DECRYPTION_FAILED', async (input) => {
-    await expectCode(decryptCardDetails(input, pair), CardDetailsDecryptionError, 'CARD_DETAILS_DECRYPTION_FAILED');
-  });
+  it.each(['', 'abc', 'a.b.c', 'a.b.c.d.e', 'x.y.z.w.v', 'eyJ9.a.b.c.d'])(
+    'malformed input %# is CARD_DETAILS_DECRYPTION_FAILED',
+    async (input) => {
+      await expectCode(decryptCardDetails(input, pair), CardDetailsDecryptionError, 'CARD_DETAILS_DECRYPTION_FAILED');
+    },
+  );
 
   it('a JWE with a part added or its dots replaced is CARD_DETAILS_DECRYPTION_FAILED', async () => {
     for (const input of [`${jwe}.x`, jwe.replace(/\./g, ',')]) {
@@ -189,7 +260,11 @@ describe('decryption failures', () => {
     const luhn = await expectCode(decryptCardDetails(badLuhn, pair), CardDetailsInvalidError, 'CARD_DETAILS_INVALID');
     expect(luhn.errors).toEqual([{ path: 'pan', message: 'Fails the Luhn check' }]);
     const badSchema = await encryptCardDetails({ ...details, cvv: '12x' } as CardDetails, pair);
-    const schema = await expectCode(decryptCardDetails(badSchema, pair), CardDetailsInvalidError, 'CARD_DETAILS_INVALID');
+    const schema = await expectCode(
+      decryptCardDetails(badSchema, pair),
+      CardDetailsInvalidError,
+      'CARD_DETAILS_INVALID',
+    );
     expect(schema.errors.map((e) => e.path)).toEqual(['cvv']);
     // zod/mini has no messages of its own; the SDK's are English, not "Invalid input".
     expect(schema.errors[0]!.message).toMatch(/^Invalid string: must match pattern/);
@@ -203,8 +278,21 @@ describe('decryption failures', () => {
     const keyChunk = pem(pair.privateKey, 'pkcs8').split('\n')[5]!;
     const d = (await crypto.subtle.exportKey('jwk', pair.privateKey)).d!;
     const failures = [];
-    for (const i of [0, 1, 3, 4]) failures.push(await expectCode(decryptCardDetails(tamper(jwe, i), pair), CardDetailsDecryptionError, 'CARD_DETAILS_DECRYPTION_FAILED'));
-    failures.push(await expectCode(decryptCardDetails(jwe, otherPair), CardDetailsDecryptionError, 'CARD_DETAILS_DECRYPTION_FAILED'));
+    for (const i of [0, 1, 3, 4])
+      failures.push(
+        await expectCode(
+          decryptCardDetails(tamper(jwe, i), pair),
+          CardDetailsDecryptionError,
+          'CARD_DETAILS_DECRYPTION_FAILED',
+        ),
+      );
+    failures.push(
+      await expectCode(
+        decryptCardDetails(jwe, otherPair),
+        CardDetailsDecryptionError,
+        'CARD_DETAILS_DECRYPTION_FAILED',
+      ),
+    );
     for (const error of failures) {
       const seen = `${error.message}\n${error.stack}\n${JSON.stringify(error)}\n${inspect(error, { depth: 10 })}`;
       for (const secret of [details.pan, '"123"', keyChunk, d.slice(0, 32)]) expect(seen).not.toContain(secret);
@@ -247,12 +335,23 @@ describe('weak and foreign keys', () => {
   });
 
   it.each([
-    ['EC P-256', generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'der' }).toString('base64url')],
+    [
+      'EC P-256',
+      generateKeyPairSync('ec', { namedCurve: 'P-256' })
+        .publicKey.export({ type: 'spki', format: 'der' })
+        .toString('base64url'),
+    ],
     ['Ed25519', generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'der' }).toString('base64url')],
     ['not base64url', 'MIIB+IjAN/Bg=='],
     ['random bytes', Buffer.from('not a key at all, just text').toString('base64url')],
-    ['truncated DER', KeyObject.from(pair.publicKey).export({ type: 'spki', format: 'der' }).toString('base64url').slice(0, 100)],
-    ['DER with trailing bytes', KeyObject.from(pair.publicKey).export({ type: 'spki', format: 'der' }).toString('base64url') + 'AAAA'],
+    [
+      'truncated DER',
+      KeyObject.from(pair.publicKey).export({ type: 'spki', format: 'der' }).toString('base64url').slice(0, 100),
+    ],
+    [
+      'DER with trailing bytes',
+      `${KeyObject.from(pair.publicKey).export({ type: 'spki', format: 'der' }).toString('base64url')}AAAA`,
+    ],
     ['empty', ''],
   ])('a %s public key is refused with PUBLIC_KEY_INVALID', async (_, spki) => {
     const error = await expectCode(encryptCardDetails(details, spki), PublicKeyInvalidError, 'PUBLIC_KEY_INVALID');
@@ -260,7 +359,9 @@ describe('weak and foreign keys', () => {
   });
 
   it('a non-RSA or malformed private key is refused with PRIVATE_KEY_INVALID', async () => {
-    const ecPem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const ecPem = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString();
     const jwe = await encryptCardDetails(details, pair);
     await expectCode(decryptCardDetails(jwe, ecPem), PrivateKeyInvalidError, 'PRIVATE_KEY_INVALID');
     await expectCode(decryptCardDetails(jwe, 'not a pem'), PrivateKeyInvalidError, 'PRIVATE_KEY_INVALID');
@@ -283,7 +384,7 @@ describe('without crypto.subtle (jsdom, React Native): node-forge does it all', 
   };
   afterEach(() => vi.unstubAllGlobals());
 
-  it('makes forge key pairs and round-trips JWEs that jose reads, and reads jose\'s', async () => {
+  it("makes forge key pairs and round-trips JWEs that jose reads, and reads jose's", async () => {
     const theirs = await joseEncrypt(pair.publicKey);
     const { forgePair, ours, spki, forgePem, readTheirs } = await withoutSubtle(async () => {
       const made = await generateCardKeyPair();
@@ -293,7 +394,10 @@ describe('without crypto.subtle (jsdom, React Native): node-forge does it all', 
         spki: publicKey,
         ours: await encryptCardDetails(details, publicKey),
         forgePem: pem(pair.privateKey, 'pkcs1'),
-        readTheirs: [await decryptCardDetails(theirs, pem(pair.privateKey, 'pkcs8')), await decryptCardDetails(theirs, pem(pair.privateKey, 'pkcs1'))],
+        readTheirs: [
+          await decryptCardDetails(theirs, pem(pair.privateKey, 'pkcs8')),
+          await decryptCardDetails(theirs, pem(pair.privateKey, 'pkcs1')),
+        ],
       };
     });
     // Forge keys, not CryptoKeys: the forge path made them.
@@ -303,26 +407,41 @@ describe('without crypto.subtle (jsdom, React Native): node-forge does it all', 
     expect(readTheirs).toEqual([details, details]);
     expect(forgePem).toMatch(/RSA PRIVATE KEY/);
     // jose (Web Crypto) decrypts what the forge path encrypted, with the forge pair's private key.
-    const privatePem = forge.pki.privateKeyInfoToPem(forge.pki.wrapRsaPrivateKey(forge.pki.privateKeyToAsn1(forgePair.privateKey as forge.pki.rsa.PrivateKey)));
-    const { plaintext, protectedHeader } = await jose.compactDecrypt(ours, await jose.importPKCS8(privatePem, 'RSA-OAEP-256'));
+    const privatePem = forge.pki.privateKeyInfoToPem(
+      forge.pki.wrapRsaPrivateKey(forge.pki.privateKeyToAsn1(forgePair.privateKey as forge.pki.rsa.PrivateKey)),
+    );
+    const { plaintext, protectedHeader } = await jose.compactDecrypt(
+      ours,
+      await jose.importPKCS8(privatePem, 'RSA-OAEP-256'),
+    );
     expect(protectedHeader).toEqual(CARD_DETAILS_JWE_HEADER);
     expect(JSON.parse(new TextDecoder().decode(plaintext))).toEqual(details);
     // The forge SPKI is the one node:crypto reads.
-    expect(KeyObject.from(await jose.importSPKI(toPem('PUBLIC KEY', spki), 'RSA-OAEP-256', { extractable: true }) as CryptoKey).asymmetricKeyDetails?.modulusLength).toBe(2048);
+    expect(
+      KeyObject.from(
+        (await jose.importSPKI(toPem('PUBLIC KEY', spki), 'RSA-OAEP-256', { extractable: true })) as CryptoKey,
+      ).asymmetricKeyDetails?.modulusLength,
+    ).toBe(2048);
     // A forge pair still works once Web Crypto is back (converted to CryptoKeys).
     expect(await decryptCardDetails(ours, forgePair)).toEqual(details);
   });
 
   it('refuses tampering, other keys and weak keys with the same typed errors', async () => {
     const jwe = await encryptCardDetails(details, pair);
-    const weakSpki = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'der' }).toString('base64url');
+    const weakSpki = generateKeyPairSync('rsa', { modulusLength: 1024 })
+      .publicKey.export({ type: 'spki', format: 'der' })
+      .toString('base64url');
     const privatePem = pem(pair.privateKey, 'pkcs8');
     const otherPem = pem((await generateCardKeyPair({ extractable: true })).privateKey as CryptoKey, 'pkcs8');
     const spki = await exportPublicKey(pair);
     await withoutSubtle(async () => {
       expect(await decryptCardDetails(jwe, privatePem)).toEqual(details);
       for (const index of [0, 1, 2, 3, 4]) {
-        await expectCode(decryptCardDetails(tamper(jwe, index, index === 0 ? 5 : 10), privatePem), CardDetailsDecryptionError, 'CARD_DETAILS_DECRYPTION_FAILED');
+        await expectCode(
+          decryptCardDetails(tamper(jwe, index, index === 0 ? 5 : 10), privatePem),
+          CardDetailsDecryptionError,
+          'CARD_DETAILS_DECRYPTION_FAILED',
+        );
       }
       await expectCode(decryptCardDetails(jwe, otherPem), CardDetailsDecryptionError, 'CARD_DETAILS_DECRYPTION_FAILED');
       await expectCode(encryptCardDetails(details, weakSpki), PublicKeyInvalidError, 'PUBLIC_KEY_INVALID');
@@ -345,7 +464,8 @@ describe('Luhn', () => {
     expect(isLuhnValid('')).toBe(false);
     expect(isLuhnValid('4111 1111')).toBe(false);
     expect(luhnCheckDigit('400012341234424')).toBe('6');
-    for (const partial of ['7992739871', '411111111111111', '0']) expect(isLuhnValid(partial + luhnCheckDigit(partial))).toBe(true);
+    for (const partial of ['7992739871', '411111111111111', '0'])
+      expect(isLuhnValid(partial + luhnCheckDigit(partial))).toBe(true);
   });
 });
 
@@ -389,7 +509,9 @@ describe('node-forge is loaded only when needed, and only our modules of it', ()
   });
 
   it('with Web Crypto, a PKCS#1 PEM loads our forge modules to convert it, and nothing else of forge', () => {
-    const { ok, loaded } = run(`const ok = same(await decryptCardDetails(await encryptCardDetails(details, spki), pemOf('pkcs1')));`);
+    const { ok, loaded } = run(
+      `const ok = same(await decryptCardDetails(await encryptCardDetails(details, spki), pemOf('pkcs1')));`,
+    );
     expect(ok).toBe(true);
     expect(loaded).toContain('rsa.js');
     // The whole package (index.js, which loads tls, ssh, ...) was not loaded.

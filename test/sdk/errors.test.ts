@@ -5,9 +5,23 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { encryptCardDetails } from '../../sdk/src/card-details/encrypt';
 import { generateCardKeyPair } from '../../sdk/src/card-details/keys';
 import { createCardIssuingClient } from '../../sdk/src/client';
-import { type ApiPromise } from '../../sdk/src/core/api-promise';
+import type { ApiPromise } from '../../sdk/src/core/api-promise';
 import type { CardIssuingClient } from '../../sdk/src/client';
-import { AuthenticationError, BusinessRuleError, CardDetailsDecryptionError, CardDetailsInvalidError, ConflictError, NetworkError, NotFoundError, PublicKeyInvalidError, RateLimitError, ResponseValidationError, ServerError, TimeoutError, ValidationError } from '../../sdk/src/core/errors/classes';
+import {
+  AuthenticationError,
+  BusinessRuleError,
+  CardDetailsDecryptionError,
+  CardDetailsInvalidError,
+  ConflictError,
+  NetworkError,
+  NotFoundError,
+  PublicKeyInvalidError,
+  RateLimitError,
+  ResponseValidationError,
+  ServerError,
+  TimeoutError,
+  ValidationError,
+} from '../../sdk/src/core/errors/classes';
 import { CardIssuingError } from '../../sdk/src/core/errors/base';
 import { errorFromResponse } from '../../sdk/src/core/errors/from-response';
 import { API_KEY, API_SECRET, problem, signedServer, specExample, uuid as u } from './support';
@@ -22,7 +36,13 @@ afterAll(() => api.server.close());
 
 const client = createCardIssuingClient({ baseUrl: BASE, apiKey: API_KEY, apiSecret: API_SECRET, retry: false });
 const keyPair = await generateCardKeyPair();
-const cardData = { pan: '4000123412344246', expiryMonth: 11, expiryYear: 2029, cvv: '987', cardholderName: 'ADA LOVELACE' };
+const cardData = {
+  pan: '4000123412344246',
+  expiryMonth: 11,
+  expiryYear: 2029,
+  cvv: '987',
+  cardholderName: 'ADA LOVELACE',
+};
 
 /** Runs a call and returns what it rejected with (failing if it resolved). */
 async function failure(promise: ApiPromise<unknown> | Promise<unknown>): Promise<CardIssuingError> {
@@ -52,7 +72,11 @@ const kinds: Kind[] = [
     status: 400,
     code: 'VALIDATION_FAILED',
     produce: async (c) => {
-      api.respond(() => problem(400, 'VALIDATION_FAILED', '1 field is invalid.', { errors: [{ path: 'body.code', message: 'Must be 6 digits' }] }));
+      api.respond(() =>
+        problem(400, 'VALIDATION_FAILED', '1 field is invalid.', {
+          errors: [{ path: 'body.code', message: 'Must be 6 digits' }],
+        }),
+      );
       const error = await failure(c.s2s.email.confirm(u(1), { code: '123456' }));
       expect(error.errors).toEqual([{ path: 'body.code', message: 'Must be 6 digits' }]);
       return error;
@@ -88,8 +112,15 @@ const kinds: Kind[] = [
     status: 409,
     code: 'INVALID_TRANSITION',
     produce: async (c) => {
-      api.respond(() => problem(409, 'INVALID_TRANSITION', 'Not while CANCELED.', { currentStatus: 'CANCELED', operation: 'increaseApprovalBudget' }));
-      const error = (await failure(c.corporates.approvals.increaseBudget(u(8), u(10), { additionalBudget: { amount: 100, currency: 'EUR' } }))) as ConflictError;
+      api.respond(() =>
+        problem(409, 'INVALID_TRANSITION', 'Not while CANCELED.', {
+          currentStatus: 'CANCELED',
+          operation: 'increaseApprovalBudget',
+        }),
+      );
+      const error = (await failure(
+        c.corporates.approvals.increaseBudget(u(8), u(10), { additionalBudget: { amount: 100, currency: 'EUR' } }),
+      )) as ConflictError;
       expect(error.currentStatus).toBe('CANCELED');
       expect(error.operation).toBe('increaseApprovalBudget');
       return error;
@@ -134,7 +165,13 @@ const kinds: Kind[] = [
     status: 502,
     code: 'HTTP_502',
     produce: async (c) => {
-      api.respond(() => new HttpResponse('<html><body>Bad gateway</body></html>', { status: 502, headers: { 'content-type': 'text/html', 'x-request-id': 'req_proxy' } }));
+      api.respond(
+        () =>
+          new HttpResponse('<html><body>Bad gateway</body></html>', {
+            status: 502,
+            headers: { 'content-type': 'text/html', 'x-request-id': 'req_proxy' },
+          }),
+      );
       const error = await failure(c.s2s.users.get(u(1)));
       expect(error.problem).toBeUndefined();
       expect(error.requestId).toBe('req_proxy');
@@ -185,7 +222,12 @@ const kinds: Kind[] = [
     status: 200,
     code: 'RESPONSE_VALIDATION_FAILED',
     produce: async (c) => {
-      api.respond(() => HttpResponse.json({ items: [{ ...listCardsExample.items[0], status: 'MELTED' }], hasMore: false, nextCursor: null }, { headers: { 'x-request-id': 'req_bad_body' } }));
+      api.respond(() =>
+        HttpResponse.json(
+          { items: [{ ...listCardsExample.items[0], status: 'MELTED' }], hasMore: false, nextCursor: null },
+          { headers: { 'x-request-id': 'req_bad_body' } },
+        ),
+      );
       const error = (await failure(c.s2s.cards.list(u(1)))) as ResponseValidationError;
       expect(error.operation).toBe('listCards');
       expect(error.path).toBe('items[0].status');
@@ -202,7 +244,16 @@ const kinds: Kind[] = [
     status: undefined,
     code: 'VALIDATION_FAILED',
     produce: async (c) => {
-      const error = await failure(c.s2s.users.create({ email: 'not-an-email', firstName: 'Ada', lastName: 'L', phone: '+447700900123', dateOfBirth: '1990-12-10', country: 'GB' }));
+      const error = await failure(
+        c.s2s.users.create({
+          email: 'not-an-email',
+          firstName: 'Ada',
+          lastName: 'L',
+          phone: '+447700900123',
+          dateOfBirth: '1990-12-10',
+          country: 'GB',
+        }),
+      );
       expect(api.seen).toHaveLength(0);
       expect(error.errors.map((e) => e.path)).toEqual(['body.email']);
       return error;
@@ -240,7 +291,14 @@ const kinds: Kind[] = [
     status: undefined,
     code: 'CARD_DETAILS_INVALID',
     produce: async (c) => {
-      api.respond(async (request) => HttpResponse.json({ encryptedDetails: await encryptCardDetails({ ...cardData, pan: '4000123412344247' }, request.url.searchParams.get('publicKey')!) }));
+      api.respond(async (request) =>
+        HttpResponse.json({
+          encryptedDetails: await encryptCardDetails(
+            { ...cardData, pan: '4000123412344247' },
+            request.url.searchParams.get('publicKey')!,
+          ),
+        }),
+      );
       return failure(c.s2s.cards.getDetails(u(5), { keyPair }));
     },
   },
@@ -310,12 +368,17 @@ describe('every error kind', () => {
         JSON.stringify(error.toJSON()),
         inspect(error, { depth: Infinity, showHidden: true }),
       ];
-      for (const view of views) for (const secret of forbidden) expect(view, `${error.name}: ${view.slice(0, 200)}`).not.toContain(secret);
+      for (const view of views)
+        for (const secret of forbidden) expect(view, `${error.name}: ${view.slice(0, 200)}`).not.toContain(secret);
     }
   });
 
   it('redacts the secret even when a server echoes it back', async () => {
-    api.respond(() => problem(400, 'VALIDATION_FAILED', `Bad secret ${API_SECRET} in request`, { errors: [{ path: 'header', message: `saw ${API_SECRET}` }] }));
+    api.respond(() =>
+      problem(400, 'VALIDATION_FAILED', `Bad secret ${API_SECRET} in request`, {
+        errors: [{ path: 'header', message: `saw ${API_SECRET}` }],
+      }),
+    );
     const error = await failure(client.s2s.users.get(u(1)));
     const seen = `${error.message}${JSON.stringify(error)}${inspect(error, { depth: Infinity })}`;
     expect(seen).not.toContain(API_SECRET);
@@ -330,15 +393,32 @@ describe('every error kind', () => {
 
 describe('response validation switch', () => {
   it('is on by default and off with validateResponses: false', async () => {
-    api.respond(() => HttpResponse.json({ items: [{ ...listCardsExample.items[0], status: 'MELTED' }], hasMore: false, nextCursor: null }));
+    api.respond(() =>
+      HttpResponse.json({
+        items: [{ ...listCardsExample.items[0], status: 'MELTED' }],
+        hasMore: false,
+        nextCursor: null,
+      }),
+    );
     await expect(client.s2s.cards.list(u(1))).rejects.toBeInstanceOf(ResponseValidationError);
-    const lenient = createCardIssuingClient({ baseUrl: BASE, apiKey: API_KEY, apiSecret: API_SECRET, validateResponses: false });
+    const lenient = createCardIssuingClient({
+      baseUrl: BASE,
+      apiKey: API_KEY,
+      apiSecret: API_SECRET,
+      validateResponses: false,
+    });
     const cards = await lenient.s2s.cards.list(u(1));
     expect(cards.items[0]!.status).toBe('MELTED');
   });
 
   it('a success body that is not JSON is a ResponseValidationError that does not quote the body', async () => {
-    api.respond(() => new HttpResponse('<html>secret-looking page 4000123412344246</html>', { status: 200, headers: { 'content-type': 'text/html' } }));
+    api.respond(
+      () =>
+        new HttpResponse('<html>secret-looking page 4000123412344246</html>', {
+          status: 200,
+          headers: { 'content-type': 'text/html' },
+        }),
+    );
     const error = (await failure(client.s2s.users.get(u(1)))) as ResponseValidationError;
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect(error.operation).toBe('getUser');
@@ -363,7 +443,11 @@ describe('errorFromResponse', () => {
     expect(limited).toBeInstanceOf(RateLimitError);
     expect(limited.retryAfter).toBe(0); // an HTTP date in the past
     expect(limited.code).toBe('HTTP_429');
-    const parsed = errorFromResponse({ status: 409, headers, body: JSON.stringify({ type: 'about:blank', title: 'Conflict', status: 409, code: 'DRAFT_NOT_CHARGED' }) });
+    const parsed = errorFromResponse({
+      status: 409,
+      headers,
+      body: JSON.stringify({ type: 'about:blank', title: 'Conflict', status: 409, code: 'DRAFT_NOT_CHARGED' }),
+    });
     expect(parsed).toBeInstanceOf(ConflictError);
     expect(parsed.code).toBe('DRAFT_NOT_CHARGED');
     expect(parsed.detail).toBe('Conflict');

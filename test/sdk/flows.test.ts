@@ -44,7 +44,8 @@ const BALANCE = u(50);
 const registrationConsents = [consent(11, 'REGISTRATION'), consent(12, 'REGISTRATION')];
 const cardConsents = [consent(21, 'CARD')];
 const depositConsents = [consent(31, 'DEPOSIT')];
-const withSigned = (consents: Consent[]) => consents.map((c) => (state.signed.has(c.id) ? { ...c, signed: true, signedAt: NOW } : c));
+const withSigned = (consents: Consent[]) =>
+  consents.map((c) => (state.signed.has(c.id) ? { ...c, signed: true, signedAt: NOW } : c));
 
 function reset(overrides: Partial<State> = {}) {
   state = {
@@ -80,7 +81,12 @@ function reset(overrides: Partial<State> = {}) {
 
 const currentUser = (): User => {
   const requiredConsents = withSigned(registrationConsents);
-  return { ...state.user, requiredConsents, registrationStatus: requiredConsents.every((c) => c.signed) ? 'COMPLETED' : 'PENDING_CONSENTS', kycStatus: state.kyc };
+  return {
+    ...state.user,
+    requiredConsents,
+    registrationStatus: requiredConsents.every((c) => c.signed) ? 'COMPLETED' : 'PENDING_CONSENTS',
+    kycStatus: state.kyc,
+  };
 };
 const makeCard = (): Card => ({
   object: 'card',
@@ -128,28 +134,33 @@ const server = setupServer(
     state.signed.add(String(params.consentUuid));
     return HttpResponse.json({ ...depositConsents[0]!, signed: true, signedAt: NOW });
   }),
-  http.get(`${BASE}/s2s/users/:userId/cards/configs`, () =>
-    record('listConfigs') ??
-    HttpResponse.json({
-      items: [
-        {
-          id: state.config.id,
-          name: 'Plus',
-          type: state.config.type,
-          price: state.config.price,
-          visuals: [{ id: u(41), name: 'Midnight', imageUrl: 'https://assets.example/midnight.png' }],
-          requiredConsents: withSigned(cardConsents),
-        },
-      ],
-      kycUrl: 'https://kyc.example/start',
-      kycStatus: state.kyc,
-      hasMore: false,
-      nextCursor: null,
-    }),
+  http.get(
+    `${BASE}/s2s/users/:userId/cards/configs`,
+    () =>
+      record('listConfigs') ??
+      HttpResponse.json({
+        items: [
+          {
+            id: state.config.id,
+            name: 'Plus',
+            type: state.config.type,
+            price: state.config.price,
+            visuals: [{ id: u(41), name: 'Midnight', imageUrl: 'https://assets.example/midnight.png' }],
+            requiredConsents: withSigned(cardConsents),
+          },
+        ],
+        kycUrl: 'https://kyc.example/start',
+        kycStatus: state.kyc,
+        hasMore: false,
+        nextCursor: null,
+      }),
   ),
   http.post(`${BASE}/s2s/users/:userId/email/otp`, () => {
     state.otp = '246810';
-    return record('requestOtp') ?? HttpResponse.json({ sentTo: 'a***@example.org', expiresAt: '2026-11-21T09:40:00Z', attemptsRemaining: 5 });
+    return (
+      record('requestOtp') ??
+      HttpResponse.json({ sentTo: 'a***@example.org', expiresAt: '2026-11-21T09:40:00Z', attemptsRemaining: 5 })
+    );
   }),
   http.post(`${BASE}/s2s/users/:userId/email/confirm`, async ({ request }) => {
     const { code } = (await request.json()) as { code: string };
@@ -182,7 +193,11 @@ const server = setupServer(
   }),
   http.get(`${BASE}/s2s/balances`, () => {
     record('listBalances');
-    return HttpResponse.json({ items: [{ id: BALANCE, userId: USER, currency: 'EUR', available: state.available, updatedAt: NOW }], hasMore: false, nextCursor: null });
+    return HttpResponse.json({
+      items: [{ id: BALANCE, userId: USER, currency: 'EUR', available: state.available, updatedAt: NOW }],
+      hasMore: false,
+      nextCursor: null,
+    });
   }),
   http.post(`${BASE}/s2s/cards/:cardId/charge-draft`, () => {
     record('chargeDraft');
@@ -198,23 +213,43 @@ const server = setupServer(
   }),
   http.post(`${BASE}/s2s/cards/:cardId/activation`, () => {
     record('activateCard');
-    if (!state.orderCompleted) return problem(409, 'CARD_ORDER_NOT_COMPLETED', 'Still ORDERED.', { currentStatus: 'ORDERED', operation: 'activateCard' });
+    if (!state.orderCompleted)
+      return problem(409, 'CARD_ORDER_NOT_COMPLETED', 'Still ORDERED.', {
+        currentStatus: 'ORDERED',
+        operation: 'activateCard',
+      });
     state.card = { ...state.card!, status: 'ACTIVE' };
     return HttpResponse.json(state.card);
   }),
-  http.get(`${BASE}/s2s/deposits/:balanceId/types`, ({ params }) => record('listTypes') ?? HttpResponse.json({ items: [depositType(String(params.balanceId))], hasMore: false, nextCursor: null })),
+  http.get(
+    `${BASE}/s2s/deposits/:balanceId/types`,
+    ({ params }) =>
+      record('listTypes') ??
+      HttpResponse.json({ items: [depositType(String(params.balanceId))], hasMore: false, nextCursor: null }),
+  ),
   http.get(`${BASE}/app/deposits/types`, ({ request }) => {
     record(`appListTypes:${new URL(request.url).searchParams.get('userUuid')}`);
-    return HttpResponse.json({ items: [{ ...depositType(u(51)), type: 'BTC', networks: ['BITCOIN'] }, depositType()], hasMore: false, nextCursor: null });
+    return HttpResponse.json({
+      items: [{ ...depositType(u(51)), type: 'BTC', networks: ['BITCOIN'] }, depositType()],
+      hasMore: false,
+      nextCursor: null,
+    });
   }),
   http.get(`${BASE}/:area/deposits/verifications`, ({ params, request }) => {
     record(`${String(params.area)}:listVerifications:${[...new URL(request.url).searchParams.values()].join()}`);
     return HttpResponse.json({ items: state.verifications, hasMore: false, nextCursor: null });
   }),
   http.post(`${BASE}/:area/deposits/verifications/:id/approval`, async ({ params, request }) => {
-    record(`${String(params.area)}:approve:${String(params.id)}:${((await request.json()) as { sourceOfFunds: string }).sourceOfFunds}`);
+    record(
+      `${String(params.area)}:approve:${String(params.id)}:${((await request.json()) as { sourceOfFunds: string }).sourceOfFunds}`,
+    );
     const v = state.verifications.find((x) => x.id === params.id)!;
-    const credited: DepositVerification = { ...v, status: 'CREDITED', creditedAmount: { amount: 9200, currency: 'EUR' }, creditedAt: NOW };
+    const credited: DepositVerification = {
+      ...v,
+      status: 'CREDITED',
+      creditedAmount: { amount: 9200, currency: 'EUR' },
+      creditedAt: NOW,
+    };
     state.verifications = state.verifications.map((x) => (x.id === v.id ? credited : x));
     return HttpResponse.json(credited);
   }),
@@ -246,7 +281,11 @@ afterAll(() => server.close());
 const client = createCardIssuingClient({ baseUrl: BASE, apiKey: 'k', apiSecret: 's', retry: false });
 const progress = () => {
   const steps: FlowStep[] = [];
-  return { steps, onStep: (s: FlowStep) => steps.push(s), trail: () => steps.filter((s) => s.status !== 'started').map((s) => `${s.step}:${s.status}`) };
+  return {
+    steps,
+    onStep: (s: FlowStep) => steps.push(s),
+    trail: () => steps.filter((s) => s.status !== 'started').map((s) => `${s.step}:${s.status}`),
+  };
 };
 async function flowError(promise: Promise<unknown>): Promise<FlowError> {
   const error = await promise.catch((e: unknown) => e);
@@ -260,7 +299,14 @@ describe('registerUser', () => {
     const p = progress();
     const asked: Consent[][] = [];
     const { user } = await registerUser(client, {
-      registration: { email: 'ada@example.org', firstName: 'Ada', lastName: 'Lovelace', phone: '+447700900123', dateOfBirth: '1990-12-10', country: 'GB' },
+      registration: {
+        email: 'ada@example.org',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        phone: '+447700900123',
+        dateOfBirth: '1990-12-10',
+        country: 'GB',
+      },
       acceptConsents: (consents, context) => {
         asked.push(consents);
         expect(context).toEqual({ userId: USER, purpose: 'registration' });
@@ -279,7 +325,14 @@ describe('registerUser', () => {
     const p = progress();
     const error = await flowError(
       registerUser(client, {
-        registration: { email: 'ada@example.org', firstName: 'Ada', lastName: 'Lovelace', phone: '+447700900123', dateOfBirth: '1990-12-10', country: 'GB' },
+        registration: {
+          email: 'ada@example.org',
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+          phone: '+447700900123',
+          dateOfBirth: '1990-12-10',
+          country: 'GB',
+        },
         acceptConsents: () => false,
         onStep: p.onStep,
       }),
@@ -295,7 +348,14 @@ describe('registerUser', () => {
     state.failures.createUser = problem(409, 'EMAIL_ALREADY_REGISTERED', 'Taken.');
     const error = await flowError(
       registerUser(client, {
-        registration: { email: 'ada@example.org', firstName: 'Ada', lastName: 'Lovelace', phone: '+447700900123', dateOfBirth: '1990-12-10', country: 'GB' },
+        registration: {
+          email: 'ada@example.org',
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+          phone: '+447700900123',
+          dateOfBirth: '1990-12-10',
+          country: 'GB',
+        },
         acceptConsents: () => true,
       }),
     );
@@ -304,12 +364,18 @@ describe('registerUser', () => {
     expect(error.status).toBe(409);
     expect(error.requestId).toBe('req_problem');
     expect((error.cause as CardIssuingError).name).toBe('ConflictError');
-    expect(error.toJSON()).toMatchObject({ flow: 'registerUser', step: 'createUser', code: 'EMAIL_ALREADY_REGISTERED' });
+    expect(error.toJSON()).toMatchObject({
+      flow: 'registerUser',
+      step: 'createUser',
+      code: 'EMAIL_ALREADY_REGISTERED',
+    });
   });
 });
 
 describe('issueCard', () => {
-  const registered = () => registrationConsents.forEach((c) => state.signed.add(c.id));
+  const registered = () => {
+    for (const c of registrationConsents) state.signed.add(c.id);
+  };
 
   it('runs the whole order for a priced physical card: OTP (with one mistyped code), KYC, consents, top-up, draft, activation', async () => {
     registered();
@@ -375,7 +441,7 @@ describe('issueCard', () => {
 
   it('skips what is already done for a free virtual card', async () => {
     registered();
-    cardConsents.forEach((c) => state.signed.add(c.id));
+    for (const c of cardConsents) state.signed.add(c.id);
     state.user = { ...state.user, emailVerified: true };
     state.kyc = 'PASSED';
     state.config = { id: u(40), type: 'VIRTUAL', price: null };
@@ -383,7 +449,14 @@ describe('issueCard', () => {
     const never = () => {
       throw new Error('not expected');
     };
-    const result = await issueCard(client, { userId: USER, configId: u(40), getOtpCode: never, completeKyc: never, acceptConsents: never, onStep: p.onStep });
+    const result = await issueCard(client, {
+      userId: USER,
+      configId: u(40),
+      getOtpCode: never,
+      completeKyc: never,
+      acceptConsents: never,
+      onStep: p.onStep,
+    });
     expect(result.card).toMatchObject({ status: 'ACTIVE', type: 'VIRTUAL' });
     expect(result.draft).toBeUndefined();
     expect(p.trail()).toEqual([
@@ -399,17 +472,25 @@ describe('issueCard', () => {
       'waitForOrder:skipped',
       'activateCard:skipped',
     ]);
-    expect(p.steps.find((s) => s.step === 'verifyEmail' && s.status === 'skipped')?.detail).toBe('e-mail already verified');
+    expect(p.steps.find((s) => s.step === 'verifyEmail' && s.status === 'skipped')?.detail).toBe(
+      'e-mail already verified',
+    );
     expect(state.calls).toEqual(['listConfigs', 'getUser', 'createCard']);
   });
 
   const ready = () => {
     registered();
-    cardConsents.forEach((c) => state.signed.add(c.id));
+    for (const c of cardConsents) state.signed.add(c.id);
     state.user = { ...state.user, emailVerified: true };
     state.kyc = 'PASSED';
   };
-  const base = { userId: USER, configId: u(40), getOtpCode: () => '246810', completeKyc: () => {}, acceptConsents: () => true };
+  const base = {
+    userId: USER,
+    configId: u(40),
+    getOtpCode: () => '246810',
+    completeKyc: () => {},
+    acceptConsents: () => true,
+  };
 
   it('stops at chargeDraft with the 422 as cause when the balance is short and no top-up is given', async () => {
     ready();
@@ -427,7 +508,14 @@ describe('issueCard', () => {
   it('stops at kyc when KYC has not passed after completeKyc', async () => {
     registered();
     state.user = { ...state.user, emailVerified: true };
-    const error = await flowError(issueCard(client, { ...base, completeKyc: () => { state.kyc = 'FAILED'; } }));
+    const error = await flowError(
+      issueCard(client, {
+        ...base,
+        completeKyc: () => {
+          state.kyc = 'FAILED';
+        },
+      }),
+    );
     expect(error.step).toBe('kyc');
     expect(error.code).toBe('KYC_NOT_PASSED');
     expect(error.cause).toBeUndefined();
@@ -436,7 +524,14 @@ describe('issueCard', () => {
   it('reports a callback that throws as CALLBACK_FAILED with its error as cause', async () => {
     registered();
     const boom = new Error('mailbox unreachable');
-    const error = await flowError(issueCard(client, { ...base, getOtpCode: () => { throw boom; } }));
+    const error = await flowError(
+      issueCard(client, {
+        ...base,
+        getOtpCode: () => {
+          throw boom;
+        },
+      }),
+    );
     expect(error.step).toBe('verifyEmail');
     expect(error.code).toBe('CALLBACK_FAILED');
     expect(error.cause).toBe(boom);
@@ -470,32 +565,71 @@ describe('issueCard', () => {
 describe('depositAddress', () => {
   it('(s2s) finds the balance, signs the deposit consents, and creates an address only when none exists', async () => {
     const p = progress();
-    const first = await depositAddress(client, { userId: USER, type: 'USDC', acceptConsents: () => true, onStep: p.onStep });
+    const first = await depositAddress(client, {
+      userId: USER,
+      type: 'USDC',
+      acceptConsents: () => true,
+      onStep: p.onStep,
+    });
     expect(first.created).toBe(true);
     expect(first.address.network).toBe('ETHEREUM');
-    expect(p.trail()).toEqual(['listBalances:done', 'listTypes:done', 'signDepositConsents:done', 'listAddresses:done', 'createAddress:done']);
+    expect(p.trail()).toEqual([
+      'listBalances:done',
+      'listTypes:done',
+      'signDepositConsents:done',
+      'listAddresses:done',
+      'createAddress:done',
+    ]);
     const again = progress();
-    const second = await depositAddress(client, { userId: USER, type: 'USDC', balanceId: BALANCE, acceptConsents: () => true, onStep: again.onStep });
+    const second = await depositAddress(client, {
+      userId: USER,
+      type: 'USDC',
+      balanceId: BALANCE,
+      acceptConsents: () => true,
+      onStep: again.onStep,
+    });
     expect(second).toMatchObject({ created: false, address: { id: first.address.id } });
-    expect(again.trail()).toEqual(['listTypes:done', 'signDepositConsents:skipped', 'listAddresses:done', 'createAddress:skipped']);
+    expect(again.trail()).toEqual([
+      'listTypes:done',
+      'signDepositConsents:skipped',
+      'listAddresses:done',
+      'createAddress:skipped',
+    ]);
     expect(state.calls.filter((c) => c.includes('createAddress'))).toEqual([`s2s:createAddress:${BALANCE}:ETHEREUM`]);
   });
 
   it('(app) takes the balance from the user’s deposit types and uses the Wallet App paths', async () => {
-    const { address } = await depositAddress(client, { area: 'app', userId: USER, type: 'USDC', depositOptions: { network: 'POLYGON', label: 'savings' }, acceptConsents: () => true });
+    const { address } = await depositAddress(client, {
+      area: 'app',
+      userId: USER,
+      type: 'USDC',
+      depositOptions: { network: 'POLYGON', label: 'savings' },
+      acceptConsents: () => true,
+    });
     expect(address).toMatchObject({ balanceId: BALANCE, network: 'POLYGON', label: 'savings' });
-    expect(state.calls).toEqual([`appListTypes:${USER}`, `appSign:${u(31)}:${USER}`, `app:listAddresses:${BALANCE}:USDC`, `app:createAddress:${BALANCE}:POLYGON`]);
+    expect(state.calls).toEqual([
+      `appListTypes:${USER}`,
+      `appSign:${u(31)}:${USER}`,
+      `app:listAddresses:${BALANCE}:USDC`,
+      `app:createAddress:${BALANCE}:POLYGON`,
+    ]);
   });
 
   it('stops at listTypes for a type the balance does not offer', async () => {
-    const error = await flowError(depositAddress(client, { userId: USER, balanceId: BALANCE, type: 'DOGE', acceptConsents: () => true }));
+    const error = await flowError(
+      depositAddress(client, { userId: USER, balanceId: BALANCE, type: 'DOGE', acceptConsents: () => true }),
+    );
     expect(error.step).toBe('listTypes');
     expect(error.code).toBe('DEPOSIT_TYPE_NOT_FOUND');
   });
 });
 
 describe('approveDeposit', () => {
-  const verification = (n: number, status: DepositVerification['status'], verificationRequired = true): DepositVerification => ({
+  const verification = (
+    n: number,
+    status: DepositVerification['status'],
+    verificationRequired = true,
+  ): DepositVerification => ({
     id: u(n),
     userId: USER,
     balanceId: BALANCE,
@@ -531,14 +665,25 @@ describe('approveDeposit', () => {
   it('skips approval when nothing is pending, and uses the Wallet App paths with area app', async () => {
     state.verifications = [verification(80, 'CREDITED', false)];
     const p = progress();
-    const result = await approveDeposit(client, { area: 'app', userId: USER, getVerificationData: () => ({ sourceOfFunds: 'OTHER', walletType: 'EXCHANGE' }), onStep: p.onStep });
+    const result = await approveDeposit(client, {
+      area: 'app',
+      userId: USER,
+      getVerificationData: () => ({ sourceOfFunds: 'OTHER', walletType: 'EXCHANGE' }),
+      onStep: p.onStep,
+    });
     expect(result.approved).toEqual([]);
     expect(p.trail()).toEqual(['listVerifications:done', 'approveVerification:skipped']);
     expect(state.calls).toEqual([`app:listVerifications:${USER}`]);
   });
 
   it('stops at listVerifications for an unknown verification id', async () => {
-    const error = await flowError(approveDeposit(client, { userId: USER, verificationId: u(89), getVerificationData: () => ({ sourceOfFunds: 'OTHER', walletType: 'EXCHANGE' }) }));
+    const error = await flowError(
+      approveDeposit(client, {
+        userId: USER,
+        verificationId: u(89),
+        getVerificationData: () => ({ sourceOfFunds: 'OTHER', walletType: 'EXCHANGE' }),
+      }),
+    );
     expect(error.step).toBe('listVerifications');
     expect(error.code).toBe('VERIFICATION_NOT_FOUND');
   });

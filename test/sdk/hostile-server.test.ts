@@ -10,7 +10,12 @@ import { inspect } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  ResponseTooLargeError, ResponseValidationError, TimeoutError, ValidationError, createCardIssuingClient, type ResponseEvent,
+  ResponseTooLargeError,
+  ResponseValidationError,
+  TimeoutError,
+  ValidationError,
+  createCardIssuingClient,
+  type ResponseEvent,
 } from 'card-issuing-sdk';
 import { settleOnFakeTime, until, useFakeTime, useRealTime } from '../helpers/fake-time';
 import { specExample } from '../helpers/spec';
@@ -34,19 +39,25 @@ afterEach(async () => {
   await new Promise((resolve) => running.close(resolve));
 });
 
-const client = (baseUrl: string, extra: { timeoutMs?: number; maxResponseBytes?: number; hooks?: { onResponse: (e: ResponseEvent) => void } } = {}) =>
-  createCardIssuingClient({ baseUrl, apiKey: 'test_key', apiSecret: SECRET, retry: false, ...extra });
+const client = (
+  baseUrl: string,
+  extra: { timeoutMs?: number; maxResponseBytes?: number; hooks?: { onResponse: (e: ResponseEvent) => void } } = {},
+) => createCardIssuingClient({ baseUrl, apiKey: 'test_key', apiSecret: SECRET, retry: false, ...extra });
 
 /**
  * Calls `list` (or `get`) on a client with `timeoutMs: 300` on fake time: once the response's headers are in (and
  * the body stalls), fake time moves 299 ms (the call still pending), then 1 ms more; returns how the call ended.
  */
-async function stalledBody(baseUrl: string, call: (c: ReturnType<typeof client>) => Promise<unknown>): Promise<unknown> {
+async function stalledBody(
+  baseUrl: string,
+  call: (c: ReturnType<typeof client>) => Promise<unknown>,
+): Promise<unknown> {
   let headers = false;
   useFakeTime({ date: true }); // the SDK counts what is left of the attempt with Date.now()
   let outcome: { error: unknown } | undefined;
   void call(client(baseUrl, { timeoutMs: 300, hooks: { onResponse: () => (headers = true) } })).then(
-    () => (outcome = { error: undefined }), (error: unknown) => (outcome = { error }),
+    () => (outcome = { error: undefined }),
+    (error: unknown) => (outcome = { error }),
   );
   await until(() => headers, 'the response headers to arrive');
   await vi.advanceTimersByTimeAsync(299);
@@ -83,19 +94,37 @@ describe('timeoutMs bounds the whole attempt, body included', () => {
     let attempts = 0;
     const baseUrl = await serve((req, res) => {
       req.resume();
-      const body = attempts++ === 0
-        ? JSON.stringify({ type: 'about:blank', title: 'Too Many Requests', status: 429, code: 'RATE_LIMITED', detail: 'Slow down.' })
-        : JSON.stringify(user);
+      const body =
+        attempts++ === 0
+          ? JSON.stringify({
+              type: 'about:blank',
+              title: 'Too Many Requests',
+              status: 429,
+              code: 'RATE_LIMITED',
+              detail: 'Slow down.',
+            })
+          : JSON.stringify(user);
       res.writeHead(attempts === 1 ? 429 : 200, {
-        'content-type': attempts === 1 ? 'application/problem+json' : 'application/json', 'content-length': Buffer.byteLength(body), 'retry-after': '1',
+        'content-type': attempts === 1 ? 'application/problem+json' : 'application/json',
+        'content-length': Buffer.byteLength(body),
+        'retry-after': '1',
       });
       res.end(body);
     });
-    const retrying = createCardIssuingClient({ baseUrl, apiKey: 'test_key', apiSecret: SECRET, timeoutMs: 300, retry: { limit: 1 } });
+    const retrying = createCardIssuingClient({
+      baseUrl,
+      apiKey: 'test_key',
+      apiSecret: SECRET,
+      timeoutMs: 300,
+      retry: { limit: 1 },
+    });
     // On fake time, only the Retry-After wait is jumped over, whole: a body timer left running from the first
     // attempt would fire inside it and end the call.
     const time = useFakeTime();
-    await expect(settleOnFakeTime(time, retrying.s2s.users.get(USER_ID), (ms) => ms === 1_000)).resolves.toEqual({ ok: true, value: user });
+    await expect(settleOnFakeTime(time, retrying.s2s.users.get(USER_ID), (ms) => ms === 1_000)).resolves.toEqual({
+      ok: true,
+      value: user,
+    });
     expect(attempts).toBe(2);
   });
 
@@ -108,7 +137,12 @@ describe('timeoutMs bounds the whole attempt, body included', () => {
     const reason = new Error('the user left the page');
     // Aborted once the headers are in, while the body is being read.
     const withHooks = createCardIssuingClient({
-      baseUrl, apiKey: 'test_key', apiSecret: SECRET, retry: false, timeoutMs: 60_000, hooks: { onResponse: () => controller.abort(reason) },
+      baseUrl,
+      apiKey: 'test_key',
+      apiSecret: SECRET,
+      retry: false,
+      timeoutMs: 60_000,
+      hooks: { onResponse: () => controller.abort(reason) },
     });
     const call = withHooks.s2s.users.get(USER_ID, { signal: controller.signal });
     await expect(call).rejects.toBe(reason);
@@ -130,7 +164,9 @@ describe('maxResponseBytes', () => {
       res.on('close', released);
       pump();
     });
-    const error = await client(baseUrl, { maxResponseBytes: 1024 * 1024 }).s2s.cards.list(USER_ID).catch((e: unknown) => e);
+    const error = await client(baseUrl, { maxResponseBytes: 1024 * 1024 })
+      .s2s.cards.list(USER_ID)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect(error).toMatchObject({ code: 'RESPONSE_TOO_LARGE', maxResponseBytes: 1024 * 1024, status: 200 });
     await closed; // the server saw the client go: nothing keeps reading
@@ -141,7 +177,9 @@ describe('maxResponseBytes', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(50 * 1024 * 1024) });
       res.write('{');
     });
-    const error = await client(baseUrl).s2s.cards.list(USER_ID).catch((e: unknown) => e);
+    const error = await client(baseUrl)
+      .s2s.cards.list(USER_ID)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect((error as ResponseTooLargeError).maxResponseBytes).toBe(10 * 1024 * 1024);
   });
@@ -149,10 +187,16 @@ describe('maxResponseBytes', () => {
   it('a small gzip body that decodes past the limit is stopped there: its Content-Length is of the encoded bytes', async () => {
     const bomb = gzipSync(Buffer.alloc(8 * 1024 * 1024, 0x20)); // 8 MiB of spaces in about 8 KiB
     const baseUrl = await serve((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': bomb.byteLength });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': bomb.byteLength,
+      });
       res.end(bomb);
     });
-    const error = await client(baseUrl, { maxResponseBytes: 1024 * 1024 }).s2s.users.get(USER_ID).catch((e: unknown) => e);
+    const error = await client(baseUrl, { maxResponseBytes: 1024 * 1024 })
+      .s2s.users.get(USER_ID)
+      .catch((e: unknown) => e);
     expect(bomb.byteLength).toBeLessThan(1024 * 1024);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
   });
@@ -164,12 +208,16 @@ describe('maxResponseBytes', () => {
 
 describe('every validation failure is a ResponseValidationError', () => {
   it('a 100k-item invalid list is one, never a raw RangeError', async () => {
-    const body = JSON.stringify({ items: Array.from({ length: 100_000 }, (_, i) => ({ object: 'card', id: i, extra: 'x' })) });
+    const body = JSON.stringify({
+      items: Array.from({ length: 100_000 }, (_, i) => ({ object: 'card', id: i, extra: 'x' })),
+    });
     const baseUrl = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(body);
     });
-    const error = await client(baseUrl).s2s.cards.list(USER_ID).catch((e: unknown) => e);
+    const error = await client(baseUrl)
+      .s2s.cards.list(USER_ID)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as ResponseValidationError).errors.length).toBeLessThanOrEqual(100);
   });
@@ -182,17 +230,37 @@ describe('a server that echoes the secret', () => {
       authorization = req.headers.authorization ?? '';
       const echo = `${SECRET} ${authorization}`;
       res.writeHead(400, { 'content-type': 'application/problem+json', 'x-request-id': `req_${SECRET}` });
-      res.end(JSON.stringify({
-        type: `https://evil.example/${SECRET}`, title: echo, status: 400, code: 'VALIDATION_FAILED', detail: echo,
-        instance: echo, requestId: SECRET, currentStatus: SECRET, operation: SECRET, stringToSign: echo,
-        errors: [{ path: `body.${SECRET}`, message: echo }, { path: authorization, message: 'x' }],
-      }));
+      res.end(
+        JSON.stringify({
+          type: `https://evil.example/${SECRET}`,
+          title: echo,
+          status: 400,
+          code: 'VALIDATION_FAILED',
+          detail: echo,
+          instance: echo,
+          requestId: SECRET,
+          currentStatus: SECRET,
+          operation: SECRET,
+          stringToSign: echo,
+          errors: [
+            { path: `body.${SECRET}`, message: echo },
+            { path: authorization, message: 'x' },
+          ],
+        }),
+      );
     });
-    const error = await client(baseUrl).s2s.users.get(USER_ID).catch((e: unknown) => e);
+    const error = await client(baseUrl)
+      .s2s.users.get(USER_ID)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     const signature = authorization.split(':')[1]!;
     expect(signature.length).toBeGreaterThan(20);
-    for (const shown of [String((error as Error).message), JSON.stringify(error), inspect(error, { depth: 10 }), (error as Error).stack ?? '']) {
+    for (const shown of [
+      String((error as Error).message),
+      JSON.stringify(error),
+      inspect(error, { depth: 10 }),
+      (error as Error).stack ?? '',
+    ]) {
       expect(shown).not.toContain(SECRET);
       expect(shown).not.toContain(signature);
       expect(shown).toContain('[REDACTED]');

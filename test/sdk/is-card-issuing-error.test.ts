@@ -24,7 +24,9 @@ import { repoPath } from '../helpers/spec';
 async function foreignErrors() {
   const built = await esbuild.build({
     stdin: {
-      contents: ['base', 'classes', 'mapping', 'from-response'].map((m) => `export * from ${JSON.stringify(repoPath(`sdk/src/core/errors/${m}.ts`))};`).join('\n'),
+      contents: ['base', 'classes', 'mapping', 'from-response']
+        .map((m) => `export * from ${JSON.stringify(repoPath(`sdk/src/core/errors/${m}.ts`))};`)
+        .join('\n'),
       resolveDir: repoPath('sdk/src'),
       loader: 'ts',
     },
@@ -36,13 +38,25 @@ async function foreignErrors() {
     logLevel: 'silent',
   });
   const module = { exports: {} as Record<string, unknown> };
-  const context = createContext({ module, exports: module.exports, require: createRequire(repoPath('sdk/package.json')) });
+  const context = createContext({
+    module,
+    exports: module.exports,
+    require: createRequire(repoPath('sdk/package.json')),
+  });
   runInContext(built.outputFiles[0]!.text, context);
-  return { errors: module.exports as typeof import('../../sdk/src/index') & typeof import('../../sdk/src/schemas'), realm: context };
+  return {
+    errors: module.exports as typeof import('../../sdk/src/index') & typeof import('../../sdk/src/schemas'),
+    realm: context,
+  };
 }
 
 describe('isCardIssuingError', () => {
-  const notFound = () => errorFromResponse({ status: 404, headers: new Headers(), body: { type: 'about:blank', title: 'Not found', status: 404, code: 'NOT_FOUND' } });
+  const notFound = () =>
+    errorFromResponse({
+      status: 404,
+      headers: new Headers(),
+      body: { type: 'about:blank', title: 'Not found', status: 404, code: 'NOT_FOUND' },
+    });
 
   it('is true for every error class of the SDK, base and subclasses', () => {
     const errors = [
@@ -64,14 +78,29 @@ describe('isCardIssuingError', () => {
     const jsonCopy = JSON.parse(JSON.stringify(notFound())) as unknown;
     const spread = { ...notFound() };
     const kyError = new HTTPError(new Response(null, { status: 404 }), new Request('https://x.test/'), {} as never);
-    for (const value of [lookAlike, privateSymbol, jsonCopy, spread, kyError, new Error('x'), null, undefined, 'NOT_FOUND', 404]) {
+    for (const value of [
+      lookAlike,
+      privateSymbol,
+      jsonCopy,
+      spread,
+      kyError,
+      new Error('x'),
+      null,
+      undefined,
+      'NOT_FOUND',
+      404,
+    ]) {
       expect(isCardIssuingError(value)).toBe(false);
     }
   });
 
   it('is true across realms, both ways, where instanceof is false', async () => {
     const { errors: foreign, realm } = await foreignErrors();
-    const theirs = foreign.errorFromResponse({ status: 404, headers: new Headers(), body: { type: 'about:blank', title: 'Not found', status: 404, code: 'NOT_FOUND' } });
+    const theirs = foreign.errorFromResponse({
+      status: 404,
+      headers: new Headers(),
+      body: { type: 'about:blank', title: 'Not found', status: 404, code: 'NOT_FOUND' },
+    });
     // Really another copy in another realm: neither its class nor its Error is ours.
     expect(theirs instanceof CardIssuingError).toBe(false);
     expect(theirs instanceof Error).toBe(false);

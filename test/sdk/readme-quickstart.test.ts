@@ -25,8 +25,17 @@ const consentTemplate = specExample('POST', '/s2s/users').example as User;
 api.respond(async (request) => {
   const path = request.url.pathname;
   if (request.method === 'POST' && path === '/s2s/users') {
-    const body = JSON.parse(request.body) as Pick<User, 'email' | 'firstName' | 'lastName' | 'phone' | 'dateOfBirth' | 'country'>;
-    const user: User = { ...consentTemplate, ...body, id: randomUUID(), registrationStatus: 'PENDING_CONSENTS', requiredConsents: consentTemplate.requiredConsents.map((c) => ({ ...c, id: randomUUID() })) };
+    const body = JSON.parse(request.body) as Pick<
+      User,
+      'email' | 'firstName' | 'lastName' | 'phone' | 'dateOfBirth' | 'country'
+    >;
+    const user: User = {
+      ...consentTemplate,
+      ...body,
+      id: randomUUID(),
+      registrationStatus: 'PENDING_CONSENTS',
+      requiredConsents: consentTemplate.requiredConsents.map((c) => ({ ...c, id: randomUUID() })),
+    };
     users.set(user.id, user);
     return HttpResponse.json(user, { status: 201, headers: { 'x-request-id': 'req_create' } });
   }
@@ -37,13 +46,19 @@ api.respond(async (request) => {
     if (!user || !consent) return problem(404, 'NOT_FOUND', 'No such consent.');
     const signed: Consent = { ...consent, signed: true, signedAt: '2026-11-21T09:31:00Z' };
     const requiredConsents = user.requiredConsents.map((c) => (c.id === signed.id ? signed : c));
-    users.set(user.id, { ...user, requiredConsents, registrationStatus: requiredConsents.every((c) => c.signed) ? 'COMPLETED' : 'PENDING_CONSENTS' });
+    users.set(user.id, {
+      ...user,
+      requiredConsents,
+      registrationStatus: requiredConsents.every((c) => c.signed) ? 'COMPLETED' : 'PENDING_CONSENTS',
+    });
     return HttpResponse.json(signed);
   }
   const get = /^\/s2s\/users\/([^/]+)$/.exec(path);
   if (request.method === 'GET' && get) {
     const user = users.get(get[1]!);
-    return user ? HttpResponse.json(user, { headers: { 'x-request-id': 'req_get' } }) : problem(404, 'NOT_FOUND', `No user ${get[1]}.`);
+    return user
+      ? HttpResponse.json(user, { headers: { 'x-request-id': 'req_get' } })
+      : problem(404, 'NOT_FOUND', `No user ${get[1]}.`);
   }
   return undefined; // the spec's example (card configs)
 });
@@ -52,7 +67,11 @@ const file = repoPath(`test/sdk/.quickstart-${process.pid}.tmp.ts`);
 const env = { ...process.env };
 beforeAll(() => {
   api.server.listen({ onUnhandledFrame: 'error' });
-  Object.assign(process.env, { CARD_ISSUING_BASE_URL: BASE, CARD_ISSUING_API_KEY: API_KEY, CARD_ISSUING_API_SECRET: API_SECRET });
+  Object.assign(process.env, {
+    CARD_ISSUING_BASE_URL: BASE,
+    CARD_ISSUING_API_KEY: API_KEY,
+    CARD_ISSUING_API_SECRET: API_SECRET,
+  });
 });
 afterAll(() => {
   api.server.close();
@@ -72,7 +91,9 @@ describe('README quickstart', () => {
       .replace(/^main\(\)\.catch\(/m, 'export const done = main().catch(');
     writeFileSync(file, runnable);
     const printed: string[] = [];
-    const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void printed.push(args.map(String).join(' ')));
+    const log = vi
+      .spyOn(console, 'log')
+      .mockImplementation((...args: unknown[]) => void printed.push(args.map(String).join(' ')));
     try {
       await ((await import(/* @vite-ignore */ file)) as { done: Promise<void> }).done;
     } finally {

@@ -1,6 +1,14 @@
 import { delay, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CardIssuingError, NetworkError, RateLimitError, ServerError, TimeoutError, createCardIssuingClient, type CardIssuingClientOptions } from 'card-issuing-sdk';
+import {
+  CardIssuingError,
+  NetworkError,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
+  createCardIssuingClient,
+  type CardIssuingClientOptions,
+} from 'card-issuing-sdk';
 import { settleOnFakeTime, until, useFakeTime, useRealTime } from '../helpers/fake-time';
 import { API_KEY, API_SECRET, problem, signedServer, uuid as u } from './support';
 
@@ -62,7 +70,10 @@ describe('retries', () => {
   it('backs off exponentially with equal jitter: each wait between half and all of initialDelayMs × 2^(retry - 1)', async () => {
     api.respond(() => problem(503, 'UNAVAILABLE', 'Try again.'));
     const retry = { limit: 3, initialDelayMs: 100, maxDelayMs: 10_000 };
-    for (const [random, expected] of [[0, [50, 100, 200]], [0.999_999, [100, 200, 400]]] as const) {
+    for (const [random, expected] of [
+      [0, [50, 100, 200]],
+      [0.999_999, [100, 200, 400]],
+    ] as const) {
       api.reset();
       api.respond(() => problem(503, 'UNAVAILABLE', 'Try again.'));
       const time = useFakeTime();
@@ -79,7 +90,10 @@ describe('retries', () => {
     api.respond(() => problem(503, 'UNAVAILABLE', 'Try again.'));
     const time = useFakeTime();
     vi.spyOn(Math, 'random').mockReturnValue(0.999_999);
-    const outcome = await settleOnFakeTime(time, onFakeTime({ retry: { limit: 3, initialDelayMs: 100, maxDelayMs: 150 } }).s2s.users.get(u(1)));
+    const outcome = await settleOnFakeTime(
+      time,
+      onFakeTime({ retry: { limit: 3, initialDelayMs: 100, maxDelayMs: 150 } }).s2s.users.get(u(1)),
+    );
     expect(outcome.ok).toBe(false);
     expect(gaps().map(Math.round)).toEqual([100, 150, 150]);
   });
@@ -98,14 +112,19 @@ describe('retries', () => {
     expect(api.seen.every((r) => r.signatureOk)).toBe(true);
   });
 
-  it.each([429, 503])('honours Retry-After on %i: the retry goes out when the server said, not before', async (status) => {
-    failFirst(1, () => problem(status, 'RATE_LIMITED', 'Slow down.', {}, { 'retry-after': '1' }));
-    const time = useFakeTime();
-    expect(await settleOnFakeTime(time, onFakeTime({ retry: fast }).s2s.cards.list(u(1)))).toMatchObject({ ok: true });
-    expect(api.seen).toHaveLength(2);
-    // The backoff alone is 5 ms here; the second attempt waited for the server's second, on fake time.
-    expect(gaps()).toEqual([1000]);
-  });
+  it.each([429, 503])(
+    'honours Retry-After on %i: the retry goes out when the server said, not before',
+    async (status) => {
+      failFirst(1, () => problem(status, 'RATE_LIMITED', 'Slow down.', {}, { 'retry-after': '1' }));
+      const time = useFakeTime();
+      expect(await settleOnFakeTime(time, onFakeTime({ retry: fast }).s2s.cards.list(u(1)))).toMatchObject({
+        ok: true,
+      });
+      expect(api.seen).toHaveLength(2);
+      // The backoff alone is 5 ms here; the second attempt waited for the server's second, on fake time.
+      expect(gaps()).toEqual([1000]);
+    },
+  );
 
   it('does not retry a POST without an idempotency key', async () => {
     failFirst(1, () => problem(503, 'UNAVAILABLE', 'Try again.'));
@@ -206,7 +225,9 @@ describe('abort', () => {
       controller.abort();
       return new Promise<Response>(() => undefined);
     });
-    await expect(client.s2s.users.get(u(1), { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(client.s2s.users.get(u(1), { signal: controller.signal })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
     expect(api.seen).toHaveLength(1);
   });
 
@@ -229,7 +250,9 @@ describe('abort', () => {
   });
 
   it('sends nothing when the signal is already aborted', async () => {
-    await expect(client.s2s.users.get(u(1), { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(client.s2s.users.get(u(1), { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
     expect(api.seen).toHaveLength(0);
   });
 });

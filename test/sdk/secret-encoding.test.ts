@@ -15,10 +15,15 @@ import { verifySignature } from '../../sdk/src/signing/verify';
 // 32 random bytes, base64: not valid UTF-8 once decoded, so the two encodings give different keys.
 const SECRET = 'KZWRK754TmOvHxIieZ/SHBkU5uC4X0QiAOcRQpbmsi0=';
 const INPUT = {
-  method: 'POST', url: 'https://api.example.test/s2s/health?arg1=test1', apiKey: 'test_key', apiSecret: SECRET,
-  timestamp: 1674742013, nonce: '75293d8ca0e6453f823fe87315e9483b',
+  method: 'POST',
+  url: 'https://api.example.test/s2s/health?arg1=test1',
+  apiKey: 'test_key',
+  apiSecret: SECRET,
+  timestamp: 1674742013,
+  nonce: '75293d8ca0e6453f823fe87315e9483b',
 } as const;
-const STRING_TO_SIGN = 'test_keyPOSThttps://api.example.test/s2s/health?arg1=test1167474201375293d8ca0e6453f823fe87315e9483b';
+const STRING_TO_SIGN =
+  'test_keyPOSThttps://api.example.test/s2s/health?arg1=test1167474201375293d8ca0e6453f823fe87315e9483b';
 // sts='<STRING_TO_SIGN>'; secret='<SECRET>'
 // printf %s "$sts" | openssl dgst -sha256 -mac HMAC -macopt hexkey:$(printf %s "$secret" | base64 -d | xxd -p -c 256) -binary | base64
 const OPENSSL_BASE64_KEY = 'DeRFGczXmSd/r2CKuGg4CeWbpirSYKKIv6tJedEuVhI=';
@@ -43,7 +48,9 @@ describe('signRequest with secretEncoding', () => {
     const builtin = process.getBuiltinModule;
     (process as { getBuiltinModule?: unknown }).getBuiltinModule = undefined;
     try {
-      expect(signatureOf((await signRequest({ ...INPUT, secretEncoding: 'base64' })).authorization)).toBe(OPENSSL_BASE64_KEY);
+      expect(signatureOf((await signRequest({ ...INPUT, secretEncoding: 'base64' })).authorization)).toBe(
+        OPENSSL_BASE64_KEY,
+      );
     } finally {
       process.getBuiltinModule = builtin;
     }
@@ -59,25 +66,42 @@ describe('signRequest with secretEncoding', () => {
 });
 
 describe('verifySignature with secretEncoding', () => {
-  const verify = (authorization: string, secretEncoding?: 'utf8' | 'base64', hmac?: (s: string, m: string) => Uint8Array) =>
+  const verify = (
+    authorization: string,
+    secretEncoding?: 'utf8' | 'base64',
+    hmac?: (s: string, m: string) => Uint8Array,
+  ) =>
     verifySignature({
-      method: INPUT.method, url: INPUT.url, authorization, getSecret: () => SECRET, now: INPUT.timestamp,
-      ...(secretEncoding ? { secretEncoding } : {}), ...(hmac ? { hmac } : {}),
+      method: INPUT.method,
+      url: INPUT.url,
+      authorization,
+      getSecret: () => SECRET,
+      now: INPUT.timestamp,
+      ...(secretEncoding ? { secretEncoding } : {}),
+      ...(hmac ? { hmac } : {}),
     });
-  const authorization = (signature: string) => `HMAC-SHA256 ${INPUT.apiKey}:${signature}:${INPUT.nonce}:${INPUT.timestamp}`;
+  const authorization = (signature: string) =>
+    `HMAC-SHA256 ${INPUT.apiKey}:${signature}:${INPUT.nonce}:${INPUT.timestamp}`;
 
   it("accepts the openssl base64-key signature under 'base64' and refuses it under the default", async () => {
     expect(await verify(authorization(OPENSSL_BASE64_KEY), 'base64')).toMatchObject({ ok: true });
-    expect(await verify(authorization(OPENSSL_BASE64_KEY))).toMatchObject({ ok: false, code: 'AUTH_SIGNATURE_MISMATCH' });
+    expect(await verify(authorization(OPENSSL_BASE64_KEY))).toMatchObject({
+      ok: false,
+      code: 'AUTH_SIGNATURE_MISMATCH',
+    });
   });
 
   it("accepts the openssl UTF-8-key signature by default and refuses it under 'base64'", async () => {
     expect(await verify(authorization(OPENSSL_UTF8_KEY))).toMatchObject({ ok: true });
-    expect(await verify(authorization(OPENSSL_UTF8_KEY), 'base64')).toMatchObject({ ok: false, code: 'AUTH_SIGNATURE_MISMATCH' });
+    expect(await verify(authorization(OPENSSL_UTF8_KEY), 'base64')).toMatchObject({
+      ok: false,
+      code: 'AUTH_SIGNATURE_MISMATCH',
+    });
   });
 
-  it("never passes a base64 secret to a UTF-8 `hmac` callback (which would key it wrongly)", async () => {
-    const utf8Hmac = (secret: string, message: string) => new Uint8Array(createHmac('sha256', secret).update(message).digest());
+  it('never passes a base64 secret to a UTF-8 `hmac` callback (which would key it wrongly)', async () => {
+    const utf8Hmac = (secret: string, message: string) =>
+      new Uint8Array(createHmac('sha256', secret).update(message).digest());
     expect(await verify(authorization(OPENSSL_BASE64_KEY), 'base64', utf8Hmac)).toMatchObject({ ok: true });
     expect(await verify(authorization(OPENSSL_UTF8_KEY), undefined, utf8Hmac)).toMatchObject({ ok: true });
   });
@@ -91,16 +115,25 @@ describe('the client with secretEncoding, against a node:http server that base64
     server = createServer((request, response) => {
       const parts = parseAuthorization(request.headers.authorization ?? '');
       const url = `${baseUrl}${request.url}`;
-      const expected = parts && createHmac('sha256', Buffer.from(SECRET, 'base64'))
-        .update(`${parts.apiKey}${request.method}${url.toLowerCase()}${parts.timestamp}${parts.nonce}`).digest('base64');
+      const expected =
+        parts &&
+        createHmac('sha256', Buffer.from(SECRET, 'base64'))
+          .update(`${parts.apiKey}${request.method}${url.toLowerCase()}${parts.timestamp}${parts.nonce}`)
+          .digest('base64');
       request.resume();
       if (parts && parts.signature === expected) {
         response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'ignored' }));
       } else {
-        response.writeHead(401, { 'content-type': 'application/problem+json' }).end(JSON.stringify({
-          type: 'https://docs.card-issuing.example/errors/auth_signature_mismatch', title: 'signature mismatch', status: 401,
-          code: 'AUTH_SIGNATURE_MISMATCH', detail: 'The signature does not match the request.', requestId: 'req_1',
-        }));
+        response.writeHead(401, { 'content-type': 'application/problem+json' }).end(
+          JSON.stringify({
+            type: 'https://docs.card-issuing.example/errors/auth_signature_mismatch',
+            title: 'signature mismatch',
+            status: 401,
+            code: 'AUTH_SIGNATURE_MISMATCH',
+            detail: 'The signature does not match the request.',
+            requestId: 'req_1',
+          }),
+        );
       }
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -109,18 +142,28 @@ describe('the client with secretEncoding, against a node:http server that base64
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   const client = (secretEncoding?: 'utf8' | 'base64') =>
-    createCardIssuingClient({ baseUrl, apiKey: 'test_key', apiSecret: SECRET, retry: false, validateResponses: false, ...(secretEncoding ? { secretEncoding } : {}) });
+    createCardIssuingClient({
+      baseUrl,
+      apiKey: 'test_key',
+      apiSecret: SECRET,
+      retry: false,
+      validateResponses: false,
+      ...(secretEncoding ? { secretEncoding } : {}),
+    });
 
   it("is accepted with 'base64' and refused with the default", async () => {
     const accepted = await client('base64').s2s.users.get('5b0e3f1c-8d4e-4a7b-9c2d-1e2f3a4b5c6d').withResponse();
     expect(accepted.status).toBe(200);
-    const refused = await client().s2s.users.get('5b0e3f1c-8d4e-4a7b-9c2d-1e2f3a4b5c6d').catch((e: unknown) => e);
+    const refused = await client()
+      .s2s.users.get('5b0e3f1c-8d4e-4a7b-9c2d-1e2f3a4b5c6d')
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(AuthenticationError);
     expect((refused as AuthenticationError).code).toBe('AUTH_SIGNATURE_MISMATCH');
   });
 
   it('refuses to be created with a secret that is not base64, naming the option but not the secret', () => {
-    expect(() => createCardIssuingClient({ baseUrl, apiKey: 'k', apiSecret: 'sk_live_#secret', secretEncoding: 'base64' }))
-      .toThrow(/^createCardIssuingClient: apiSecret is not base64/);
+    expect(() =>
+      createCardIssuingClient({ baseUrl, apiKey: 'k', apiSecret: 'sk_live_#secret', secretEncoding: 'base64' }),
+    ).toThrow(/^createCardIssuingClient: apiSecret is not base64/);
   });
 });

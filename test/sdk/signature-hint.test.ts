@@ -33,16 +33,27 @@ describe('a signature mismatch explains itself', () => {
   it('says where the strings part when the server expected another one (here: a proxy changed the path)', async () => {
     server.use(
       http.get(`${BASE}/s2s/users/:userId`, ({ request }) => {
-        const [, , signature, nonce, timestamp] = /^HMAC-SHA256 ([^:]+):([^:]+):([^:]+):(\d+)$/.exec(request.headers.get('authorization')!)!;
+        const [, , signature, nonce, timestamp] = /^HMAC-SHA256 ([^:]+):([^:]+):([^:]+):(\d+)$/.exec(
+          request.headers.get('authorization')!,
+        )!;
         expect(signature).toBeTruthy();
         const expected = `test_keyGET${BASE}/v2/s2s/users/${userId}${timestamp}${nonce}`;
         return HttpResponse.json(
-          { type: 'about:blank', title: 'Signature mismatch', status: 401, code: 'AUTH_SIGNATURE_MISMATCH', detail: 'The signature does not match the request.', stringToSign: expected },
+          {
+            type: 'about:blank',
+            title: 'Signature mismatch',
+            status: 401,
+            code: 'AUTH_SIGNATURE_MISMATCH',
+            detail: 'The signature does not match the request.',
+            stringToSign: expected,
+          },
           { status: 401, headers: { 'content-type': 'application/problem+json', 'x-request-id': 'req_1' } },
         );
       }),
     );
     const error = await refusal('test_secret');
-    expect(error.detail).toMatch(/differ from character 28: signed "[^"]*\/s2s\/users[^"]*", expected "[^"]*\/v2\/s2s[^"]*"/);
+    expect(error.detail).toMatch(
+      /differ from character 28: signed "[^"]*\/s2s\/users[^"]*", expected "[^"]*\/v2\/s2s[^"]*"/,
+    );
   });
 });

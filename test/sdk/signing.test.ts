@@ -9,10 +9,22 @@ import { repoPath } from '../helpers/spec';
 interface Vector {
   name: string;
   profile: 'published' | 'bodyHash';
-  input: { method: string; url: string; body: string | null; apiKey: string; apiSecret: string; timestamp: string; nonce: string; bodyHash: boolean; secretEncoding: 'utf8' | 'base64' };
+  input: {
+    method: string;
+    url: string;
+    body: string | null;
+    apiKey: string;
+    apiSecret: string;
+    timestamp: string;
+    nonce: string;
+    bodyHash: boolean;
+    secretEncoding: 'utf8' | 'base64';
+  };
   expected: { contentHash: string; stringToSign: string; signature: string; authorization: string };
 }
-const { vectors } = JSON.parse(readFileSync(repoPath('spec/signing-test-vectors.json'), 'utf8')) as { vectors: Vector[] };
+const { vectors } = JSON.parse(readFileSync(repoPath('spec/signing-test-vectors.json'), 'utf8')) as {
+  vectors: Vector[];
+};
 
 // The raw string of the service's HMACSHA256 page, copied from the page (issue 9), not from our vectors.
 const PUBLISHED_RAW_STRING =
@@ -27,8 +39,12 @@ describe('signRequest against the openssl-computed vectors', () => {
 
   it("signs the service's published example to the page's raw string, by default", async () => {
     const signed = await signRequest({
-      method: 'POST', url: 'https://api.mobilum.com/s2s/health?arg1=test1', apiKey: '16de9f8b-b414-4c50-b3c8-cf8355683a42',
-      apiSecret: 'any', timestamp: 1674742013, nonce: '75293d8ca0e6453f823fe87315e9483b',
+      method: 'POST',
+      url: 'https://api.mobilum.com/s2s/health?arg1=test1',
+      apiKey: '16de9f8b-b414-4c50-b3c8-cf8355683a42',
+      apiSecret: 'any',
+      timestamp: 1674742013,
+      nonce: '75293d8ca0e6453f823fe87315e9483b',
     });
     expect(signed.stringToSign).toBe(PUBLISHED_RAW_STRING);
     const published = vectors.find((v) => v.name === 'published-example')!;
@@ -36,11 +52,20 @@ describe('signRequest against the openssl-computed vectors', () => {
   });
 
   it('does not sign the body by default: a POST with a body signs the five parts only', async () => {
-    const input = { method: 'POST', url: 'https://x.test/a', apiKey: 'k', apiSecret: 's', timestamp: 1, nonce: '0'.repeat(32) };
+    const input = {
+      method: 'POST',
+      url: 'https://x.test/a',
+      apiKey: 'k',
+      apiSecret: 's',
+      timestamp: 1,
+      nonce: '0'.repeat(32),
+    };
     const withBody = await signRequest({ ...input, body: '{"a":1}' });
     expect(withBody.stringToSign).toBe(`kPOSThttps://x.test/a1${'0'.repeat(32)}`);
     expect(withBody.authorization).toBe((await signRequest(input)).authorization);
-    expect((await signRequest({ ...input, body: '{"a":1}', bodyHash: true })).stringToSign).not.toBe(withBody.stringToSign);
+    expect((await signRequest({ ...input, body: '{"a":1}', bodyHash: true })).stringToSign).not.toBe(
+      withBody.stringToSign,
+    );
   });
 
   it.each(vectors)('$profile: $name', async ({ input, expected }) => {
@@ -54,7 +79,7 @@ describe('signRequest against the openssl-computed vectors', () => {
   it.each([
     ['node:crypto (Node)', true, 0],
     ['Web Crypto, the key imported once (no process.getBuiltinModule)', false, 1],
-  ] as const)('createSigner with %s gives the vectors\' signatures', async (_name, node, imports) => {
+  ] as const)("createSigner with %s gives the vectors' signatures", async (_name, node, imports) => {
     const importKey = vi.spyOn(crypto.subtle, 'importKey');
     const builtin = process.getBuiltinModule;
     if (!node) (process as { getBuiltinModule?: unknown }).getBuiltinModule = undefined;
@@ -63,7 +88,8 @@ describe('signRequest against the openssl-computed vectors', () => {
         const group = vectors.filter((v) => v.profile === profile && v.input.apiKey === 'test_key');
         const signer = createSigner({ apiKey: 'test_key', apiSecret: 'test_secret', bodyHash: profile === 'bodyHash' });
         importKey.mockClear();
-        for (const { input, expected } of group) expect((await signer.sign(input)).authorization, input.url).toBe(expected.authorization);
+        for (const { input, expected } of group)
+          expect((await signer.sign(input)).authorization, input.url).toBe(expected.authorization);
         expect(group.length).toBeGreaterThan(2);
         expect(importKey).toHaveBeenCalledTimes(imports);
       }
@@ -74,8 +100,12 @@ describe('signRequest against the openssl-computed vectors', () => {
   });
 
   it('refuses an empty api key or secret with a clear error', async () => {
-    await expect(signRequest({ method: 'GET', url: 'https://x.test/a', apiKey: 'k', apiSecret: '' })).rejects.toThrow(/apiSecret is required/);
-    await expect(signRequest({ method: 'GET', url: 'https://x.test/a', apiKey: '', apiSecret: 's' })).rejects.toThrow(/apiKey is required/);
+    await expect(signRequest({ method: 'GET', url: 'https://x.test/a', apiKey: 'k', apiSecret: '' })).rejects.toThrow(
+      /apiSecret is required/,
+    );
+    await expect(signRequest({ method: 'GET', url: 'https://x.test/a', apiKey: '', apiSecret: 's' })).rejects.toThrow(
+      /apiKey is required/,
+    );
   });
 
   it('makes a fresh 32-hex nonce and the current timestamp when none is given', async () => {
@@ -110,8 +140,14 @@ describe('verifySignature', () => {
   it('accepts every vector with its profile', async () => {
     for (const v of vectors) {
       const result = await verifySignature({
-        method: v.input.method, url: v.input.url, body: v.input.body, authorization: v.expected.authorization,
-        getSecret: () => v.input.apiSecret, now: Number(v.input.timestamp), bodyHash: v.input.bodyHash, secretEncoding: v.input.secretEncoding,
+        method: v.input.method,
+        url: v.input.url,
+        body: v.input.body,
+        authorization: v.expected.authorization,
+        getSecret: () => v.input.apiSecret,
+        now: Number(v.input.timestamp),
+        bodyHash: v.input.bodyHash,
+        secretEncoding: v.input.secretEncoding,
       });
       expect(result, v.name).toMatchObject({ ok: true, apiKey: v.input.apiKey });
     }
@@ -119,10 +155,16 @@ describe('verifySignature', () => {
 
   it('refuses a five-part signature of a request with a body when it requires body hashes, and says so', async () => {
     const published = vectors.find((v) => v.name === 'post-json-body-not-signed')!;
-    const verify = (bodyHash: boolean) => verifySignature({
-      method: published.input.method, url: published.input.url, body: published.input.body, authorization: published.expected.authorization,
-      getSecret: () => published.input.apiSecret, now: Number(published.input.timestamp), bodyHash,
-    });
+    const verify = (bodyHash: boolean) =>
+      verifySignature({
+        method: published.input.method,
+        url: published.input.url,
+        body: published.input.body,
+        authorization: published.expected.authorization,
+        getSecret: () => published.input.apiSecret,
+        now: Number(published.input.timestamp),
+        bodyHash,
+      });
     expect(await verify(false)).toMatchObject({ ok: true });
     const refused = await verify(true);
     expect(refused).toMatchObject({ ok: false, code: 'AUTH_SIGNATURE_MISMATCH' });
@@ -130,15 +172,31 @@ describe('verifySignature', () => {
   });
 
   it('accepts a GUID nonce with or without dashes, in any case, and refuses anything else as malformed', async () => {
-    const base = { method: 'GET', url: 'https://api.example.test/s2s/cards?userId=1', apiKey: 'k', apiSecret: 's', timestamp: now };
+    const base = {
+      method: 'GET',
+      url: 'https://api.example.test/s2s/cards?userId=1',
+      apiKey: 'k',
+      apiSecret: 's',
+      timestamp: now,
+    };
     const check = async (nonce: string) => {
       const { authorization } = await signRequest({ ...base, nonce });
       return verifySignature({ ...base, authorization, getSecret: () => 's', now });
     };
-    for (const nonce of ['0f1e2d3c4b5a49688776a5b4c3d2e1f0', '0F1E2D3C4B5A49688776A5B4C3D2E1F0', '0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0', '9F1C2D3E-4B5A-4C6D-8E7F-0A1B2C3D4E5F']) {
+    for (const nonce of [
+      '0f1e2d3c4b5a49688776a5b4c3d2e1f0',
+      '0F1E2D3C4B5A49688776A5B4C3D2E1F0',
+      '0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0',
+      '9F1C2D3E-4B5A-4C6D-8E7F-0A1B2C3D4E5F',
+    ]) {
       expect(await check(nonce), nonce).toMatchObject({ ok: true });
     }
-    for (const nonce of ['0f1e2d3c4b5a49688776a5b4c3d2e1f', 'zz1e2d3c4b5a49688776a5b4c3d2e1f0', '0f1e2d3c-4b5a4968-8776-a5b4c3d2e1f0', 'nonce']) {
+    for (const nonce of [
+      '0f1e2d3c4b5a49688776a5b4c3d2e1f',
+      'zz1e2d3c4b5a49688776a5b4c3d2e1f0',
+      '0f1e2d3c-4b5a4968-8776-a5b4c3d2e1f0',
+      'nonce',
+    ]) {
       expect(await check(nonce), nonce).toMatchObject({ ok: false, code: 'AUTH_MALFORMED' });
     }
   });
@@ -154,8 +212,12 @@ describe('verifySignature', () => {
 
   it('refuses a timestamp more than 300 s from the wall clock, in either direction', async () => {
     const authorization = vector!.expected.authorization;
-    expect(await verifySignature({ ...request, authorization, now: now + 301 })).toMatchObject({ code: 'AUTH_TIMESTAMP_SKEW' });
-    expect(await verifySignature({ ...request, authorization, now: now - 301 })).toMatchObject({ code: 'AUTH_TIMESTAMP_SKEW' });
+    expect(await verifySignature({ ...request, authorization, now: now + 301 })).toMatchObject({
+      code: 'AUTH_TIMESTAMP_SKEW',
+    });
+    expect(await verifySignature({ ...request, authorization, now: now - 301 })).toMatchObject({
+      code: 'AUTH_TIMESTAMP_SKEW',
+    });
     expect(await verifySignature({ ...request, authorization, now: now + 300 })).toMatchObject({ ok: true });
   });
 
@@ -164,30 +226,46 @@ describe('verifySignature', () => {
     const changed = await verifySignature({ ...request, authorization, body: `${input.body} ` });
     expect(changed).toMatchObject({ ok: false, code: 'AUTH_SIGNATURE_MISMATCH' });
     expect(changed.ok === false && changed.stringToSign).not.toBe(vector!.expected.stringToSign);
-    expect(await verifySignature({ ...request, authorization, url: `${input.url}?x=1` })).toMatchObject({ code: 'AUTH_SIGNATURE_MISMATCH' });
-    expect(await verifySignature({ ...request, authorization, method: 'PUT' })).toMatchObject({ code: 'AUTH_SIGNATURE_MISMATCH' });
+    expect(await verifySignature({ ...request, authorization, url: `${input.url}?x=1` })).toMatchObject({
+      code: 'AUTH_SIGNATURE_MISMATCH',
+    });
+    expect(await verifySignature({ ...request, authorization, method: 'PUT' })).toMatchObject({
+      code: 'AUTH_SIGNATURE_MISMATCH',
+    });
     const garbage = authorization.replace(/:[^:]+:/, ':!!notbase64!!:');
-    expect(await verifySignature({ ...request, authorization: garbage })).toMatchObject({ code: 'AUTH_SIGNATURE_MISMATCH' });
+    expect(await verifySignature({ ...request, authorization: garbage })).toMatchObject({
+      code: 'AUTH_SIGNATURE_MISMATCH',
+    });
   });
 
   it('refuses a replayed nonce within the window', async () => {
     const nonces = new NonceCache();
     const authorization = vector!.expected.authorization;
     expect(await verifySignature({ ...request, authorization, nonces })).toMatchObject({ ok: true });
-    expect(await verifySignature({ ...request, authorization, nonces })).toMatchObject({ ok: false, code: 'AUTH_NONCE_REUSED' });
+    expect(await verifySignature({ ...request, authorization, nonces })).toMatchObject({
+      ok: false,
+      code: 'AUTH_NONCE_REUSED',
+    });
   });
 
   it('remembers a nonce for the whole window: a replay 299 s later is still refused', async () => {
     const nonces = new NonceCache();
     const authorization = vector!.expected.authorization;
     expect(await verifySignature({ ...request, authorization, nonces, now })).toMatchObject({ ok: true });
-    expect(await verifySignature({ ...request, authorization, nonces, now: now + 299 })).toMatchObject({ code: 'AUTH_NONCE_REUSED' });
+    expect(await verifySignature({ ...request, authorization, nonces, now: now + 299 })).toMatchObject({
+      code: 'AUTH_NONCE_REUSED',
+    });
   });
 
   it('keeps nonces per api key: two keys may use the same nonce', async () => {
     const nonces = new NonceCache();
     const secrets: Record<string, string> = { key_a: 'secret_a', key_b: 'secret_b' };
-    const base = { method: 'GET', url: 'https://api.example.test/s2s/cards?userId=1', timestamp: input.timestamp, nonce: input.nonce };
+    const base = {
+      method: 'GET',
+      url: 'https://api.example.test/s2s/cards?userId=1',
+      timestamp: input.timestamp,
+      nonce: input.nonce,
+    };
     for (const apiKey of ['key_a', 'key_b']) {
       const { authorization } = await signRequest({ ...base, apiKey, apiSecret: secrets[apiKey]! });
       const result = await verifySignature({ ...base, authorization, getSecret: (key) => secrets[key], now, nonces });
@@ -198,8 +276,12 @@ describe('verifySignature', () => {
   it('records a nonce only once the signature holds, so a forged request cannot burn a genuine one', async () => {
     const nonces = new NonceCache();
     const forged = await signRequest({ ...input, body: input.body, apiSecret: 'not_the_secret' });
-    expect(await verifySignature({ ...request, authorization: forged.authorization, nonces })).toMatchObject({ code: 'AUTH_SIGNATURE_MISMATCH' });
-    expect(await verifySignature({ ...request, authorization: vector!.expected.authorization, nonces })).toMatchObject({ ok: true });
+    expect(await verifySignature({ ...request, authorization: forged.authorization, nonces })).toMatchObject({
+      code: 'AUTH_SIGNATURE_MISMATCH',
+    });
+    expect(await verifySignature({ ...request, authorization: vector!.expected.authorization, nonces })).toMatchObject({
+      ok: true,
+    });
   });
 });
 

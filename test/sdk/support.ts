@@ -77,9 +77,23 @@ export function signedServer(base: string) {
 }
 
 /** A problem+json response with an X-Request-Id. */
-export function problem(status: number, code: string, detail: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+export function problem(
+  status: number,
+  code: string,
+  detail: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
   return HttpResponse.json(
-    { type: `https://docs.card-issuing.example/errors/${code.toLowerCase()}`, title: code.replace(/_/g, ' ').toLowerCase(), status, code, detail, requestId: 'req_problem', ...extra },
+    {
+      type: `https://docs.card-issuing.example/errors/${code.toLowerCase()}`,
+      title: code.replace(/_/g, ' ').toLowerCase(),
+      status,
+      code,
+      detail,
+      requestId: 'req_problem',
+      ...extra,
+    },
     { status, headers: { 'content-type': 'application/problem+json', 'x-request-id': 'req_problem', ...headers } },
   );
 }
@@ -88,7 +102,10 @@ export { specExample };
 
 function exampleResponse(request: SeenRequest): Response {
   const { status, example } = specExample(request.method, request.url.pathname);
-  return HttpResponse.json(example as Record<string, unknown>, { status, headers: { 'x-request-id': `req_${request.nonce?.slice(0, 8)}` } });
+  return HttpResponse.json(example as Record<string, unknown>, {
+    status,
+    headers: { 'x-request-id': `req_${request.nonce?.slice(0, 8)}` },
+  });
 }
 
 /** The operationIds of the spec. */

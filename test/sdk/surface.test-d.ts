@@ -12,19 +12,31 @@ declare const client: sdk.CardIssuingClient;
 
 // ------------------------------------------------------------------ the methods users call, as they call them
 
-expectTypeOf(client.s2s.users.create).parameters.toEqualTypeOf<[body: sdk.RegistrationData, options?: sdk.RequestOptions]>();
+expectTypeOf(client.s2s.users.create).parameters.toEqualTypeOf<
+  [body: sdk.RegistrationData, options?: sdk.RequestOptions]
+>();
 expectTypeOf(client.s2s.users.create).returns.toEqualTypeOf<sdk.ApiPromise<sdk.User>>();
 expectTypeOf(client.s2s.users.get).parameters.toEqualTypeOf<[userId: string, options?: sdk.RequestOptions]>();
-expectTypeOf(client.s2s.cards.create).parameters.toEqualTypeOf<[userId: string, body: sdk.CardCreate, options?: sdk.RequestOptions]>();
+expectTypeOf(client.s2s.cards.create).parameters.toEqualTypeOf<
+  [userId: string, body: sdk.CardCreate, options?: sdk.RequestOptions]
+>();
 expectTypeOf(client.s2s.cards.create).returns.toEqualTypeOf<sdk.ApiPromise<sdk.CardOrDraft>>();
 expectTypeOf(client.s2s.cards.list).parameters.toEqualTypeOf<[userId: string, options?: sdk.ListOptions]>();
 expectTypeOf(client.s2s.cards.list).returns.toEqualTypeOf<sdk.PagePromise<sdk.CardList>>();
-expectTypeOf(client.s2s.cards.getDetails).parameters.toEqualTypeOf<[cardId: string, options: sdk.CardDetailsRequestOptions]>();
+expectTypeOf(client.s2s.cards.getDetails).parameters.toEqualTypeOf<
+  [cardId: string, options: sdk.CardDetailsRequestOptions]
+>();
 expectTypeOf(client.s2s.cards.getDetails).returns.toEqualTypeOf<sdk.ApiPromise<sdk.CardDetails>>();
-expectTypeOf(client.s2s.deposits.listAddresses).parameters.toEqualTypeOf<[balanceId: string, type: sdk.DepositTypeCode, options?: sdk.ListOptions]>();
-expectTypeOf(client.s2s.deposits.listVerifications).parameters.toEqualTypeOf<[query?: { userId?: string }, options?: sdk.ListOptions]>();
+expectTypeOf(client.s2s.deposits.listAddresses).parameters.toEqualTypeOf<
+  [balanceId: string, type: sdk.DepositTypeCode, options?: sdk.ListOptions]
+>();
+expectTypeOf(client.s2s.deposits.listVerifications).parameters.toEqualTypeOf<
+  [query?: { userId?: string }, options?: sdk.ListOptions]
+>();
 // The Wallet App's consent: the user (a query parameter) first, as before the layer was generated.
-expectTypeOf(client.app.consents.sign).parameters.toEqualTypeOf<[userUuid: string, consentUuid: string, options?: sdk.RequestOptions]>();
+expectTypeOf(client.app.consents.sign).parameters.toEqualTypeOf<
+  [userUuid: string, consentUuid: string, options?: sdk.RequestOptions]
+>();
 expectTypeOf(client.corporates.approvals.increaseBudget).parameters.toEqualTypeOf<
   [corporateUuid: string, approvalUuid: string, body: sdk.BudgetIncrease, options?: sdk.RequestOptions]
 >();
@@ -39,12 +51,18 @@ expectTypeOf<keyof sdk.CorporatesApi>().toEqualTypeOf<'users' | 'approvals' | 'd
 expectTypeOf<sdk.CardIssuingClient['s2s']>().toEqualTypeOf<sdk.S2sApi>();
 
 // One method per operation of the spec: 32, no more, no fewer.
-type Leaves<T> = { [A in keyof T]: { [R in keyof T[A]]: `${A & string}.${R & string}.${keyof T[A][R] & string}` }[keyof T[A]] }[keyof T];
+type Leaves<T> = {
+  [A in keyof T]: { [R in keyof T[A]]: `${A & string}.${R & string}.${keyof T[A][R] & string}` }[keyof T[A]];
+}[keyof T];
 expectTypeOf<OperationRow['operationId']>().toEqualTypeOf<(typeof operationTable)[number]['operationId']>();
 type Union2Tuple<U> = (U extends unknown ? (x: () => U) => void : never) extends (x: infer I) => void
-  ? I extends () => infer L ? [...Union2Tuple<Exclude<U, L>>, L] : []
+  ? I extends () => infer L
+    ? [...Union2Tuple<Exclude<U, L>>, L]
+    : []
   : [];
-expectTypeOf<Union2Tuple<Leaves<sdk.ResourceMethods>>['length']>().toEqualTypeOf<Union2Tuple<OperationRow['operationId']>['length']>();
+expectTypeOf<Union2Tuple<Leaves<sdk.ResourceMethods>>['length']>().toEqualTypeOf<
+  Union2Tuple<OperationRow['operationId']>['length']
+>();
 expectTypeOf<Union2Tuple<OperationRow['operationId']>['length']>().toEqualTypeOf<32>();
 
 // ------------------------------------------------------------------ options
@@ -53,13 +71,17 @@ expectTypeOf<sdk.CardIssuingClientOptions['secretEncoding']>().toEqualTypeOf<sdk
 expectTypeOf<sdk.SignRequestInput['secretEncoding']>().toEqualTypeOf<sdk.SecretEncoding | undefined>();
 expectTypeOf<VerifySignatureInput['secretEncoding']>().toEqualTypeOf<'utf8' | 'base64' | undefined>();
 expectTypeOf<sdk.RequestOptions['idempotencyKey']>().toEqualTypeOf<string | false | undefined>();
-expectTypeOf<sdk.CardIssuingClientOptions['validateResponses']>().toEqualTypeOf<'strict' | 'warn' | boolean | undefined>();
+expectTypeOf<sdk.CardIssuingClientOptions['validateResponses']>().toEqualTypeOf<
+  'strict' | 'warn' | boolean | undefined
+>();
 expectTypeOf<sdk.CardIssuingClientOptions['logLevel']>().toEqualTypeOf<sdk.LogLevel | undefined>();
 expectTypeOf<sdk.CardIssuingClientOptions['dangerouslyAllowBrowser']>().toEqualTypeOf<boolean | undefined>();
 
 // ------------------------------------------------------------------ issue 18: request(), the clock, open error codes
 
-expectTypeOf(client.request<{ status: string }>({ method: 'POST', path: '/s2s/health' })).toEqualTypeOf<sdk.ApiPromise<{ status: string }>>();
+expectTypeOf(client.request<{ status: string }>({ method: 'POST', path: '/s2s/health' })).toEqualTypeOf<
+  sdk.ApiPromise<{ status: string }>
+>();
 expectTypeOf(client.request({ method: 'GET', path: '/x' })).toEqualTypeOf<sdk.ApiPromise<unknown>>();
 expectTypeOf(client.clockOffsetMs).toEqualTypeOf<number>();
 // Known codes complete in an editor; a code a newer service adds is a string the type accepts.

@@ -10,33 +10,131 @@ import { operationTable } from '../../sdk/src/server';
 import { loadSpec, repoPath } from '../helpers/spec';
 
 const ROOT_VALUES = [
-  'ApiPromise', 'AuthenticationError', 'BusinessRuleError', 'CARD_KEY_BITS', 'CardDetailsDecryptionError', 'CardDetailsError',
-  'CardDetailsInvalidError', 'CardIssuingError', 'ConflictError', 'FlowError', 'MIN_RSA_BITS', 'NetworkError', 'NotFoundError',
-  'PagePromise', 'PrivateKeyInvalidError', 'PublicKeyInvalidError', 'RateLimitError', 'ResponseTooLargeError', 'ResponseValidationError',
-  'ServerError', 'TimeoutError', 'ValidationError', 'approveDeposit', 'cardKeyBits', 'createCardIssuingClient', 'decryptCardDetails',
-  'depositAddress', 'exportPublicKey', 'generateCardKeyPair', 'importPrivateKey', 'isCardIssuingError', 'issueCard',
-  'registerUser', 'signRequest',
+  'ApiPromise',
+  'AuthenticationError',
+  'BusinessRuleError',
+  'CARD_KEY_BITS',
+  'CardDetailsDecryptionError',
+  'CardDetailsError',
+  'CardDetailsInvalidError',
+  'CardIssuingError',
+  'ConflictError',
+  'FlowError',
+  'MIN_RSA_BITS',
+  'NetworkError',
+  'NotFoundError',
+  'PagePromise',
+  'PrivateKeyInvalidError',
+  'PublicKeyInvalidError',
+  'RateLimitError',
+  'ResponseTooLargeError',
+  'ResponseValidationError',
+  'ServerError',
+  'TimeoutError',
+  'ValidationError',
+  'approveDeposit',
+  'cardKeyBits',
+  'createCardIssuingClient',
+  'decryptCardDetails',
+  'depositAddress',
+  'exportPublicKey',
+  'generateCardKeyPair',
+  'importPrivateKey',
+  'isCardIssuingError',
+  'issueCard',
+  'registerUser',
+  'signRequest',
 ];
 /** The SDK's own types (the spec's domain types are checked against components.schemas below). */
 const ROOT_TYPES = [
-  'AcceptConsents', 'ApiResponse', 'AppApi', 'ApproveDepositOptions', 'ApproveDepositResult', 'CardDetailsRequestOptions', 'CardIssuingClient',
-  'CardIssuingClientOptions', 'CardIssuingErrorInit', 'CardIssuingErrorJSON', 'CardKeyPair', 'CardPrivateKey', 'CardPrivateKeyInput',
-  'CardPublicKey', 'ClientErrorCode', 'ClientHooks', 'ClockSkewEvent', 'CorporatesApi', 'DepositAddressOptions', 'DepositAddressResult',
-  'DepositArea', 'ErrorCode', 'FieldError', 'FlowErrorCode', 'FlowName', 'FlowOptions', 'FlowStep', 'FlowStepStatus',
-  'GenerateCardKeyPairOptions', 'HeadersInit', 'IssueCardOptions', 'IssueCardResult', 'KnownErrorCode', 'ListOptions', 'LogLevel', 'Logger',
-  'Page', 'PageBody', 'PageItem', 'PageNavigation', 'PageParams', 'RawRequest', 'RegisterUserOptions', 'RequestEvent', 'RequestOptions',
-  'ResourceMethods', 'ResponseEvent', 'ResponseValidation', 'RetryConfig', 'RetryEvent', 'RsaPrivateKey', 'RsaPublicKey', 'S2sApi',
-  'SecretEncoding', 'SignRequestInput', 'SignableBody', 'SignedRequest', 'ValidationWarningEvent',
+  'AcceptConsents',
+  'ApiResponse',
+  'AppApi',
+  'ApproveDepositOptions',
+  'ApproveDepositResult',
+  'CardDetailsRequestOptions',
+  'CardIssuingClient',
+  'CardIssuingClientOptions',
+  'CardIssuingErrorInit',
+  'CardIssuingErrorJSON',
+  'CardKeyPair',
+  'CardPrivateKey',
+  'CardPrivateKeyInput',
+  'CardPublicKey',
+  'ClientErrorCode',
+  'ClientHooks',
+  'ClockSkewEvent',
+  'CorporatesApi',
+  'DepositAddressOptions',
+  'DepositAddressResult',
+  'DepositArea',
+  'ErrorCode',
+  'FieldError',
+  'FlowErrorCode',
+  'FlowName',
+  'FlowOptions',
+  'FlowStep',
+  'FlowStepStatus',
+  'GenerateCardKeyPairOptions',
+  'HeadersInit',
+  'IssueCardOptions',
+  'IssueCardResult',
+  'KnownErrorCode',
+  'ListOptions',
+  'LogLevel',
+  'Logger',
+  'Page',
+  'PageBody',
+  'PageItem',
+  'PageNavigation',
+  'PageParams',
+  'RawRequest',
+  'RegisterUserOptions',
+  'RequestEvent',
+  'RequestOptions',
+  'ResourceMethods',
+  'ResponseEvent',
+  'ResponseValidation',
+  'RetryConfig',
+  'RetryEvent',
+  'RsaPrivateKey',
+  'RsaPublicKey',
+  'S2sApi',
+  'SecretEncoding',
+  'SignRequestInput',
+  'SignableBody',
+  'SignedRequest',
+  'ValidationWarningEvent',
 ];
 /** card-issuing-sdk/schemas: the zod schemas (as `schemas` and each by name) and errorFromResponse, which reads with them. */
 const SCHEMAS_VALUES = ['errorFromResponse', 'schemas'];
 const SERVER_VALUES = [
-  'ArrivalQueue', 'CARD_DETAILS_JWE_HEADER', 'NonceCache', 'SIGNATURE_TOLERANCE_SECONDS', 'buildStringToSign', 'createNonce',
-  'encryptCardDetails', 'importPublicKey', 'isLuhnValid', 'luhnCheckDigit', 'operationTable', 'parseAuthorization', 'problemStatus', 'verifySignature',
+  'ArrivalQueue',
+  'CARD_DETAILS_JWE_HEADER',
+  'NonceCache',
+  'SIGNATURE_TOLERANCE_SECONDS',
+  'buildStringToSign',
+  'createNonce',
+  'encryptCardDetails',
+  'importPublicKey',
+  'isLuhnValid',
+  'luhnCheckDigit',
+  'operationTable',
+  'parseAuthorization',
+  'problemStatus',
+  'verifySignature',
 ];
 const SERVER_TYPES = [
-  'AuthorizationParts', 'CardPublicKeyInput', 'NonceCacheOptions', 'OperationId', 'OperationRow', 'SecretEncoding', 'SignableBody',
-  'SignatureErrorCode', 'VerifySignatureInput', 'VerifySignatureResult',
+  'AuthorizationParts',
+  'CardPublicKeyInput',
+  'NonceCacheOptions',
+  'OperationId',
+  'OperationRow',
+  'SecretEncoding',
+  'SignableBody',
+  'SignatureErrorCode',
+  'VerifySignatureInput',
+  'VerifySignatureResult',
 ];
 
 /** Every export of each entry, as the compiler sees it: name and whether it is a value. */
@@ -45,14 +143,19 @@ function exportsOf(...entries: string[]): Record<string, { name: string; value: 
   const { options } = ts.parseJsonConfigFileContent(config, ts.sys, repoPath('.'));
   const program = ts.createProgram(entries.map(repoPath), { ...options, noEmit: true, incremental: false });
   const checker = program.getTypeChecker();
-  return Object.fromEntries(entries.map((entry) => {
-    const module = checker.getSymbolAtLocation(program.getSourceFile(repoPath(entry))!)!;
-    const names = checker.getExportsOfModule(module).map((symbol) => {
-      const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
-      return { name: symbol.name, value: (target.flags & ts.SymbolFlags.Value) !== 0 && !(symbol.flags & ts.SymbolFlags.TypeAlias) };
-    });
-    return [entry, names.sort((a, b) => a.name.localeCompare(b.name))];
-  }));
+  return Object.fromEntries(
+    entries.map((entry) => {
+      const module = checker.getSymbolAtLocation(program.getSourceFile(repoPath(entry))!)!;
+      const names = checker.getExportsOfModule(module).map((symbol) => {
+        const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+        return {
+          name: symbol.name,
+          value: (target.flags & ts.SymbolFlags.Value) !== 0 && !(symbol.flags & ts.SymbolFlags.TypeAlias),
+        };
+      });
+      return [entry, names.sort((a, b) => a.name.localeCompare(b.name))];
+    }),
+  );
 }
 
 describe('the public surface', () => {
@@ -64,22 +167,32 @@ describe('the public surface', () => {
   it('the root exports the client, errors, signing, card key pairs and decryption and flows; no zod', async () => {
     expect(values('sdk/src/index.ts')).toEqual(sorted(ROOT_VALUES));
     // The built module has exactly those values (a type-only name has no runtime export).
-    expect(Object.keys(await import('../../sdk/src/index')).sort((a, b) => a.localeCompare(b))).toEqual(sorted(ROOT_VALUES));
+    expect(Object.keys(await import('../../sdk/src/index')).sort((a, b) => a.localeCompare(b))).toEqual(
+      sorted(ROOT_VALUES),
+    );
   });
 
   it("the root's types are the SDK's own and the spec's domain types by name: no hey-api *Data, *Errors or ClientOptions", () => {
     const domain = Object.keys(loadSpec().components.schemas);
     expect(sorted(types('sdk/src/index.ts'))).toEqual(sorted([...ROOT_TYPES, ...domain]));
     // The negative control of the list above: hey-api's per-operation shapes are not ours to publish.
-    const heyApi = new Set(['ClientOptions', ...operationTable.flatMap(({ operationId }) =>
-      ['Data', 'Error', 'Errors', 'Response', 'Responses'].map((suffix) => `${operationId[0]!.toUpperCase()}${operationId.slice(1)}${suffix}`))]);
+    const heyApi = new Set([
+      'ClientOptions',
+      ...operationTable.flatMap(({ operationId }) =>
+        ['Data', 'Error', 'Errors', 'Response', 'Responses'].map(
+          (suffix) => `${operationId[0]!.toUpperCase()}${operationId.slice(1)}${suffix}`,
+        ),
+      ),
+    ]);
     expect(types('sdk/src/index.ts').filter((name) => heyApi.has(name))).toEqual([]);
   });
 
   it('/server exports what a server needs: the operation table, verification, encryption, Luhn', async () => {
     expect(values('sdk/src/server.ts')).toEqual(sorted(SERVER_VALUES));
     expect(types('sdk/src/server.ts')).toEqual(sorted(SERVER_TYPES));
-    expect(Object.keys(await import('../../sdk/src/server')).sort((a, b) => a.localeCompare(b))).toEqual(sorted(SERVER_VALUES));
+    expect(Object.keys(await import('../../sdk/src/server')).sort((a, b) => a.localeCompare(b))).toEqual(
+      sorted(SERVER_VALUES),
+    );
   });
 
   it('/schemas exports the zod schemas, each by name and as `schemas`, and errorFromResponse', async () => {

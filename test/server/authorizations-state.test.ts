@@ -17,13 +17,25 @@ const DAY = 86_400;
 async function deliveredApproval(url: string, budget: number) {
   const fixtures = (await control(url, 'GET', '/fixtures')).body;
   const corporateUuid = fixtures.corporates[0].corporateUuid as string;
-  const user = (await signedFetch(url, 'POST', '/corporates/users', {
-    body: { name: 'Grace', lastName: 'Hopper', email: `grace.${Math.random().toString(36).slice(2)}@corp.example`, phone: '+12025550143' },
-  })).body;
+  const user = (
+    await signedFetch(url, 'POST', '/corporates/users', {
+      body: {
+        name: 'Grace',
+        lastName: 'Hopper',
+        email: `grace.${Math.random().toString(36).slice(2)}@corp.example`,
+        phone: '+12025550143',
+      },
+    })
+  ).body;
   await control(url, 'POST', `/users/${user.userUuid}/complete-registration`);
   const now = Date.parse((await control(url, 'GET', '/clock')).body.now);
   const created = await signedFetch(url, 'POST', `/corporates/corporates/${corporateUuid}/approvals`, {
-    body: { userUuid: user.userUuid, budget: { amount: budget, currency: 'EUR' }, validFrom: new Date(now).toISOString(), validTo: new Date(now + 30 * DAY * 1000).toISOString() },
+    body: {
+      userUuid: user.userUuid,
+      budget: { amount: budget, currency: 'EUR' },
+      validFrom: new Date(now).toISOString(),
+      validTo: new Date(now + 30 * DAY * 1000).toISOString(),
+    },
   });
   expect(created.status).toBe(201);
   return { corporateUuid, approvalUuid: created.body.approvalUuid as string, cardId: created.body.card.id as string };
@@ -37,9 +49,17 @@ describe('race probes over node:http, with a state file', () => {
     const file = tempFile();
     const first = await startMockServer({ port: 0, stateFile: file });
     const approval = await deliveredApproval(first.url, 1_000_000);
-    const step = (id: string, action: string, amount?: number) => control(first.url, 'POST', `/authorizations/${id}/${action}`, amount === undefined ? undefined : { amount });
+    const step = (id: string, action: string, amount?: number) =>
+      control(first.url, 'POST', `/authorizations/${id}/${action}`, amount === undefined ? undefined : { amount });
     const hold = async (amount: number, capture = false) =>
-      (await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, { amount, currency: 'EUR', merchant: 'Race', capture })).body.id as string;
+      (
+        await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, {
+          amount,
+          currency: 'EUR',
+          merchant: 'Race',
+          capture,
+        })
+      ).body.id as string;
     let spent = 0;
     for (let round = 0; round < 10; round++) {
       const a = await hold(1_000);
@@ -60,7 +80,12 @@ describe('race probes over node:http, with a state file', () => {
     const figures = async (url: string) => {
       const a = await approvalOf(url, approval);
       const corporate = (await control(url, 'GET', '/fixtures')).body.corporates[0];
-      return { spent: a.spent.amount, held: a.held.amount, remaining: a.remaining.amount, ledger: corporate.balance.amount + corporate.reserved.amount + corporate.spent.amount - corporate.funded.amount };
+      return {
+        spent: a.spent.amount,
+        held: a.held.amount,
+        remaining: a.remaining.amount,
+        ledger: corporate.balance.amount + corporate.reserved.amount + corporate.spent.amount - corporate.funded.amount,
+      };
     };
     expect(await figures(first.url)).toEqual({ spent, held: 0, remaining: 1_000_000 - spent, ledger: 0 });
     await first.close();
@@ -78,18 +103,47 @@ describe('authorizations in a state file', () => {
     const file = tempFile();
     const first = await startMockServer({ port: 0, stateFile: file });
     const approval = await deliveredApproval(first.url, 10_000);
-    const captured = (await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, { amount: 4_000, currency: 'EUR', merchant: 'Hotel', capture: false })).body;
-    expect((await control(first.url, 'POST', `/authorizations/${captured.id}/capture`, { amount: 3_000 })).status).toBe(200);
-    const pending = (await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, { amount: 2_000, currency: 'EUR', merchant: 'Fuel', capture: false })).body;
+    const captured = (
+      await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, {
+        amount: 4_000,
+        currency: 'EUR',
+        merchant: 'Hotel',
+        capture: false,
+      })
+    ).body;
+    expect((await control(first.url, 'POST', `/authorizations/${captured.id}/capture`, { amount: 3_000 })).status).toBe(
+      200,
+    );
+    const pending = (
+      await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, {
+        amount: 2_000,
+        currency: 'EUR',
+        merchant: 'Fuel',
+        capture: false,
+      })
+    ).body;
     const before = (await control(first.url, 'GET', `/authorizations?cardId=${approval.cardId}`)).body.items;
     await first.close();
 
     const second = await startMockServer({ port: 0, stateFile: file });
     try {
-      expect((await control(second.url, 'GET', `/authorizations?cardId=${approval.cardId}`)).body.items).toEqual(before);
-      expect(await approvalOf(second.url, approval)).toMatchObject({ spent: { amount: 3_000 }, held: { amount: 2_000 }, remaining: { amount: 5_000 } });
-      expect((await control(second.url, 'POST', `/authorizations/${pending.id}/capture`)).body).toMatchObject({ state: 'CLEARED', captured: 2_000 });
-      expect(await approvalOf(second.url, approval)).toMatchObject({ spent: { amount: 5_000 }, held: { amount: 0 }, remaining: { amount: 5_000 } });
+      expect((await control(second.url, 'GET', `/authorizations?cardId=${approval.cardId}`)).body.items).toEqual(
+        before,
+      );
+      expect(await approvalOf(second.url, approval)).toMatchObject({
+        spent: { amount: 3_000 },
+        held: { amount: 2_000 },
+        remaining: { amount: 5_000 },
+      });
+      expect((await control(second.url, 'POST', `/authorizations/${pending.id}/capture`)).body).toMatchObject({
+        state: 'CLEARED',
+        captured: 2_000,
+      });
+      expect(await approvalOf(second.url, approval)).toMatchObject({
+        spent: { amount: 5_000 },
+        held: { amount: 0 },
+        remaining: { amount: 5_000 },
+      });
       const state = (await control(second.url, 'GET', '/state')).body;
       expect(state.version).toBe(2);
       expect(Object.keys(state.authorizations)).toEqual([captured.id, pending.id]);
@@ -103,15 +157,42 @@ describe('authorizations in a state file', () => {
     const first = await startMockServer({ port: 0, stateFile: file });
     try {
       const approval = await deliveredApproval(first.url, 10_000);
-      const a = (await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, { amount: 4_000, currency: 'EUR', merchant: 'Hotel', capture: false })).body;
+      const a = (
+        await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, {
+          amount: 4_000,
+          currency: 'EUR',
+          merchant: 'Hotel',
+          capture: false,
+        })
+      ).body;
       await control(first.url, 'POST', `/authorizations/${a.id}/increment`, { amount: 500 });
       await control(first.url, 'POST', `/authorizations/${a.id}/capture`, { amount: 4_200 });
       await control(first.url, 'POST', `/authorizations/${a.id}/refund`, { amount: 200 });
-      const b = (await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, { amount: 1_000, currency: 'EUR', merchant: 'Fuel', capture: false })).body;
+      const b = (
+        await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, {
+          amount: 1_000,
+          currency: 'EUR',
+          merchant: 'Fuel',
+          capture: false,
+        })
+      ).body;
       await control(first.url, 'POST', `/authorizations/${b.id}/reverse`, { amount: 300 });
       const journal = readdirSync(dirname(file)).filter((f) => f.startsWith(`${basename(file)}.journal-`));
-      const actions = journal.flatMap((f) => readFileSync(join(dirname(file), f), 'utf8').split('\n').slice(1).filter(Boolean).map((l) => JSON.parse(l).action as string));
-      expect(actions).toEqual(expect.arrayContaining(['authorizations.increment', 'authorizations.capture', 'authorizations.refund', 'authorizations.reverse']));
+      const actions = journal.flatMap((f) =>
+        readFileSync(join(dirname(file), f), 'utf8')
+          .split('\n')
+          .slice(1)
+          .filter(Boolean)
+          .map((l) => JSON.parse(l).action as string),
+      );
+      expect(actions).toEqual(
+        expect.arrayContaining([
+          'authorizations.increment',
+          'authorizations.capture',
+          'authorizations.refund',
+          'authorizations.reverse',
+        ]),
+      );
       // What a kill -9 now would leave: the snapshot and the journal, no clean close.
       const copy = join(mkdtempSync(join(tmpdir(), 'cim-auth-copy-')), 'state.json');
       for (const f of readdirSync(dirname(file)).filter((f) => f.startsWith(basename(file)) && !f.endsWith('.lock'))) {
@@ -120,8 +201,14 @@ describe('authorizations in a state file', () => {
       const expected = (await control(first.url, 'GET', `/authorizations?cardId=${approval.cardId}`)).body.items;
       const second = await startMockServer({ port: 0, stateFile: copy });
       try {
-        expect((await control(second.url, 'GET', `/authorizations?cardId=${approval.cardId}`)).body.items).toEqual(expected);
-        expect(await approvalOf(second.url, approval)).toMatchObject({ spent: { amount: 4_000 }, held: { amount: 700 }, remaining: { amount: 5_300 } });
+        expect((await control(second.url, 'GET', `/authorizations?cardId=${approval.cardId}`)).body.items).toEqual(
+          expected,
+        );
+        expect(await approvalOf(second.url, approval)).toMatchObject({
+          spent: { amount: 4_000 },
+          held: { amount: 700 },
+          remaining: { amount: 5_300 },
+        });
       } finally {
         await second.close();
       }
@@ -134,8 +221,20 @@ describe('authorizations in a state file', () => {
     const file = tempFile();
     const first = await startMockServer({ port: 0, stateFile: file });
     const approval = await deliveredApproval(first.url, 10_000);
-    const bought = (await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, { amount: 2_500, currency: 'EUR', merchant: 'Books' })).body;
-    const declined = (await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, { amount: 99_999, currency: 'EUR', merchant: 'Yacht' })).body;
+    const bought = (
+      await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, {
+        amount: 2_500,
+        currency: 'EUR',
+        merchant: 'Books',
+      })
+    ).body;
+    const declined = (
+      await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, {
+        amount: 99_999,
+        currency: 'EUR',
+        merchant: 'Yacht',
+      })
+    ).body;
     await first.close();
     // What version 1 wrote: no held on approvals, authorizations only APPROVED (spent at once) or DECLINED.
     const envelope = JSON.parse(readFileSync(file, 'utf8'));
@@ -143,7 +242,8 @@ describe('authorizations in a state file', () => {
       tenant.state.version = 1;
       for (const a of Object.values(tenant.state.approvals) as Record<string, unknown>[]) delete a.held;
       for (const a of Object.values(tenant.state.authorizations) as Record<string, unknown>[]) {
-        for (const field of ['state', 'authorized', 'held', 'captured', 'refunded', 'expiresAt', 'steps', 'updatedAt']) delete a[field];
+        for (const field of ['state', 'authorized', 'held', 'captured', 'refunded', 'expiresAt', 'steps', 'updatedAt'])
+          delete a[field];
       }
     }
     writeFileSync(file, JSON.stringify(envelope));
@@ -152,11 +252,30 @@ describe('authorizations in a state file', () => {
     try {
       const items = (await control(second.url, 'GET', `/authorizations?cardId=${approval.cardId}`)).body.items;
       expect(items).toMatchObject([
-        { id: bought.id, status: 'APPROVED', state: 'CLEARED', captured: 2_500, held: 0, steps: [{ kind: 'authorize' }, { kind: 'capture', amount: 2_500 }] },
-        { id: declined.id, status: 'DECLINED', state: 'DECLINED', declineReason: 'BUDGET_EXCEEDED', steps: [{ kind: 'authorize', declineReason: 'BUDGET_EXCEEDED' }] },
+        {
+          id: bought.id,
+          status: 'APPROVED',
+          state: 'CLEARED',
+          captured: 2_500,
+          held: 0,
+          steps: [{ kind: 'authorize' }, { kind: 'capture', amount: 2_500 }],
+        },
+        {
+          id: declined.id,
+          status: 'DECLINED',
+          state: 'DECLINED',
+          declineReason: 'BUDGET_EXCEEDED',
+          steps: [{ kind: 'authorize', declineReason: 'BUDGET_EXCEEDED' }],
+        },
       ]);
-      expect(await approvalOf(second.url, approval)).toMatchObject({ spent: { amount: 2_500 }, held: { amount: 0 }, remaining: { amount: 7_500 } });
-      expect((await control(second.url, 'POST', `/authorizations/${bought.id}/refund`)).body).toMatchObject({ state: 'REFUNDED' });
+      expect(await approvalOf(second.url, approval)).toMatchObject({
+        spent: { amount: 2_500 },
+        held: { amount: 0 },
+        remaining: { amount: 7_500 },
+      });
+      expect((await control(second.url, 'POST', `/authorizations/${bought.id}/refund`)).body).toMatchObject({
+        state: 'REFUNDED',
+      });
     } finally {
       await second.close();
     }
@@ -170,9 +289,14 @@ describe('authorizations in a state file', () => {
     envelope.state.tenants[0].state.version = 3;
     const text = JSON.stringify(envelope);
     writeFileSync(file, text);
-    const error = await startMockServer({ port: 0, stateFile: file }).then(() => undefined, (e: unknown) => e);
+    const error = await startMockServer({ port: 0, stateFile: file }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(StateFileError);
-    expect((error as Error).message).toMatch(/version 2 \(version 1 is migrated when restored\); take the snapshot again with this version of the mock/);
+    expect((error as Error).message).toMatch(
+      /version 2 \(version 1 is migrated when restored\); take the snapshot again with this version of the mock/,
+    );
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
 });

@@ -43,7 +43,17 @@ describe('bad command lines', () => {
     const cli = runCli(['--help']);
     expect((await cli.exited).code).toBe(0);
     expect(cli.stdout).toContain('card-issuing-mock init <publicDir>');
-    for (const flag of ['--port', '--host', '--api-key', '--api-secret', '--state-file', '--latency', '--no-auth', '--seed', '--docs']) {
+    for (const flag of [
+      '--port',
+      '--host',
+      '--api-key',
+      '--api-secret',
+      '--state-file',
+      '--latency',
+      '--no-auth',
+      '--seed',
+      '--docs',
+    ]) {
       expect(cli.stdout).toContain(flag);
     }
   });
@@ -82,7 +92,14 @@ describe('the server', () => {
     expect(fixtures.depositTypes.length).toBeGreaterThanOrEqual(3);
 
     const created = await signedFetch(url, 'POST', '/s2s/users', {
-      body: { email: 'cli@example.org', firstName: 'Ada', lastName: 'Lovelace', phone: '+447700900123', dateOfBirth: '1990-12-10', country: 'GB' },
+      body: {
+        email: 'cli@example.org',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        phone: '+447700900123',
+        dateOfBirth: '1990-12-10',
+        country: 'GB',
+      },
     });
     expect(created.status).toBe(201);
     const logged = await cli.waitFor(/^\S+ POST \/s2s\/users 201 \S+ms.*$/m);
@@ -107,8 +124,22 @@ describe('the server', () => {
     const a = await startCli(['--port', '0', '--api-key', 'k_one', '--api-secret', 's_one']);
     running.push(a.cli);
     expect(a.cli.stdout).toMatch(/apiKey k_one\s+apiSecret s_one/);
-    const user = { email: 'k@example.org', firstName: 'A', lastName: 'B', phone: '+447700900123', dateOfBirth: '1990-12-10', country: 'GB' };
-    expect((await signedFetch(a.url, 'POST', '/s2s/users', { body: user, credentials: { apiKey: 'k_one', apiSecret: 's_one' } })).status).toBe(201);
+    const user = {
+      email: 'k@example.org',
+      firstName: 'A',
+      lastName: 'B',
+      phone: '+447700900123',
+      dateOfBirth: '1990-12-10',
+      country: 'GB',
+    };
+    expect(
+      (
+        await signedFetch(a.url, 'POST', '/s2s/users', {
+          body: user,
+          credentials: { apiKey: 'k_one', apiSecret: 's_one' },
+        })
+      ).status,
+    ).toBe(201);
     expect((await signedFetch(a.url, 'POST', '/s2s/users', { body: user })).status).toBe(401);
 
     const b = await startCli(['--port', '0', '--no-auth', '--seed', 'other-seed']);
@@ -137,7 +168,10 @@ describe('in a clone: npm run mock', () => {
     // npx card-issuing-mock finds no bin in a clone (npm links a workspace's bin before its file is built), so the
     // README's command is `npm run mock`. Its own process group, so that Ctrl+C reaches npm, tsx and the mock.
     const child = spawn('npm', ['run', '-s', 'mock', '--', '--port', '0', '--seed', 'npm-run-mock'], {
-      cwd: repoPath('.'), env: { ...process.env, NO_COLOR: '1' }, stdio: 'pipe', detached: true,
+      cwd: repoPath('.'),
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: 'pipe',
+      detached: true,
     });
     const cli = new CliProcess(child);
     try {

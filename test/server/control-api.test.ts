@@ -21,7 +21,12 @@ afterAll(() => server.close());
  */
 async function approval(deliver: boolean) {
   const corporate = (await ctl('GET', '/fixtures')).body.corporates[0];
-  const user = await api('POST', '/corporates/users', { name: 'Grace', lastName: 'Hopper', email: newUser('grace').email, phone: '+12025550143' });
+  const user = await api('POST', '/corporates/users', {
+    name: 'Grace',
+    lastName: 'Hopper',
+    email: newUser('grace').email,
+    phone: '+12025550143',
+  });
   expect(user.status).toBe(201);
   const now = Date.parse((await ctl('GET', '/clock')).body.now);
   const created = await api('POST', `/corporates/corporates/${corporate.corporateUuid}/approvals`, {
@@ -79,7 +84,12 @@ describe('the /__mock/ routes over HTTP', () => {
 
   it('POST /__mock/deposits/incoming to a corporate balance is a top-up', async () => {
     const corporate = (await ctl('GET', '/fixtures')).body.corporates[1];
-    const incoming = await ctl('POST', '/deposits/incoming', { balanceId: corporate.balanceId, type: 'USDC', amount: '250', requiresVerification: false });
+    const incoming = await ctl('POST', '/deposits/incoming', {
+      balanceId: corporate.balanceId,
+      type: 'USDC',
+      amount: '250',
+      requiresVerification: false,
+    });
     expect(incoming.status).toBe(201);
     expect(incoming.body.kind).toBe('topUp');
     const topUps = await api('GET', `/corporates/${corporate.corporateUuid}/top-ups`);
@@ -93,7 +103,9 @@ describe('the /__mock/ routes over HTTP', () => {
     expect(created.status).toBe('ACCEPTED');
     const completed = await ctl('POST', `/users/${created.userUuid}/complete-registration`);
     expect(completed.body.registrationStatus).toBe('COMPLETED');
-    expect((await api('GET', `/corporates/${corporateUuid}/approvals/${created.approvalUuid}`)).body.status).toBe('DELIVERED');
+    expect((await api('GET', `/corporates/${corporateUuid}/approvals/${created.approvalUuid}`)).body.status).toBe(
+      'DELIVERED',
+    );
   });
 
   it('POST /__mock/cards/{cardId}/lock and /unlock, while the approval is DELIVERED', async () => {
@@ -107,15 +119,21 @@ describe('the /__mock/ routes over HTTP', () => {
 
   it('POST /__mock/corporates/{c}/approvals/{a}/request-change, then /reject, then /cancel of another', async () => {
     const { corporateUuid, approval: delivered } = await approval(true);
-    const change = await ctl('POST', `/corporates/${corporateUuid}/approvals/${delivered.approvalUuid}/request-change`, {
-      additionalBudget: { amount: 500, currency: 'EUR' },
-    });
+    const change = await ctl(
+      'POST',
+      `/corporates/${corporateUuid}/approvals/${delivered.approvalUuid}/request-change`,
+      {
+        additionalBudget: { amount: 500, currency: 'EUR' },
+      },
+    );
     expect(change.status).toBe(201);
     expect(change.body.status).toBe('CREATED');
     expect(change.body.card.id).toBe(delivered.card.id);
     const rejected = await ctl('POST', `/corporates/${corporateUuid}/approvals/${change.body.approvalUuid}/reject`);
     expect(rejected.body.status).toBe('REJECTED');
-    expect((await api('GET', `/corporates/${corporateUuid}/approvals/${change.body.approvalUuid}`)).body.status).toBe('REJECTED');
+    expect((await api('GET', `/corporates/${corporateUuid}/approvals/${change.body.approvalUuid}`)).body.status).toBe(
+      'REJECTED',
+    );
 
     const { approval: accepted } = await approval(false);
     const canceled = await ctl('POST', `/corporates/${corporateUuid}/approvals/${accepted.approvalUuid}/cancel`);
@@ -136,7 +154,9 @@ describe('the /__mock/ routes over HTTP', () => {
 
   it('POST /__mock/faults answers the next matching requests with the fault, a network fault drops the connection', async () => {
     const user = (await api('POST', '/s2s/users', newUser('fault'))).body;
-    expect((await ctl('POST', '/faults', { method: 'GET', path: '/s2s/users/{userId}', status: 503, times: 2 })).status).toBe(201);
+    expect(
+      (await ctl('POST', '/faults', { method: 'GET', path: '/s2s/users/{userId}', status: 503, times: 2 })).status,
+    ).toBe(201);
     expect((await api('GET', `/s2s/users/${user.id}`)).status).toBe(503);
     expect((await api('GET', `/s2s/users/${user.id}`)).status).toBe(503);
     expect((await api('GET', `/s2s/users/${user.id}`)).status).toBe(200);
@@ -160,7 +180,10 @@ describe('the /__mock/ routes over HTTP', () => {
     const added = await ctl('POST', '/credentials', { apiKey: 'ctl_tenant', apiSecret: 'ctl_secret' });
     expect(added.status).toBe(201);
     expect(added.body.credentials).toEqual([{ apiKey: 'ctl_tenant' }]);
-    const signed = await control(server.url, 'GET', '/fixtures', undefined, { apiKey: 'ctl_tenant', apiSecret: 'ctl_secret' });
+    const signed = await control(server.url, 'GET', '/fixtures', undefined, {
+      apiKey: 'ctl_tenant',
+      apiSecret: 'ctl_secret',
+    });
     expect(signed.body.credentials[0].apiKey).toBe('ctl_tenant');
     const unsigned = await ctl('GET', '/fixtures?apiKey=ctl_tenant');
     expect(unsigned.status).toBe(401);

@@ -23,7 +23,9 @@ export function freePort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -51,7 +53,10 @@ export class CliProcess {
     const found = this.stdout.match(pattern);
     if (found) return Promise.resolve(found);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`)), ms);
+      const timer = setTimeout(
+        () => reject(new Error(`timed out waiting for ${pattern}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`)),
+        ms,
+      );
       this.#waiters.push({
         pattern,
         resolve: (m) => {
@@ -61,7 +66,11 @@ export class CliProcess {
       });
       void this.exited.then(({ code, signal }) => {
         clearTimeout(timer);
-        reject(new Error(`card-issuing-mock exited (code ${code}, signal ${signal}) before ${pattern}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`));
+        reject(
+          new Error(
+            `card-issuing-mock exited (code ${code}, signal ${signal}) before ${pattern}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`,
+          ),
+        );
       });
     });
   }
@@ -100,7 +109,12 @@ export async function signedFetch(
   baseUrl: string,
   method: string,
   path: string,
-  options: { body?: unknown; credentials?: { apiKey: string; apiSecret: string } | null; headers?: Record<string, string> } = {},
+  options: {
+    body?: unknown;
+    credentials?: { apiKey: string; apiSecret: string } | null;
+    headers?: Record<string, string>;
+  } = {},
+  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON, typed as Response.json() types it; the tests assert its fields.
 ): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await sendSigned({ method, url: `${baseUrl}${path}`, ...options });
   const text = await res.text();
@@ -112,7 +126,12 @@ export async function signedFetch(
  * that tenant's key, which is what acting on another tenant takes.
  */
 export async function control(
-  baseUrl: string, method: string, path: string, body?: unknown, credentials?: { apiKey: string; apiSecret: string },
+  baseUrl: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  credentials?: { apiKey: string; apiSecret: string },
+  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON, as signedFetch gives it.
 ): Promise<{ status: number; body: any }> {
   if (credentials) {
     const { status, body: answer } = await signedFetch(baseUrl, method, `/__mock${path}`, { body, credentials });

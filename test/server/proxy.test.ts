@@ -17,7 +17,13 @@ async function startProxy(target: () => URL): Promise<{ url: string; server: Ser
   const server = createServer((req, res) => {
     const to = target();
     const upstream = httpRequest(
-      { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } },
+      {
+        host: to.hostname,
+        port: to.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: to.host },
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
@@ -48,12 +54,15 @@ afterAll(async () => {
   await plain?.close();
 });
 
-const client = () => createCardIssuingClient({ baseUrl: proxy.url, apiKey: 'test_key', apiSecret: 'test_secret', retry: false });
+const client = () =>
+  createCardIssuingClient({ baseUrl: proxy.url, apiKey: 'test_key', apiSecret: 'test_secret', retry: false });
 
 describe('a mock behind a proxy that rewrites Host', () => {
   it('without publicUrl, a request signed for the proxy URL is AUTH_SIGNATURE_MISMATCH, naming the URL the mock saw', async () => {
     current = () => new URL(plain!.url);
-    const error = await client().s2s.users.create(newUser('proxy-plain')).catch((e: unknown) => e);
+    const error = await client()
+      .s2s.users.create(newUser('proxy-plain'))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
     expect((error as AuthenticationError).code).toBe('AUTH_SIGNATURE_MISMATCH');
     expect((error as AuthenticationError).problem?.stringToSign).toContain(new URL(plain!.url).host);

@@ -13,7 +13,11 @@ let server: MockServer;
 let port: number;
 
 beforeAll(async () => {
-  server = await startMockServer({ port: 0, allowedHosts: ['mock.internal'], corsOrigins: ['https://app.example.test'] });
+  server = await startMockServer({
+    port: 0,
+    allowedHosts: ['mock.internal'],
+    corsOrigins: ['https://app.example.test'],
+  });
   port = server.port;
 });
 afterAll(() => server.close());
@@ -22,14 +26,27 @@ interface Raw {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
-  json: () => any;
+  json: () => unknown;
 }
 
 /** A raw HTTP request, so that the test controls the exact target, Host and Origin. */
-function raw(options: { method?: string; path: string; host?: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<Raw> {
+function raw(options: {
+  method?: string;
+  path: string;
+  host?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}): Promise<Raw> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: { host: options.host ?? `127.0.0.1:${port}`, ...options.headers }, setHost: false },
+      {
+        host: '127.0.0.1',
+        port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: { host: options.host ?? `127.0.0.1:${port}`, ...options.headers },
+        setHost: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -53,7 +70,11 @@ describe('a cross-site request (a page on another origin) changes nothing', () =
   it.each([
     ['POST', '/__mock/faults', JSON.stringify({ path: '*', status: 500, times: 100 })],
     ['POST', '/__mock/reset', ''],
-    ['POST', '/__mock/deposits/incoming', JSON.stringify({ balanceId: '2e8f4b6a-7c1d-4a3e-9f5b-6d0c8a2e4b17', type: 'USDC', amount: '1' })],
+    [
+      'POST',
+      '/__mock/deposits/incoming',
+      JSON.stringify({ balanceId: '2e8f4b6a-7c1d-4a3e-9f5b-6d0c8a2e4b17', type: 'USDC', amount: '1' }),
+    ],
     ['POST', '/__mock/credentials', JSON.stringify({ apiKey: 'evil', apiSecret: 'evil' })],
     ['PUT', '/__mock/state', '{}'],
     ['GET', '/__mock/fixtures', undefined],
@@ -75,9 +96,18 @@ describe('a cross-site request (a page on another origin) changes nothing', () =
 
   it('a preflight from that origin is 403; from a local origin or a --cors-origin it is allowed, with CORS headers', async () => {
     const preflight = (origin: string) =>
-      raw({ method: 'OPTIONS', path: '/__mock/faults', headers: { Origin: origin, 'Access-Control-Request-Method': 'POST' } });
+      raw({
+        method: 'OPTIONS',
+        path: '/__mock/faults',
+        headers: { Origin: origin, 'Access-Control-Request-Method': 'POST' },
+      });
     expect((await preflight('https://evil.example')).status).toBe(403);
-    for (const origin of ['http://localhost:5173', 'http://127.0.0.1:3000', 'https://app.example.test', `http://mock.internal:${port}`]) {
+    for (const origin of [
+      'http://localhost:5173',
+      'http://127.0.0.1:3000',
+      'https://app.example.test',
+      `http://mock.internal:${port}`,
+    ]) {
       const res = await preflight(origin);
       expect([origin, res.status]).toEqual([origin, 204]);
       expect(res.headers['access-control-allow-origin']).toBe(origin);
@@ -96,13 +126,25 @@ describe('a foreign Host (DNS rebinding) changes nothing', () => {
     expect(read.status).toBe(403);
     expect(read.json()).toMatchObject({ code: 'HOST_NOT_ALLOWED' });
     expect(read.text).not.toContain('test_secret');
-    const write = await raw({ method: 'PUT', path: '/__mock/state', host: `rebind.evil.example:${port}`, body: before, headers: { 'Content-Type': 'application/json' } });
+    const write = await raw({
+      method: 'PUT',
+      path: '/__mock/state',
+      host: `rebind.evil.example:${port}`,
+      body: before,
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(write.status).toBe(403);
     expect(await stateText()).toBe(before);
   });
 
   it('the listen address, localhost and an --allowed-host are served', async () => {
-    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`, `mock.internal:${port}`, 'mock.internal']) {
+    for (const host of [
+      `127.0.0.1:${port}`,
+      `localhost:${port}`,
+      `LOCALHOST:${port}`,
+      `mock.internal:${port}`,
+      'mock.internal',
+    ]) {
       expect([host, (await raw({ path: '/__mock/clock', host })).status]).toEqual([host, 200]);
     }
   });
@@ -118,7 +160,10 @@ describe('no unsigned route returns a secret; another tenant takes its own signa
     expect(JSON.stringify(added.body)).not.toContain('secret_s_123');
     const unsigned = await control(server.url, 'GET', '/state?apiKey=tenant_s');
     expect(unsigned.status).toBe(401);
-    const signed = await control(server.url, 'GET', '/state', undefined, { apiKey: 'tenant_s', apiSecret: 'secret_s_123' });
+    const signed = await control(server.url, 'GET', '/state', undefined, {
+      apiKey: 'tenant_s',
+      apiSecret: 'secret_s_123',
+    });
     expect(signed.status).toBe(200);
     expect(signed.body.apiKey).toBe('tenant_s');
   });
@@ -131,7 +176,7 @@ describe('bad input is a clear 4xx that changes nothing', () => {
     expect(res.json()).toMatchObject({ code: 'URI_TOO_LONG' });
   });
 
-  it('an API body over the spec\'s 64 KiB is 413 PAYLOAD_TOO_LARGE, before the signature, and nothing is created', async () => {
+  it("an API body over the spec's 64 KiB is 413 PAYLOAD_TOO_LARGE, before the signature, and nothing is created", async () => {
     const body = JSON.stringify({ ...newUser('big'), firstName: 'x'.repeat(70 * 1024) });
     const before = await stateText();
     const res = await signedFetch(server.url, 'POST', '/s2s/users', { body: JSON.parse(body) });
@@ -140,7 +185,7 @@ describe('bad input is a clear 4xx that changes nothing', () => {
     expect(await stateText()).toBe(before);
   });
 
-  it('headers over Node\'s limit are 431 HEADERS_TOO_LARGE problem+json', async () => {
+  it("headers over Node's limit are 431 HEADERS_TOO_LARGE problem+json", async () => {
     const res = await raw({ path: '/__mock/clock', headers: { 'X-Big': 'x'.repeat(20 * 1024) } });
     expect(res.status).toBe(431);
     expect(res.headers['content-type']).toBe('application/problem+json');
@@ -154,9 +199,19 @@ describe('bad input is a clear 4xx that changes nothing', () => {
     bytes[at] = 0xc3; // a lead byte followed by ASCII: not UTF-8
     bytes[at + 1] = 0x28;
     const url = `${server.url}/s2s/users`;
-    const { authorization } = await signRequest({ method: 'POST', url, body: bytes, apiKey: 'test_key', apiSecret: 'test_secret' });
+    const { authorization } = await signRequest({
+      method: 'POST',
+      url,
+      body: bytes,
+      apiKey: 'test_key',
+      apiSecret: 'test_secret',
+    });
     const before = await stateText();
-    const res = await fetch(url, { method: 'POST', body: bytes, headers: { authorization, 'content-type': 'application/json' } });
+    const res = await fetch(url, {
+      method: 'POST',
+      body: bytes,
+      headers: { authorization, 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { code: string }).code).toBe('MALFORMED_JSON');
     expect(await stateText()).toBe(before);
@@ -167,19 +222,26 @@ describe('bad input is a clear 4xx that changes nothing', () => {
     expect(injected.status).toBe(201);
     const res = await signedFetch(server.url, 'GET', `/s2s/users/${'a'.repeat(4000)}`);
     expect(res.status).toBe(400); // no fault matched (no "b"), the path parameter is invalid
-    const tooLong = await control(server.url, 'POST', '/faults', { path: '*'.repeat(10) + 'x'.repeat(600), status: 500 });
+    const tooLong = await control(server.url, 'POST', '/faults', {
+      path: '*'.repeat(10) + 'x'.repeat(600),
+      status: 500,
+    });
     expect(tooLong.status).toBe(400);
     await control(server.url, 'POST', '/reset');
   });
 });
 
 describe('faults are applied only after the signature is verified', () => {
-  it('a forged request with another tenant\'s key does not use up that tenant\'s fault', async () => {
+  it("a forged request with another tenant's key does not use up that tenant's fault", async () => {
     const owner = { apiKey: 'fault_owner', apiSecret: 'owner_secret_1' };
     await control(server.url, 'POST', '/credentials', owner);
-    expect((await control(server.url, 'POST', '/faults', { path: '/s2s/users/*', status: 503, times: 1 }, owner)).status).toBe(201);
+    expect(
+      (await control(server.url, 'POST', '/faults', { path: '/s2s/users/*', status: 503, times: 1 }, owner)).status,
+    ).toBe(201);
     const path = `/s2s/users/3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01`;
-    const forged = await signedFetch(server.url, 'GET', path, { credentials: { apiKey: owner.apiKey, apiSecret: 'guessed' } });
+    const forged = await signedFetch(server.url, 'GET', path, {
+      credentials: { apiKey: owner.apiKey, apiSecret: 'guessed' },
+    });
     expect(forged.status).toBe(401);
     expect((await signedFetch(server.url, 'GET', path, { credentials: owner })).status).toBe(503);
     expect((await signedFetch(server.url, 'GET', path, { credentials: owner })).status).toBe(404);
@@ -211,7 +273,15 @@ describe('the command line', () => {
     seeded.mock.addCredentials({ apiKey: 'saved_tenant', apiSecret: 'saved_secret_value' });
     await writeStateFile(file, seeded.mock.exportState());
     await seeded.close();
-    const cli = runCli(['--port', '0', '--sign-body', '--public-url', 'https://mock.example.test', '--state-file', file]);
+    const cli = runCli([
+      '--port',
+      '0',
+      '--sign-body',
+      '--public-url',
+      'https://mock.example.test',
+      '--state-file',
+      file,
+    ]);
     try {
       await cli.waitFor(/One line per request/);
       expect(cli.stdout).toMatch(/body hash required: --sign-body/);
@@ -225,7 +295,11 @@ describe('the command line', () => {
   });
 
   it('refuses a --public-url, --allowed-host or --cors-origin that is not one, with exit 2 and the usage', async () => {
-    for (const args of [['--public-url', 'mock.example.test'], ['--allowed-host', 'a b'], ['--cors-origin', 'https://app.example.test/path']]) {
+    for (const args of [
+      ['--public-url', 'mock.example.test'],
+      ['--allowed-host', 'a b'],
+      ['--cors-origin', 'https://app.example.test/path'],
+    ]) {
       const cli = runCli(args);
       const { code } = await cli.exited;
       expect([args[0], code]).toEqual([args[0], 2]);

@@ -28,9 +28,15 @@ async function curl(method: string, url: string, body?: string, env: Record<stri
   return { status: Number(status), body: JSON.parse(rest.join('\n')) };
 }
 
-const registration = (email: string) => JSON.stringify({
-  email, firstName: 'Zoë', lastName: 'Ångström', phone: '+447700900123', dateOfBirth: '1990-12-10', country: 'GB',
-});
+const registration = (email: string) =>
+  JSON.stringify({
+    email,
+    firstName: 'Zoë',
+    lastName: 'Ångström',
+    phone: '+447700900123',
+    dateOfBirth: '1990-12-10',
+    country: 'GB',
+  });
 
 describe('a request signed with openssl (the five published parts) and sent with curl, to the mock with its defaults', () => {
   it('POST with a JSON body (non-ASCII too) is 201, and a GET of the user with a query-free URL is 200', async () => {
@@ -56,7 +62,9 @@ describe('a request signed with openssl (the five published parts) and sent with
 
   it('a GUID nonce with dashes, in upper case, is accepted', async () => {
     const nonce = crypto.randomUUID().toUpperCase();
-    const user = await curl('POST', `${server.url}/s2s/users`, registration('openssl-guid@example.org'), { NONCE: nonce });
+    const user = await curl('POST', `${server.url}/s2s/users`, registration('openssl-guid@example.org'), {
+      NONCE: nonce,
+    });
     expect(user.status).toBe(201);
   });
 
@@ -72,15 +80,24 @@ describe('a request signed with openssl (the five published parts) and sent with
   });
 
   it('a signature over the body hash as well is a mismatch: the server signs five parts', async () => {
-    const hashed = await curl('POST', `${server.url}/s2s/users`, registration('openssl-hash@example.org'), { SIGN_BODY: '1' });
+    const hashed = await curl('POST', `${server.url}/s2s/users`, registration('openssl-hash@example.org'), {
+      SIGN_BODY: '1',
+    });
     expect(hashed.status).toBe(401);
     expect(hashed.body.code).toBe('AUTH_SIGNATURE_MISMATCH');
   });
 
   it('a wrong secret is 401 with the stringToSign the mock expected, and no log line holds a secret or a signature', async () => {
-    const wrong = await curl('GET', `${server.url}/s2s/balances?userId=00000000-0000-4000-8000-000000000000`, undefined, { API_SECRET: 'not_the_secret' });
+    const wrong = await curl(
+      'GET',
+      `${server.url}/s2s/balances?userId=00000000-0000-4000-8000-000000000000`,
+      undefined,
+      { API_SECRET: 'not_the_secret' },
+    );
     expect(wrong.status).toBe(401);
-    expect(wrong.body.stringToSign).toMatch(/^test_keyGEThttp:\/\/127\.0\.0\.1:\d+\/s2s\/balances\?userid=0{8}-0{4}-4000-8000-0{12}\d+[0-9a-f]{32}$/);
+    expect(wrong.body.stringToSign).toMatch(
+      /^test_keyGEThttp:\/\/127\.0\.0\.1:\d+\/s2s\/balances\?userid=0{8}-0{4}-4000-8000-0{12}\d+[0-9a-f]{32}$/,
+    );
     expect(lines.some((l) => / 401 .*AUTH_SIGNATURE_MISMATCH/.test(l))).toBe(true);
     for (const line of lines) {
       expect(line).not.toContain('test_secret');
@@ -96,14 +113,21 @@ describe('the same client against a mock told to require body hashes (bodyHash /
     expect(fivePart.status).toBe(401);
     expect(fivePart.body.code).toBe('AUTH_SIGNATURE_MISMATCH');
     expect(fivePart.body.detail).toMatch(/body hash/);
-    const hashed = await curl('POST', `${bodyHashServer.url}/s2s/users`, registration('hash1@example.org'), { SIGN_BODY: '1' });
+    const hashed = await curl('POST', `${bodyHashServer.url}/s2s/users`, registration('hash1@example.org'), {
+      SIGN_BODY: '1',
+    });
     expect(hashed.status).toBe(201);
   });
 
   it('a body changed after signing is 401 AUTH_SIGNATURE_MISMATCH with the stringToSign the mock expected', async () => {
-    const tampered = await curl('POST', `${bodyHashServer.url}/s2s/users`, registration('hash2@example.org'), { SIGN_BODY: '1', TAMPER: '1' });
+    const tampered = await curl('POST', `${bodyHashServer.url}/s2s/users`, registration('hash2@example.org'), {
+      SIGN_BODY: '1',
+      TAMPER: '1',
+    });
     expect(tampered.status).toBe(401);
     expect(tampered.body.code).toBe('AUTH_SIGNATURE_MISMATCH');
-    expect(tampered.body.stringToSign).toMatch(/^test_keyPOSThttp:\/\/127\.0\.0\.1:\d+\/s2s\/users\d+[0-9a-f]{32}\S+=$/);
+    expect(tampered.body.stringToSign).toMatch(
+      /^test_keyPOSThttp:\/\/127\.0\.0\.1:\d+\/s2s\/users\d+[0-9a-f]{32}\S+=$/,
+    );
   });
 });

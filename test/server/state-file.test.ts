@@ -5,12 +5,29 @@
  * awaits the thing itself: no sleeps.
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  WAL_FORMAT, STATE_FILE_FORMAT, StateFileError, acquireLock, openStateFile, readStateFile, removeStaleTempFiles, writeStateFile,
+  WAL_FORMAT,
+  STATE_FILE_FORMAT,
+  StateFileError,
+  acquireLock,
+  openStateFile,
+  readStateFile,
+  removeStaleTempFiles,
+  writeStateFile,
   type StateFileHooks,
 } from '../../mock-server/src/node/state-file/index.js';
 
@@ -31,7 +48,11 @@ describe('readStateFile', () => {
     ['truncated JSON', '{"format":"card-issuing-mock/state","version":1,"state":{"ten', /is not valid JSON/],
     ['an empty file', '', /is empty/],
     ['another JSON file', '{"name":"my-app","version":"1.0.0"}', /is not a card-issuing-mock state file/],
-    ['a newer version', `{"format":"${STATE_FILE_FORMAT}","version":99,"state":{}}`, /has version 99; this mock reads version 1/],
+    [
+      'a newer version',
+      `{"format":"${STATE_FILE_FORMAT}","version":99,"state":{}}`,
+      /has version 99; this mock reads version 1/,
+    ],
     ['no state object', `{"format":"${STATE_FILE_FORMAT}","version":1,"state":[]}`, /has no "state" object/],
     ['binary bytes', Buffer.from([0xff, 0xfe, 0x00, 0x01]), /is not valid JSON/],
   ];
@@ -60,13 +81,20 @@ function fakeMock(): StateFileHooks & { commands: unknown[] } {
   const fake = {
     commands: [] as unknown[],
     exportState: () => ({ commands: [...fake.commands] }),
-    importState: (state: unknown) => void (fake.commands = [...(state as { commands: unknown[] }).commands]),
+    importState: (state: unknown) => {
+      fake.commands = [...(state as { commands: unknown[] }).commands];
+    },
     replay: (command: unknown) => void fake.commands.push(command),
   };
   return fake;
 }
 
-const walOf = (file: string, generation: number) => readFileSync(`${file}.journal-${generation}`, 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l));
+const walOf = (file: string, generation: number) =>
+  readFileSync(`${file}.journal-${generation}`, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => JSON.parse(l));
 
 describe('the write-ahead log', () => {
   it('has a change on disk when its durability resolves; the changes of one tick share one fsync', async () => {

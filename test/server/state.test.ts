@@ -49,22 +49,33 @@ describe('a state file', () => {
     const second = await startMockServer({ port: 0, stateFile: file, apiKey: 'other_key', apiSecret: 'other_secret' });
     try {
       expect((await signedFetch(second.url, 'GET', `/s2s/users/${user.id}`)).status).toBe(200);
-      const other = await signedFetch(second.url, 'POST', '/s2s/users', { body: newUser('other'), credentials: { apiKey: 'other_key', apiSecret: 'other_secret' } });
+      const other = await signedFetch(second.url, 'POST', '/s2s/users', {
+        body: newUser('other'),
+        credentials: { apiKey: 'other_key', apiSecret: 'other_secret' },
+      });
       expect(other.status).toBe(201);
     } finally {
       await second.close();
     }
-    await expect(startMockServer({ port: 0, stateFile: file, apiKey: 'other_key', apiSecret: 'changed' })).rejects.toThrow(
-      /already has the api key other_key, with another secret/,
-    );
+    await expect(
+      startMockServer({ port: 0, stateFile: file, apiKey: 'other_key', apiSecret: 'changed' }),
+    ).rejects.toThrow(/already has the api key other_key, with another secret/);
   });
 });
 
 describe('a corrupt or foreign state file', () => {
   const cases: [string, string, RegExp][] = [
-    ['truncated JSON', '{"format":"card-issuing-mock/state","version":1,"state":{"version":1,"tenants":[{"apiKey"', /is not valid JSON/],
+    [
+      'truncated JSON',
+      '{"format":"card-issuing-mock/state","version":1,"state":{"version":1,"tenants":[{"apiKey"',
+      /is not valid JSON/,
+    ],
     ['another JSON file', '{"name":"my-app","private":true}\n', /is not a card-issuing-mock state file/],
-    ['a state the mock cannot load', '{"format":"card-issuing-mock/state","version":1,"state":{"version":1,"defaultApiKey":"k","tenants":[]}}', /holds a state this mock cannot load .*tenants/],
+    [
+      'a state the mock cannot load',
+      '{"format":"card-issuing-mock/state","version":1,"state":{"version":1,"defaultApiKey":"k","tenants":[]}}',
+      /holds a state this mock cannot load .*tenants/,
+    ],
   ];
   for (const [what, content, message] of cases) {
     it(`${what}: the CLI refuses to start (exit 1, the file named, what is wrong) and leaves the file untouched`, async () => {

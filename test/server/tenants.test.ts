@@ -14,7 +14,14 @@ const a = as(DEFAULT_CREDENTIALS);
 const b = as(B);
 
 /** A's resources: an s2s user with an active virtual card, a business user with a DELIVERED approval and its card. */
-let owned: { userId: string; cardId: string; corporateUuid: string; approvalUuid: string; businessUserUuid: string; approvalCardId: string };
+let owned: {
+  userId: string;
+  cardId: string;
+  corporateUuid: string;
+  approvalUuid: string;
+  businessUserUuid: string;
+  approvalCardId: string;
+};
 
 beforeAll(async () => {
   server = await startMockServer({ port: 0 });
@@ -27,13 +34,22 @@ beforeAll(async () => {
   const code = (await control(server.url, 'GET', `/outbox?userId=${user.id}`)).body.items.at(-1).code;
   await a('POST', `/s2s/users/${user.id}/email/confirm`, { code });
   await control(server.url, 'POST', `/kyc/${user.id}`, { status: 'PASSED' });
-  const free = fixtures.cardConfigs.find((c: { price: unknown; type: string }) => c.price === null && c.type === 'VIRTUAL');
+  const free = fixtures.cardConfigs.find(
+    (c: { price: unknown; type: string }) => c.price === null && c.type === 'VIRTUAL',
+  );
   for (const consentId of free.consentIds) await a('POST', `/s2s/users/${user.id}/consents/${consentId}/sign`);
   const card = await a('POST', `/s2s/users/${user.id}/cards`, { configId: free.configId, visualId: free.visualIds[0] });
   expect(card.status).toBe(201);
 
   const corporate = fixtures.corporates[0];
-  const businessUser = (await a('POST', '/corporates/users', { name: 'Grace', lastName: 'Hopper', email: newUser('grace').email, phone: '+12025550143' })).body;
+  const businessUser = (
+    await a('POST', '/corporates/users', {
+      name: 'Grace',
+      lastName: 'Hopper',
+      email: newUser('grace').email,
+      phone: '+12025550143',
+    })
+  ).body;
   const now = Date.parse((await control(server.url, 'GET', '/clock')).body.now);
   const approval = await a('POST', `/corporates/corporates/${corporate.corporateUuid}/approvals`, {
     userUuid: businessUser.userUuid,
@@ -57,8 +73,12 @@ afterAll(() => server.close());
 describe('two tenants on one server', () => {
   it('the owner sees its resources', async () => {
     expect((await a('GET', `/s2s/users/${owned.userId}`)).status).toBe(200);
-    expect((await a('GET', `/s2s/cards?userId=${owned.userId}`)).body.items.map((c: { id: string }) => c.id)).toContain(owned.cardId);
-    expect((await a('GET', `/corporates/${owned.corporateUuid}/approvals/${owned.approvalUuid}`)).body.status).toBe('DELIVERED');
+    expect((await a('GET', `/s2s/cards?userId=${owned.userId}`)).body.items.map((c: { id: string }) => c.id)).toContain(
+      owned.cardId,
+    );
+    expect((await a('GET', `/corporates/${owned.corporateUuid}/approvals/${owned.approvalUuid}`)).body.status).toBe(
+      'DELIVERED',
+    );
   });
 
   it("the other tenant gets 404 for the owner's user, cards and approvals", async () => {
@@ -78,7 +98,11 @@ describe('two tenants on one server', () => {
     const writes: [string, string, unknown][] = [
       ['POST', `/s2s/users/${owned.userId}/email/otp`, undefined],
       ['POST', `/s2s/cards/${owned.cardId}/activation`, undefined],
-      ['POST', `/corporates/${owned.corporateUuid}/approvals/${owned.approvalUuid}/increase-budget`, { additionalBudget: { amount: 100, currency: 'EUR' } }],
+      [
+        'POST',
+        `/corporates/${owned.corporateUuid}/approvals/${owned.approvalUuid}/increase-budget`,
+        { additionalBudget: { amount: 100, currency: 'EUR' } },
+      ],
     ];
     for (const [method, path, body] of writes) {
       const res = await b(method, path, body);
@@ -108,7 +132,9 @@ describe('two tenants on one server', () => {
   });
 
   it("a tenant's key with the other's secret is refused", async () => {
-    const res = await signedFetch(server.url, 'GET', `/s2s/users/${owned.userId}`, { credentials: { apiKey: B.apiKey, apiSecret: DEFAULT_CREDENTIALS.apiSecret } });
+    const res = await signedFetch(server.url, 'GET', `/s2s/users/${owned.userId}`, {
+      credentials: { apiKey: B.apiKey, apiSecret: DEFAULT_CREDENTIALS.apiSecret },
+    });
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('AUTH_SIGNATURE_MISMATCH');
   });

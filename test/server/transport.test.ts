@@ -33,30 +33,50 @@ beforeAll(async () => {
   ];
   // MyHost.test is one of its names (as --allowed-host would make it), so that the URL test may send it as Host.
   const guard = createGuard({ host: '127.0.0.1', allowedHosts: ['MyHost.test'] });
-  server = await serveHandlers(handlers, { port: 0, host: '127.0.0.1', log: (line) => lines.push(line), secrets: () => [SECRET], guard });
+  server = await serveHandlers(handlers, {
+    port: 0,
+    host: '127.0.0.1',
+    log: (line) => lines.push(line),
+    secrets: () => [SECRET],
+    guard,
+  });
 });
 afterAll(() => server.close());
 
 /** A raw HTTP request, so that the test controls the exact request target and Host header. */
-function raw(options: { method?: string; path: string; host?: string; headers?: Record<string, string>; body?: Buffer }) {
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port: server.port,
-        method: options.method ?? 'GET',
-        path: options.path,
-        headers: { ...(options.host ? { Host: options.host } : {}), ...options.headers },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
+function raw(options: {
+  method?: string;
+  path: string;
+  host?: string;
+  headers?: Record<string, string>;
+  body?: Buffer;
+}) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>(
+    (resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          method: options.method ?? 'GET',
+          path: options.path,
+          headers: { ...(options.host ? { Host: options.host } : {}), ...options.headers },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              text: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(options.body);
+    },
+  );
 }
 
 describe('the request a handler sees', () => {
@@ -68,7 +88,12 @@ describe('the request a handler sees', () => {
 
   it('carries the raw body bytes unchanged', async () => {
     const bytes = Buffer.from([0x7b, 0x22, 0xc3, 0xa9, 0x22, 0x7d, 0x00, 0xff, 0x0a]);
-    const res = await raw({ method: 'POST', path: '/echo/body', body: bytes, headers: { 'Content-Type': 'application/json' } });
+    const res = await raw({
+      method: 'POST',
+      path: '/echo/body',
+      body: bytes,
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(Buffer.from(JSON.parse(res.text).body, 'base64')).toEqual(bytes);
   });
 });
@@ -84,7 +109,8 @@ describe('what no handler answers', () => {
   });
 
   it('an exception is a 500 INTERNAL_ERROR without stack or secret, logged on one line without secrets', async () => {
-    const authorization = 'HMAC-SHA256 test_key:c2lnbmF0dXJlc2lnbmF0dXJlc2lnbmF0dXJl:0123456789abcdef0123456789abcdef:1700000000';
+    const authorization =
+      'HMAC-SHA256 test_key:c2lnbmF0dXJlc2lnbmF0dXJlc2lnbmF0dXJl:0123456789abcdef0123456789abcdef:1700000000';
     const res = await raw({ path: '/boom', headers: { Authorization: authorization } });
     expect(res.status).toBe(500);
     const problem = JSON.parse(res.text);
@@ -107,7 +133,11 @@ describe('CORS for front-end dev servers', () => {
       const res = await raw({
         method: 'OPTIONS',
         path: '/s2s/users',
-        headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type,idempotency-key' },
+        headers: {
+          Origin: origin,
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'authorization,content-type,idempotency-key',
+        },
       });
       expect(res.status).toBe(204);
       expect(res.headers['access-control-allow-origin']).toBe(origin);
@@ -121,7 +151,11 @@ describe('CORS for front-end dev servers', () => {
     const res = await raw({
       method: 'OPTIONS',
       path: '/s2s/users',
-      headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization, traceparent, x-tenant' },
+      headers: {
+        Origin: 'http://localhost:5173',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'authorization, traceparent, x-tenant',
+      },
     });
     expect(res.status).toBe(204);
     const allowed = String(res.headers['access-control-allow-headers']).toLowerCase().split(/,\s*/);
@@ -130,7 +164,11 @@ describe('CORS for front-end dev servers', () => {
   });
 
   it('refuses a preflight from another origin', async () => {
-    const res = await raw({ method: 'OPTIONS', path: '/s2s/users', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' } });
+    const res = await raw({
+      method: 'OPTIONS',
+      path: '/s2s/users',
+      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' },
+    });
     expect(res.status).toBe(403);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
     expect(JSON.parse(res.text).code).toBe('ORIGIN_NOT_ALLOWED');

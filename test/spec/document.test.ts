@@ -42,7 +42,11 @@ describe('spec against the interface document', () => {
     const areaOf = new Map(fromDocument.map((o) => [key(o), o.area]));
     for (const op of fromSpec) {
       const area = areaOf.get(key(op))!;
-      const tag = area.startsWith('Server2Server') ? 'Server2Server' : area.startsWith('Wallet') ? 'Wallet App' : 'Business cards';
+      const tag = area.startsWith('Server2Server')
+        ? 'Server2Server'
+        : area.startsWith('Wallet')
+          ? 'Wallet App'
+          : 'Business cards';
       expect(op.operation.tags, op.operationId).toEqual([tag]);
     }
   });

@@ -9,27 +9,22 @@ import { createPublicKey } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
+import { escapeToken, valueAt } from '../../contract/src/json-pointer';
 import { loadSpec, specOperations } from '../helpers/spec';
 import { BASE_URL, mockHarness, send } from '../mock/helpers';
 
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as typeof addFormatsModule;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as typeof addFormatsModule;
 
 type Node = Record<string, unknown>;
 const SPEC_ID = 'urn:card-issuing-sdk:spec-examples';
 const spec = loadSpec() as unknown as Node;
 const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
-const escape = (t: string) => t.replace(/~/g, '~0').replace(/\//g, '~1');
-
-function resolve(pointer: string): unknown {
-  let node: unknown = spec;
-  for (const raw of pointer.split('/').slice(1)) node = (node as Node)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
-  return node;
-}
 /** Follows `{ $ref }` (a reference object, or an example given as a reference to a schema's example). */
 function deref(node: unknown, pointer: string): { node: unknown; pointer: string } {
   while (isNode(node) && typeof node.$ref === 'string') {
     pointer = decodeURIComponent(node.$ref.slice(1));
-    node = resolve(pointer);
+    node = valueAt(spec, pointer);
   }
   return { node, pointer };
 }
@@ -43,51 +38,87 @@ addFormats(paramAjv);
 paramAjv.addSchema(spec, SPEC_ID);
 const ref = (pointer: string) => `${SPEC_ID}#${pointer.split('/').map(encodeURIComponent).join('/')}`;
 
-interface Example { where: string; schemaPointer: string; value: unknown; text: boolean }
+interface Example {
+  where: string;
+  schemaPointer: string;
+  value: unknown;
+  text: boolean;
+}
 const examples: Example[] = [];
 
 /** Schema examples (the JSON Schema `examples` keyword), at every depth of a schema. */
 function walkSchema(node: unknown, pointer: string): void {
   if (!isNode(node)) return;
-  if (Array.isArray(node.examples)) node.examples.forEach((value, i) => examples.push({ where: `${pointer}/examples/${i}`, schemaPointer: pointer, value, text: false }));
-  if (isNode(node.properties)) for (const name of Object.keys(node.properties)) walkSchema(node.properties[name], `${pointer}/properties/${escape(name)}`);
+  if (Array.isArray(node.examples))
+    for (const [i, value] of node.examples.entries())
+      examples.push({ where: `${pointer}/examples/${i}`, schemaPointer: pointer, value, text: false });
+  if (isNode(node.properties))
+    for (const name of Object.keys(node.properties))
+      walkSchema(node.properties[name], `${pointer}/properties/${escapeToken(name)}`);
   for (const key of ['items', 'additionalProperties', 'not']) walkSchema(node[key], `${pointer}/${key}`);
-  for (const key of ['allOf', 'anyOf', 'oneOf', 'prefixItems']) if (Array.isArray(node[key])) (node[key] as unknown[]).forEach((s, i) => walkSchema(s, `${pointer}/${key}/${i}`));
+  for (const key of ['allOf', 'anyOf', 'oneOf', 'prefixItems'])
+    if (Array.isArray(node[key]))
+      for (const [i, s] of (node[key] as unknown[]).entries()) walkSchema(s, `${pointer}/${key}/${i}`);
 }
 /** A parameter's or header's `example`/`examples`, against its schema. */
 function walkParameter(node: unknown, pointer: string): void {
   const { node: p, pointer: at } = deref(node, pointer);
   if (!isNode(p) || !isNode(p.schema)) return;
-  if (p.example !== undefined) examples.push({ where: `${at}/example`, schemaPointer: `${at}/schema`, value: p.example, text: true });
-  if (isNode(p.examples)) for (const [name, e] of Object.entries(p.examples)) examples.push({ where: `${at}/examples/${name}`, schemaPointer: `${at}/schema`, value: (deref(e, '').node as Node).value, text: true });
+  if (p.example !== undefined)
+    examples.push({ where: `${at}/example`, schemaPointer: `${at}/schema`, value: p.example, text: true });
+  if (isNode(p.examples))
+    for (const [name, e] of Object.entries(p.examples))
+      examples.push({
+        where: `${at}/examples/${name}`,
+        schemaPointer: `${at}/schema`,
+        value: (deref(e, '').node as Node).value,
+        text: true,
+      });
 }
 /** A request or response body's `example`/`examples` per media type, against the media type's schema. */
 function walkContent(node: unknown, pointer: string): void {
   const { node: owner, pointer: at } = deref(node, pointer);
   if (!isNode(owner)) return;
-  if (isNode(owner.headers)) for (const name of Object.keys(owner.headers)) walkParameter(owner.headers[name], `${at}/headers/${escape(name)}`);
+  if (isNode(owner.headers))
+    for (const name of Object.keys(owner.headers))
+      walkParameter(owner.headers[name], `${at}/headers/${escapeToken(name)}`);
   if (!isNode(owner.content)) return;
   for (const [type, media] of Object.entries(owner.content)) {
     if (!isNode(media) || media.schema === undefined) continue;
-    const mediaPointer = `${at}/content/${escape(type)}`;
-    if (media.example !== undefined) examples.push({ where: `${mediaPointer}/example`, schemaPointer: `${mediaPointer}/schema`, value: deref(media.example, '').node, text: false });
+    const mediaPointer = `${at}/content/${escapeToken(type)}`;
+    if (media.example !== undefined)
+      examples.push({
+        where: `${mediaPointer}/example`,
+        schemaPointer: `${mediaPointer}/schema`,
+        value: deref(media.example, '').node,
+        text: false,
+      });
     if (isNode(media.examples)) {
       for (const [name, e] of Object.entries(media.examples)) {
-        examples.push({ where: `${mediaPointer}/examples/${name}`, schemaPointer: `${mediaPointer}/schema`, value: (deref(e, '').node as Node).value, text: false });
+        examples.push({
+          where: `${mediaPointer}/examples/${name}`,
+          schemaPointer: `${mediaPointer}/schema`,
+          value: (deref(e, '').node as Node).value,
+          text: false,
+        });
       }
     }
   }
 }
 
 const components = spec.components as Node;
-for (const [name, schema] of Object.entries(components.schemas as Node)) walkSchema(schema, `/components/schemas/${escape(name)}`);
-for (const name of Object.keys(components.parameters as Node)) walkParameter((components.parameters as Node)[name], `/components/parameters/${escape(name)}`);
-for (const name of Object.keys((components.headers as Node) ?? {})) walkParameter((components.headers as Node)[name], `/components/headers/${escape(name)}`);
+for (const [name, schema] of Object.entries(components.schemas as Node))
+  walkSchema(schema, `/components/schemas/${escapeToken(name)}`);
+for (const name of Object.keys(components.parameters as Node))
+  walkParameter((components.parameters as Node)[name], `/components/parameters/${escapeToken(name)}`);
+for (const name of Object.keys((components.headers as Node) ?? {}))
+  walkParameter((components.headers as Node)[name], `/components/headers/${escapeToken(name)}`);
 for (const [path, item] of Object.entries(spec.paths as Node)) {
   for (const [method, op] of Object.entries(item as Node)) {
     if (!isNode(op) || !isNode(op.responses)) continue;
-    const at = `/paths/${escape(path)}/${method}`;
-    if (Array.isArray(op.parameters)) op.parameters.forEach((p, i) => walkParameter(p, `${at}/parameters/${i}`));
+    const at = `/paths/${escapeToken(path)}/${method}`;
+    if (Array.isArray(op.parameters))
+      for (const [i, p] of op.parameters.entries()) walkParameter(p, `${at}/parameters/${i}`);
     if (op.requestBody !== undefined) walkContent(op.requestBody, `${at}/requestBody`);
     for (const status of Object.keys(op.responses)) walkContent(op.responses[status], `${at}/responses/${status}`);
   }
@@ -113,18 +144,25 @@ describe('every example in the spec is valid against its schema (Ajv, JSON Schem
 
   it('the publicKey example is the base64url DER SubjectPublicKeyInfo of an RSA key of 2048 bits or more', () => {
     const example = (components.parameters as Node).PublicKeyQuery as Node;
-    const key = createPublicKey({ key: Buffer.from(String(example.example), 'base64url'), format: 'der', type: 'spki' });
+    const key = createPublicKey({
+      key: Buffer.from(String(example.example), 'base64url'),
+      format: 'der',
+      type: 'spki',
+    });
     expect(key.asymmetricKeyType).toBe('rsa');
     expect(key.asymmetricKeyDetails?.modulusLength).toBeGreaterThanOrEqual(2048);
   });
 });
 
-describe('every operation sent with only the spec\'s examples is accepted by the mock', () => {
+describe("every operation sent with only the spec's examples is accepted by the mock", () => {
   const h = mockHarness();
 
   /** The request a tool builds from the examples: path and required query parameters, the body example. */
   function exampleRequest(path: string, method: string, op: Node): { url: string; body?: unknown; missing: string[] } {
-    const params = [...(((spec.paths as Node)[path] as Node).parameters as unknown[] ?? []), ...((op.parameters as unknown[]) ?? [])].map((p) => deref(p, '').node as Node);
+    const params = [
+      ...((((spec.paths as Node)[path] as Node).parameters as unknown[]) ?? []),
+      ...((op.parameters as unknown[]) ?? []),
+    ].map((p) => deref(p, '').node as Node);
     const missing: string[] = [];
     let url = path;
     const query = new URLSearchParams();
@@ -142,14 +180,20 @@ describe('every operation sent with only the spec\'s examples is accepted by the
     if (op.requestBody !== undefined) {
       const media = ((deref(op.requestBody, '').node as Node).content as Node)['application/json'] as Node;
       // As Prism and Portman do: the media type's example, else the body schema's first `examples` entry.
-      body = media.example === undefined ? ((deref(media.schema, '').node as Node).examples as unknown[] | undefined)?.[0] : deref(media.example, '').node;
-      if (body === undefined && (deref(op.requestBody, '').node as Node).required === true) missing.push(`${method} ${path} body`);
+      body =
+        media.example === undefined
+          ? ((deref(media.schema, '').node as Node).examples as unknown[] | undefined)?.[0]
+          : deref(media.example, '').node;
+      if (body === undefined && (deref(op.requestBody, '').node as Node).required === true)
+        missing.push(`${method} ${path} body`);
     }
     return { url: `${url}${query.size > 0 ? `?${query}` : ''}`, body, missing };
   }
 
   it('every path parameter, required query parameter and required body has an example', () => {
-    const missing = specOperations().flatMap((o) => exampleRequest(o.path, o.method.toLowerCase(), o.operation as unknown as Node).missing);
+    const missing = specOperations().flatMap(
+      (o) => exampleRequest(o.path, o.method.toLowerCase(), o.operation as unknown as Node).missing,
+    );
     expect(missing).toEqual([]);
   });
 
@@ -159,7 +203,8 @@ describe('every operation sent with only the spec\'s examples is accepted by the
     for (const o of specOperations()) {
       const { url, body } = exampleRequest(o.path, o.method.toLowerCase(), o.operation as unknown as Node);
       const response = await send(o.method, `${BASE_URL}${url}`, body === undefined ? {} : { body: body as object });
-      if (response.status === 400 || response.status === 401) refused.push(`${o.operationId} ${o.method} ${url}: ${response.status} ${await response.text()}`);
+      if (response.status === 400 || response.status === 401)
+        refused.push(`${o.operationId} ${o.method} ${url}: ${response.status} ${await response.text()}`);
     }
     expect(refused).toEqual([]);
   });

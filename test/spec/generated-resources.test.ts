@@ -21,7 +21,12 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** The spec with `freezeUser` (POST, path parameter and body) and `listUserNotes` (a cursor list) added. */
 function scratchSpec(): unknown {
   const spec = loadSpec() as unknown as { paths: Record<string, unknown> };
-  const ok = (schema: string) => ({ '200': { description: 'OK', content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } } });
+  const ok = (schema: string) => ({
+    '200': {
+      description: 'OK',
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
+    },
+  });
   spec.paths['/s2s/users/{userId}/freeze'] = {
     post: {
       operationId: 'freezeUser',
@@ -29,7 +34,16 @@ function scratchSpec(): unknown {
       parameters: [{ $ref: '#/components/parameters/UserIdPath' }],
       requestBody: {
         required: true,
-        content: { 'application/json': { schema: { type: 'object', required: ['reason'], properties: { reason: { type: 'string', maxLength: 200 } }, additionalProperties: false } } },
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['reason'],
+              properties: { reason: { type: 'string', maxLength: 200 } },
+              additionalProperties: false,
+            },
+          },
+        },
       },
       responses: ok('User'),
     },
@@ -38,7 +52,11 @@ function scratchSpec(): unknown {
     get: {
       operationId: 'listUserNotes',
       summary: 'List notes of a user',
-      parameters: [{ $ref: '#/components/parameters/UserIdPath' }, { $ref: '#/components/parameters/Limit' }, { $ref: '#/components/parameters/Cursor' }],
+      parameters: [
+        { $ref: '#/components/parameters/UserIdPath' },
+        { $ref: '#/components/parameters/Limit' },
+        { $ref: '#/components/parameters/Cursor' },
+      ],
       responses: ok('CardList'),
     },
   };
@@ -63,7 +81,8 @@ function typeErrors(sources: Record<string, string>): Record<string, TypeError[]
   const errors: Record<string, TypeError[]> = Object.fromEntries(Object.keys(sources).map((name) => [name, []]));
   for (const d of ts.getPreEmitDiagnostics(program)) {
     const name = d.file ? relative(scratch, d.file.fileName) : '(global)';
-    (errors[name] ??= []).push({
+    errors[name] ??= [];
+    errors[name].push({
       code: d.code,
       line: d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0,
       text: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
@@ -89,21 +108,33 @@ describe('an operation added to the spec', () => {
   beforeAll(async () => {
     const specFile = join(scratch, 'openapi.json');
     writeFileSync(specFile, JSON.stringify(scratchSpec()));
-    const jobs = [(await config) as UserConfig | readonly UserConfig[]].flat() as (Omit<UserConfig, 'output'> & { output: { path: string } & Record<string, unknown> })[];
+    const jobs = [(await config) as UserConfig | readonly UserConfig[]].flat() as (Omit<UserConfig, 'output'> & {
+      output: { path: string } & Record<string, unknown>;
+    })[];
     for (const job of jobs) {
       const target = join(scratch, job.output.path);
       mkdirSync(target, { recursive: true });
-      await createClient({ ...job, input: specFile, output: { ...job.output, path: target }, logs: { level: 'silent' } } as UserConfig);
+      await createClient({
+        ...job,
+        input: specFile,
+        output: { ...job.output, path: target },
+        logs: { level: 'silent' },
+      } as UserConfig);
     }
     cpSync(repoPath('sdk/src'), join(scratch, 'sdk/src'), { recursive: true });
   }, 60_000);
 
   it('is a typed method of the client after generation, wrong calls do not compile; the real client has no such method', () => {
-    const errors = typeErrors({ 'uses-scratch.ts': usage('./sdk/src/index'), 'uses-repo.ts': usage(repoPath('sdk/src/index')) });
+    const errors = typeErrors({
+      'uses-scratch.ts': usage('./sdk/src/index'),
+      'uses-repo.ts': usage(repoPath('sdk/src/index')),
+    });
     expect(errors).toEqual({ 'uses-scratch.ts': [], 'uses-repo.ts': expect.any(Array) });
     // The negative control: Property 'freezeUser' / 'listUserNotes' does not exist (the lines marked as expected
     // errors fail too, silently).
-    expect(errors['uses-repo.ts']!.map((e) => [e.code, e.line, e.text.match(/^Property '(\w+)' does not exist/)?.[1]])).toEqual([
+    expect(
+      errors['uses-repo.ts']!.map((e) => [e.code, e.line, e.text.match(/^Property '(\w+)' does not exist/)?.[1]]),
+    ).toEqual([
       [2339, 4, 'freezeUser'],
       [2339, 5, 'listUserNotes'],
     ]);
@@ -120,8 +151,15 @@ describe('an operation added to the spec', () => {
         let body = '';
         request.on('data', (chunk: Buffer) => (body += chunk.toString()));
         request.on('end', () => {
-          seen.push({ method: request.method!, url: request.url!, body, idempotencyKey: request.headers['idempotency-key'] as string | undefined });
-          response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(request.method === 'POST' ? user : cards));
+          seen.push({
+            method: request.method!,
+            url: request.url!,
+            body,
+            idempotencyKey: request.headers['idempotency-key'] as string | undefined,
+          });
+          response
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify(request.method === 'POST' ? user : cards));
         });
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -130,9 +168,14 @@ describe('an operation added to the spec', () => {
     afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
     it('sends its method, path, query and body, with an idempotency key on the POST, and validates the response', async () => {
-      const sdk = (await import(/* @vite-ignore */ join(scratch, 'sdk/src/index.ts'))) as typeof import('../../sdk/src/index');
+      const sdk = (await import(
+        /* @vite-ignore */ join(scratch, 'sdk/src/index.ts')
+      )) as typeof import('../../sdk/src/index');
       const client = sdk.createCardIssuingClient({ baseUrl, apiKey: 'k', apiSecret: 's' });
-      const methods = client.s2s.users as unknown as Record<string, (...args: unknown[]) => Promise<{ id?: string; items?: unknown[] }>>;
+      const methods = client.s2s.users as unknown as Record<
+        string,
+        (...args: unknown[]) => Promise<{ id?: string; items?: unknown[] }>
+      >;
       const userId = '6f1c2d3e-4b5a-4c6d-8e9f-0a1b2c3d4e5f';
       expect((await methods.freezeUser!(userId, { reason: 'lost' })).id).toBeDefined();
       expect((await methods.listUserNotes!(userId, { limit: 5 })).items).toBeDefined();

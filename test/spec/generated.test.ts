@@ -18,7 +18,9 @@ describe('sdk/generated', () => {
 
   it('is exactly what `npm run generate` makes from the spec (regenerate and commit when this fails)', async () => {
     // Every job into one fresh copy of sdk/generated, then the trees compared.
-    const jobs = [(await config) as UserConfig | readonly UserConfig[]].flat() as (Omit<UserConfig, 'output'> & { output: { path: string } & Record<string, unknown> })[];
+    const jobs = [(await config) as UserConfig | readonly UserConfig[]].flat() as (Omit<UserConfig, 'output'> & {
+      output: { path: string } & Record<string, unknown>;
+    })[];
     expect(jobs.length).toBeGreaterThan(0);
     for (const job of jobs) {
       const target = join(fresh, job.output.path);
@@ -29,7 +31,9 @@ describe('sdk/generated', () => {
     const target = join(fresh, 'sdk/generated');
     expect(files(committed)).toEqual(files(target));
     for (const file of files(target)) {
-      expect(readFileSync(join(committed, file), 'utf8'), `sdk/generated/${file}`).toBe(readFileSync(join(target, file), 'utf8'));
+      expect(readFileSync(join(committed, file), 'utf8'), `sdk/generated/${file}`).toBe(
+        readFileSync(join(target, file), 'utf8'),
+      );
     }
   });
 });

@@ -7,22 +7,44 @@ import { describe, expect, it } from 'vitest';
 import { loadSpec, specOperations } from '../helpers/spec';
 
 const spec = loadSpec() as unknown as {
-  components: { schemas: Record<string, { required?: string[]; properties?: Record<string, unknown>; enum?: string[]; 'x-enumDescriptions'?: Record<string, string> }> };
+  components: {
+    schemas: Record<
+      string,
+      {
+        required?: string[];
+        properties?: Record<string, unknown>;
+        enum?: string[];
+        'x-enumDescriptions'?: Record<string, string>;
+      }
+    >;
+  };
 };
 const operations = specOperations();
 const refName = (p: { $ref?: string; name?: string }) => (p.$ref ? p.$ref.split('/').pop() : p.name);
 
 describe('lists', () => {
   const lists = operations.filter(({ operation }) => {
-    const schema = (operation.responses['200'] as { content?: Record<string, { schema?: { $ref?: string } }> } | undefined)?.content?.['application/json']?.schema;
+    const schema = (
+      operation.responses['200'] as { content?: Record<string, { schema?: { $ref?: string } }> } | undefined
+    )?.content?.['application/json']?.schema;
     const name = schema?.$ref?.split('/').pop();
     return name !== undefined && 'items' in (spec.components.schemas[name]?.properties ?? {});
   });
 
   it('are the 12 list operations, each a GET', () => {
     expect(lists.map((o) => o.operationId).sort()).toEqual([
-      'listAppDepositAddresses', 'listAppDepositTypes', 'listAppDepositVerifications', 'listBalances', 'listCardConfigs', 'listCards',
-      'listCorporateDepositAddresses', 'listDepositAddresses', 'listDepositTypes', 'listDepositVerifications', 'listTopUps', 'listUserApprovals',
+      'listAppDepositAddresses',
+      'listAppDepositTypes',
+      'listAppDepositVerifications',
+      'listBalances',
+      'listCardConfigs',
+      'listCards',
+      'listCorporateDepositAddresses',
+      'listDepositAddresses',
+      'listDepositTypes',
+      'listDepositVerifications',
+      'listTopUps',
+      'listUserApprovals',
     ]);
     for (const { method, operationId } of lists) expect(method.toUpperCase(), operationId).toBe('GET');
   });
@@ -31,10 +53,15 @@ describe('lists', () => {
     for (const { operationId, operation } of lists) {
       const names = (operation.parameters ?? []).map(refName);
       expect(names, operationId).toEqual(expect.arrayContaining(['Limit', 'Cursor']));
-      const ref = (operation.responses['200'] as { content: Record<string, { schema: { $ref: string } }> }).content['application/json']!.schema.$ref;
+      const ref = (operation.responses['200'] as { content: Record<string, { schema: { $ref: string } }> }).content[
+        'application/json'
+      ]!.schema.$ref;
       const schema = spec.components.schemas[ref.split('/').pop()!]!;
       expect(schema.required, operationId).toEqual(expect.arrayContaining(['items', 'hasMore', 'nextCursor']));
-      expect(`${(operation as { description?: string }).description ?? ''} ${operation.summary}`.replace(/\s+/g, ' '), `${operationId} states its order`).toMatch(/oldest first|catalogue's order/);
+      expect(
+        `${(operation as { description?: string }).description ?? ''} ${operation.summary}`.replace(/\s+/g, ' '),
+        `${operationId} states its order`,
+      ).toMatch(/oldest first|catalogue's order/);
     }
   });
 

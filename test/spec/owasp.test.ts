@@ -18,9 +18,17 @@ function lint(): Finding[] {
   // Spectral exits 1 when it reports anything at or above --fail-severity; the findings are on stdout either way.
   const bin = repoPath('node_modules/.bin/spectral');
   try {
-    return JSON.parse(execFileSync(bin, ['lint', 'spec/openapi.yaml', '-r', '.spectral.yaml', '-f', 'json', '--quiet', '--fail-severity', 'error'], {
-      cwd: repoPath('.'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
-    })) as Finding[];
+    return JSON.parse(
+      execFileSync(
+        bin,
+        ['lint', 'spec/openapi.yaml', '-r', '.spectral.yaml', '-f', 'json', '--quiet', '--fail-severity', 'error'],
+        {
+          cwd: repoPath('.'),
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      ),
+    ) as Finding[];
   } catch (error) {
     const stdout = (error as { stdout?: string }).stdout;
     if (stdout) return JSON.parse(stdout) as Finding[];
@@ -33,7 +41,9 @@ describe('OWASP API Security ruleset', () => {
   const ruleset = readFileSync(repoPath('.spectral.yaml'), 'utf8');
 
   it('reports no error', () => {
-    const errors = findings.filter((f) => f.severity === 0).map((f) => `${f.code} at ${f.path.join('.')}: ${f.message}`);
+    const errors = findings
+      .filter((f) => f.severity === 0)
+      .map((f) => `${f.code} at ${f.path.join('.')}: ${f.message}`);
     expect(errors).toEqual([]);
   });
 

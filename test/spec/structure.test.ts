@@ -23,7 +23,8 @@ describe('spec structure', () => {
       for (const always of ['400', '401', '429', '5XX']) expect(statuses, operationId).toContain(always);
       if (path.includes('{')) expect(statuses, operationId).toContain('404');
       for (const [status, response] of Object.entries(operation.responses)) {
-        if (/^[45]/.test(status)) expect(response.$ref, `${operationId} ${status}`).toMatch(/^#\/components\/responses\//);
+        if (/^[45]/.test(status))
+          expect(response.$ref, `${operationId} ${status}`).toMatch(/^#\/components\/responses\//);
       }
     }
   });

@@ -18,6 +18,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
+import { escapeToken, valueAt } from '../json-pointer';
 
 // ajv-formats is CommonJS; under Node's ESM loader its default export may arrive wrapped once more.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
@@ -146,7 +147,6 @@ interface OperationDef {
   secured: boolean;
 }
 
-const escapeToken = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
 const pointerOf = (...tokens: string[]): string => tokens.map((t) => `/${escapeToken(t)}`).join('');
 /** A `$ref` to a pointer inside the document, its tokens percent-encoded as a URI fragment must be. */
 const refTo = (pointer: string): string =>
@@ -155,15 +155,7 @@ const refTo = (pointer: string): string =>
     .map((t) => encodeURIComponent(t))
     .join('/')}`;
 
-function resolvePointer(doc: Json, pointer: string): Json | undefined {
-  let node: Json | undefined = doc;
-  for (const raw of pointer.split('/').slice(1)) {
-    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (node === null || typeof node !== 'object') return undefined;
-    node = Array.isArray(node) ? node[Number(token)] : node[token];
-  }
-  return node;
-}
+const resolvePointer = (doc: Json, pointer: string): Json | undefined => valueAt(doc, pointer) as Json | undefined;
 
 /** Follows a `$ref` object (`{ $ref: '#/components/...' }`) to its target; returns the target and its pointer. */
 function deref(doc: Json, node: Json | undefined, pointer: string): { node: JsonObject; pointer: string } {
@@ -254,7 +246,8 @@ function readContent(node: JsonObject, pointer: string): Record<string, { schema
   if (!isObject(node.content)) return content;
   for (const [mediaType, media] of Object.entries(node.content)) {
     content[mediaType.toLowerCase()] = {
-      schemaPointer: isObject(media) && media.schema !== undefined ? `${pointer}/content/${escapeToken(mediaType)}/schema` : null,
+      schemaPointer:
+        isObject(media) && media.schema !== undefined ? `${pointer}/content/${escapeToken(mediaType)}/schema` : null,
     };
   }
   return content;
@@ -324,7 +317,8 @@ function describeError(prefix: string, error: ErrorObject): { location: string; 
   if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
     // A long closed set (the problem codes) is named by its size and first values, not listed in full.
     const values = params.allowedValues as unknown[];
-    message += values.length > 12 ? ` (${values.length} values: ${values.slice(0, 5).join(', ')}, …)` : `: ${values.join(', ')}`;
+    message +=
+      values.length > 12 ? ` (${values.length} values: ${values.slice(0, 5).join(', ')}, …)` : `: ${values.join(', ')}`;
   }
   if (error.keyword === 'additionalProperties') message += `: '${String(params.additionalProperty)}'`;
   if (error.keyword === 'const') message += `: ${JSON.stringify(params.allowedValue)}`;
@@ -360,7 +354,7 @@ export function createConformanceChecker(options: ConformanceCheckerOptions): Co
       const walk = (node: Json, at: string): void => {
         if (node === null || typeof node !== 'object') return;
         if (!pointers!.has(node)) pointers!.set(node, at);
-        if (Array.isArray(node)) node.forEach((child, i) => walk(child, `${at}/${i}`));
+        if (Array.isArray(node)) for (const [i, child] of node.entries()) walk(child, `${at}/${i}`);
         else for (const [key, child] of Object.entries(node)) walk(child, `${at}/${escapeToken(key)}`);
       };
       walk(doc, '');
@@ -384,10 +378,12 @@ export function createConformanceChecker(options: ConformanceCheckerOptions): Co
   // Compile everything up front so that a schema the spec gets wrong fails at once, not in the middle of a run.
   for (const op of operations) {
     for (const p of op.parameters) if (p.schemaPointer) validatorFor(p.schemaPointer, true);
-    for (const media of Object.values(op.requestBody?.content ?? {})) if (media.schemaPointer) validatorFor(media.schemaPointer);
+    for (const media of Object.values(op.requestBody?.content ?? {}))
+      if (media.schemaPointer) validatorFor(media.schemaPointer);
     for (const response of op.responses.values()) {
       for (const media of Object.values(response.content)) if (media.schemaPointer) validatorFor(media.schemaPointer);
-      for (const header of Object.values(response.headers)) if (header.schemaPointer) validatorFor(header.schemaPointer, true);
+      for (const header of Object.values(response.headers))
+        if (header.schemaPointer) validatorFor(header.schemaPointer, true);
     }
   }
 
@@ -435,7 +431,8 @@ export function createConformanceChecker(options: ConformanceCheckerOptions): Co
 
     touched.add(operation.operationId);
     const base = { operationId: operation.operationId, method, path: operation.template, url: sent };
-    const add = (list: Finding[], location: string, message: string, extra: Partial<Finding> = {}) => list.push({ ...base, location, message, ...extra });
+    const add = (list: Finding[], location: string, message: string, extra: Partial<Finding> = {}) =>
+      list.push({ ...base, location, message, ...extra });
     const addErrors = (list: Finding[], prefix: string, errors: ErrorObject[] | null | undefined, root?: unknown) => {
       const seen = new Set<string>();
       for (const error of errors ?? []) {
@@ -443,11 +440,17 @@ export function createConformanceChecker(options: ConformanceCheckerOptions): Co
         if (seen.has(location + message)) continue;
         seen.add(location + message);
         const schemaPointer = pointerOfSchema(error.parentSchema);
-        const extra: Partial<Finding> = { keyword: error.keyword, ...(schemaPointer === undefined ? {} : { schemaPointer }) };
+        const extra: Partial<Finding> = {
+          keyword: error.keyword,
+          ...(schemaPointer === undefined ? {} : { schemaPointer }),
+        };
         if (root !== undefined) {
           const at = resolvePointer(root as Json, error.instancePath);
           // additionalProperties names the field; the value shown is the field's own.
-          extra.actual = error.keyword === 'additionalProperties' && isObject(at as Json) ? (at as JsonObject)[String((error.params as { additionalProperty?: string }).additionalProperty)] : at;
+          extra.actual =
+            error.keyword === 'additionalProperties' && isObject(at as Json)
+              ? (at as JsonObject)[String((error.params as { additionalProperty?: string }).additionalProperty)]
+              : at;
         }
         add(list, location, message, extra);
       }
@@ -486,7 +489,11 @@ export function createConformanceChecker(options: ConformanceCheckerOptions): Co
       }
     }
     if (operation.secured && !reqHeader('authorization') && exchange.status >= 200 && exchange.status < 300) {
-      add(findings, 'request.headers.authorization', 'the operation requires HMACSHA256 authentication, yet an unsigned request succeeded');
+      add(
+        findings,
+        'request.headers.authorization',
+        'the operation requires HMACSHA256 authentication, yet an unsigned request succeeded',
+      );
     }
 
     // ---- request: body
@@ -499,7 +506,11 @@ export function createConformanceChecker(options: ConformanceCheckerOptions): Co
         const mediaType = requestType ?? (documented.includes('application/json') ? 'application/json' : null);
         const media = mediaType ? operation.requestBody.content[mediaType] : undefined;
         if (!media) {
-          add(requestFindings, 'request.headers.content-type', `${requestType ?? '(none)'} is not one of ${documented.join(', ')}`);
+          add(
+            requestFindings,
+            'request.headers.content-type',
+            `${requestType ?? '(none)'} is not one of ${documented.join(', ')}`,
+          );
         } else if (media.schemaPointer && mediaType?.endsWith('json')) {
           const parsed = parseBody(exchange.requestBody);
           if (!parsed.ok) add(requestFindings, 'request.body', parsed.error);
@@ -520,11 +531,16 @@ export function createConformanceChecker(options: ConformanceCheckerOptions): Co
       operation.responses.get(`${statusKey[0]}XX`) ??
       operation.responses.get('DEFAULT');
     if (!response) {
-      add(findings, 'response.status', `${exchange.status} is not documented (documented: ${[...operation.responses.keys()].join(', ')})`, {
-        actual: exchange.status,
-        keyword: 'status',
-        schemaPointer: pointerOf('paths', operation.template, operation.method.toLowerCase(), 'responses'),
-      });
+      add(
+        findings,
+        'response.status',
+        `${exchange.status} is not documented (documented: ${[...operation.responses.keys()].join(', ')})`,
+        {
+          actual: exchange.status,
+          keyword: 'status',
+          schemaPointer: pointerOf('paths', operation.template, operation.method.toLowerCase(), 'responses'),
+        },
+      );
     } else {
       // ---- response: headers
       const contentType = resHeader('content-type');
@@ -546,7 +562,8 @@ export function createConformanceChecker(options: ConformanceCheckerOptions): Co
       const documented = Object.keys(response.content);
       const mediaType = mediaTypeOf(contentType);
       if (documented.length === 0) {
-        if (!isEmptyBody(exchange.responseBody)) add(findings, 'response.body', `${exchange.status} documents no body, yet one was sent`);
+        if (!isEmptyBody(exchange.responseBody))
+          add(findings, 'response.body', `${exchange.status} documents no body, yet one was sent`);
       } else if (!mediaType || !documented.includes(mediaType)) {
         add(findings, 'response.headers.content-type', `${contentType ?? '(none)'} is not ${documented.join(' or ')}`);
       } else {
@@ -562,16 +579,23 @@ export function createConformanceChecker(options: ConformanceCheckerOptions): Co
             isObject(parsed.value as Json) &&
             (parsed.value as JsonObject).status !== exchange.status
           ) {
-            add(findings, 'response.body/status', `is ${String((parsed.value as JsonObject).status)}, the HTTP status is ${exchange.status}`);
+            add(
+              findings,
+              'response.body/status',
+              `is ${String((parsed.value as JsonObject).status)}, the HTTP status is ${exchange.status}`,
+            );
           }
         }
       }
     }
 
     // A non-conforming request is the client's fault; the server is only wrong to accept it.
-    const refused = exchange.status === 400 || exchange.status === 401 || exchange.status === 429 || exchange.status >= 500;
+    const refused =
+      exchange.status === 400 || exchange.status === 401 || exchange.status === 429 || exchange.status >= 500;
     if (options.strictRequests || !refused) {
-      findings.unshift(...requestFindings.map((f) => ({ ...f, message: `${f.message}; the server answered ${exchange.status}` })));
+      findings.unshift(
+        ...requestFindings.map((f) => ({ ...f, message: `${f.message}; the server answered ${exchange.status}` })),
+      );
     }
     all.push(...findings);
     return findings;

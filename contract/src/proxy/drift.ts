@@ -51,10 +51,15 @@ export function classify(finding: Finding): { kind: DriftKind; subject?: string;
   if (location.startsWith('request')) return { kind: 'request-breaks-spec', location };
   if (location === 'response.status') return { kind: 'undocumented-status', subject: String(finding.actual), location };
   if (location === 'response.headers.content-type') return { kind: 'wrong-content-type', location };
-  if (keyword === 'enum' && /^response\.body\/code$/.test(location)) return { kind: 'problem-code-outside-set', subject: String(finding.actual), location };
+  if (keyword === 'enum' && /^response\.body\/code$/.test(location))
+    return { kind: 'problem-code-outside-set', subject: String(finding.actual), location };
   if (keyword === 'required' || message === 'is required') {
     const field = quoted(message) ?? location.replace(/^.*[./]/, '');
-    return { kind: 'missing-required-field', subject: field, location: keyword === 'required' ? `${location}/${field}` : location };
+    return {
+      kind: 'missing-required-field',
+      subject: field,
+      location: keyword === 'required' ? `${location}/${field}` : location,
+    };
   }
   if (keyword === 'additionalProperties') {
     const field = quoted(message) ?? '';

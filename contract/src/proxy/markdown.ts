@@ -5,7 +5,10 @@
  */
 import type { DriftReport } from './proxy';
 
-const cell = (value: unknown): string => String(typeof value === 'string' ? value : JSON.stringify(value) ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const cell = (value: unknown): string =>
+  String(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''))
+    .replace(/\|/g, '\\|')
+    .replace(/\n/g, ' ');
 
 /** The report as Markdown. */
 export function markdownReport(report: DriftReport): string {
@@ -18,7 +21,9 @@ export function markdownReport(report: DriftReport): string {
   if (report.drifts.length === 0) return `${lines.join('\n')}No drift: every answer matched the spec.\n`;
   lines.push('| kind | operation | request | where | spec says | target did | seen |', '|---|---|---|---|---|---|---|');
   for (const d of report.drifts) {
-    lines.push(`| ${d.kind} | ${cell(d.operationId ?? '(none)')} | \`${cell(d.request)}\` | \`${cell(d.location)}\` | ${cell(d.spec)} | ${d.observed === undefined ? '' : `\`${cell(d.observed)}\``} | ${d.count} |`);
+    lines.push(
+      `| ${d.kind} | ${cell(d.operationId ?? '(none)')} | \`${cell(d.request)}\` | \`${cell(d.location)}\` | ${cell(d.spec)} | ${d.observed === undefined ? '' : `\`${cell(d.observed)}\``} | ${d.count} |`,
+    );
   }
   for (const d of report.drifts.filter((x) => x.signing)) {
     lines.push('', `## Signature refused: ${d.request}`, '', `Signed: \`${d.signing!.stringToSign}\``);

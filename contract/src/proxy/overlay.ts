@@ -6,6 +6,7 @@
  * Drifts that need judgement (a wrong type, a refused signature) are left to the report.
  * @module
  */
+import { unescapeToken, valueAt } from '../json-pointer';
 import type { Drift } from './drift';
 
 /** An Overlay 1.0 action. */
@@ -26,29 +27,23 @@ export interface Overlay {
 
 type Doc = Record<string, unknown>;
 
-const unescape = (token: string) => token.replace(/~1/g, '/').replace(/~0/g, '~');
-
 /** A JSON pointer inside `doc` as a JSONPath (RFC 9535) in normalized bracket-or-dot form. */
 export function pointerToJsonPath(doc: unknown, pointer: string): string {
   let path = '$';
   let node = doc;
   for (const raw of pointer.split('/').slice(1)) {
-    const token = unescape(raw);
+    const token = unescapeToken(raw);
     if (Array.isArray(node)) {
       path += `[${Number(token)}]`;
       node = node[Number(token)];
     } else {
-      path += /^[A-Za-z_][A-Za-z0-9_]*$/.test(token) ? `.${token}` : `['${token.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
+      path += /^[A-Za-z_][A-Za-z0-9_]*$/.test(token)
+        ? `.${token}`
+        : `['${token.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
       node = (node as Doc | undefined)?.[token];
     }
   }
   return path;
-}
-
-function resolve(doc: unknown, pointer: string): unknown {
-  let node = doc;
-  for (const raw of pointer.split('/').slice(1)) node = (node as Doc | undefined)?.[unescape(raw)];
-  return node;
 }
 
 /** The JSON Schema of an observed value: its type, and a format where a string shows one. */
@@ -59,7 +54,8 @@ export function schemaOf(value: unknown): Doc {
   if (typeof value === 'string') {
     if (/^\d{4}-\d{2}-\d{2}T/.test(value)) return { type: 'string', format: 'date-time' };
     if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return { type: 'string', format: 'date' };
-    if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) return { type: 'string', format: 'uuid' };
+    if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value))
+      return { type: 'string', format: 'uuid' };
     return { type: 'string' };
   }
   if (typeof value === 'object') return { type: 'object' };
@@ -70,14 +66,17 @@ export function schemaOf(value: unknown): Doc {
 function responseFor(doc: Doc, drift: Drift): unknown {
   const description = `Observed from the target (card-issuing-contract proxy, ${drift.request}); review before applying.`;
   if (drift.mediaType === 'application/problem+json') {
-    return { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+    return {
+      description,
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    };
   }
-  const responses = resolve(doc, drift.schemaPointer ?? '') as Doc | undefined;
+  const responses = valueAt(doc, drift.schemaPointer ?? '') as Doc | undefined;
   const success = Object.entries(responses ?? {}).find(([status]) => status.startsWith('2'));
   if (success) {
     const documented = success[1] as Doc;
     // A $ref response is resolved one level, so its description can say where the answer was seen.
-    const body = typeof documented.$ref === 'string' ? (resolve(doc, documented.$ref.slice(1)) as Doc) : documented;
+    const body = typeof documented.$ref === 'string' ? (valueAt(doc, documented.$ref.slice(1)) as Doc) : documented;
     return { ...body, description: `${description} Documented as ${success[0]}.` };
   }
   return drift.mediaType ? { description, content: { [drift.mediaType]: {} } } : { description };
@@ -129,5 +128,10 @@ export function buildOverlay(doc: Doc, drifts: Drift[], target: string): Overlay
         break;
     }
   }
-  return { overlay: '1.0.0', info: { title: `Drift of ${target} from the spec, observed by card-issuing-contract proxy`, version: '1.0.0' }, extends: 'openapi.yaml', actions };
+  return {
+    overlay: '1.0.0',
+    info: { title: `Drift of ${target} from the spec, observed by card-issuing-contract proxy`, version: '1.0.0' },
+    extends: 'openapi.yaml',
+    actions,
+  };
 }

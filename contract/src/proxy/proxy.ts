@@ -52,11 +52,27 @@ export interface RunningProxy {
 }
 
 /** Headers that belong to one hop, never forwarded (RFC 9110 section 7.6.1), plus what the proxy sets itself. */
-const HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host', 'content-length', 'authorization']);
+const HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'host',
+  'content-length',
+  'authorization',
+]);
 
 function problem(res: ServerResponse, status: number, code: string, detail: string): void {
-  res.writeHead(status, { 'content-type': 'application/problem+json', 'x-request-id': `proxy_${crypto.randomUUID().slice(0, 16)}` });
-  res.end(JSON.stringify({ type: 'about:blank', title: 'Refused by card-issuing-contract proxy', status, code, detail }));
+  res.writeHead(status, {
+    'content-type': 'application/problem+json',
+    'x-request-id': `proxy_${crypto.randomUUID().slice(0, 16)}`,
+  });
+  res.end(
+    JSON.stringify({ type: 'about:blank', title: 'Refused by card-issuing-contract proxy', status, code, detail }),
+  );
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -66,7 +82,14 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 /** Why the target may have refused our signature, most likely first. */
-function likelyCauses(options: ProxyOptions, targetUrl: string, hasBody: boolean, code: string | undefined, signed: string, expected: string | undefined): string[] {
+function likelyCauses(
+  options: ProxyOptions,
+  targetUrl: string,
+  hasBody: boolean,
+  code: string | undefined,
+  signed: string,
+  expected: string | undefined,
+): string[] {
   if (code === 'AUTH_UNKNOWN_KEY') return ['the target does not know the api key'];
   if (code === 'AUTH_TIMESTAMP_SKEW') return ["this machine's clock is more than the allowed window from the target's"];
   const causes: string[] = [];
@@ -74,12 +97,24 @@ function likelyCauses(options: ProxyOptions, targetUrl: string, hasBody: boolean
   if (expected !== undefined && expected !== signed) {
     const ours = new URL(targetUrl);
     if (!expected.toLowerCase().includes(`${ours.protocol}//${ours.host}`.toLowerCase())) {
-      causes.push(`host/port: the target signs a URL other than ${ours.protocol}//${ours.host} (it is behind a proxy or load balancer; see the target's stringToSign)`);
+      causes.push(
+        `host/port: the target signs a URL other than ${ours.protocol}//${ours.host} (it is behind a proxy or load balancer; see the target's stringToSign)`,
+      );
     } else causes.push("the string to sign differs from the target's (see both)");
   }
-  causes.push(`secret encoding: signed with the secret as ${options.signing.secretEncoding === 'utf8' ? 'UTF-8 bytes' : 'base64-decoded bytes'}; try --secret-encoding ${other}`);
-  if (hasBody) causes.push(options.signing.bodyHash ? 'body hash: the target may not cover the body; try without --sign-body' : 'body hash: the target may cover the body; try --sign-body');
-  if (expected === undefined) causes.push(`host/port: the target may see another host or port than ${new URL(targetUrl).host} (a proxy or load balancer in between)`);
+  causes.push(
+    `secret encoding: signed with the secret as ${options.signing.secretEncoding === 'utf8' ? 'UTF-8 bytes' : 'base64-decoded bytes'}; try --secret-encoding ${other}`,
+  );
+  if (hasBody)
+    causes.push(
+      options.signing.bodyHash
+        ? 'body hash: the target may not cover the body; try without --sign-body'
+        : 'body hash: the target may cover the body; try --sign-body',
+    );
+  if (expected === undefined)
+    causes.push(
+      `host/port: the target may see another host or port than ${new URL(targetUrl).host} (a proxy or load balancer in between)`,
+    );
   return causes;
 }
 
@@ -99,7 +134,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     if (added) options.log(driftLine(added));
   };
 
-  const report = (): DriftReport => ({ tool: 'card-issuing-contract proxy', target: options.target, startedAt, exchanges, drifts: drifts.all() });
+  const report = (): DriftReport => ({
+    tool: 'card-issuing-contract proxy',
+    target: options.target,
+    startedAt,
+    exchanges,
+    drifts: drifts.all(),
+  });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
@@ -122,14 +163,22 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       secretEncoding: options.signing.secretEncoding,
     });
     if (!verdict.ok) {
-      options.log(`refused ${method} ${target}: ${verdict.code} (sign for ${origin} with the proxy's api key and secret)`);
+      options.log(
+        `refused ${method} ${target}: ${verdict.code} (sign for ${origin} with the proxy's api key and secret)`,
+      );
       problem(res, 401, verdict.code, verdict.detail);
       return;
     }
 
     // The target's base path (if any) before the caller's path and query, exactly as the caller sent them.
     const targetUrl = `${targetBase.origin}${targetBase.pathname.replace(/\/+$/, '')}${target}`;
-    const signed = await signRequest({ method, url: targetUrl, ...(body.length > 0 ? { body: new Uint8Array(body) } : {}), ...options.credentials, ...options.signing });
+    const signed = await signRequest({
+      method,
+      url: targetUrl,
+      ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
+      ...options.credentials,
+      ...options.signing,
+    });
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
       // accept-encoding is dropped so that the answer's bytes pass through as the target sent them (fetch would
@@ -140,7 +189,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     headers.set('authorization', signed.authorization);
     let response: Response;
     try {
-      response = await fetch(targetUrl, { method, headers, redirect: 'manual', ...(body.length > 0 ? { body: new Uint8Array(body) } : {}) });
+      response = await fetch(targetUrl, {
+        method,
+        headers,
+        redirect: 'manual',
+        ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
+      });
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
       options.log(`target unreachable for ${method} ${target}: ${cause}`);
@@ -229,7 +283,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const { port } = server.address() as AddressInfo;
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
   options.log(`card-issuing-contract proxy on ${url} -> ${options.target}`);
-  options.log(`  sign for ${options.publicUrl ?? url} with api key ${options.credentials.apiKey} (the same credentials); GET ${url}/__drift for the drift so far`);
+  options.log(
+    `  sign for ${options.publicUrl ?? url} with api key ${options.credentials.apiKey} (the same credentials); GET ${url}/__drift for the drift so far`,
+  );
 
   return {
     url,
@@ -244,7 +300,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       writeFileSync(`${base}.json`, `${JSON.stringify(final, null, 2)}\n`);
       writeFileSync(`${base}.md`, markdownReport(final));
       writeFileSync(`${base}.overlay.yaml`, stringify(buildOverlay(doc, final.drifts, options.target)));
-      options.log(`wrote the drift report ${base}.json, ${base}.md; proposed overlay: ${base}.overlay.yaml (${final.drifts.length} drift(s))`);
+      options.log(
+        `wrote the drift report ${base}.json, ${base}.md; proposed overlay: ${base}.overlay.yaml (${final.drifts.length} drift(s))`,
+      );
     },
   };
 }

@@ -48,7 +48,12 @@ export async function probeControlApi(baseUrl: string): Promise<boolean> {
  * One signed request that changes nothing: a GET of an unknown user, or (`withBody`) a registration with an empty
  * body, which a server refuses as invalid once the signature passed. The status and problem code the server gave.
  */
-async function signedProbe(baseUrl: string, credentials: { apiKey: string; apiSecret: string }, signing: SigningOptions, withBody = false) {
+async function signedProbe(
+  baseUrl: string,
+  credentials: { apiKey: string; apiSecret: string },
+  signing: SigningOptions,
+  withBody = false,
+) {
   const url = withBody ? `${baseUrl}/s2s/users` : `${baseUrl}/s2s/users/${UNKNOWN_ID}`;
   const method = withBody ? 'POST' : 'GET';
   const body = withBody ? '{}' : undefined;
@@ -82,7 +87,9 @@ export async function probeSigning(
   if (control) {
     own = freshCredentials('contract-probe');
     await createTenant(baseUrl, own).catch((error: unknown) => {
-      throw new CannotRun(`the mock at ${baseUrl} refused a new tenant (POST /__mock/credentials): ${(error as Error).message}`);
+      throw new CannotRun(
+        `the mock at ${baseUrl} refused a new tenant (POST /__mock/credentials): ${(error as Error).message}`,
+      );
     });
   }
   if (!own) throw new CannotRun(`${baseUrl} has no mock control API: pass the sandbox's --api-key and --api-secret`);
@@ -90,24 +97,36 @@ export async function probeSigning(
   if (first.status !== 401) return probeBodyHash(baseUrl, own, signing);
   const refused = `every request is refused by signing: GET /s2s/users/{id} signed with api key ${own.apiKey} and --secret-encoding ${signing.secretEncoding} got 401 ${first.code ?? '(no code)'}`;
   if (first.code === 'AUTH_UNKNOWN_KEY') throw new CannotRun(`${refused}: the server does not know the api key`);
-  if (first.code === 'AUTH_TIMESTAMP_SKEW') throw new CannotRun(`${refused}: this machine's clock is more than 300 s from the server's`);
+  if (first.code === 'AUTH_TIMESTAMP_SKEW')
+    throw new CannotRun(`${refused}: this machine's clock is more than 300 s from the server's`);
   const other = signing.secretEncoding === 'utf8' ? 'base64' : 'utf8';
   const canTry = other === 'utf8' || /^[A-Za-z0-9+/]+={0,2}$/.test(own.apiSecret);
   if (canTry && (await signedProbe(baseUrl, own, { ...signing, secretEncoding: other })).status !== 401) {
-    throw new CannotRun(`${refused}; signed with the secret ${other === 'base64' ? 'base64-decoded' : 'as UTF-8 bytes'} it is accepted: pass --secret-encoding ${other}`);
+    throw new CannotRun(
+      `${refused}; signed with the secret ${other === 'base64' ? 'base64-decoded' : 'as UTF-8 bytes'} it is accepted: pass --secret-encoding ${other}`,
+    );
   }
-  throw new CannotRun(`${refused}; the other secret encoding is refused too: check the secret, and that the server sees the host and port in ${baseUrl}`);
+  throw new CannotRun(
+    `${refused}; the other secret encoding is refused too: check the secret, and that the server sees the host and port in ${baseUrl}`,
+  );
 }
 
 /**
  * With GETs accepted, a request with a body refused by signing means the body hash: the server covers it and we do
  * not, or the other way round. Every test that sends a body would fail the same way, so the run stops here.
  */
-async function probeBodyHash(baseUrl: string, credentials: { apiKey: string; apiSecret: string }, signing: SigningOptions): Promise<void> {
+async function probeBodyHash(
+  baseUrl: string,
+  credentials: { apiKey: string; apiSecret: string },
+  signing: SigningOptions,
+): Promise<void> {
   const withBody = await signedProbe(baseUrl, credentials, signing, true);
   if (withBody.status !== 401 || withBody.code !== 'AUTH_SIGNATURE_MISMATCH') return;
   const toggled = await signedProbe(baseUrl, credentials, { ...signing, bodyHash: !signing.bodyHash }, true);
   const refused = `every request with a body is refused by signing: POST /s2s/users got 401 AUTH_SIGNATURE_MISMATCH ${signing.bodyHash ? 'with' : 'without'} the body hash, while GETs are accepted`;
-  if (toggled.status !== 401) throw new CannotRun(`${refused}; ${signing.bodyHash ? 'without' : 'with'} it the request is accepted: ${signing.bodyHash ? 'drop' : 'pass'} --sign-body`);
+  if (toggled.status !== 401)
+    throw new CannotRun(
+      `${refused}; ${signing.bodyHash ? 'without' : 'with'} it the request is accepted: ${signing.bodyHash ? 'drop' : 'pass'} --sign-body`,
+    );
   throw new CannotRun(`${refused}; ${signing.bodyHash ? 'without' : 'with'} it too: check how the server signs a body`);
 }

@@ -78,7 +78,10 @@ export function buildReport(input: {
       continue;
     }
     // A missing or an extra field is named in the path, as the other findings are: response.body/dateOfBirth.
-    const field = finding.keyword === 'required' || finding.keyword === 'additionalProperties' ? /'([^']+)'/.exec(finding.message)?.[1] : undefined;
+    const field =
+      finding.keyword === 'required' || finding.keyword === 'additionalProperties'
+        ? /'([^']+)'/.exec(finding.message)?.[1]
+        : undefined;
     const server = finding.keyword === 'required' ? '(absent)' : finding.actual;
     byKey.set(key, {
       operationId: finding.operationId,
@@ -106,7 +109,11 @@ export function buildReport(input: {
     signing: input.signing,
     durationMs: input.durationMs,
     tests: { passed: count('passed'), failed, skipped: count('skipped'), total: input.tests.length },
-    operations: { covered: covered.size, total: input.allOperations.length, missing: input.allOperations.filter((id) => !covered.has(id)) },
+    operations: {
+      covered: covered.size,
+      total: input.allOperations.length,
+      missing: input.allOperations.filter((id) => !covered.has(id)),
+    },
     exchangesChecked: input.conformance.reduce((n, c) => n + c.checked, 0),
     mismatches,
     skipped: [...skippedBy].map(([reason, n]) => ({ reason, count: n })),
@@ -117,7 +124,7 @@ export function buildReport(input: {
 }
 
 const show = (value: unknown): string => {
-  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 };
 
@@ -146,10 +153,15 @@ export function formatSummary(report: RunReport): string {
   }
   for (const s of report.skipped) {
     lines.push(`Skipped ${s.count} test(s): ${s.reason}`);
-    for (const t of report.results.filter((r) => r.status === 'skipped' && (r.skipReason ?? '(no reason given)') === s.reason)) lines.push(`  - [${t.file}] ${t.fullName}`);
+    for (const t of report.results.filter(
+      (r) => r.status === 'skipped' && (r.skipReason ?? '(no reason given)') === s.reason,
+    ))
+      lines.push(`  - [${t.file}] ${t.fullName}`);
   }
   if (report.skipped.length > 0) lines.push('');
-  lines.push(`Tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped (${tests.total}) in ${(report.durationMs / 1000).toFixed(1)} s`);
+  lines.push(
+    `Tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped (${tests.total}) in ${(report.durationMs / 1000).toFixed(1)} s`,
+  );
   lines.push(
     `Operations covered: ${operations.covered} of ${operations.total}; ${report.exchangesChecked} exchanges checked against the spec, ${report.mismatches.length} mismatch(es)`,
   );

@@ -11,7 +11,13 @@ import { fileURLToPath } from 'node:url';
 import { run as runTests } from 'node:test';
 import { junit } from 'node:test/reporters';
 import { createConformanceChecker } from '../conformance/validator';
-import { NEEDS_CONTROL, TARGET_ENV, type ContractTarget, type FileConformance, type SigningOptions } from '../suite/support/target';
+import {
+  NEEDS_CONTROL,
+  TARGET_ENV,
+  type ContractTarget,
+  type FileConformance,
+  type SigningOptions,
+} from '../suite/support/target';
 import { CannotRun, probeControlApi, probeSigning } from './probe';
 import { buildReport, formatSummary, type RunReport, type TestResult } from './report';
 
@@ -35,11 +41,16 @@ export interface RunOptions {
 /** The suite files the package carries (dist/suite/*.test.js beside the CLI's chunks). */
 function suiteFiles(only: string[]): string[] {
   const dir = fileURLToPath(new URL('./suite/', import.meta.url));
-  const all = readdirSync(dir).filter((name) => /\.test\.js$/.test(name)).sort();
+  const all = readdirSync(dir)
+    .filter((name) => /\.test\.js$/.test(name))
+    .sort();
   const names = all.map((name) => name.replace(/\.test\.js$/, ''));
   const unknown = only.filter((name) => !names.includes(name));
-  if (unknown.length > 0) throw new CannotRun(`no suite file named ${unknown.join(', ')} (there are: ${names.join(', ')})`);
-  return all.filter((name) => only.length === 0 || only.includes(name.replace(/\.test\.js$/, ''))).map((name) => join(dir, name));
+  if (unknown.length > 0)
+    throw new CannotRun(`no suite file named ${unknown.join(', ')} (there are: ${names.join(', ')})`);
+  return all
+    .filter((name) => only.length === 0 || only.includes(name.replace(/\.test\.js$/, '')))
+    .map((name) => join(dir, name));
 }
 
 interface RawEvent {
@@ -79,7 +90,8 @@ function collectTests(events: RawEvent[]): TestResult[] {
     // A suite's own result repeats its tests', except when it failed outside them (a hook, a crash on import).
     const isSuite = data.details?.type === 'suite';
     if (isSuite && type === 'test:pass') continue;
-    if (isSuite && (data.details?.error as { failureType?: string } | undefined)?.failureType === 'subtestsFailed') continue;
+    if (isSuite && (data.details?.error as { failureType?: string } | undefined)?.failureType === 'subtestsFailed')
+      continue;
     const ancestors = stack.slice(0, data.nesting);
     const base = file.replace(/^.*[\\/]/, '').replace(/\.test\.js$/, '');
     results.push({

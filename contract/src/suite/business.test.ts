@@ -19,18 +19,27 @@ describe('business users', () => {
   it('an e-mail used before is 409 EMAIL_ALREADY_REGISTERED', async () => {
     const body = newBusinessUser();
     await contract.client.corporates.users.create(body);
-    await expectRefusal(contract.client.corporates.users.create({ ...body, name: 'Other' }, { idempotencyKey: false }), { status: 409, code: 'EMAIL_ALREADY_REGISTERED' });
+    await expectRefusal(
+      contract.client.corporates.users.create({ ...body, name: 'Other' }, { idempotencyKey: false }),
+      { status: 409, code: 'EMAIL_ALREADY_REGISTERED' },
+    );
   });
 
   it('a bad body is 400 VALIDATION_FAILED naming each bad field', async () => {
-    const response = await contract.send({ method: 'POST', path: '/corporates/users', body: { name: '', email: 'nope', phone: '12345' } });
+    const response = await contract.send({
+      method: 'POST',
+      path: '/corporates/users',
+      body: { name: '', email: 'nope', phone: '12345' },
+    });
     const problem = expectProblem(response, 400, 'VALIDATION_FAILED');
-    expect(problem.errors?.map((e) => e.path)).toEqual(expect.arrayContaining(['body.name', 'body.lastName', 'body.email', 'body.phone']));
+    expect(problem.errors?.map((e) => e.path)).toEqual(
+      expect.arrayContaining(['body.name', 'body.lastName', 'body.email', 'body.phone']),
+    );
   });
 });
 
 describe('corporate funding', () => {
-  it('the corporate\'s deposit addresses; unknown corporates are 404 NOT_FOUND', async (context) => {
+  it("the corporate's deposit addresses; unknown corporates are 404 NOT_FOUND", async (context) => {
     const corporate = await contract.corporate(context);
     const addresses = await contract.client.corporates.deposits.list(corporate.corporateUuid);
     for (const address of addresses.items) expect(address.corporateUuid).toBe(corporate.corporateUuid);
@@ -42,12 +51,21 @@ describe('corporate funding', () => {
     const control = contract.control(context);
     const fixtures = await contract.fixtures(context);
     const corporate = fixtures.corporates[0]!;
-    const address = (await contract.client.corporates.deposits.list(corporate.corporateUuid)).items.find((a) => a.type === 'USDC')!;
+    const address = (await contract.client.corporates.deposits.list(corporate.corporateUuid)).items.find(
+      (a) => a.type === 'USDC',
+    )!;
     const rate = Number(fixtures.depositTypes.find((t) => t.type === 'USDC')!.exchangeRate.rate);
     const before = await contract.client.corporates.topUps.list(corporate.corporateUuid);
-    const balanceBefore = (await control.fixtures()).corporates.find((c) => c.corporateUuid === corporate.corporateUuid)!.balance.amount;
+    const balanceBefore = (await control.fixtures()).corporates.find(
+      (c) => c.corporateUuid === corporate.corporateUuid,
+    )!.balance.amount;
 
-    await control.incomingDeposit({ balanceId: corporate.balanceId, type: 'USDC', amount: '500', network: address.network });
+    await control.incomingDeposit({
+      balanceId: corporate.balanceId,
+      type: 'USDC',
+      amount: '500',
+      network: address.network,
+    });
 
     const after = await contract.client.corporates.topUps.list(corporate.corporateUuid);
     expect(after.items).toHaveLength(before.items.length + 1);
@@ -61,7 +79,8 @@ describe('corporate funding', () => {
       amount: { amount: credited, currency: corporate.balance.currency },
       status: 'COMPLETED',
     });
-    const balanceAfter = (await control.fixtures()).corporates.find((c) => c.corporateUuid === corporate.corporateUuid)!.balance.amount;
+    const balanceAfter = (await control.fixtures()).corporates.find((c) => c.corporateUuid === corporate.corporateUuid)!
+      .balance.amount;
     expect(balanceAfter).toBe(balanceBefore + credited);
   });
 });

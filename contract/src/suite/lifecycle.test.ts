@@ -20,16 +20,28 @@ const DAY = 24 * 3600;
 const get = (c: Contract, a: Approval) => c.client.corporates.approvals.get(a.corporateUuid, a.approvalUuid);
 
 /** The corporate's figures, after checking its ledger: funded = available + reserved + spent, nothing below zero. */
-async function ledger(control: MockControl, corporateUuid: string): Promise<{ available: number; reserved: number; spent: number }> {
+async function ledger(
+  control: MockControl,
+  corporateUuid: string,
+): Promise<{ available: number; reserved: number; spent: number }> {
   const c = (await control.fixtures()).corporates.find((x) => x.corporateUuid === corporateUuid)!;
-  expect(c.balance.amount + c.reserved.amount + c.spent.amount, 'the corporate ledger: funded = available + reserved + spent').toBe(c.funded.amount);
+  expect(
+    c.balance.amount + c.reserved.amount + c.spent.amount,
+    'the corporate ledger: funded = available + reserved + spent',
+  ).toBe(c.funded.amount);
   expect(c.balance.amount).toBeGreaterThanOrEqual(0);
   return { available: c.balance.amount, reserved: c.reserved.amount, spent: c.spent.amount };
 }
 
 /** Expects a control action to be refused with `status` and `code` (and for 409s, the status and operation named). */
-async function expectControlRefusal(action: Promise<unknown>, expected: { status: number; code: string; currentStatus?: string; operation?: string }) {
-  const error = await action.then(() => undefined, (e: unknown) => e);
+async function expectControlRefusal(
+  action: Promise<unknown>,
+  expected: { status: number; code: string; currentStatus?: string; operation?: string },
+) {
+  const error = await action.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error, `expected ${expected.status} ${expected.code}, but the mock allowed it`).toBeInstanceOf(ControlError);
   const refusal = error as ControlError;
   const actual: Record<string, unknown> = { status: refusal.status, code: refusal.code };
@@ -39,7 +51,12 @@ async function expectControlRefusal(action: Promise<unknown>, expected: { status
 }
 
 /** A DELIVERED approval: a registered user, valid from now for 30 days. */
-async function delivered(c: Contract, control: MockControl, corporate: { corporateUuid: string; currency: string }, budget = 50_000) {
+async function delivered(
+  c: Contract,
+  control: MockControl,
+  corporate: { corporateUuid: string; currency: string },
+  budget = 50_000,
+) {
   const { user, approval } = await businessApproval(c, corporate, { budget });
   await control.completeRegistration(user.userUuid);
   const now = await get(c, approval);
@@ -48,12 +65,24 @@ async function delivered(c: Contract, control: MockControl, corporate: { corpora
 }
 
 describe('the card exists from creation and is generated when DELIVERED', () => {
-  it('a new approval\'s card has an id, type and INACTIVE status, and no number or expiry yet', async (context) => {
+  it("a new approval's card has an id, type and INACTIVE status, and no number or expiry yet", async (context) => {
     const corporate = await contract.corporate(context);
     const { approval } = await businessApproval(contract, corporate);
-    expect(approval.card).toMatchObject({ object: 'card', status: 'INACTIVE', last4: null, expiryMonth: null, expiryYear: null, generatedAt: null });
+    expect(approval.card).toMatchObject({
+      object: 'card',
+      status: 'INACTIVE',
+      last4: null,
+      expiryMonth: null,
+      expiryYear: null,
+      generatedAt: null,
+    });
     expect(approval.card.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(approval).toMatchObject({ statusReason: null, spent: { amount: 0 }, remaining: { amount: approval.budget.amount }, change: null });
+    expect(approval).toMatchObject({
+      statusReason: null,
+      spent: { amount: 0 },
+      remaining: { amount: approval.budget.amount },
+      change: null,
+    });
   });
 
   it('registered before validFrom: PREPARED with the card not generated; at validFrom it is generated, ACTIVE, and its details served', async (context) => {
@@ -62,13 +91,24 @@ describe('the card exists from creation and is generated when DELIVERED', () => 
     const corporate = await own.corporate(context);
     const { user, approval } = await businessApproval(own, corporate, { startInDays: 2 });
     await control.completeRegistration(user.userUuid);
-    expect(await get(own, approval)).toMatchObject({ status: 'PREPARED', card: { status: 'INACTIVE', last4: null, generatedAt: null } });
+    expect(await get(own, approval)).toMatchObject({
+      status: 'PREPARED',
+      card: { status: 'INACTIVE', last4: null, generatedAt: null },
+    });
     await control.advanceClock(2 * DAY);
     const generated = await get(own, approval);
-    expect(generated).toMatchObject({ status: 'DELIVERED', card: { status: 'ACTIVE', generatedAt: approval.validFrom } });
-    const details = await own.client.corporates.approvals.getDetails(corporate.corporateUuid, approval.approvalUuid, { keyPair: await generateCardKeyPair() });
+    expect(generated).toMatchObject({
+      status: 'DELIVERED',
+      card: { status: 'ACTIVE', generatedAt: approval.validFrom },
+    });
+    const details = await own.client.corporates.approvals.getDetails(corporate.corporateUuid, approval.approvalUuid, {
+      keyPair: await generateCardKeyPair(),
+    });
     expect(details.pan.endsWith(generated.card.last4!)).toBe(true);
-    expect({ month: details.expiryMonth, year: details.expiryYear }).toEqual({ month: generated.card.expiryMonth, year: generated.card.expiryYear });
+    expect({ month: details.expiryMonth, year: details.expiryYear }).toEqual({
+      month: generated.card.expiryMonth,
+      year: generated.card.expiryYear,
+    });
   });
 });
 
@@ -82,7 +122,10 @@ describe('every approval ends: one never DELIVERED is EXPIRED at validTo', () =>
     expect((await ledger(control, corporate.corporateUuid)).reserved).toBe(before.reserved + 40_000);
     await control.advanceClock(30 * DAY + 60);
     expect(await get(own, approval), 'not delivered by validTo: EXPIRED').toMatchObject({
-      status: 'EXPIRED', statusReason: 'NOT_DELIVERED_BY_VALID_TO', remaining: { amount: 0 }, card: { status: 'CLOSED', last4: null, generatedAt: null },
+      status: 'EXPIRED',
+      statusReason: 'NOT_DELIVERED_BY_VALID_TO',
+      remaining: { amount: 0 },
+      card: { status: 'CLOSED', last4: null, generatedAt: null },
     });
     expect(await ledger(control, corporate.corporateUuid), 'the budget is released').toEqual(before);
     await control.completeRegistration(user.userUuid);
@@ -95,20 +138,50 @@ describe('change requests are accepted, one at a time, and end with their approv
     const control = contract.control(context);
     const corporate = await contract.corporate(context);
     const { approval } = await delivered(contract, control, corporate, 50_000);
-    expect(await control.authorize(approval.card.id, { amount: 5_000, currency: corporate.currency, merchant: 'Cafe' })).toMatchObject({ status: 'APPROVED' });
-    const change = await control.requestChange(corporate.corporateUuid, approval.approvalUuid, { additionalBudget: { amount: 10_000, currency: corporate.currency }, pinUpdate: true });
-    expect(change).toMatchObject({ status: 'CREATED', remaining: { amount: 0 }, change: { additionalBudget: { amount: 10_000 }, pinUpdate: true } });
+    expect(
+      await control.authorize(approval.card.id, { amount: 5_000, currency: corporate.currency, merchant: 'Cafe' }),
+    ).toMatchObject({ status: 'APPROVED' });
+    const change = await control.requestChange(corporate.corporateUuid, approval.approvalUuid, {
+      additionalBudget: { amount: 10_000, currency: corporate.currency },
+      pinUpdate: true,
+    });
+    expect(change).toMatchObject({
+      status: 'CREATED',
+      remaining: { amount: 0 },
+      change: { additionalBudget: { amount: 10_000 }, pinUpdate: true },
+    });
     const before = await ledger(control, corporate.corporateUuid);
     const accepted = await control.acceptChange(corporate.corporateUuid, change.approvalUuid);
     expect(accepted).toMatchObject({
-      approvalUuid: change.approvalUuid, status: 'DELIVERED', expiresAt: null, budget: { amount: 60_000 }, spent: { amount: 5_000 }, remaining: { amount: 55_000 },
+      approvalUuid: change.approvalUuid,
+      status: 'DELIVERED',
+      expiresAt: null,
+      budget: { amount: 60_000 },
+      spent: { amount: 5_000 },
+      remaining: { amount: 55_000 },
       card: { id: approval.card.id, status: 'ACTIVE', last4: approval.card.last4 },
     });
-    expect(await get(contract, approval)).toMatchObject({ status: 'REAPPROVED', statusReason: 'REPLACED', replacedByApprovalUuid: change.approvalUuid, remaining: { amount: 0 } });
-    expect(await ledger(control, corporate.corporateUuid)).toEqual({ ...before, available: before.available - 10_000, reserved: before.reserved + 10_000 });
-    await expectRefusal(contract.client.corporates.approvals.getDetails(corporate.corporateUuid, approval.approvalUuid, { keyPair: await generateCardKeyPair() }), {
-      status: 409, code: 'APPROVAL_NOT_DELIVERED', currentStatus: 'REAPPROVED',
+    expect(await get(contract, approval)).toMatchObject({
+      status: 'REAPPROVED',
+      statusReason: 'REPLACED',
+      replacedByApprovalUuid: change.approvalUuid,
+      remaining: { amount: 0 },
     });
+    expect(await ledger(control, corporate.corporateUuid)).toEqual({
+      ...before,
+      available: before.available - 10_000,
+      reserved: before.reserved + 10_000,
+    });
+    await expectRefusal(
+      contract.client.corporates.approvals.getDetails(corporate.corporateUuid, approval.approvalUuid, {
+        keyPair: await generateCardKeyPair(),
+      }),
+      {
+        status: 409,
+        code: 'APPROVAL_NOT_DELIVERED',
+        currentStatus: 'REAPPROVED',
+      },
+    );
   });
 
   it('at most one pending change per approval: a second is 409 CHANGE_ALREADY_PENDING; accepting what is not a CREATED change is 409 naming its status', async (context) => {
@@ -116,15 +189,27 @@ describe('change requests are accepted, one at a time, and end with their approv
     const corporate = await contract.corporate(context);
     const { approval } = await businessApproval(contract, corporate);
     const change = await control.requestChange(corporate.corporateUuid, approval.approvalUuid);
-    await expectControlRefusal(control.requestChange(corporate.corporateUuid, approval.approvalUuid), { status: 409, code: 'CHANGE_ALREADY_PENDING' });
+    await expectControlRefusal(control.requestChange(corporate.corporateUuid, approval.approvalUuid), {
+      status: 409,
+      code: 'CHANGE_ALREADY_PENDING',
+    });
     await expectControlRefusal(control.acceptChange(corporate.corporateUuid, approval.approvalUuid), {
-      status: 409, code: 'INVALID_TRANSITION', currentStatus: 'ACCEPTED', operation: 'acceptApprovalChange',
+      status: 409,
+      code: 'INVALID_TRANSITION',
+      currentStatus: 'ACCEPTED',
+      operation: 'acceptApprovalChange',
     });
     await control.rejectApproval(corporate.corporateUuid, change.approvalUuid);
     await expectControlRefusal(control.acceptChange(corporate.corporateUuid, change.approvalUuid), {
-      status: 409, code: 'INVALID_TRANSITION', currentStatus: 'REJECTED', operation: 'acceptApprovalChange',
+      status: 409,
+      code: 'INVALID_TRANSITION',
+      currentStatus: 'REJECTED',
+      operation: 'acceptApprovalChange',
     });
-    expect((await control.requestChange(corporate.corporateUuid, approval.approvalUuid)).status, 'once decided, another may be asked').toBe('CREATED');
+    expect(
+      (await control.requestChange(corporate.corporateUuid, approval.approvalUuid)).status,
+      'once decided, another may be asked',
+    ).toBe('CREATED');
   });
 
   it('a pending change ends CANCELED (CHANGED_APPROVAL_ENDED) when the corporation replaces its approval (increase-budget) or cancels it', async (context) => {
@@ -132,7 +217,11 @@ describe('change requests are accepted, one at a time, and end with their approv
     const corporate = await contract.corporate(context);
     const { approval } = await businessApproval(contract, corporate);
     const change = await control.requestChange(corporate.corporateUuid, approval.approvalUuid);
-    const reapproval = await contract.client.corporates.approvals.increaseBudget(corporate.corporateUuid, approval.approvalUuid, { additionalBudget: { amount: 1_000, currency: corporate.currency } });
+    const reapproval = await contract.client.corporates.approvals.increaseBudget(
+      corporate.corporateUuid,
+      approval.approvalUuid,
+      { additionalBudget: { amount: 1_000, currency: corporate.currency } },
+    );
     expect(await get(contract, change)).toMatchObject({ status: 'CANCELED', statusReason: 'CHANGED_APPROVAL_ENDED' });
     const second = await control.requestChange(corporate.corporateUuid, reapproval.approvalUuid);
     await control.cancelApproval(corporate.corporateUuid, reapproval.approvalUuid);
@@ -142,7 +231,7 @@ describe('change requests are accepted, one at a time, and end with their approv
 });
 
 describe('a pending change whose approval ends by time expires undecided', () => {
-  it('its approval FINISHED at validTo, or EXPIRED undelivered: the change is EXPIRED (CHANGE_NOT_DECIDED), not CANCELED, which is the corporation\'s act', async (context) => {
+  it("its approval FINISHED at validTo, or EXPIRED undelivered: the change is EXPIRED (CHANGE_NOT_DECIDED), not CANCELED, which is the corporation's act", async (context) => {
     const own = await contract.isolated(context);
     const control = own.control(context);
     const corporate = await own.corporate(context);
@@ -156,9 +245,15 @@ describe('a pending change whose approval ends by time expires undecided', () =>
     ];
     await control.advanceClock(DAY + 60);
     expect(await get(own, live), 'validTo passed while DELIVERED').toMatchObject({ status: 'FINISHED' });
-    expect(await get(own, undelivered), 'validTo passed while ACCEPTED').toMatchObject({ status: 'EXPIRED', statusReason: 'NOT_DELIVERED_BY_VALID_TO' });
+    expect(await get(own, undelivered), 'validTo passed while ACCEPTED').toMatchObject({
+      status: 'EXPIRED',
+      statusReason: 'NOT_DELIVERED_BY_VALID_TO',
+    });
     for (const change of late) {
-      expect(await get(own, change), 'a change whose approval ended by time: EXPIRED, undecided').toMatchObject({ status: 'EXPIRED', statusReason: 'CHANGE_NOT_DECIDED' });
+      expect(await get(own, change), 'a change whose approval ended by time: EXPIRED, undecided').toMatchObject({
+        status: 'EXPIRED',
+        statusReason: 'CHANGE_NOT_DECIDED',
+      });
     }
   });
 });
@@ -168,18 +263,37 @@ describe('card transactions: purchases approved or declined with a reason', () =
     const control = contract.control(context);
     const corporate = await contract.corporate(context);
     const { approval } = await delivered(contract, control, corporate, 20_000);
-    const buy = (amount: number, currency = corporate.currency) => control.authorize(approval.card.id, { amount, currency, merchant: 'Shop' });
+    const buy = (amount: number, currency = corporate.currency) =>
+      control.authorize(approval.card.id, { amount, currency, merchant: 'Shop' });
     const before = await ledger(control, corporate.corporateUuid);
-    expect(await buy(15_000)).toMatchObject({ status: 'APPROVED', declineReason: null, approvalUuid: approval.approvalUuid });
+    expect(await buy(15_000)).toMatchObject({
+      status: 'APPROVED',
+      declineReason: null,
+      approvalUuid: approval.approvalUuid,
+    });
     expect(await get(contract, approval)).toMatchObject({ spent: { amount: 15_000 }, remaining: { amount: 5_000 } });
-    expect(await ledger(control, corporate.corporateUuid)).toEqual({ available: before.available, reserved: before.reserved - 15_000, spent: before.spent + 15_000 });
+    expect(await ledger(control, corporate.corporateUuid)).toEqual({
+      available: before.available,
+      reserved: before.reserved - 15_000,
+      spent: before.spent + 15_000,
+    });
     expect(await buy(5_001)).toMatchObject({ status: 'DECLINED', declineReason: 'BUDGET_EXCEEDED' });
-    expect(await buy(100, corporate.currency === 'USD' ? 'EUR' : 'USD')).toMatchObject({ status: 'DECLINED', declineReason: 'CURRENCY_MISMATCH' });
+    expect(await buy(100, corporate.currency === 'USD' ? 'EUR' : 'USD')).toMatchObject({
+      status: 'DECLINED',
+      declineReason: 'CURRENCY_MISMATCH',
+    });
     await control.lockCard(approval.card.id);
     expect(await buy(100)).toMatchObject({ status: 'DECLINED', declineReason: 'CARD_LOCKED' });
-    const { approval: accepted } = await businessApproval(contract, corporate, { user: await contract.client.corporates.users.create(newBusinessUser()) });
-    expect(await control.authorize(accepted.card.id, { amount: 1, currency: corporate.currency, merchant: 'Shop' })).toMatchObject({ status: 'DECLINED', declineReason: 'APPROVAL_NOT_DELIVERED' });
-    expect(await get(contract, approval), 'declines take nothing').toMatchObject({ spent: { amount: 15_000 }, remaining: { amount: 5_000 } });
+    const { approval: accepted } = await businessApproval(contract, corporate, {
+      user: await contract.client.corporates.users.create(newBusinessUser()),
+    });
+    expect(
+      await control.authorize(accepted.card.id, { amount: 1, currency: corporate.currency, merchant: 'Shop' }),
+    ).toMatchObject({ status: 'DECLINED', declineReason: 'APPROVAL_NOT_DELIVERED' });
+    expect(await get(contract, approval), 'declines take nothing').toMatchObject({
+      spent: { amount: 15_000 },
+      remaining: { amount: 5_000 },
+    });
   });
 
   it('FINISHED releases only what is left of the budget; what was spent stays spent', async (context) => {
@@ -191,17 +305,42 @@ describe('card transactions: purchases approved or declined with a reason', () =
     await control.completeRegistration(user.userUuid);
     await control.authorize(approval.card.id, { amount: 12_000, currency: corporate.currency, merchant: 'Hotel' });
     await control.advanceClock(30 * DAY + 60);
-    expect(await get(own, approval)).toMatchObject({ status: 'FINISHED', statusReason: 'VALIDITY_ENDED', spent: { amount: 12_000 }, remaining: { amount: 0 } });
-    expect(await ledger(control, corporate.corporateUuid)).toEqual({ available: before.available - 12_000, reserved: before.reserved, spent: before.spent + 12_000 });
-    expect(await control.authorize(approval.card.id, { amount: 1, currency: corporate.currency, merchant: 'Hotel' })).toMatchObject({ declineReason: 'APPROVAL_NOT_DELIVERED' });
+    expect(await get(own, approval)).toMatchObject({
+      status: 'FINISHED',
+      statusReason: 'VALIDITY_ENDED',
+      spent: { amount: 12_000 },
+      remaining: { amount: 0 },
+    });
+    expect(await ledger(control, corporate.corporateUuid)).toEqual({
+      available: before.available - 12_000,
+      reserved: before.reserved,
+      spent: before.spent + 12_000,
+    });
+    expect(
+      await control.authorize(approval.card.id, { amount: 1, currency: corporate.currency, merchant: 'Hotel' }),
+    ).toMatchObject({ declineReason: 'APPROVAL_NOT_DELIVERED' });
   });
 
   it('a bad purchase is 400 VALIDATION_FAILED naming each field; an unknown card 404', async (context) => {
     contract.control(context);
-    const bad = await contract.send({ method: 'POST', path: '/__mock/cards/00000000-0000-4000-8000-000000000000/authorize', sign: false, body: { amount: -5, currency: 'eur' } });
+    const bad = await contract.send({
+      method: 'POST',
+      path: '/__mock/cards/00000000-0000-4000-8000-000000000000/authorize',
+      sign: false,
+      body: { amount: -5, currency: 'eur' },
+    });
     expect(bad.status).toBe(400);
-    expect(((bad.body as { errors: { path: string }[] }).errors).map((e) => e.path).sort()).toEqual(['body.amount', 'body.currency', 'body.merchant']);
-    const unknown = await contract.send({ method: 'POST', path: '/__mock/cards/00000000-0000-4000-8000-000000000000/authorize', sign: false, body: { amount: 5, currency: 'EUR', merchant: 'X' } });
+    expect((bad.body as { errors: { path: string }[] }).errors.map((e) => e.path).sort()).toEqual([
+      'body.amount',
+      'body.currency',
+      'body.merchant',
+    ]);
+    const unknown = await contract.send({
+      method: 'POST',
+      path: '/__mock/cards/00000000-0000-4000-8000-000000000000/authorize',
+      sign: false,
+      body: { amount: 5, currency: 'EUR', merchant: 'X' },
+    });
     expect(unknown.status).toBe(404);
   });
 });

@@ -18,7 +18,6 @@ const contract = useContract(import.meta.url);
 
 type List = (options: ListOptions) => PagePromise<PageBody>;
 
-
 /** Checks that a list walked by pages of 1 and 2, and with for await, is exactly its one big page (and not empty). */
 async function expectPaged(name: string, list: List, atLeast = 1): Promise<void> {
   const all = (await list({ limit: 100 })).items;
@@ -40,12 +39,21 @@ describe('every list operation pages with limit and cursor', () => {
     await businessApproval(contract, corporate, { user: businessUser });
     await expectPaged('listCardConfigs', (o) => client.s2s.cards.listConfigs(user.id, o), 2);
     await expectPaged('listBalances', (o) => client.s2s.balances.list(user.id, o));
-    await expectPaged('listUserApprovals', (o) => client.corporates.approvals.listForUser(corporate.corporateUuid, businessUser.userUuid, o), 3);
-    await expectPaged('listCorporateDepositAddresses', (o) => client.corporates.deposits.list(corporate.corporateUuid, o));
+    await expectPaged(
+      'listUserApprovals',
+      (o) => client.corporates.approvals.listForUser(corporate.corporateUuid, businessUser.userUuid, o),
+      3,
+    );
+    await expectPaged('listCorporateDepositAddresses', (o) =>
+      client.corporates.deposits.list(corporate.corporateUuid, o),
+    );
     const topUps = await client.corporates.topUps.list(corporate.corporateUuid, { limit: 1 });
     expect(topUps.items.length).toBeLessThanOrEqual(1);
     const configs = await client.s2s.cards.listConfigs(user.id, { limit: 1 });
-    expect(configs, 'list-level fields are on every page').toMatchObject({ kycUrl: expect.any(String), kycStatus: expect.any(String) });
+    expect(configs, 'list-level fields are on every page').toMatchObject({
+      kycUrl: expect.any(String),
+      kycStatus: expect.any(String),
+    });
   });
 
   it('the lists the mock fills: cards, deposit types and addresses, verifications (both areas), top-ups', async (context) => {
@@ -55,16 +63,23 @@ describe('every list operation pages with limit and cursor', () => {
     const user = await cardReadyUser(own, ownControl);
     const configs = await client.s2s.cards.listConfigs(user.id, { limit: 100 });
     const free = configs.items.find((c) => c.price === null && c.type === 'VIRTUAL')!;
-    for (let i = 0; i < 3; i++) await client.s2s.cards.create(user.id, { configId: free.id, visualId: free.visuals[0]!.id });
+    for (let i = 0; i < 3; i++)
+      await client.s2s.cards.create(user.id, { configId: free.id, visualId: free.visuals[0]!.id });
     const balanceId = await fundBalance(own, ownControl, user.id);
-    for (let i = 0; i < 3; i++) await ownControl.incomingDeposit({ balanceId, type: 'USDC', amount: '20', requiresVerification: i === 0 });
+    for (let i = 0; i < 3; i++)
+      await ownControl.incomingDeposit({ balanceId, type: 'USDC', amount: '20', requiresVerification: i === 0 });
     const fixtures = await ownControl.fixtures();
     const corporate = fixtures.corporates[0]!;
-    for (let i = 0; i < 3; i++) await ownControl.incomingDeposit({ balanceId: corporate.balanceId, type: 'USDC', amount: `${50 + i}` });
+    for (let i = 0; i < 3; i++)
+      await ownControl.incomingDeposit({ balanceId: corporate.balanceId, type: 'USDC', amount: `${50 + i}` });
     await expectPaged('listCards', (o) => client.s2s.cards.list(user.id, o), 3);
     await expectPaged('listDepositTypes', (o) => client.s2s.deposits.listTypes(balanceId, o), 2);
     await expectPaged('listDepositAddresses', (o) => client.s2s.deposits.listAddresses(balanceId, 'USDC', o));
-    await expectPaged('listDepositVerifications', (o) => client.s2s.deposits.listVerifications({ userId: user.id }, o), 4);
+    await expectPaged(
+      'listDepositVerifications',
+      (o) => client.s2s.deposits.listVerifications({ userId: user.id }, o),
+      4,
+    );
     await expectPaged('listAppDepositTypes', (o) => client.app.deposits.listTypes(user.id, o), 2);
     await expectPaged('listAppDepositAddresses', (o) => client.app.deposits.listAddresses(balanceId, 'USDC', o));
     await expectPaged('listAppDepositVerifications', (o) => client.app.deposits.listVerifications(user.id, o), 4);
@@ -86,17 +101,30 @@ describe('every list operation pages with limit and cursor', () => {
 
     const seen: string[] = [];
     let madeMidWalk: string | undefined;
-    for await (const a of client.corporates.approvals.listForUser(corporate.corporateUuid, user.userUuid, { limit: 2 })) {
+    for await (const a of client.corporates.approvals.listForUser(corporate.corporateUuid, user.userUuid, {
+      limit: 2,
+    })) {
       seen.push(a.approvalUuid);
-      if (seen.length === 1) madeMidWalk = (await businessApproval(contract, corporate, { user })).approval.approvalUuid;
+      if (seen.length === 1)
+        madeMidWalk = (await businessApproval(contract, corporate, { user })).approval.approvalUuid;
     }
-    expect(seen).toEqual([approval.approvalUuid, second.approvalUuid, third.approvalUuid, added.approvalUuid, madeMidWalk]);
+    expect(seen).toEqual([
+      approval.approvalUuid,
+      second.approvalUuid,
+      third.approvalUuid,
+      added.approvalUuid,
+      madeMidWalk,
+    ]);
   });
 
   it('limit is 1 to 100 (400 VALIDATION_FAILED naming query.limit otherwise); the default page holds at most 20', async () => {
     const user = await registeredUser(contract);
     for (const limit of ['0', '101', 'ten']) {
-      const response = await contract.send({ method: 'GET', path: `/s2s/users/${user.id}/cards/configs`, query: { limit } });
+      const response = await contract.send({
+        method: 'GET',
+        path: `/s2s/users/${user.id}/cards/configs`,
+        query: { limit },
+      });
       const problem = expectProblem(response, 400, 'VALIDATION_FAILED');
       expect(problem.errors?.map((e) => e.path)).toEqual(['query.limit']);
     }
@@ -110,7 +138,9 @@ describe('a cursor belongs to one list of one api key', () => {
     const b = await registeredUser(contract);
     const cursor = (await contract.client.s2s.cards.listConfigs(a.id, { limit: 1 })).nextCursor!;
     expect(cursor, 'three configs, one per page: a next cursor').toEqual(expect.any(String));
-    expect((await contract.send({ method: 'GET', path: `/s2s/users/${a.id}/cards/configs`, query: { cursor } })).status).toBe(200);
+    expect(
+      (await contract.send({ method: 'GET', path: `/s2s/users/${a.id}/cards/configs`, query: { cursor } })).status,
+    ).toBe(200);
     for (const [path, query] of [
       [`/s2s/users/${b.id}/cards/configs`, { cursor }],
       [`/s2s/balances`, { userId: a.id, cursor }],
@@ -120,7 +150,10 @@ describe('a cursor belongs to one list of one api key', () => {
       const problem = expectProblem(await contract.send({ method: 'GET', path, query }), 400, 'CURSOR_INVALID');
       expect(problem.errors?.map((e) => e.path)).toEqual(['query.cursor']);
     }
-    await expectRefusal(contract.client.s2s.cards.listConfigs(b.id, { cursor }), { status: 400, code: 'CURSOR_INVALID' });
+    await expectRefusal(contract.client.s2s.cards.listConfigs(b.id, { cursor }), {
+      status: 400,
+      code: 'CURSOR_INVALID',
+    });
   });
 
   it('a cursor of another api key is refused, even for the same list', async (context) => {
@@ -134,8 +167,14 @@ describe('a cursor belongs to one list of one api key', () => {
     }
     // Every verification of the api key: the same list in both tenants, so only the api key tells them apart.
     const foreign = (await other.client.s2s.deposits.listVerifications(undefined, { limit: 1 })).nextCursor!;
-    expect((await other.send({ method: 'GET', path: '/s2s/deposits/verifications', query: { cursor: foreign } })).status).toBe(200);
-    const problem = expectProblem(await mine.send({ method: 'GET', path: '/s2s/deposits/verifications', query: { cursor: foreign } }), 400, 'CURSOR_INVALID');
+    expect(
+      (await other.send({ method: 'GET', path: '/s2s/deposits/verifications', query: { cursor: foreign } })).status,
+    ).toBe(200);
+    const problem = expectProblem(
+      await mine.send({ method: 'GET', path: '/s2s/deposits/verifications', query: { cursor: foreign } }),
+      400,
+      'CURSOR_INVALID',
+    );
     expect(problem.detail).toMatch(/cursor/i);
   });
 });
@@ -143,11 +182,32 @@ describe('a cursor belongs to one list of one api key', () => {
 describe('unknown query parameters are 400 VALIDATION_FAILED naming them', () => {
   it('on a list, on a read without query parameters and on a POST', async () => {
     const user = await registeredUser(contract);
-    const list = expectProblem(await contract.send({ method: 'GET', path: '/s2s/balances', query: { userId: user.id, page: '2', sort: 'desc' } }), 400, 'VALIDATION_FAILED');
+    const list = expectProblem(
+      await contract.send({
+        method: 'GET',
+        path: '/s2s/balances',
+        query: { userId: user.id, page: '2', sort: 'desc' },
+      }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(list.errors?.map((e) => e.path).sort()).toEqual(['query.page', 'query.sort']);
-    const read = expectProblem(await contract.send({ method: 'GET', path: `/s2s/users/${user.id}`, query: { expand: 'cards' } }), 400, 'VALIDATION_FAILED');
+    const read = expectProblem(
+      await contract.send({ method: 'GET', path: `/s2s/users/${user.id}`, query: { expand: 'cards' } }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(read.errors?.map((e) => e.path)).toEqual(['query.expand']);
-    const post = expectProblem(await contract.send({ method: 'POST', path: '/corporates/users', query: { dryRun: 'true' }, body: newBusinessUser() }), 400, 'VALIDATION_FAILED');
+    const post = expectProblem(
+      await contract.send({
+        method: 'POST',
+        path: '/corporates/users',
+        query: { dryRun: 'true' },
+        body: newBusinessUser(),
+      }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(post.errors?.map((e) => e.path)).toEqual(['query.dryRun']);
   });
 });
@@ -160,12 +220,21 @@ describe('areas are scoped', () => {
     const cardId = approval.card.id;
     await expectRefusal(client.s2s.cards.list(user.userUuid), { status: 404, code: 'NOT_FOUND' });
     await expectRefusal(client.s2s.balances.list(user.userUuid), { status: 404, code: 'NOT_FOUND' });
-    await expectRefusal(client.s2s.cards.getDetails(cardId, { keyPair: await generateCardKeyPair() }), { status: 404, code: 'NOT_FOUND' });
+    await expectRefusal(client.s2s.cards.getDetails(cardId, { keyPair: await generateCardKeyPair() }), {
+      status: 404,
+      code: 'NOT_FOUND',
+    });
     await expectRefusal(client.s2s.cards.activate(cardId), { status: 404, code: 'NOT_FOUND' });
     await expectRefusal(client.s2s.cards.chargeDraft(cardId), { status: 404, code: 'NOT_FOUND' });
     const s2sUser = await registeredUser(contract);
-    await expectRefusal(client.corporates.approvals.listForUser(corporate.corporateUuid, s2sUser.id), { status: 404, code: 'NOT_FOUND' });
-    expect((await client.corporates.approvals.get(corporate.corporateUuid, approval.approvalUuid)).card.id, 'where it belongs, it is served').toBe(cardId);
+    await expectRefusal(client.corporates.approvals.listForUser(corporate.corporateUuid, s2sUser.id), {
+      status: 404,
+      code: 'NOT_FOUND',
+    });
+    expect(
+      (await client.corporates.approvals.get(corporate.corporateUuid, approval.approvalUuid)).card.id,
+      'where it belongs, it is served',
+    ).toBe(cardId);
   });
 
   it('a business card stays out of /s2s once DELIVERED and ACTIVE', async (context) => {
@@ -173,7 +242,12 @@ describe('areas are scoped', () => {
     const corporate = await contract.corporate(context);
     const { user, approval } = await businessApproval(contract, corporate);
     await control.completeRegistration(user.userUuid);
-    expect((await contract.client.corporates.approvals.get(corporate.corporateUuid, approval.approvalUuid)).card.status).toBe('ACTIVE');
-    await expectRefusal(contract.client.s2s.cards.getDetails(approval.card.id, { keyPair: await generateCardKeyPair() }), { status: 404, code: 'NOT_FOUND' });
+    expect(
+      (await contract.client.corporates.approvals.get(corporate.corporateUuid, approval.approvalUuid)).card.status,
+    ).toBe('ACTIVE');
+    await expectRefusal(
+      contract.client.s2s.cards.getDetails(approval.card.id, { keyPair: await generateCardKeyPair() }),
+      { status: 404, code: 'NOT_FOUND' },
+    );
   });
 });

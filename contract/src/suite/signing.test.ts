@@ -27,7 +27,11 @@ describe('signing: what is accepted', () => {
 
 describe('signing: every AUTH_ code', () => {
   it('no Authorization header is 401 AUTH_MISSING, in all three areas', async () => {
-    for (const path of [`/s2s/users/${UNKNOWN_ID}`, `/app/deposits/types?userUuid=${UNKNOWN_ID}`, `/corporates/${UNKNOWN_ID}/top-ups`]) {
+    for (const path of [
+      `/s2s/users/${UNKNOWN_ID}`,
+      `/app/deposits/types?userUuid=${UNKNOWN_ID}`,
+      `/corporates/${UNKNOWN_ID}/top-ups`,
+    ]) {
       const [bare, query] = path.split('?');
       const response = await contract.send({
         method: 'GET',
@@ -41,13 +45,22 @@ describe('signing: every AUTH_ code', () => {
 
   it('an Authorization header not of the scheme is 401 AUTH_MALFORMED', async () => {
     for (const authorization of ['Bearer abc', 'HMAC-SHA256 only-two:parts', 'HMAC-SHA256 key:sig:not-hex-nonce:123']) {
-      const response = await contract.send({ method: 'GET', path: `/s2s/users/${UNKNOWN_ID}`, sign: false, headers: { authorization } });
+      const response = await contract.send({
+        method: 'GET',
+        path: `/s2s/users/${UNKNOWN_ID}`,
+        sign: false,
+        headers: { authorization },
+      });
       expectProblem(response, 401, 'AUTH_MALFORMED');
     }
   });
 
   it('an api key the server does not know is 401 AUTH_UNKNOWN_KEY', async () => {
-    const response = await contract.send({ method: 'GET', path: `/s2s/users/${UNKNOWN_ID}`, sign: { apiKey: `unknown-${crypto.randomUUID()}` } });
+    const response = await contract.send({
+      method: 'GET',
+      path: `/s2s/users/${UNKNOWN_ID}`,
+      sign: { apiKey: `unknown-${crypto.randomUUID()}` },
+    });
     expectProblem(response, 401, 'AUTH_UNKNOWN_KEY');
   });
 
@@ -59,7 +72,9 @@ describe('signing: every AUTH_ code', () => {
   });
 
   it('a nonce seen before is 401 AUTH_NONCE_REUSED (a replayed request)', async () => {
-    const nonce = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+    const nonce = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join(
+      '',
+    );
     const timestamp = now();
     const first = await contract.send({ method: 'GET', path: `/s2s/users/${UNKNOWN_ID}`, sign: { nonce, timestamp } });
     expectProblem(first, 404, 'NOT_FOUND');
@@ -68,23 +83,46 @@ describe('signing: every AUTH_ code', () => {
   });
 
   it('a signature made with another secret is 401 AUTH_SIGNATURE_MISMATCH', async () => {
-    const response = await contract.send({ method: 'GET', path: `/s2s/users/${UNKNOWN_ID}`, sign: { apiSecret: WRONG_SECRET } });
+    const response = await contract.send({
+      method: 'GET',
+      path: `/s2s/users/${UNKNOWN_ID}`,
+      sign: { apiSecret: WRONG_SECRET },
+    });
     expectProblem(response, 401, 'AUTH_SIGNATURE_MISMATCH');
   });
 
   it('the signature is the five published parts: a POST with a body signed without a body hash is accepted (201)', async (context) => {
     // The service's HMACSHA256 page signs apiKey + METHOD + url + timestamp + nonce; the body is not part of it.
-    if (contract.target.signing.bodyHash) context.skip('the run signs with a body hash (--sign-body): the server under test requires it');
+    if (contract.target.signing.bodyHash)
+      context.skip('the run signs with a body hash (--sign-body): the server under test requires it');
     const registration = newRegistration();
     const url = contract.url('/s2s/users');
-    const { authorization, stringToSign } = await signRequest({ method: 'POST', url, body: JSON.stringify(registration), ...contract.credentials, ...contract.target.signing, bodyHash: false });
+    const { authorization, stringToSign } = await signRequest({
+      method: 'POST',
+      url,
+      body: JSON.stringify(registration),
+      ...contract.credentials,
+      ...contract.target.signing,
+      bodyHash: false,
+    });
     expect(stringToSign.endsWith(authorization.split(':')[2]!)).toBe(true);
-    const response = await contract.send({ method: 'POST', path: '/s2s/users', body: registration, sign: false, headers: { authorization } });
+    const response = await contract.send({
+      method: 'POST',
+      path: '/s2s/users',
+      body: registration,
+      sign: false,
+      headers: { authorization },
+    });
     expect(response.status).toBe(201);
   });
 
   it('the signature covers the query: a userId swapped after signing is 401 AUTH_SIGNATURE_MISMATCH', async () => {
-    const { authorization } = await signRequest({ method: 'GET', url: contract.url('/s2s/balances', { userId: UNKNOWN_ID }), ...contract.credentials, ...contract.target.signing });
+    const { authorization } = await signRequest({
+      method: 'GET',
+      url: contract.url('/s2s/balances', { userId: UNKNOWN_ID }),
+      ...contract.credentials,
+      ...contract.target.signing,
+    });
     const response = await contract.send({
       method: 'GET',
       path: '/s2s/balances',
@@ -100,9 +138,19 @@ describe('signing: every AUTH_ code', () => {
     const url = contract.url(`/s2s/users/${UNKNOWN_ID}`);
     const timestamp = String(now());
     const nonce = crypto.randomUUID().replaceAll('-', '');
-    const response = await contract.send({ method: 'GET', path: `/s2s/users/${UNKNOWN_ID}`, sign: { apiSecret: WRONG_SECRET, nonce, timestamp } });
+    const response = await contract.send({
+      method: 'GET',
+      path: `/s2s/users/${UNKNOWN_ID}`,
+      sign: { apiSecret: WRONG_SECRET, nonce, timestamp },
+    });
     const problem = expectProblem(response, 401, 'AUTH_SIGNATURE_MISMATCH');
-    const expected = await buildStringToSign({ method: 'GET', url, apiKey: contract.credentials.apiKey, timestamp, nonce });
+    const expected = await buildStringToSign({
+      method: 'GET',
+      url,
+      apiKey: contract.credentials.apiKey,
+      timestamp,
+      nonce,
+    });
     expect(problem.stringToSign).toBe(expected);
     expect(response.text).not.toContain(contract.credentials.apiSecret);
   });

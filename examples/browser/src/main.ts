@@ -53,7 +53,12 @@ async function main(): Promise<void> {
   // dangerouslyAllowBrowser: a secret in a page is readable by everyone who opens it, so the SDK refuses one in a
   // browser by default. Here the secret is the mock's public test secret and the page talks to the mock in its own
   // service worker: nothing real to leak. A production page calls its own server, which holds the secret.
-  const client = createCardIssuingClient({ baseUrl: location.origin, apiKey: 'test_key', apiSecret: 'test_secret', dangerouslyAllowBrowser: true });
+  const client = createCardIssuingClient({
+    baseUrl: location.origin,
+    apiKey: 'test_key',
+    apiSecret: 'test_secret',
+    dangerouslyAllowBrowser: true,
+  });
   const button = $<HTMLButtonElement>('run');
   button.disabled = false;
   document.body.dataset.state = 'ready';
@@ -86,7 +91,13 @@ async function main(): Promise<void> {
     );
     const user = await run(
       'Create a business user',
-      () => client.corporates.users.create({ name: 'Grace', lastName: 'Hopper', email: 'grace@corp.example', phone: '+12025550143' }),
+      () =>
+        client.corporates.users.create({
+          name: 'Grace',
+          lastName: 'Hopper',
+          email: 'grace@corp.example',
+          phone: '+12025550143',
+        }),
       (u) => `${u.userUuid} (${u.registrationStatus})`,
     );
     const now = mock.clock.now();
@@ -111,7 +122,11 @@ async function main(): Promise<void> {
       () => client.corporates.approvals.get(corporate.corporateUuid, created.approvalUuid),
       (a) => a.status,
     );
-    const keyPair = await run('Generate an RSA key pair', () => generateCardKeyPair({ bits: 2048 }), () => '2048 bits');
+    const keyPair = await run(
+      'Generate an RSA key pair',
+      () => generateCardKeyPair({ bits: 2048 }),
+      () => '2048 bits',
+    );
     const details = await run(
       'Get and decrypt the card details',
       () => client.corporates.approvals.getDetails(corporate.corporateUuid, approval.approvalUuid, { keyPair }),

@@ -18,7 +18,11 @@ type Run = <T>(fn: (ctx: DomainContext, tenant: Tenant) => T) => T;
 const zId = z.uuid();
 
 /** Checks a step's id and amount as the HTTP route would (path `id`, body `amount`). */
-function checked(id: string, amount: number | undefined, body: z.ZodType = zAuthorizationStepBody): { id: string; amount?: number } {
+function checked(
+  id: string,
+  amount: number | undefined,
+  body: z.ZodType = zAuthorizationStepBody,
+): { id: string; amount?: number } {
   const [params, parsed] = validateParts([
     { location: 'path', schema: z.object({ id: zId }), value: { id } },
     { location: 'body', schema: body, value: amount === undefined ? {} : { amount } },
@@ -28,27 +32,29 @@ function checked(id: string, amount: number | undefined, body: z.ZodType = zAuth
 
 /** The control of one tenant's authorizations, over its `act` (settle, change, settle, tell) and `read`. */
 export function authorizationControl(act: Run, read: Run): AuthorizationControl {
-  const list = (filter: AuthorizationFilter = {}) => read((ctx) => {
-    const [query] = validateParts([{ location: 'query', schema: zAuthorizationFilter, value: filter }]) as [AuthorizationFilter];
-    return authorizations.listAuthorizations(ctx, query);
-  });
+  const list = (filter: AuthorizationFilter = {}) =>
+    read((ctx) => {
+      const [query] = validateParts([{ location: 'query', schema: zAuthorizationFilter, value: filter }]) as [
+        AuthorizationFilter,
+      ];
+      return authorizations.listAuthorizations(ctx, query);
+    });
+  /** A step whose amount is optional (capture, reverse, refund: the whole remainder by default). */
+  const step =
+    (run: (ctx: DomainContext, id: string, amount?: number) => AuthorizationRecord) => (id: string, amount?: number) =>
+      act((ctx) => {
+        const valid = checked(id, amount);
+        return run(ctx, valid.id, valid.amount);
+      });
   return Object.assign(list, {
-    capture: (id: string, amount?: number) => act((ctx) => {
-      const step = checked(id, amount);
-      return authorizations.capture(ctx, step.id, step.amount);
-    }),
-    increment: (id: string, amount: number) => act((ctx) => {
-      const step = checked(id, amount, zAuthorizationIncrementBody);
-      return authorizations.increment(ctx, step.id, step.amount!);
-    }),
-    reverse: (id: string, amount?: number) => act((ctx) => {
-      const step = checked(id, amount);
-      return authorizations.reverse(ctx, step.id, step.amount);
-    }),
-    refund: (id: string, amount?: number) => act((ctx) => {
-      const step = checked(id, amount);
-      return authorizations.refund(ctx, step.id, step.amount);
-    }),
+    capture: step(authorizations.capture),
+    increment: (id: string, amount: number) =>
+      act((ctx) => {
+        const step = checked(id, amount, zAuthorizationIncrementBody);
+        return authorizations.increment(ctx, step.id, step.amount!);
+      }),
+    reverse: step(authorizations.reverse),
+    refund: step(authorizations.refund),
   });
 }
 

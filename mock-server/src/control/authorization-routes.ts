@@ -19,17 +19,23 @@ const zAction = z.enum(['capture', 'increment', 'reverse', 'refund']);
 export function authorizationRoutes(): RouteDef[] {
   return [
     {
-      method: 'get', path: '/__mock/authorizations',
+      method: 'get',
+      path: '/__mock/authorizations',
       run: ({ control, url }) => {
         // `apiKey` names the tenant (the pipeline reads it); every other parameter is a filter.
         const params = Object.fromEntries([...url.searchParams].filter(([name]) => name !== 'apiKey'));
-        const [filter] = validateParts([{ location: 'query', schema: zAuthorizationFilter, value: params }]) as [AuthorizationFilter];
+        const [filter] = validateParts([{ location: 'query', schema: zAuthorizationFilter, value: params }]) as [
+          AuthorizationFilter,
+        ];
         return { status: 200, body: { items: control.authorizations(filter) } };
       },
     },
     {
-      method: 'post', path: '/__mock/authorizations/{id}/{action}', params: z.object({ id: z.uuid(), action: zAction }),
-      body: zAuthorizationStepBody, optionalBody: true,
+      method: 'post',
+      path: '/__mock/authorizations/{id}/{action}',
+      params: z.object({ id: z.uuid(), action: zAction }),
+      body: zAuthorizationStepBody,
+      optionalBody: true,
       run: ({ control, params, body }) => {
         const { id, action } = params as { id: string; action: z.infer<typeof zAction> };
         const { amount } = body as { amount?: number };

@@ -9,7 +9,15 @@ import * as z from 'zod';
 import { ProblemError } from '../domain/errors';
 import type { ControlAccess, ControlRoute } from '../pipeline/control-route';
 import type { Credentials } from '../store';
-import { zAuthorizeBody, zClockAdvanceBody, zCredentialsBody, zFaultBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
+import {
+  zAuthorizeBody,
+  zClockAdvanceBody,
+  zCredentialsBody,
+  zFaultBody,
+  zIncomingDepositBody,
+  zKycBody,
+  zRequestChangeBody,
+} from './schemas';
 import type { TenantControl } from './tenant-control';
 import { authorizationRoutes } from './authorization-routes';
 
@@ -33,68 +41,123 @@ function publicFixtures(control: TenantControl) {
 /** The `/__mock/` routes (the pipeline answers 404 ROUTE_NOT_FOUND for any other path under `/__mock`). */
 export function controlRoutes(api: ControlApi): RouteDef[] {
   const ok = (body: unknown, status = 200) => ({ status, body });
-  const clockView = (control: TenantControl) => ({ now: control.clock.now().toISOString(), frozen: control.clock.frozen() });
+  const clockView = (control: TenantControl) => ({
+    now: control.clock.now().toISOString(),
+    frozen: control.clock.frozen(),
+  });
   const routes: RouteDef[] = [
     { method: 'get', path: '/__mock/fixtures', run: ({ control }) => ok(publicFixtures(control)) },
-    { method: 'post', path: '/__mock/reset', run: ({ control }) => (control.reset(), ok(publicFixtures(control))) },
+    {
+      method: 'post',
+      path: '/__mock/reset',
+      run: ({ control }) => {
+        control.reset();
+        return ok(publicFixtures(control));
+      },
+    },
     { method: 'get', path: '/__mock/clock', run: ({ control }) => ok(clockView(control)) },
     {
-      method: 'post', path: '/__mock/clock/advance', body: zClockAdvanceBody,
-      run: ({ control, body }) => (control.clock.advance((body as { seconds: number }).seconds), ok(clockView(control))),
+      method: 'post',
+      path: '/__mock/clock/advance',
+      body: zClockAdvanceBody,
+      run: ({ control, body }) => {
+        control.clock.advance((body as { seconds: number }).seconds);
+        return ok(clockView(control));
+      },
     },
     {
-      method: 'get', path: '/__mock/outbox',
+      method: 'get',
+      path: '/__mock/outbox',
       run: ({ control, url }) => ok({ items: control.outbox(url.searchParams.get('userId') ?? undefined) }),
     },
     {
-      method: 'post', path: '/__mock/kyc/{userId}', params: z.object({ userId: uuid }), body: zKycBody,
+      method: 'post',
+      path: '/__mock/kyc/{userId}',
+      params: z.object({ userId: uuid }),
+      body: zKycBody,
       run: ({ control, params, body }) => ok(control.kyc(params.userId!, (body as z.infer<typeof zKycBody>).status)),
     },
     {
-      method: 'post', path: '/__mock/deposits/incoming', body: zIncomingDepositBody,
+      method: 'post',
+      path: '/__mock/deposits/incoming',
+      body: zIncomingDepositBody,
       run: ({ control, body }) => ok(control.deposits.incoming(body as z.infer<typeof zIncomingDepositBody>), 201),
     },
     {
-      method: 'post', path: '/__mock/users/{userUuid}/complete-registration', params: z.object({ userUuid: uuid }),
+      method: 'post',
+      path: '/__mock/users/{userUuid}/complete-registration',
+      params: z.object({ userUuid: uuid }),
       run: ({ control, params }) => ok(control.users.completeRegistration(params.userUuid!)),
     },
     {
-      method: 'post', path: '/__mock/corporates/{corporateUuid}/approvals/{approvalUuid}/{action}',
-      params: z.object({ corporateUuid: uuid, approvalUuid: uuid, action: z.enum(['cancel', 'reject', 'request-change', 'accept']) }),
-      body: zRequestChangeBody, optionalBody: true,
+      method: 'post',
+      path: '/__mock/corporates/{corporateUuid}/approvals/{approvalUuid}/{action}',
+      params: z.object({
+        corporateUuid: uuid,
+        approvalUuid: uuid,
+        action: z.enum(['cancel', 'reject', 'request-change', 'accept']),
+      }),
+      body: zRequestChangeBody,
+      optionalBody: true,
       run: ({ control, params, body }) => {
-        const { corporateUuid, approvalUuid, action } = params as { corporateUuid: string; approvalUuid: string; action: string };
-        if (action === 'request-change') return ok(control.approvals.requestChange(corporateUuid, approvalUuid, body as z.infer<typeof zRequestChangeBody>), 201);
+        const { corporateUuid, approvalUuid, action } = params as {
+          corporateUuid: string;
+          approvalUuid: string;
+          action: string;
+        };
+        if (action === 'request-change')
+          return ok(
+            control.approvals.requestChange(corporateUuid, approvalUuid, body as z.infer<typeof zRequestChangeBody>),
+            201,
+          );
         // Only a change request has a body; the other actions take none.
-        if (Object.keys(body as object).length > 0) throw new ProblemError('VALIDATION_FAILED', `${action} takes no body.`, { errors: [{ path: 'body', message: 'No body is sent' }] });
+        if (Object.keys(body as object).length > 0)
+          throw new ProblemError('VALIDATION_FAILED', `${action} takes no body.`, {
+            errors: [{ path: 'body', message: 'No body is sent' }],
+          });
         if (action === 'cancel') return ok(control.approvals.cancel(corporateUuid, approvalUuid));
         if (action === 'reject') return ok(control.approvals.reject(corporateUuid, approvalUuid));
         return ok(control.approvals.accept(corporateUuid, approvalUuid));
       },
     },
     {
-      method: 'post', path: '/__mock/cards/{cardId}/authorize', params: z.object({ cardId: uuid }), body: zAuthorizeBody,
-      run: ({ control, params, body }) => ok(control.cards.authorize(params.cardId!, body as z.infer<typeof zAuthorizeBody>), 201),
+      method: 'post',
+      path: '/__mock/cards/{cardId}/authorize',
+      params: z.object({ cardId: uuid }),
+      body: zAuthorizeBody,
+      run: ({ control, params, body }) =>
+        ok(control.cards.authorize(params.cardId!, body as z.infer<typeof zAuthorizeBody>), 201),
     },
     {
-      method: 'post', path: '/__mock/cards/{cardId}/{action}', params: z.object({ cardId: uuid, action: z.enum(['lock', 'unlock']) }),
-      run: ({ control, params }) => ok(params.action === 'lock' ? control.cards.lock(params.cardId!) : control.cards.unlock(params.cardId!)),
+      method: 'post',
+      path: '/__mock/cards/{cardId}/{action}',
+      params: z.object({ cardId: uuid, action: z.enum(['lock', 'unlock']) }),
+      run: ({ control, params }) =>
+        ok(params.action === 'lock' ? control.cards.lock(params.cardId!) : control.cards.unlock(params.cardId!)),
     },
     ...authorizationRoutes(),
     { method: 'get', path: '/__mock/state', run: ({ control }) => ok(control.snapshot()) },
     {
-      method: 'put', path: '/__mock/state',
+      method: 'put',
+      path: '/__mock/state',
       run: ({ control, body }) => {
         control.restore(body as Parameters<TenantControl['restore']>[0]);
         return ok({ restored: true, apiKey: control.apiKey });
       },
     },
     {
-      method: 'post', path: '/__mock/faults', body: zFaultBody,
-      run: ({ control, body }) => (control.faults.inject(body as z.infer<typeof zFaultBody>), ok({ injected: body }, 201)),
+      method: 'post',
+      path: '/__mock/faults',
+      body: zFaultBody,
+      run: ({ control, body }) => {
+        control.faults.inject(body as z.infer<typeof zFaultBody>);
+        return ok({ injected: body }, 201);
+      },
     },
     {
-      method: 'post', path: '/__mock/credentials', body: zCredentialsBody,
+      method: 'post',
+      path: '/__mock/credentials',
+      body: zCredentialsBody,
       run: ({ body }) => {
         const { created, control } = api.addCredentials(body as Credentials);
         return ok(publicFixtures(control), created ? 201 : 200);

@@ -12,7 +12,11 @@ import { MAX_MONEY } from '../domain/spec-bounds';
 const { zCryptoAmount, zCryptoNetwork, zCurrencyCode, zDepositTypeCode, zMoney } = schemas;
 
 /** An api key: printable ASCII without ':' (the Authorization header separates its parts with ':'). */
-export const zApiKey = z.string().min(1).max(128).regex(/^[\x21-\x39\x3B-\x7E]+$/, 'Printable ASCII without ":"');
+export const zApiKey = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[\x21-\x39\x3B-\x7E]+$/, 'Printable ASCII without ":"');
 
 /** `POST /__mock/credentials`. */
 export const zCredentialsBody = z.strictObject({ apiKey: zApiKey, apiSecret: z.string().min(1).max(256) });
@@ -33,7 +37,10 @@ export const zIncomingDepositBody = z.strictObject({
 });
 
 /** `POST /__mock/corporates/{c}/approvals/{a}/request-change` (the body is optional): a budget added, a PIN update, or both. */
-export const zRequestChangeBody = z.strictObject({ additionalBudget: z.strictObject(zMoney.shape).optional(), pinUpdate: z.boolean().optional() });
+export const zRequestChangeBody = z.strictObject({
+  additionalBudget: z.strictObject(zMoney.shape).optional(),
+  pinUpdate: z.boolean().optional(),
+});
 
 /** `POST /__mock/cards/{cardId}/authorize`: a purchase the card network asks to authorize. */
 export const zAuthorizeBody = z.strictObject({
@@ -75,14 +82,24 @@ export const zAuthorization = z.strictObject({
   captured: minor,
   refunded: minor,
   expiresAt: z.iso.datetime().nullable(),
-  steps: z.array(z.strictObject({ kind: z.enum(AUTHORIZATION_STEP_KINDS), amount: minor, declineReason: z.enum(DECLINE_REASONS).nullable(), at: z.iso.datetime() })),
+  steps: z.array(
+    z.strictObject({
+      kind: z.enum(AUTHORIZATION_STEP_KINDS),
+      amount: minor,
+      declineReason: z.enum(DECLINE_REASONS).nullable(),
+      at: z.iso.datetime(),
+    }),
+  ),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
 
 /** `POST /__mock/faults`. */
 export const zFaultBody = z.strictObject({
-  method: z.string().regex(/^[A-Za-z]+$/).optional(),
+  method: z
+    .string()
+    .regex(/^[A-Za-z]+$/)
+    .optional(),
   path: z.string().min(1).max(2048),
   status: z.int().optional(),
   delayMs: z.number().optional(),

@@ -7,10 +7,20 @@
 import type { Approval, BusinessUser, Card, User } from 'card-issuing-sdk';
 import { advanceClock, clockNow, setClock } from '../clock';
 import {
-  ProblemError, authorizations, business, cards, contextOf, deposits, settle, users, type DomainContext, type IncomingDeposit, type IncomingDepositResult,
+  ProblemError,
+  authorizations,
+  business,
+  cards,
+  contextOf,
+  deposits,
+  settle,
+  users,
+  type DomainContext,
+  type IncomingDeposit,
+  type IncomingDepositResult,
 } from '../domain';
 import type { ChangeRequest } from '../domain/business';
-import type { AuthorizationFilter, Purchase } from '../domain/authorizations';
+import type { Purchase } from '../domain/authorizations';
 import { authorizationControl, type AuthorizationControl } from './authorization-control';
 import { indexOf, outboxOf } from '../domain/lookups';
 import { injectFault, type FaultSpec } from '../pipeline/faults';
@@ -18,7 +28,15 @@ import type { ObservedRuntime } from '../observe/runtime';
 import { validateParts } from '../pipeline/validation';
 import type { EventFilter, JournalEntry, MockEvent, ObservedListener, RequestFilter } from '../observe';
 import {
-  cloneState, fixturesOf, migrateSnapshot, snapshotErrors, snapshotProblem, type AuthorizationRecord, type Fixtures, type OutboxMessage, type Tenant, type TenantSnapshot,
+  cloneState,
+  fixturesOf,
+  migrateSnapshot,
+  snapshotErrors,
+  type AuthorizationRecord,
+  type Fixtures,
+  type OutboxMessage,
+  type Tenant,
+  type TenantSnapshot,
 } from '../store';
 import { zAuthorizeBody, zClockAdvanceBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
 
@@ -111,7 +129,6 @@ export interface TenantControl {
   subscribe(listener: ObservedListener): () => void;
 }
 
-
 /** The control of the tenant `getTenant` returns at each call (so the default follows an import of state). */
 export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant): TenantControl {
   /** Runs a control action: settle, act, settle (the action may make transitions due), tell the listeners. */
@@ -135,6 +152,14 @@ export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant)
     if (settle(ctx) > 0) runtime.changed();
     return fn(ctx, tenant);
   };
+  /** Tells the listeners that the tenant's clock moved from `from` to `to` (epoch ms). */
+  const clockMoved = (tenant: Tenant, from: number, to: number): void => {
+    runtime.observer.emit(
+      tenant.apiKey,
+      { type: 'clock.advanced', from: new Date(from).toISOString(), to: new Date(to).toISOString() },
+      { at: from },
+    );
+  };
 
   return {
     get apiKey() {
@@ -143,20 +168,34 @@ export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant)
     clock: {
       now: () => new Date(clockNow(getTenant().state.clock)),
       frozen: () => getTenant().state.clock.frozenAt !== null,
-      advance: (seconds) => act((ctx, tenant) => {
-        const [body] = validateParts([{ location: 'body', schema: zClockAdvanceBody, value: { seconds } }]) as [{ seconds: number }];
-        advanceClock(tenant.state.clock, body.seconds);
-        runtime.observer.emit(tenant.apiKey, { type: 'clock.advanced', from: new Date(ctx.now).toISOString(), to: new Date(clockNow(tenant.state.clock)).toISOString() }, { at: ctx.now });
-      }),
-      set: (instant) => act((ctx, tenant) => {
-        const ms = typeof instant === 'string' ? Date.parse(instant) : instant instanceof Date ? instant.getTime() : Number.NaN;
-        if (Number.isNaN(ms)) throw new ProblemError('VALIDATION_FAILED', 'Not an instant.', { errors: [{ path: 'instant', message: 'Not an RFC 3339 instant' }] });
-        if (ms < ctx.now) {
-          throw new ProblemError('VALIDATION_FAILED', 'The virtual clock only moves forward.', { errors: [{ path: 'instant', message: `Before the clock's now (${new Date(ctx.now).toISOString()})` }] });
-        }
-        setClock(tenant.state.clock, ms);
-        runtime.observer.emit(tenant.apiKey, { type: 'clock.advanced', from: new Date(ctx.now).toISOString(), to: new Date(ms).toISOString() }, { at: ctx.now });
-      }),
+      advance: (seconds) =>
+        act((ctx, tenant) => {
+          const [body] = validateParts([{ location: 'body', schema: zClockAdvanceBody, value: { seconds } }]) as [
+            { seconds: number },
+          ];
+          advanceClock(tenant.state.clock, body.seconds);
+          clockMoved(tenant, ctx.now, clockNow(tenant.state.clock));
+        }),
+      set: (instant) =>
+        act((ctx, tenant) => {
+          const ms =
+            typeof instant === 'string'
+              ? Date.parse(instant)
+              : instant instanceof Date
+                ? instant.getTime()
+                : Number.NaN;
+          if (Number.isNaN(ms))
+            throw new ProblemError('VALIDATION_FAILED', 'Not an instant.', {
+              errors: [{ path: 'instant', message: 'Not an RFC 3339 instant' }],
+            });
+          if (ms < ctx.now) {
+            throw new ProblemError('VALIDATION_FAILED', 'The virtual clock only moves forward.', {
+              errors: [{ path: 'instant', message: `Before the clock's now (${new Date(ctx.now).toISOString()})` }],
+            });
+          }
+          setClock(tenant.state.clock, ms);
+          clockMoved(tenant, ctx.now, ms);
+        }),
     },
     reset: () => {
       const tenant = getTenant();
@@ -172,33 +211,47 @@ export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant)
       const snapshot = migrateSnapshot(given) as TenantSnapshot;
       const errors = snapshotErrors(snapshot);
       if (errors.length > 0) {
-        throw new ProblemError('VALIDATION_FAILED', `Not a tenant snapshot: ${errors[0]!.path} ${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.`, {
-          errors: errors.map((e) => ({ path: `body.${e.path}`, message: e.message })),
-        });
+        throw new ProblemError(
+          'VALIDATION_FAILED',
+          `Not a tenant snapshot: ${errors[0]!.path} ${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.`,
+          {
+            errors: errors.map((e) => ({ path: `body.${e.path}`, message: e.message })),
+          },
+        );
       }
       const tenant = getTenant();
       tenant.state = { ...cloneState(snapshot), apiKey: tenant.apiKey };
       runtime.observer.emit(tenant.apiKey, { type: 'mock.restored' });
       runtime.changed();
     },
-    outbox: (userId) => read((ctx) => (userId === undefined ? ctx.state.outbox : outboxOf(ctx.state, userId)).map((m) => ({ ...m }))),
-    kyc: (userId, status) => act((ctx) => {
-      const [body] = validateParts([{ location: 'body', schema: zKycBody, value: { status } }]) as [{ status: 'PASSED' | 'FAILED' }];
-      return users.setKycStatus(ctx, userId, body.status);
-    }),
-    deposits: {
-      incoming: (deposit) => act((ctx) => {
-        const [body] = validateParts([{ location: 'body', schema: zIncomingDepositBody, value: deposit }]) as [IncomingDeposit];
-        return deposits.incomingDeposit(ctx, body);
+    outbox: (userId) =>
+      read((ctx) => (userId === undefined ? ctx.state.outbox : outboxOf(ctx.state, userId)).map((m) => ({ ...m }))),
+    kyc: (userId, status) =>
+      act((ctx) => {
+        const [body] = validateParts([{ location: 'body', schema: zKycBody, value: { status } }]) as [
+          { status: 'PASSED' | 'FAILED' },
+        ];
+        return users.setKycStatus(ctx, userId, body.status);
       }),
+    deposits: {
+      incoming: (deposit) =>
+        act((ctx) => {
+          const [body] = validateParts([{ location: 'body', schema: zIncomingDepositBody, value: deposit }]) as [
+            IncomingDeposit,
+          ];
+          return deposits.incomingDeposit(ctx, body);
+        }),
     },
     approvals: {
       cancel: (corporateUuid, approvalUuid) => act((ctx) => business.cancelApproval(ctx, corporateUuid, approvalUuid)),
       reject: (corporateUuid, approvalUuid) => act((ctx) => business.rejectApproval(ctx, corporateUuid, approvalUuid)),
-      requestChange: (corporateUuid, approvalUuid, change = {}) => act((ctx) => {
-        const [body] = validateParts([{ location: 'body', schema: zRequestChangeBody, value: change }]) as [ChangeRequest];
-        return business.requestChange(ctx, corporateUuid, approvalUuid, body);
-      }),
+      requestChange: (corporateUuid, approvalUuid, change = {}) =>
+        act((ctx) => {
+          const [body] = validateParts([{ location: 'body', schema: zRequestChangeBody, value: change }]) as [
+            ChangeRequest,
+          ];
+          return business.requestChange(ctx, corporateUuid, approvalUuid, body);
+        }),
       accept: (corporateUuid, approvalUuid) => act((ctx) => business.acceptChange(ctx, corporateUuid, approvalUuid)),
     },
     users: {
@@ -207,10 +260,11 @@ export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant)
     cards: {
       lock: (cardId) => act((ctx) => cards.setCardLock(ctx, cardId, 'lock')),
       unlock: (cardId) => act((ctx) => cards.setCardLock(ctx, cardId, 'unlock')),
-      authorize: (cardId, purchase) => act((ctx) => {
-        const [body] = validateParts([{ location: 'body', schema: zAuthorizeBody, value: purchase }]) as [Purchase];
-        return { ...authorizations.authorize(ctx, cardId, body) };
-      }),
+      authorize: (cardId, purchase) =>
+        act((ctx) => {
+          const [body] = validateParts([{ location: 'body', schema: zAuthorizeBody, value: purchase }]) as [Purchase];
+          return { ...authorizations.authorize(ctx, cardId, body) };
+        }),
     },
     authorizations: authorizationControl(act, read),
     faults: {
@@ -221,7 +275,10 @@ export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant)
         getTenant().faults = [];
       },
     },
-    fixtures: () => read((ctx, tenant) => fixturesOf(ctx.state, { apiKey: tenant.apiKey, apiSecret: tenant.apiSecret }, indexOf(ctx.state))),
+    fixtures: () =>
+      read((ctx, tenant) =>
+        fixturesOf(ctx.state, { apiKey: tenant.apiKey, apiSecret: tenant.apiSecret }, indexOf(ctx.state)),
+      ),
     // Settled first, so that a test reading events sees the transitions its last move of the clock made due.
     requests: (filter) => runtime.observer.requests(getTenant().apiKey, filter),
     events: (filter) => read((_ctx, tenant) => runtime.observer.events(tenant.apiKey, filter)),

@@ -39,7 +39,12 @@ function wrap(runtime: MockRuntime, target: object, prefix: string, apiKey: () =
 }
 
 /** `fn`, run at a pinned wall clock and recorded as a command when it changed the state. */
-function recorded(runtime: MockRuntime, fn: (...args: unknown[]) => unknown, action: string, apiKey: () => string): (...args: unknown[]) => unknown {
+function recorded(
+  runtime: MockRuntime,
+  fn: (...args: unknown[]) => unknown,
+  action: string,
+  apiKey: () => string,
+): (...args: unknown[]) => unknown {
   return (...args: unknown[]) => {
     const wall = commandWall();
     const key = apiKey();

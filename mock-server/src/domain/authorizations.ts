@@ -21,10 +21,23 @@
  */
 import type { Money } from 'card-issuing-sdk';
 import {
-  AUTHORIZATION_TTL_MS, CAPTURE_TOLERANCE, authorizationMachine, captureLimit, findTransition, initialStatus, transition,
-  type AuthorizationFacts, type AuthorizationTrigger,
+  AUTHORIZATION_TTL_MS,
+  CAPTURE_TOLERANCE,
+  authorizationMachine,
+  captureLimit,
+  findTransition,
+  initialStatus,
+  transition,
+  type AuthorizationFacts,
+  type AuthorizationTrigger,
 } from '../machines';
-import type { AuthorizationRecord, AuthorizationState, AuthorizationStepKind, CardRecord, DeclineReason } from '../store';
+import type {
+  AuthorizationRecord,
+  AuthorizationState,
+  AuthorizationStepKind,
+  CardRecord,
+  DeclineReason,
+} from '../store';
 import { iso } from '../clock';
 import { emit, nowIso, type DomainContext } from './context';
 import { notFound, unprocessable } from './errors';
@@ -66,13 +79,23 @@ export function authorize(ctx: DomainContext, cardId: string, purchase: Purchase
   const approved = decided.declineReason === null;
   const now = nowIso(ctx);
   const auth: AuthorizationRecord = {
-    id: ctx.rng.uuid(), cardId: card.id, approvalUuid: card.approvalUuid, balanceId: decided.balanceId, amount, merchant: purchase.merchant,
-    status: approved ? 'APPROVED' : 'DECLINED', declineReason: decided.declineReason,
+    id: ctx.rng.uuid(),
+    cardId: card.id,
+    approvalUuid: card.approvalUuid,
+    balanceId: decided.balanceId,
+    amount,
+    merchant: purchase.merchant,
+    status: approved ? 'APPROVED' : 'DECLINED',
+    declineReason: decided.declineReason,
     state: initialStatus(authorizationMachine, 'authorize', facts({ approved, amount: purchase.amount })),
-    authorized: approved ? purchase.amount : 0, held: approved ? purchase.amount : 0, captured: 0, refunded: 0,
+    authorized: approved ? purchase.amount : 0,
+    held: approved ? purchase.amount : 0,
+    captured: 0,
+    refunded: 0,
     expiresAt: approved ? iso(ctx.now + AUTHORIZATION_TTL_MS) : null,
     steps: [{ kind: 'authorize', amount: purchase.amount, declineReason: decided.declineReason, at: now }],
-    createdAt: now, updatedAt: now,
+    createdAt: now,
+    updatedAt: now,
   };
   if (approved) holds.hold(ctx, auth, purchase.amount);
   ctx.state.authorizations[auth.id] = auth;
@@ -87,7 +110,10 @@ export function increment(ctx: DomainContext, id: string, amount: number): Autho
   rowFor(auth, 'increment', amount, 'incrementAuthorization');
   const card = holds.cardOf(ctx, auth);
   const money = { amount, currency: auth.amount.currency };
-  const decided = auth.approvalUuid === null ? s2sDecision(ctx, card, money) : businessDecision(ctx, card, money, holds.carrierOf(ctx, auth));
+  const decided =
+    auth.approvalUuid === null
+      ? s2sDecision(ctx, card, money)
+      : businessDecision(ctx, card, money, holds.carrierOf(ctx, auth));
   if (decided.declineReason === null) {
     holds.hold(ctx, auth, amount);
     auth.held += amount;
@@ -104,11 +130,20 @@ export function increment(ctx: DomainContext, id: string, amount: number): Autho
 export function capture(ctx: DomainContext, id: string, amount?: number): AuthorizationRecord {
   const auth = findAuthorization(ctx, id);
   const captured = amount ?? auth.held;
-  const row = rowFor(auth, 'capture', captured, 'captureAuthorization', () =>
-    `A capture of ${captured} exceeds the hold of ${auth.held} plus ${CAPTURE_TOLERANCE * 100} % (at most ${captureLimit(auth.held)}).`);
+  const row = rowFor(
+    auth,
+    'capture',
+    captured,
+    'captureAuthorization',
+    () =>
+      `A capture of ${captured} exceeds the hold of ${auth.held} plus ${CAPTURE_TOLERANCE * 100} % (at most ${captureLimit(auth.held)}).`,
+  );
   const excess = captured - auth.held;
   if (excess > 0 && excess > holds.headroom(ctx, auth)) {
-    throw unprocessable('INSUFFICIENT_FUNDS', `The ${excess} captured above the hold exceed what remains (${holds.headroom(ctx, auth)}).`);
+    throw unprocessable(
+      'INSUFFICIENT_FUNDS',
+      `The ${excess} captured above the hold exceed what remains (${holds.headroom(ctx, auth)}).`,
+    );
   }
   holds.capture(ctx, auth, auth.held, captured);
   auth.held = 0;
@@ -120,7 +155,13 @@ export function capture(ctx: DomainContext, id: string, amount?: number): Author
 export function reverse(ctx: DomainContext, id: string, amount?: number): AuthorizationRecord {
   const auth = findAuthorization(ctx, id);
   const released = amount ?? auth.held;
-  const row = rowFor(auth, 'reverse', released, 'reverseAuthorization', () => `A reversal of ${released} exceeds the hold of ${auth.held}.`);
+  const row = rowFor(
+    auth,
+    'reverse',
+    released,
+    'reverseAuthorization',
+    () => `A reversal of ${released} exceeds the hold of ${auth.held}.`,
+  );
   holds.release(ctx, auth, released);
   auth.held -= released;
   return step(ctx, auth, 'reverse', released, row);
@@ -131,7 +172,13 @@ export function refund(ctx: DomainContext, id: string, amount?: number): Authori
   const auth = findAuthorization(ctx, id);
   const refundable = auth.captured - auth.refunded;
   const refunded = amount ?? refundable;
-  const row = rowFor(auth, 'refund', refunded, 'refundAuthorization', () => `A refund of ${refunded} exceeds what is left to refund (${refundable}).`);
+  const row = rowFor(
+    auth,
+    'refund',
+    refunded,
+    'refundAuthorization',
+    () => `A refund of ${refunded} exceeds what is left to refund (${refundable}).`,
+  );
   holds.refund(ctx, auth, refunded);
   auth.refunded += refunded;
   return step(ctx, auth, 'refund', refunded, row);
@@ -140,10 +187,15 @@ export function refund(ctx: DomainContext, id: string, amount?: number): Authori
 /** A PENDING hold whose time has come expires (time-driven: `settle`); returns 1 when it did. */
 export function expireIfDue(ctx: DomainContext, id: string): number {
   const auth = ctx.state.authorizations[id];
-  if (!auth || auth.state !== 'PENDING' || auth.expiresAt === null) return 0;
+  if (auth?.state !== 'PENDING' || auth.expiresAt === null) return 0;
   const at = Date.parse(auth.expiresAt);
   if (at > ctx.now) return 0;
-  const row = findTransition(authorizationMachine, auth.state, 'time', facts({ amount: auth.held, held: auth.held, expiresAt: at }));
+  const row = findTransition(
+    authorizationMachine,
+    auth.state,
+    'time',
+    facts({ amount: auth.held, held: auth.held, expiresAt: at }),
+  );
   if (!row || row.to === 'unchanged') return 0;
   const released = auth.held;
   holds.release(ctx, auth, released);
@@ -161,10 +213,14 @@ export function listAuthorizations(ctx: DomainContext, filter: AuthorizationFilt
     if (!approval || (cardId !== undefined && cardId !== approval.cardId)) return [];
     cardId = approval.cardId;
   }
-  const candidates = cardId === undefined ? Object.values(ctx.state.authorizations) : index.authorizationsByCard.get(cardId);
+  const candidates =
+    cardId === undefined ? Object.values(ctx.state.authorizations) : index.authorizationsByCard.get(cardId);
   return candidates
-    .filter((a) => (filter.approvalUuid === undefined || a.approvalUuid === filter.approvalUuid)
-      && (filter.status === undefined || a.state === filter.status || a.status === filter.status))
+    .filter(
+      (a) =>
+        (filter.approvalUuid === undefined || a.approvalUuid === filter.approvalUuid) &&
+        (filter.status === undefined || a.state === filter.status || a.status === filter.status),
+    )
     .map(copy);
 }
 
@@ -178,11 +234,23 @@ interface Decision {
   balanceId: string | null;
 }
 
-function businessDecision(ctx: DomainContext, card: CardRecord, amount: Money, carrier = card.approvalUuid === null ? undefined : ctx.state.approvals[card.approvalUuid]): Decision {
+/** Why the card itself declines a purchase (LOCKED, or not ACTIVE), or undefined when it may buy. */
+function cardDeclineReason(card: CardRecord): DeclineReason | undefined {
+  if (card.status === 'LOCKED') return 'CARD_LOCKED';
+  if (card.status !== 'ACTIVE') return 'CARD_NOT_ACTIVE';
+  return undefined;
+}
+
+function businessDecision(
+  ctx: DomainContext,
+  card: CardRecord,
+  amount: Money,
+  carrier = card.approvalUuid === null ? undefined : ctx.state.approvals[card.approvalUuid],
+): Decision {
   const decline = (declineReason: DeclineReason | null): Decision => ({ declineReason, balanceId: null });
-  if (!carrier || carrier.status !== 'DELIVERED') return decline('APPROVAL_NOT_DELIVERED');
-  if (card.status === 'LOCKED') return decline('CARD_LOCKED');
-  if (card.status !== 'ACTIVE') return decline('CARD_NOT_ACTIVE');
+  if (carrier?.status !== 'DELIVERED') return decline('APPROVAL_NOT_DELIVERED');
+  const byCard = cardDeclineReason(card);
+  if (byCard) return decline(byCard);
   if (amount.currency !== carrier.budget.currency) return decline('CURRENCY_MISMATCH');
   if (amount.amount > holds.remainingOf(carrier)) return decline('BUDGET_EXCEEDED');
   return decline(null);
@@ -190,9 +258,12 @@ function businessDecision(ctx: DomainContext, card: CardRecord, amount: Money, c
 
 function s2sDecision(ctx: DomainContext, card: CardRecord, amount: Money): Decision {
   const balance = balancesOf(ctx, card.userId).find((b) => b.currency === amount.currency);
-  const decline = (declineReason: DeclineReason | null): Decision => ({ declineReason, balanceId: balance?.id ?? null });
-  if (card.status === 'LOCKED') return decline('CARD_LOCKED');
-  if (card.status !== 'ACTIVE') return decline('CARD_NOT_ACTIVE');
+  const decline = (declineReason: DeclineReason | null): Decision => ({
+    declineReason,
+    balanceId: balance?.id ?? null,
+  });
+  const byCard = cardDeclineReason(card);
+  if (byCard) return decline(byCard);
   if (!balance) return decline('CURRENCY_MISMATCH');
   if (amount.amount > balance.available) return decline('INSUFFICIENT_FUNDS');
   return decline(null);
@@ -206,20 +277,34 @@ function facts(f: Partial<AuthorizationFacts> & { amount: number }): Authorizati
  * The table's row for a step of `amount`: 409 (the refusal's code, naming the state) when the state has no row for the
  * trigger, 422 AMOUNT_EXCEEDS_AUTHORIZATION when it has rows but none for this amount.
  */
-function rowFor(auth: AuthorizationRecord, trigger: AuthorizationTrigger, amount: number, operation: string, tooMuch?: () => string): AuthorizationState {
+function rowFor(
+  auth: AuthorizationRecord,
+  trigger: AuthorizationTrigger,
+  amount: number,
+  operation: string,
+  tooMuch?: () => string,
+): AuthorizationState {
   const f = facts({ amount, held: auth.held, refundable: auth.captured - auth.refunded });
   const row = findTransition(authorizationMachine, auth.state, trigger, f);
   if (row) return row.to === 'unchanged' ? auth.state : row.to;
   if (!authorizationMachine.rows.some((r) => r.trigger === trigger && r.from?.includes(auth.state))) {
     transition(authorizationMachine, auth.state, trigger, { operation, ctx: f });
   }
-  throw unprocessable('AMOUNT_EXCEEDS_AUTHORIZATION', tooMuch?.() ?? `${amount} is more than the authorization allows.`);
+  throw unprocessable(
+    'AMOUNT_EXCEEDS_AUTHORIZATION',
+    tooMuch?.() ?? `${amount} is more than the authorization allows.`,
+  );
 }
 
 /** Records a step, enters `to`, tells the observer; returns a copy. */
 function step(
-  ctx: DomainContext, auth: AuthorizationRecord, kind: Exclude<AuthorizationStepKind, 'authorize'>, amount: number, to: AuthorizationState,
-  declineReason: DeclineReason | null = null, at = nowIso(ctx),
+  ctx: DomainContext,
+  auth: AuthorizationRecord,
+  kind: Exclude<AuthorizationStepKind, 'authorize'>,
+  amount: number,
+  to: AuthorizationState,
+  declineReason: DeclineReason | null = null,
+  at = nowIso(ctx),
 ): AuthorizationRecord {
   const from = auth.state;
   auth.state = to;

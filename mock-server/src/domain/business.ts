@@ -5,18 +5,40 @@
  * @module
  */
 import type {
-  Approval, ApprovalCreate, ApprovalList, BusinessUser, BusinessUserCreate, CardDetails, CorporateDepositAddressList, Money, TopUpList,
+  Approval,
+  ApprovalCreate,
+  ApprovalList,
+  BusinessUser,
+  BusinessUserCreate,
+  CardDetails,
+  CorporateDepositAddressList,
+  Money,
+  TopUpList,
 } from 'card-issuing-sdk';
 import { iso } from '../clock';
-import { REAPPROVAL_TTL_MS, approvalMachine, businessUserMachine, cardMachine, initialStatus, transition } from '../machines';
+import {
+  REAPPROVAL_TTL_MS,
+  approvalMachine,
+  businessUserMachine,
+  cardMachine,
+  initialStatus,
+  transition,
+} from '../machines';
 import type { ApprovalRecord, BusinessUserRecord, CorporateRecord } from '../store';
 import { emit, nowIso, type DomainContext } from './context';
 import { ProblemError, conflict, unprocessable } from './errors';
-import { detailsOf, issueCard } from './cards';
+import { activeCardDetails, issueCard } from './cards';
 import { allowed, apply, begin, checkFunds } from './lifecycle';
 import {
-  approvalsOf, businessUserByEmail, corporateDepositAddressesOf, findApproval, findBusinessUser, findCorporate, pendingChangeOf,
-  registrationCompleted, topUpsOf,
+  approvalsOf,
+  businessUserByEmail,
+  corporateDepositAddressesOf,
+  findApproval,
+  findBusinessUser,
+  findCorporate,
+  pendingChangeOf,
+  registrationCompleted,
+  topUpsOf,
 } from './lookups';
 import { paginate, type PageQuery } from './pagination';
 import { approvalView, businessUserView, corporateDepositAddressView, topUpView } from './views';
@@ -32,8 +54,14 @@ export function createBusinessUser(ctx: DomainContext, body: BusinessUserCreate)
     throw new ProblemError('EMAIL_ALREADY_REGISTERED', `A business user with the e-mail ${body.email} already exists.`);
   }
   const user: BusinessUserRecord = {
-    userUuid: ctx.rng.uuid(), name: body.name, lastName: body.lastName, email: body.email, phone: body.phone,
-    registrationStatus: initialStatus(businessUserMachine, 'createBusinessUser'), createdAt: nowIso(ctx), registeredAt: null,
+    userUuid: ctx.rng.uuid(),
+    name: body.name,
+    lastName: body.lastName,
+    email: body.email,
+    phone: body.phone,
+    registrationStatus: initialStatus(businessUserMachine, 'createBusinessUser'),
+    createdAt: nowIso(ctx),
+    registeredAt: null,
   };
   ctx.state.businessUsers[user.userUuid] = user;
   emit(ctx, { type: 'user.registered', at: user.createdAt, userId: user.userUuid, area: 'business' });
@@ -55,13 +83,19 @@ export function completeRegistration(ctx: DomainContext, userUuid: string): Busi
 
 function checkCurrency(corporate: CorporateRecord, money: Money, field: string): void {
   if (money.currency !== corporate.currency) {
-    throw unprocessable('CURRENCY_MISMATCH', `${field} is in ${money.currency}; the corporate balance is in ${corporate.currency}.`);
+    throw unprocessable(
+      'CURRENCY_MISMATCH',
+      `${field} is in ${money.currency}; the corporate balance is in ${corporate.currency}.`,
+    );
   }
 }
 
 function checkBounds(total: number, what: string): void {
   if (total < BUDGET_MIN || total > BUDGET_MAX) {
-    throw unprocessable('BUDGET_OUT_OF_BOUNDS', `${what} is ${total} minor units; it must be ${BUDGET_MIN} to ${BUDGET_MAX}.`);
+    throw unprocessable(
+      'BUDGET_OUT_OF_BOUNDS',
+      `${what} is ${total} minor units; it must be ${BUDGET_MIN} to ${BUDGET_MAX}.`,
+    );
   }
 }
 
@@ -77,20 +111,48 @@ export function createApproval(ctx: DomainContext, corporateUuid: string, body: 
   const validFrom = Date.parse(body.validFrom);
   const validTo = Date.parse(body.validTo);
   if (!(validTo > validFrom) || !(validTo > ctx.now)) {
-    throw unprocessable('VALIDITY_PERIOD_INVALID', `validTo (${body.validTo}) must be after validFrom (${body.validFrom}) and in the future.`);
+    throw unprocessable(
+      'VALIDITY_PERIOD_INVALID',
+      `validTo (${body.validTo}) must be after validFrom (${body.validFrom}) and in the future.`,
+    );
   }
   checkFunds(corporate, body.budget.amount);
 
   const approvalUuid = ctx.rng.uuid();
-  const card = issueCard(ctx, {
-    userId: user.userUuid, type: 'VIRTUAL', status: initialStatus(cardMachine, 'createApproval'),
-    cardholderName: `${user.name} ${user.lastName}`, configId: null, visualId: null, corporateUuid, approvalUuid,
-  }, { generate: false });
+  const card = issueCard(
+    ctx,
+    {
+      userId: user.userUuid,
+      type: 'VIRTUAL',
+      status: initialStatus(cardMachine, 'createApproval'),
+      cardholderName: `${user.name} ${user.lastName}`,
+      configId: null,
+      visualId: null,
+      corporateUuid,
+      approvalUuid,
+    },
+    { generate: false },
+  );
   const now = nowIso(ctx);
   const approval: ApprovalRecord = {
-    approvalUuid, corporateUuid, userUuid: user.userUuid, status: initialStatus(approvalMachine, 'createApproval'), statusReason: null,
-    budget: { ...body.budget }, validFrom: iso(validFrom), validTo: iso(validTo), previousApprovalUuid: null,
-    replacedByApprovalUuid: null, change: null, expiresAt: null, cardId: card.id, reserved: 0, spent: 0, held: 0, createdAt: now, updatedAt: now,
+    approvalUuid,
+    corporateUuid,
+    userUuid: user.userUuid,
+    status: initialStatus(approvalMachine, 'createApproval'),
+    statusReason: null,
+    budget: { ...body.budget },
+    validFrom: iso(validFrom),
+    validTo: iso(validTo),
+    previousApprovalUuid: null,
+    replacedByApprovalUuid: null,
+    change: null,
+    expiresAt: null,
+    cardId: card.id,
+    reserved: 0,
+    spent: 0,
+    held: 0,
+    createdAt: now,
+    updatedAt: now,
   };
   begin(ctx, approval, 'createApproval');
   return approvalView(ctx.state, approval);
@@ -102,10 +164,22 @@ export function getApproval(ctx: DomainContext, corporateUuid: string, approvalU
 }
 
 /** Every approval instance of a user under a corporate (change requests included), oldest first, one page. */
-export function listUserApprovals(ctx: DomainContext, corporateUuid: string, userUuid: string, query: PageQuery = {}): ApprovalList {
+export function listUserApprovals(
+  ctx: DomainContext,
+  corporateUuid: string,
+  userUuid: string,
+  query: PageQuery = {},
+): ApprovalList {
   findCorporate(ctx, corporateUuid);
   findBusinessUser(ctx, userUuid);
-  return paginate(ctx, `listUserApprovals/${corporateUuid}/${userUuid}`, approvalsOf(ctx, corporateUuid, userUuid), (a) => a.approvalUuid, query, (a) => approvalView(ctx.state, a));
+  return paginate(
+    ctx,
+    `listUserApprovals/${corporateUuid}/${userUuid}`,
+    approvalsOf(ctx, corporateUuid, userUuid),
+    (a) => a.approvalUuid,
+    query,
+    (a) => approvalView(ctx.state, a),
+  );
 }
 
 /** The plaintext details of an approval's card: only while the approval is DELIVERED and the card ACTIVE. */
@@ -113,19 +187,31 @@ export function approvalCardDetails(ctx: DomainContext, corporateUuid: string, a
   const approval = findApproval(ctx, corporateUuid, approvalUuid);
   const operation = 'getApprovalCardDetails';
   if (approval.status !== 'DELIVERED') {
-    throw conflict('APPROVAL_NOT_DELIVERED', `Card details are served only while the approval is DELIVERED; it is ${approval.status}.`, approval.status, operation);
+    throw conflict(
+      'APPROVAL_NOT_DELIVERED',
+      `Card details are served only while the approval is DELIVERED; it is ${approval.status}.`,
+      approval.status,
+      operation,
+    );
   }
-  const card = ctx.state.cards[approval.cardId]!;
-  if (card.status !== 'ACTIVE') {
-    throw conflict('CARD_NOT_ACTIVE', `Card details are served only for an ACTIVE card; card ${card.id} is ${card.status}.`, card.status, operation);
-  }
-  return detailsOf(card);
+  return activeCardDetails(ctx.state.cards[approval.cardId]!, operation);
 }
 
 /** The corporate's deposit addresses, oldest first, one page. */
-export function listCorporateDepositAddresses(ctx: DomainContext, corporateUuid: string, query: PageQuery = {}): CorporateDepositAddressList {
+export function listCorporateDepositAddresses(
+  ctx: DomainContext,
+  corporateUuid: string,
+  query: PageQuery = {},
+): CorporateDepositAddressList {
   findCorporate(ctx, corporateUuid);
-  return paginate(ctx, `listCorporateDepositAddresses/${corporateUuid}`, corporateDepositAddressesOf(ctx, corporateUuid), (a) => a.id, query, corporateDepositAddressView);
+  return paginate(
+    ctx,
+    `listCorporateDepositAddresses/${corporateUuid}`,
+    corporateDepositAddressesOf(ctx, corporateUuid),
+    (a) => a.id,
+    query,
+    corporateDepositAddressView,
+  );
 }
 
 /** The corporate's top-ups, oldest first, one page. */
@@ -135,13 +221,33 @@ export function listTopUps(ctx: DomainContext, corporateUuid: string, query: Pag
 }
 
 /** A new instance that will replace `old` on the same card (its status and reservation come from the lifecycle). */
-function successorOf(ctx: DomainContext, old: ApprovalRecord, additional: Money, pinUpdate: boolean, status: ApprovalRecord['status']): ApprovalRecord {
+function successorOf(
+  ctx: DomainContext,
+  old: ApprovalRecord,
+  additional: Money,
+  pinUpdate: boolean,
+  status: ApprovalRecord['status'],
+): ApprovalRecord {
   const now = nowIso(ctx);
   return {
-    approvalUuid: ctx.rng.uuid(), corporateUuid: old.corporateUuid, userUuid: old.userUuid, status, statusReason: null,
-    budget: { amount: old.budget.amount + additional.amount, currency: old.budget.currency }, validFrom: old.validFrom, validTo: old.validTo,
-    previousApprovalUuid: old.approvalUuid, replacedByApprovalUuid: null, change: { additionalBudget: { ...additional }, pinUpdate },
-    expiresAt: null, cardId: old.cardId, reserved: 0, spent: 0, held: 0, createdAt: now, updatedAt: now,
+    approvalUuid: ctx.rng.uuid(),
+    corporateUuid: old.corporateUuid,
+    userUuid: old.userUuid,
+    status,
+    statusReason: null,
+    budget: { amount: old.budget.amount + additional.amount, currency: old.budget.currency },
+    validFrom: old.validFrom,
+    validTo: old.validTo,
+    previousApprovalUuid: old.approvalUuid,
+    replacedByApprovalUuid: null,
+    change: { additionalBudget: { ...additional }, pinUpdate },
+    expiresAt: null,
+    cardId: old.cardId,
+    reserved: 0,
+    spent: 0,
+    held: 0,
+    createdAt: now,
+    updatedAt: now,
   };
 }
 
@@ -150,12 +256,18 @@ function successorOf(ctx: DomainContext, old: ApprovalRecord, additional: Money,
  * and reserves the additional amount; the old one becomes REAPPROVED (its pending change, if any, CANCELED). Only
  * from ACCEPTED or DELIVERED (409 otherwise).
  */
-export function increaseBudget(ctx: DomainContext, corporateUuid: string, approvalUuid: string, additional: Money): Approval {
+export function increaseBudget(
+  ctx: DomainContext,
+  corporateUuid: string,
+  approvalUuid: string,
+  additional: Money,
+): Approval {
   const corporate = findCorporate(ctx, corporateUuid);
   const old = findApproval(ctx, corporateUuid, approvalUuid);
   const replaced = allowed(ctx, old, 'increaseApprovalBudget', 'increaseApprovalBudget');
   checkCurrency(corporate, additional, 'additionalBudget');
-  if (additional.amount < 1) throw unprocessable('BUDGET_OUT_OF_BOUNDS', 'additionalBudget must be at least 1 minor unit.');
+  if (additional.amount < 1)
+    throw unprocessable('BUDGET_OUT_OF_BOUNDS', 'additionalBudget must be at least 1 minor unit.');
   checkBounds(old.budget.amount + additional.amount, 'The new budget');
   checkFunds(corporate, additional.amount);
 
@@ -192,19 +304,35 @@ export interface ChangeRequest {
  * corporation until `expiresAt` (now + 72 h). Nothing is reserved for it; the instance it would replace stays in
  * force. At most one change is pending per approval (409 CHANGE_ALREADY_PENDING).
  */
-export function requestChange(ctx: DomainContext, corporateUuid: string, approvalUuid: string, change: ChangeRequest = {}): Approval {
+export function requestChange(
+  ctx: DomainContext,
+  corporateUuid: string,
+  approvalUuid: string,
+  change: ChangeRequest = {},
+): Approval {
   const corporate = findCorporate(ctx, corporateUuid);
   const current = findApproval(ctx, corporateUuid, approvalUuid);
   const operation = 'requestApprovalChange';
   allowed(ctx, current, 'requestChange', operation);
   const pending = pendingChangeOf(ctx, current);
   if (pending) {
-    throw conflict('CHANGE_ALREADY_PENDING', `Approval ${current.approvalUuid} already has a pending change (${pending.approvalUuid}); accept, reject or cancel it first.`, pending.status, operation);
+    throw conflict(
+      'CHANGE_ALREADY_PENDING',
+      `Approval ${current.approvalUuid} already has a pending change (${pending.approvalUuid}); accept, reject or cancel it first.`,
+      pending.status,
+      operation,
+    );
   }
   const additional = change.additionalBudget ?? { amount: 0, currency: corporate.currency };
   checkCurrency(corporate, additional, 'additionalBudget');
   checkBounds(current.budget.amount + additional.amount, 'The requested budget');
-  const reapproval = successorOf(ctx, current, additional, change.pinUpdate ?? false, initialStatus(approvalMachine, 'requestChange'));
+  const reapproval = successorOf(
+    ctx,
+    current,
+    additional,
+    change.pinUpdate ?? false,
+    initialStatus(approvalMachine, 'requestChange'),
+  );
   reapproval.expiresAt = iso(ctx.now + REAPPROVAL_TTL_MS);
   begin(ctx, reapproval, 'requestChange');
   return approvalView(ctx.state, reapproval);
@@ -222,7 +350,10 @@ export function acceptChange(ctx: DomainContext, corporateUuid: string, approval
   const operation = 'acceptApprovalChange';
   if (change.status !== 'CREATED' || change.previousApprovalUuid === null) {
     transition(approvalMachine, change.status, 'accept', { operation });
-    throw new ProblemError('INVALID_TRANSITION', `Approval ${change.approvalUuid} is not a change request.`, { currentStatus: change.status, operation });
+    throw new ProblemError('INVALID_TRANSITION', `Approval ${change.approvalUuid} is not a change request.`, {
+      currentStatus: change.status,
+      operation,
+    });
   }
   const changed = findApproval(ctx, corporateUuid, change.previousApprovalUuid);
   const replaced = allowed(ctx, changed, 'changeAccepted', operation);

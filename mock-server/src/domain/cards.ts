@@ -4,7 +4,7 @@
  * Card generation (number, expiry, CVV) for both areas. The `/s2s` operations never see a business card.
  * @module
  */
-import type { BalanceList, Card, CardCreate, CardDetails, CardList, CardOrDraft, Draft, ProblemCode } from 'card-issuing-sdk';
+import type { BalanceList, Card, CardCreate, CardDetails, CardList, CardOrDraft, Draft } from 'card-issuing-sdk';
 import { luhnCheckDigit } from 'card-issuing-sdk/server';
 import { iso } from '../clock';
 import { cardMachine, draftMachine, initialStatus, transition, type CardTrigger } from '../machines';
@@ -62,7 +62,12 @@ export function issueCard(ctx: DomainContext, fields: NewCard, options: { genera
 }
 
 /** A card enters a status: the one place a card's status changes after it was made, so the one place `card.status` is emitted. */
-export function setCardStatus(ctx: DomainContext, card: CardRecord, to: CardRecord['status'], at: number = ctx.now): void {
+export function setCardStatus(
+  ctx: DomainContext,
+  card: CardRecord,
+  to: CardRecord['status'],
+  at: number = ctx.now,
+): void {
   if (card.status === to) return;
   const from = card.status;
   card.status = to;
@@ -82,7 +87,12 @@ export function generateCard(ctx: DomainContext, card: CardRecord, at: number): 
   card.expiryYear = Math.min(when.getUTCFullYear() + 4, 2100);
   card.generatedAt = iso(at);
   emit(ctx, {
-    type: 'card.generated', at: card.generatedAt, cardId: card.id, userId: card.userId, cardType: card.type, last4: card.pan.slice(-4),
+    type: 'card.generated',
+    at: card.generatedAt,
+    cardId: card.id,
+    userId: card.userId,
+    cardType: card.type,
+    last4: card.pan.slice(-4),
     approvalUuid: card.approvalUuid,
   });
 }
@@ -102,27 +112,43 @@ export function createCard(ctx: DomainContext, userId: string, body: CardCreate)
     throw unprocessable('REGISTRATION_INCOMPLETE', 'The user has not signed every registration consent.');
   }
   if (!user.emailVerified) throw unprocessable('EMAIL_UNVERIFIED', "The user's e-mail is not verified.");
-  if (user.kycStatus !== 'PASSED') throw unprocessable('KYC_NOT_PASSED', `The user's KYC is ${user.kycStatus}, not PASSED.`);
+  if (user.kycStatus !== 'PASSED')
+    throw unprocessable('KYC_NOT_PASSED', `The user's KYC is ${user.kycStatus}, not PASSED.`);
   const unsigned = config.consentIds.filter((id) => user.signedConsents[id] === undefined);
-  if (unsigned.length > 0) throw unprocessable('CARD_CONSENTS_UNSIGNED', `Card consents not signed: ${unsigned.join(', ')}.`);
+  if (unsigned.length > 0)
+    throw unprocessable('CARD_CONSENTS_UNSIGNED', `Card consents not signed: ${unsigned.join(', ')}.`);
 
   const cardholderName = `${user.firstName} ${user.lastName}`;
   if (config.price === null) {
     const trigger: CardTrigger = config.type === 'VIRTUAL' ? 'issueVirtual' : 'issuePhysical';
     const card = issueCard(ctx, {
-      userId: user.id, type: config.type, status: initialStatus(cardMachine, trigger), cardholderName,
-      configId: config.id, visualId: body.visualId, corporateUuid: null, approvalUuid: null,
+      userId: user.id,
+      type: config.type,
+      status: initialStatus(cardMachine, trigger),
+      cardholderName,
+      configId: config.id,
+      visualId: body.visualId,
+      corporateUuid: null,
+      approvalUuid: null,
     });
     return cardView(card);
   }
   const price = config.price;
   const balance = balancesOf(ctx, user.id).find((b) => b.currency === price.currency) ?? balancesOf(ctx, user.id)[0];
-  if (!balance) throw unprocessable('INSUFFICIENT_FUNDS', `The user has no ${price.currency} balance to pay for the card.`);
+  if (!balance)
+    throw unprocessable('INSUFFICIENT_FUNDS', `The user has no ${price.currency} balance to pay for the card.`);
   const cardId = ctx.rng.uuid();
   ctx.state.drafts[cardId] = {
-    cardId, userId: user.id, configId: config.id, visualId: body.visualId, type: config.type,
-    status: initialStatus(draftMachine, 'createCard'), price: { ...price }, balanceId: balance.id,
-    createdAt: nowIso(ctx), chargedAt: null,
+    cardId,
+    userId: user.id,
+    configId: config.id,
+    visualId: body.visualId,
+    type: config.type,
+    status: initialStatus(draftMachine, 'createCard'),
+    price: { ...price },
+    balanceId: balance.id,
+    createdAt: nowIso(ctx),
+    chargedAt: null,
   };
   return draftView(ctx.state.drafts[cardId]!);
 }
@@ -141,11 +167,21 @@ export function chargeDraft(ctx: DomainContext, cardId: string): Draft {
   const next = transition(draftMachine, draft.status, 'chargeDraft');
   const balance = findBalance(ctx, draft.balanceId);
   if (balance.available < draft.price.amount) {
-    throw unprocessable('INSUFFICIENT_FUNDS', `The balance holds ${balance.available} ${balance.currency} minor units; ${draft.price.amount} are needed.`);
+    throw unprocessable(
+      'INSUFFICIENT_FUNDS',
+      `The balance holds ${balance.available} ${balance.currency} minor units; ${draft.price.amount} are needed.`,
+    );
   }
   balance.available -= draft.price.amount;
   balance.updatedAt = nowIso(ctx);
-  emit(ctx, { type: 'balance.debited', at: balance.updatedAt, balanceId: balance.id, userId: balance.userId, amount: { ...draft.price }, cardId: draft.cardId });
+  emit(ctx, {
+    type: 'balance.debited',
+    at: balance.updatedAt,
+    balanceId: balance.id,
+    userId: balance.userId,
+    amount: { ...draft.price },
+    cardId: draft.cardId,
+  });
   draft.status = next;
   draft.chargedAt = nowIso(ctx);
   return draftView(draft);
@@ -158,9 +194,15 @@ export function completeDraft(ctx: DomainContext, cardId: string): Card {
   const user = findUser(ctx, draft.userId);
   const trigger: CardTrigger = draft.type === 'VIRTUAL' ? 'issueVirtual' : 'issuePhysical';
   const card = issueCard(ctx, {
-    id: draft.cardId, userId: draft.userId, type: draft.type, status: initialStatus(cardMachine, trigger),
-    cardholderName: `${user.firstName} ${user.lastName}`, configId: draft.configId, visualId: draft.visualId,
-    corporateUuid: null, approvalUuid: null,
+    id: draft.cardId,
+    userId: draft.userId,
+    type: draft.type,
+    status: initialStatus(cardMachine, trigger),
+    cardholderName: `${user.firstName} ${user.lastName}`,
+    configId: draft.configId,
+    visualId: draft.visualId,
+    corporateUuid: null,
+    approvalUuid: null,
   });
   return cardView(card);
 }
@@ -173,10 +215,20 @@ export function activateCard(ctx: DomainContext, cardId: string): Card {
 }
 
 /** A card; a draft not completed yet is a 409 `code` (it is not a card yet); an unknown id is 404. */
-function cardOrDraftConflict(ctx: DomainContext, cardId: string, code: CodeOfStatus<409>, operation: string): CardRecord {
+function cardOrDraftConflict(
+  ctx: DomainContext,
+  cardId: string,
+  code: CodeOfStatus<409>,
+  operation: string,
+): CardRecord {
   const draft = ctx.state.drafts[cardId];
   if (draft && !ctx.state.cards[cardId]) {
-    throw conflict(code, `Card ${cardId} is still a draft (${draft.status}); charge and complete it first.`, draft.status, operation);
+    throw conflict(
+      code,
+      `Card ${cardId} is still a draft (${draft.status}); charge and complete it first.`,
+      draft.status,
+      operation,
+    );
   }
   return findS2sCard(ctx, cardId);
 }
@@ -199,19 +251,34 @@ export function listCards(ctx: DomainContext, userId: string, query: PageQuery =
  * its details are the approval's). The HTTP layer encrypts them to the caller's key.
  */
 export function cardDetails(ctx: DomainContext, cardId: string, operation = 'getCardDetails'): CardDetails {
-  const card = cardOrDraftConflict(ctx, cardId, 'CARD_NOT_ACTIVE', operation);
+  return activeCardDetails(cardOrDraftConflict(ctx, cardId, 'CARD_NOT_ACTIVE', operation), operation);
+}
+
+/** The details of a card that is ACTIVE; any other status is 409 CARD_NOT_ACTIVE (a Server2Server or a business card). */
+export function activeCardDetails(card: CardRecord, operation: string): CardDetails {
   if (card.status !== 'ACTIVE') {
-    throw conflict('CARD_NOT_ACTIVE', `Card details are served only for an ACTIVE card; card ${card.id} is ${card.status}.`, card.status, operation);
+    throw conflict(
+      'CARD_NOT_ACTIVE',
+      `Card details are served only for an ACTIVE card; card ${card.id} is ${card.status}.`,
+      card.status,
+      operation,
+    );
   }
   return detailsOf(card);
 }
 
 /** The plaintext card details of a generated card (only an ACTIVE card is ever asked, and every ACTIVE card is generated). */
-export function detailsOf(card: CardRecord): CardDetails {
+function detailsOf(card: CardRecord): CardDetails {
   if (card.pan === null || card.cvv === null || card.expiryMonth === null || card.expiryYear === null) {
     throw new Error(`Card ${card.id} is not generated yet`);
   }
-  return { pan: card.pan, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, cvv: card.cvv, cardholderName: card.cardholderName };
+  return {
+    pan: card.pan,
+    expiryMonth: card.expiryMonth,
+    expiryYear: card.expiryYear,
+    cvv: card.cvv,
+    cardholderName: card.cardholderName,
+  };
 }
 
 /**
@@ -224,7 +291,12 @@ export function setCardLock(ctx: DomainContext, cardId: string, action: 'lock' |
   if (card.approvalUuid !== null) {
     const approval = ctx.state.approvals[card.approvalUuid];
     if (approval && approval.status !== 'DELIVERED') {
-      throw conflict('APPROVAL_NOT_DELIVERED', `A business card can be ${action}ed only while its approval is DELIVERED; it is ${approval.status}.`, approval.status, operation);
+      throw conflict(
+        'APPROVAL_NOT_DELIVERED',
+        `A business card can be ${action}ed only while its approval is DELIVERED; it is ${approval.status}.`,
+        approval.status,
+        operation,
+      );
     }
   }
   setCardStatus(ctx, card, transition(cardMachine, card.status, operation));

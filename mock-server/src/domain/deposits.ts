@@ -5,7 +5,14 @@
  * @module
  */
 import type {
-  DepositAddress, DepositAddressList, DepositOptions, DepositTypeList, DepositVerification, DepositVerificationList, Money, TopUp,
+  DepositAddress,
+  DepositAddressList,
+  DepositOptions,
+  DepositTypeList,
+  DepositVerification,
+  DepositVerificationList,
+  Money,
+  TopUp,
   VerificationData,
 } from 'card-issuing-sdk';
 import { initialStatus, transition, verificationMachine } from '../machines';
@@ -13,8 +20,16 @@ import { makeAddress, type BalanceRecord, type VerificationRecord } from '../sto
 import { emit, nowIso, type DomainContext } from './context';
 import { ProblemError, notFound, unprocessable } from './errors';
 import {
-  balancesOf, corporateByBalanceId, corporateDepositAddressesOf, depositAddressesOf, findBalance, findDepositType, findUser, findVerification,
-  verificationsOfBalance, verificationsOfUser,
+  balancesOf,
+  corporateByBalanceId,
+  corporateDepositAddressesOf,
+  depositAddressesOf,
+  findBalance,
+  findDepositType,
+  findUser,
+  findVerification,
+  verificationsOfBalance,
+  verificationsOfUser,
 } from './lookups';
 import { compareDecimal, creditedMinorUnits } from './money';
 import { MAX_MONEY } from './spec-bounds';
@@ -24,26 +39,55 @@ import { depositAddressView, depositTypeView, topUpView, verificationView } from
 /** The deposit types of one balance, catalogue order, one page. */
 export function listDepositTypes(ctx: DomainContext, balanceId: string, query: PageQuery = {}): DepositTypeList {
   const balance = findBalance(ctx, balanceId);
-  return paginate(ctx, `listDepositTypes/${balanceId}`, typesOf(ctx, balance), (t) => t.type, query, (t) => t);
+  return paginate(
+    ctx,
+    `listDepositTypes/${balanceId}`,
+    typesOf(ctx, balance),
+    (t) => t.type,
+    query,
+    (t) => t,
+  );
 }
 
 /** The deposit types of every balance of a user (Wallet App): balances oldest first, one page. */
 export function listAppDepositTypes(ctx: DomainContext, userUuid: string, query: PageQuery = {}): DepositTypeList {
   findUser(ctx, userUuid);
   const types = balancesOf(ctx, userUuid).flatMap((b) => typesOf(ctx, b));
-  return paginate(ctx, `listAppDepositTypes/${userUuid}`, types, (t) => `${t.balanceId}/${t.type}`, query, (t) => t);
+  return paginate(
+    ctx,
+    `listAppDepositTypes/${userUuid}`,
+    types,
+    (t) => `${t.balanceId}/${t.type}`,
+    query,
+    (t) => t,
+  );
 }
 
 function typesOf(ctx: DomainContext, balance: BalanceRecord) {
   const user = findUser(ctx, balance.userId);
-  return ctx.state.catalogue.depositTypes.filter((t) => t.currency === balance.currency).map((t) => depositTypeView(ctx.state, t, balance, user));
+  return ctx.state.catalogue.depositTypes
+    .filter((t) => t.currency === balance.currency)
+    .map((t) => depositTypeView(ctx.state, t, balance, user));
 }
 
 /** The addresses of a balance and type (empty until one is created), oldest first, one page of `operation`'s list. */
-export function listDepositAddresses(ctx: DomainContext, balanceId: string, type: string, query: PageQuery = {}, operation = 'listDepositAddresses'): DepositAddressList {
+export function listDepositAddresses(
+  ctx: DomainContext,
+  balanceId: string,
+  type: string,
+  query: PageQuery = {},
+  operation = 'listDepositAddresses',
+): DepositAddressList {
   findBalance(ctx, balanceId);
   findDepositType(ctx, type);
-  return paginate(ctx, `${operation}/${balanceId}/${type}`, addressesOf(ctx, balanceId, type), (a) => a.id, query, depositAddressView);
+  return paginate(
+    ctx,
+    `${operation}/${balanceId}/${type}`,
+    addressesOf(ctx, balanceId, type),
+    (a) => a.id,
+    query,
+    depositAddressView,
+  );
 }
 
 function addressesOf(ctx: DomainContext, balanceId: string, type: string) {
@@ -54,40 +98,73 @@ function addressesOf(ctx: DomainContext, balanceId: string, type: string) {
  * Has the deposits service issue an address: the network must be one of the type's (422), the type's consents
  * signed (422), and no address may exist yet for this balance and type (409).
  */
-export function createDepositAddress(ctx: DomainContext, balanceId: string, type: string, options: DepositOptions): DepositAddress {
+export function createDepositAddress(
+  ctx: DomainContext,
+  balanceId: string,
+  type: string,
+  options: DepositOptions,
+): DepositAddress {
   const balance = findBalance(ctx, balanceId);
   const depositType = findDepositType(ctx, type);
   if (!depositType.networks.includes(options.network)) {
-    throw unprocessable('NETWORK_NOT_SUPPORTED', `${type} arrives on ${depositType.networks.join(', ')}, not ${options.network}.`);
+    throw unprocessable(
+      'NETWORK_NOT_SUPPORTED',
+      `${type} arrives on ${depositType.networks.join(', ')}, not ${options.network}.`,
+    );
   }
   const user = findUser(ctx, balance.userId);
   const unsigned = depositType.consentIds.filter((id) => user.signedConsents[id] === undefined);
-  if (unsigned.length > 0) throw unprocessable('DEPOSIT_CONSENTS_UNSIGNED', `Deposit consents not signed: ${unsigned.join(', ')}.`);
+  if (unsigned.length > 0)
+    throw unprocessable('DEPOSIT_CONSENTS_UNSIGNED', `Deposit consents not signed: ${unsigned.join(', ')}.`);
   const existing = addressesOf(ctx, balanceId, type)[0];
   if (existing) {
-    throw new ProblemError('DEPOSIT_ADDRESS_EXISTS', `Balance ${balanceId} already has a ${type} address (${existing.id}); list it instead.`);
+    throw new ProblemError(
+      'DEPOSIT_ADDRESS_EXISTS',
+      `Balance ${balanceId} already has a ${type} address (${existing.id}); list it instead.`,
+    );
   }
   const id = ctx.rng.uuid();
   ctx.state.depositAddresses[id] = {
-    id, balanceId, type, network: options.network, address: makeAddress(ctx.rng, options.network), label: options.label ?? null, createdAt: nowIso(ctx),
+    id,
+    balanceId,
+    type,
+    network: options.network,
+    address: makeAddress(ctx.rng, options.network),
+    label: options.label ?? null,
+    createdAt: nowIso(ctx),
   };
   return depositAddressView(ctx.state.depositAddresses[id]!);
 }
 
 /** The verifications of the application's users (optionally one user's), oldest first, one page. */
-export function listVerifications(ctx: DomainContext, userId?: string, query: PageQuery = {}, operation = 'listDepositVerifications'): DepositVerificationList {
-  const verifications = userId === undefined ? Object.values(ctx.state.verifications) : verificationsOfUser(ctx, userId);
+export function listVerifications(
+  ctx: DomainContext,
+  userId?: string,
+  query: PageQuery = {},
+  operation = 'listDepositVerifications',
+): DepositVerificationList {
+  const verifications =
+    userId === undefined ? Object.values(ctx.state.verifications) : verificationsOfUser(ctx, userId);
   return paginate(ctx, `${operation}/${userId ?? ''}`, verifications, (v) => v.id, query, verificationView);
 }
 
 /** One app user's verifications (Wallet App), oldest first, one page; the user must exist. */
-export function listAppVerifications(ctx: DomainContext, userUuid: string, query: PageQuery = {}): DepositVerificationList {
+export function listAppVerifications(
+  ctx: DomainContext,
+  userUuid: string,
+  query: PageQuery = {},
+): DepositVerificationList {
   findUser(ctx, userUuid);
   return listVerifications(ctx, userUuid, query, 'listAppDepositVerifications');
 }
 
 /** Approves a PENDING_APPROVAL verification with verification data; the balance is then credited, once. */
-export function approveVerification(ctx: DomainContext, id: string, data: VerificationData, operation: string): DepositVerification {
+export function approveVerification(
+  ctx: DomainContext,
+  id: string,
+  data: VerificationData,
+  operation: string,
+): DepositVerification {
   const verification = findVerification(ctx, id);
   const next = transition(verificationMachine, verification.status, 'approveDepositVerification', { operation });
   verification.verificationData = { ...data };
@@ -105,7 +182,14 @@ function credit(ctx: DomainContext, v: VerificationRecord): void {
   balance.updatedAt = nowIso(ctx);
   v.creditedAmount = { amount, currency: balance.currency };
   v.creditedAt = nowIso(ctx);
-  emit(ctx, { type: 'balance.credited', at: nowIso(ctx), balanceId: balance.id, userId: balance.userId, amount: { ...v.creditedAmount }, verificationId: v.id });
+  emit(ctx, {
+    type: 'balance.credited',
+    at: nowIso(ctx),
+    balanceId: balance.id,
+    userId: balance.userId,
+    amount: { ...v.creditedAmount },
+    verificationId: v.id,
+  });
 }
 
 /** A crypto deposit arriving (control API). */
@@ -138,17 +222,26 @@ export function incomingDeposit(ctx: DomainContext, d: IncomingDeposit): Incomin
     throw unprocessable('AMOUNT_BELOW_MINIMUM', `The minimum ${type.type} deposit is ${type.minimumAmount}.`);
   }
   if (d.network !== undefined && !type.networks.includes(d.network)) {
-    throw unprocessable('NETWORK_NOT_SUPPORTED', `${type.type} arrives on ${type.networks.join(', ')}, not ${d.network}.`);
+    throw unprocessable(
+      'NETWORK_NOT_SUPPORTED',
+      `${type.type} arrives on ${type.networks.join(', ')}, not ${d.network}.`,
+    );
   }
   const credited = creditedMinorUnits(d.amount, type.rate);
   const balance = ctx.state.balances[d.balanceId];
   if (balance) {
     const address = addressesOf(ctx, balance.id, type.type)[0];
     if (!address) {
-      throw new ProblemError('DEPOSIT_ADDRESS_MISSING', `Balance ${balance.id} has no ${type.type} address to receive a deposit; create one first.`);
+      throw new ProblemError(
+        'DEPOSIT_ADDRESS_MISSING',
+        `Balance ${balance.id} has no ${type.type} address to receive a deposit; create one first.`,
+      );
     }
     if (d.network !== undefined && d.network !== address.network) {
-      throw unprocessable('NETWORK_NOT_SUPPORTED', `The ${type.type} address of balance ${balance.id} is on ${address.network}, not ${d.network}.`);
+      throw unprocessable(
+        'NETWORK_NOT_SUPPORTED',
+        `The ${type.type} address of balance ${balance.id} is on ${address.network}, not ${d.network}.`,
+      );
     }
     const pending = verificationsOfBalance(ctx, balance.id)
       .filter((v) => v.status === 'PENDING_APPROVAL')
@@ -156,22 +249,43 @@ export function incomingDeposit(ctx: DomainContext, d: IncomingDeposit): Incomin
     assertWithinMoney(BigInt(balance.available) + pending + credited);
     const requiresVerification = d.requiresVerification ?? false;
     const verification: VerificationRecord = {
-      id: ctx.rng.uuid(), userId: balance.userId, balanceId: balance.id, depositAddressId: address.id, type: type.type,
-      network: address.network, amount: d.amount, status: initialStatus(verificationMachine, 'incomingDeposit', { requiresVerification }),
-      verificationRequired: requiresVerification, verificationData: null, creditedAmount: null, createdAt: nowIso(ctx), creditedAt: null,
+      id: ctx.rng.uuid(),
+      userId: balance.userId,
+      balanceId: balance.id,
+      depositAddressId: address.id,
+      type: type.type,
+      network: address.network,
+      amount: d.amount,
+      status: initialStatus(verificationMachine, 'incomingDeposit', { requiresVerification }),
+      verificationRequired: requiresVerification,
+      verificationData: null,
+      creditedAmount: null,
+      createdAt: nowIso(ctx),
+      creditedAt: null,
     };
     ctx.state.verifications[verification.id] = verification;
     if (verification.status === 'CREDITED') credit(ctx, verification);
-    else emit(ctx, { type: 'deposit.verificationPending', at: verification.createdAt, verificationId: verification.id, balanceId: balance.id, userId: balance.userId });
+    else
+      emit(ctx, {
+        type: 'deposit.verificationPending',
+        at: verification.createdAt,
+        verificationId: verification.id,
+        balanceId: balance.id,
+        userId: balance.userId,
+      });
     return { kind: 'verification', verification: verificationView(verification) };
   }
 
   const corporate = corporateByBalanceId(ctx, d.balanceId);
   if (!corporate) throw notFound('balance', d.balanceId);
-  const address = corporateDepositAddressesOf(ctx, corporate.corporateUuid)
-    .find((a) => a.type === type.type && (d.network === undefined || a.network === d.network));
+  const address = corporateDepositAddressesOf(ctx, corporate.corporateUuid).find(
+    (a) => a.type === type.type && (d.network === undefined || a.network === d.network),
+  );
   if (!address) {
-    throw new ProblemError('DEPOSIT_ADDRESS_MISSING', `Corporate ${corporate.corporateUuid} has no ${type.type} address${d.network ? ` on ${d.network}` : ''}.`);
+    throw new ProblemError(
+      'DEPOSIT_ADDRESS_MISSING',
+      `Corporate ${corporate.corporateUuid} has no ${type.type} address${d.network ? ` on ${d.network}` : ''}.`,
+    );
   }
   assertWithinMoney(BigInt(corporate.available) + credited);
   assertWithinMoney(BigInt(corporate.funded) + credited);
@@ -180,15 +294,31 @@ export function incomingDeposit(ctx: DomainContext, d: IncomingDeposit): Incomin
   corporate.funded += amount.amount;
   const id = ctx.rng.uuid();
   ctx.state.topUps[id] = {
-    id, corporateUuid: corporate.corporateUuid, depositAddressId: address.id, type: type.type, network: address.network,
-    cryptoAmount: d.amount, amount, status: 'COMPLETED', createdAt: nowIso(ctx),
+    id,
+    corporateUuid: corporate.corporateUuid,
+    depositAddressId: address.id,
+    type: type.type,
+    network: address.network,
+    cryptoAmount: d.amount,
+    amount,
+    status: 'COMPLETED',
+    createdAt: nowIso(ctx),
   };
-  emit(ctx, { type: 'topUp.completed', at: nowIso(ctx), corporateUuid: corporate.corporateUuid, topUpId: id, amount: { ...amount } });
+  emit(ctx, {
+    type: 'topUp.completed',
+    at: nowIso(ctx),
+    corporateUuid: corporate.corporateUuid,
+    topUpId: id,
+    amount: { ...amount },
+  });
   return { kind: 'topUp', topUp: topUpView(ctx.state.topUps[id]!) };
 }
 
 function assertWithinMoney(total: bigint): void {
   if (total > BigInt(MAX_MONEY)) {
-    throw unprocessable('AMOUNT_TOO_LARGE', `The deposit would take the balance above ${MAX_MONEY} minor units, the most a Money amount holds.`);
+    throw unprocessable(
+      'AMOUNT_TOO_LARGE',
+      `The deposit would take the balance above ${MAX_MONEY} minor units, the most a Money amount holds.`,
+    );
   }
 }

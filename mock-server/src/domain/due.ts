@@ -8,10 +8,22 @@
  */
 import type { ApprovalStatus } from 'card-issuing-sdk';
 import { ORDER_COMPLETION_MS, approvalMachine, type ApprovalFacts, type ApprovalTrigger, type Row } from '../machines';
-import type { ApprovalRecord, AuthorizationRecord, CardRecord, IndexedCollection, TenantIndex, TenantState } from '../store';
+import type {
+  ApprovalRecord,
+  AuthorizationRecord,
+  CardRecord,
+  IndexedCollection,
+  TenantIndex,
+  TenantState,
+} from '../store';
 
 /** A row of the approval table. */
-export type ApprovalRow = Row<ApprovalStatus, ApprovalTrigger, ApprovalFacts, NonNullable<ApprovalRecord['statusReason']>>;
+export type ApprovalRow = Row<
+  ApprovalStatus,
+  ApprovalTrigger,
+  ApprovalFacts,
+  NonNullable<ApprovalRecord['statusReason']>
+>;
 
 /** The queue key of a card. */
 export const cardKey = (id: string): string => `card:${id}`;
@@ -22,34 +34,53 @@ export const approvalKey = (id: string): string => `approval:${id}`;
 
 /** When a card's order completes (ORDERED cards only). */
 export function cardDueAt(card: CardRecord): number | undefined {
-  return card.status === 'ORDERED' && card.orderedAt !== null ? Date.parse(card.orderedAt) + ORDER_COMPLETION_MS : undefined;
+  return card.status === 'ORDERED' && card.orderedAt !== null
+    ? Date.parse(card.orderedAt) + ORDER_COMPLETION_MS
+    : undefined;
 }
 
 /** Parsed instants of a record's fixed dates (they never change once stored; `expiresAt` only to null). */
-const instants = new WeakMap<ApprovalRecord, { validFrom: number; validTo: number; createdAt: number; expiresAtText: string | null; expiresAt: number | null }>();
+const instants = new WeakMap<
+  ApprovalRecord,
+  { validFrom: number; validTo: number; createdAt: number; expiresAtText: string | null; expiresAt: number | null }
+>();
 
 /** The facts the approval table's conditions and due instants read. */
 export function approvalFacts(state: TenantState, a: ApprovalRecord): ApprovalFacts {
   let known = instants.get(a);
   if (!known || known.expiresAtText !== a.expiresAt) {
     known = {
-      validFrom: Date.parse(a.validFrom), validTo: Date.parse(a.validTo), createdAt: Date.parse(a.createdAt),
-      expiresAtText: a.expiresAt, expiresAt: a.expiresAt === null ? null : Date.parse(a.expiresAt),
+      validFrom: Date.parse(a.validFrom),
+      validTo: Date.parse(a.validTo),
+      createdAt: Date.parse(a.createdAt),
+      expiresAtText: a.expiresAt,
+      expiresAt: a.expiresAt === null ? null : Date.parse(a.expiresAt),
     };
     instants.set(a, known);
   }
   // Registration moves only ACCEPTED instances (from the later of the registration and the instance's creation);
   // a change request reads the status of the instance it changes.
   const user = a.status === 'ACCEPTED' ? state.businessUsers[a.userUuid] : undefined;
-  const registered = user?.registrationStatus === 'COMPLETED' ? Math.max(Date.parse(user.registeredAt ?? a.createdAt), known.createdAt) : null;
-  const changed = a.status === 'CREATED' && a.previousApprovalUuid !== null ? state.approvals[a.previousApprovalUuid] : undefined;
-  return { validFrom: known.validFrom, validTo: known.validTo, expiresAt: known.expiresAt, registeredAt: registered, changedStatus: changed?.status ?? null };
+  const registered =
+    user?.registrationStatus === 'COMPLETED'
+      ? Math.max(Date.parse(user.registeredAt ?? a.createdAt), known.createdAt)
+      : null;
+  const changed =
+    a.status === 'CREATED' && a.previousApprovalUuid !== null ? state.approvals[a.previousApprovalUuid] : undefined;
+  return {
+    validFrom: known.validFrom,
+    validTo: known.validTo,
+    expiresAt: known.expiresAt,
+    registeredAt: registered,
+    changedStatus: changed?.status ?? null,
+  };
 }
 
 /** The rows time or registration moves, per status they leave. */
 const DUE_ROWS: ReadonlyMap<ApprovalStatus, readonly ApprovalRow[]> = (() => {
   const rows = new Map<ApprovalStatus, ApprovalRow[]>();
-  for (const row of approvalMachine.rows) if (row.due) for (const from of row.from ?? []) rows.set(from, [...(rows.get(from) ?? []), row]);
+  for (const row of approvalMachine.rows)
+    if (row.due) for (const from of row.from ?? []) rows.set(from, [...(rows.get(from) ?? []), row]);
   return rows;
 })();
 
@@ -74,7 +105,12 @@ export function scheduleApproval(index: TenantIndex, state: TenantState, a: Appr
 }
 
 /** The index's insert hook: every stored card and approval is scheduled when it has a due instant. */
-export function scheduleOnInsert(collection: IndexedCollection, record: unknown, index: TenantIndex, state: TenantState): void {
+export function scheduleOnInsert(
+  collection: IndexedCollection,
+  record: unknown,
+  index: TenantIndex,
+  state: TenantState,
+): void {
   if (collection === 'cards') {
     const card = record as CardRecord;
     const at = cardDueAt(card);
@@ -84,6 +120,7 @@ export function scheduleOnInsert(collection: IndexedCollection, record: unknown,
   } else if (collection === 'authorizations') {
     // expiresAt never moves (increments do not extend a hold): scheduled once; a hold settled earlier is skipped when due.
     const auth = record as AuthorizationRecord;
-    if (auth.state === 'PENDING' && auth.expiresAt !== null) index.due.schedule(authorizationKey(auth.id), Date.parse(auth.expiresAt));
+    if (auth.state === 'PENDING' && auth.expiresAt !== null)
+      index.due.schedule(authorizationKey(auth.id), Date.parse(auth.expiresAt));
   }
 }

@@ -18,12 +18,20 @@ export function unprocessable(code: CodeOfStatus<422>, detail: string): ProblemE
 }
 
 /** 409 for a resource in the wrong state, naming its status and the refused operation. */
-export function conflict(code: CodeOfStatus<409>, detail: string, currentStatus: string, operation: string): ProblemError {
+export function conflict(
+  code: CodeOfStatus<409>,
+  detail: string,
+  currentStatus: string,
+  operation: string,
+): ProblemError {
   return new ProblemError(code, detail, { currentStatus, operation });
 }
 
 /** 400 VALIDATION_FAILED naming each bad field. */
 export function validationFailed(errors: { path: string; message: string }[]): ProblemError {
-  const detail = errors.length === 1 ? `${errors[0]!.path} is invalid: ${errors[0]!.message}.` : `${errors.length} fields are invalid.`;
+  const detail =
+    errors.length === 1
+      ? `${errors[0]!.path} is invalid: ${errors[0]!.message}.`
+      : `${errors.length} fields are invalid.`;
   return new ProblemError('VALIDATION_FAILED', detail, { errors });
 }

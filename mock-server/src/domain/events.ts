@@ -131,8 +131,18 @@ export interface TopUpEvent {
 
 /** Every domain event. */
 export type DomainEvent =
-  | ApprovalStatusEvent | CardGeneratedEvent | CardStatusEvent | AuthorizationEvent | AuthorizationStepEvent | UserRegisteredEvent | EmailEvent | KycEvent
-  | BalanceCreditedEvent | BalanceDebitedEvent | VerificationPendingEvent | TopUpEvent;
+  | ApprovalStatusEvent
+  | CardGeneratedEvent
+  | CardStatusEvent
+  | AuthorizationEvent
+  | AuthorizationStepEvent
+  | UserRegisteredEvent
+  | EmailEvent
+  | KycEvent
+  | BalanceCreditedEvent
+  | BalanceDebitedEvent
+  | VerificationPendingEvent
+  | TopUpEvent;
 
 /** Receives domain events; an observer's exception never breaks the operation that emitted the event. */
 export type DomainObserver = (event: DomainEvent) => void;

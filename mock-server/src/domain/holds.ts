@@ -24,7 +24,10 @@ import { findCorporate } from './lookups';
  * The approval instance that carries an authorization's hold and spending now: the one it was made under, or the
  * instance that replaced it, and so on (undefined for a Server2Server card).
  */
-export function carrierOf(ctx: DomainContext, auth: Pick<AuthorizationRecord, 'approvalUuid'>): ApprovalRecord | undefined {
+export function carrierOf(
+  ctx: DomainContext,
+  auth: Pick<AuthorizationRecord, 'approvalUuid'>,
+): ApprovalRecord | undefined {
   let approval = auth.approvalUuid === null ? undefined : ctx.state.approvals[auth.approvalUuid];
   // Bounded: a restored state's references resolve, but could loop.
   for (let hops = 0; approval?.replacedByApprovalUuid && hops < 10_000; hops++) {
@@ -63,12 +66,17 @@ function touch(ctx: DomainContext, record: { updatedAt: string }): void {
   record.updatedAt = nowIso(ctx);
 }
 
+/** A Server2Server card's purchase moves its user's balance: available += delta. */
+function moveBalance(ctx: DomainContext, auth: AuthorizationRecord, delta: number): void {
+  const balance = balanceOf(ctx, auth);
+  balance.available += delta;
+  touch(ctx, balance);
+}
+
 /** A new hold, or an approved increment: held += amount (business), or the balance −= amount. Check {@link headroom} first. */
 export function hold(ctx: DomainContext, auth: AuthorizationRecord, amount: number): void {
   if (auth.approvalUuid === null) {
-    const balance = balanceOf(ctx, auth);
-    balance.available -= amount;
-    touch(ctx, balance);
+    moveBalance(ctx, auth, -amount);
     return;
   }
   const carrier = carrierOf(ctx, auth)!;
@@ -79,9 +87,7 @@ export function hold(ctx: DomainContext, auth: AuthorizationRecord, amount: numb
 /** A hold released (reversal, expiry): held −= amount; once the carrier ended, the amount leaves its reservation for available. */
 export function release(ctx: DomainContext, auth: AuthorizationRecord, amount: number): void {
   if (auth.approvalUuid === null) {
-    const balance = balanceOf(ctx, auth);
-    balance.available += amount;
-    touch(ctx, balance);
+    moveBalance(ctx, auth, amount);
     return;
   }
   const carrier = carrierOf(ctx, auth)!;
@@ -100,9 +106,7 @@ export function release(ctx: DomainContext, auth: AuthorizationRecord, amount: n
  */
 export function capture(ctx: DomainContext, auth: AuthorizationRecord, held: number, amount: number): void {
   if (auth.approvalUuid === null) {
-    const balance = balanceOf(ctx, auth);
-    balance.available -= amount - held;
-    touch(ctx, balance);
+    moveBalance(ctx, auth, held - amount);
     return;
   }
   const carrier = carrierOf(ctx, auth)!;
@@ -122,9 +126,7 @@ export function capture(ctx: DomainContext, auth: AuthorizationRecord, held: num
 /** A refund of a capture: spent −= amount (carrier and corporate); reserved += amount while the carrier reserves, else available. */
 export function refund(ctx: DomainContext, auth: AuthorizationRecord, amount: number): void {
   if (auth.approvalUuid === null) {
-    const balance = balanceOf(ctx, auth);
-    balance.available += amount;
-    touch(ctx, balance);
+    moveBalance(ctx, auth, amount);
     return;
   }
   const carrier = carrierOf(ctx, auth)!;

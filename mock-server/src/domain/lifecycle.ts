@@ -21,7 +21,14 @@
  */
 import type { ApprovalStatus } from 'card-issuing-sdk';
 import { iso } from '../clock';
-import { LIVE_STATUSES, approvalMachine, cardMachine, findTransition, transition, type ApprovalTrigger } from '../machines';
+import {
+  LIVE_STATUSES,
+  approvalMachine,
+  cardMachine,
+  findTransition,
+  transition,
+  type ApprovalTrigger,
+} from '../machines';
 import type { ApprovalRecord, CorporateRecord } from '../store';
 import { emit, type DomainContext } from './context';
 import { generateCard, setCardStatus } from './cards';
@@ -58,7 +65,12 @@ export interface ApplyOptions {
  * The row `trigger` takes from the approval's status, or a 409 (`INVALID_TRANSITION` naming the status and
  * `operation`) when the table has none. Nothing changes: check every rule first, then {@link apply}.
  */
-export function allowed(ctx: DomainContext, a: ApprovalRecord, trigger: ApprovalTrigger, operation: string): ApprovalRow {
+export function allowed(
+  ctx: DomainContext,
+  a: ApprovalRecord,
+  trigger: ApprovalTrigger,
+  operation: string,
+): ApprovalRow {
   const facts = approvalFacts(ctx.state, a);
   const row = findTransition(approvalMachine, a.status, trigger, facts);
   if (row) return row;
@@ -90,13 +102,21 @@ export function reservationNeeded(a: Pick<ApprovalRecord, 'budget' | 'spent' | '
 /** 422 INSUFFICIENT_FUNDS unless the corporate balance has `amount` available. */
 export function checkFunds(corporate: CorporateRecord, amount: number): void {
   if (amount > corporate.available) {
-    throw unprocessable('INSUFFICIENT_FUNDS', `The corporate balance holds ${corporate.available} ${corporate.currency} minor units available; ${amount} are needed.`);
+    throw unprocessable(
+      'INSUFFICIENT_FUNDS',
+      `The corporate balance holds ${corporate.available} ${corporate.currency} minor units available; ${amount} are needed.`,
+    );
   }
 }
 
 function enter(
-  ctx: DomainContext, a: ApprovalRecord, from: ApprovalStatus | null, to: ApprovalStatus,
-  reason: ApprovalRecord['statusReason'], options: ApplyOptions, trigger: ApprovalTrigger,
+  ctx: DomainContext,
+  a: ApprovalRecord,
+  from: ApprovalStatus | null,
+  to: ApprovalStatus,
+  reason: ApprovalRecord['statusReason'],
+  options: ApplyOptions,
+  trigger: ApprovalTrigger,
 ): void {
   const at = options.at ?? ctx.now;
   a.status = to;
@@ -105,8 +125,17 @@ function enter(
   a.updatedAt = iso(Math.max(Date.parse(a.updatedAt), at));
   // Told before the effects, so that an event log reads cause first: the approval FINISHED, then its card CLOSED.
   emit(ctx, {
-    type: 'approval.status', at: iso(at), corporateUuid: a.corporateUuid, approvalUuid: a.approvalUuid, userUuid: a.userUuid, cardId: a.cardId,
-    from, to, trigger, reason: a.statusReason, previousApprovalUuid: a.previousApprovalUuid,
+    type: 'approval.status',
+    at: iso(at),
+    corporateUuid: a.corporateUuid,
+    approvalUuid: a.approvalUuid,
+    userUuid: a.userUuid,
+    cardId: a.cardId,
+    from,
+    to,
+    trigger,
+    reason: a.statusReason,
+    previousApprovalUuid: a.previousApprovalUuid,
   });
   for (const effect of ENTERING[to]) run(ctx, a, effect, at, options);
   // The new status has its own due rows (or none): the due-time queue follows.
@@ -134,7 +163,8 @@ function run(ctx: DomainContext, a: ApprovalRecord, effect: Effect, at: number, 
       generateCard(ctx, card, at);
       return;
     case 'activateCard':
-      if (card.status === 'INACTIVE') setCardStatus(ctx, card, transition(cardMachine, card.status, 'approvalDelivered'), at);
+      if (card.status === 'INACTIVE')
+        setCardStatus(ctx, card, transition(cardMachine, card.status, 'approvalDelivered'), at);
       return;
     case 'handOver': {
       const successor = options.successor;
@@ -151,13 +181,15 @@ function run(ctx: DomainContext, a: ApprovalRecord, effect: Effect, at: number, 
     }
     case 'closeCard':
       // Only the instance that holds the card closes it: a change request never does.
-      if (card.approvalUuid === a.approvalUuid && card.status !== 'CLOSED') setCardStatus(ctx, card, transition(cardMachine, card.status, 'close'), at);
+      if (card.approvalUuid === a.approvalUuid && card.status !== 'CLOSED')
+        setCardStatus(ctx, card, transition(cardMachine, card.status, 'close'), at);
       return;
     case 'endPendingChange': {
       const pending = pendingChangeOf(ctx, a);
       if (pending && pending !== options.successor) {
         // Ended by time, the change expires undecided; ended by the corporation's act, it is canceled.
-        const trigger = a.status === 'FINISHED' || a.status === 'EXPIRED' ? 'changedApprovalTimedOut' : 'changedApprovalEnded';
+        const trigger =
+          a.status === 'FINISHED' || a.status === 'EXPIRED' ? 'changedApprovalTimedOut' : 'changedApprovalEnded';
         apply(ctx, pending, allowed(ctx, pending, trigger, trigger), { at });
       }
       return;

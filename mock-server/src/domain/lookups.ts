@@ -5,9 +5,20 @@
  * @module
  */
 import {
-  appendOutbox, type ApprovalRecord, type BalanceRecord, type BusinessUserRecord, type CardRecord,
-  type CorporateDepositAddressRecord, type CorporateRecord, type DepositAddressRecord, type DepositTypeRecord, type OutboxMessage,
-  type TenantState, type TopUpRecord, type UserRecord, type VerificationRecord,
+  appendOutbox,
+  type ApprovalRecord,
+  type BalanceRecord,
+  type BusinessUserRecord,
+  type CardRecord,
+  type CorporateDepositAddressRecord,
+  type CorporateRecord,
+  type DepositAddressRecord,
+  type DepositTypeRecord,
+  type OutboxMessage,
+  type TenantState,
+  type TopUpRecord,
+  type UserRecord,
+  type VerificationRecord,
 } from '../store';
 import type { DomainContext } from './context';
 import { scheduleApproval } from './due';
@@ -65,7 +76,11 @@ export function findDepositType(ctx: DomainContext, type: string): DepositTypeRe
 }
 
 /** The deposit addresses of a balance and type, oldest first. */
-export function depositAddressesOf(ctx: DomainContext, balanceId: string, type: string): readonly DepositAddressRecord[] {
+export function depositAddressesOf(
+  ctx: DomainContext,
+  balanceId: string,
+  type: string,
+): readonly DepositAddressRecord[] {
   return indexOf(ctx.state).depositAddressesByBalanceType.get(`${balanceId} ${type}`);
 }
 
@@ -100,7 +115,10 @@ export function corporateByBalanceId(ctx: DomainContext, balanceId: string): Cor
 }
 
 /** A corporate's deposit addresses. */
-export function corporateDepositAddressesOf(ctx: DomainContext, corporateUuid: string): readonly CorporateDepositAddressRecord[] {
+export function corporateDepositAddressesOf(
+  ctx: DomainContext,
+  corporateUuid: string,
+): readonly CorporateDepositAddressRecord[] {
   return indexOf(ctx.state).corporateDepositAddressesByCorporate.get(corporateUuid);
 }
 
@@ -133,12 +151,15 @@ export function approvalsOnCard(ctx: DomainContext, cardId: string): readonly Ap
  */
 export function registrationCompleted(ctx: DomainContext, userUuid: string): void {
   const index = indexOf(ctx.state);
-  for (const a of index.approvalsByUser.get(userUuid)) if (a.status === 'ACCEPTED') scheduleApproval(index, ctx.state, a);
+  for (const a of index.approvalsByUser.get(userUuid))
+    if (a.status === 'ACCEPTED') scheduleApproval(index, ctx.state, a);
 }
 
 /** The CREATED change request pending on an approval instance, if any (at most one; it is on the same card). */
 export function pendingChangeOf(ctx: DomainContext, approval: ApprovalRecord): ApprovalRecord | undefined {
-  return approvalsOnCard(ctx, approval.cardId).find((a) => a.status === 'CREATED' && a.previousApprovalUuid === approval.approvalUuid);
+  return approvalsOnCard(ctx, approval.cardId).find(
+    (a) => a.status === 'CREATED' && a.previousApprovalUuid === approval.approvalUuid,
+  );
 }
 
 /** Sends a message to a user's outbox (at most the newest `MAX_OUTBOX_PER_USER` are kept per user). */

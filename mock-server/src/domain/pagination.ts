@@ -29,17 +29,23 @@ export interface Page<V> {
   nextCursor: string | null;
 }
 
-
 /**
  * One page of `records` (already in the list's stable order): those after the cursor's item, at most `limit`.
  * `list` names the list (operation and parameters), `keyOf` an item's stable key, `view` its API shape.
  */
 export function paginate<T, V>(
-  ctx: DomainContext, list: string, records: readonly T[], keyOf: (record: T) => string, query: PageQuery, view: (record: T) => V,
+  ctx: DomainContext,
+  list: string,
+  records: readonly T[],
+  keyOf: (record: T) => string,
+  query: PageQuery,
+  view: (record: T) => V,
 ): Page<V> {
   const limit = query.limit ?? DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    throw new ProblemError('VALIDATION_FAILED', `limit must be an integer from 1 to ${MAX_LIMIT}.`, { errors: [{ path: 'query.limit', message: `1 to ${MAX_LIMIT}` }] });
+    throw new ProblemError('VALIDATION_FAILED', `limit must be an integer from 1 to ${MAX_LIMIT}.`, {
+      errors: [{ path: 'query.limit', message: `1 to ${MAX_LIMIT}` }],
+    });
   }
   let start = 0;
   if (query.cursor !== undefined) {
@@ -50,7 +56,11 @@ export function paginate<T, V>(
   }
   const slice = records.slice(start, start + limit);
   const hasMore = start + slice.length < records.length;
-  return { items: slice.map(view), hasMore, nextCursor: hasMore ? makeCursor(ctx, list, keyOf(slice[slice.length - 1]!)) : null };
+  return {
+    items: slice.map(view),
+    hasMore,
+    nextCursor: hasMore ? makeCursor(ctx, list, keyOf(slice[slice.length - 1]!)) : null,
+  };
 }
 
 function makeCursor(ctx: DomainContext, list: string, after: string): string {
@@ -61,7 +71,8 @@ function makeCursor(ctx: DomainContext, list: string, after: string): string {
 function readCursor(ctx: DomainContext, list: string, cursor: string): string {
   const dot = cursor.lastIndexOf('.');
   const payload = cursor.slice(0, dot);
-  if (dot < 1 || cursor.slice(dot + 1) !== mac(ctx, payload)) throw cursorInvalid('it is not a cursor this api key was given');
+  if (dot < 1 || cursor.slice(dot + 1) !== mac(ctx, payload))
+    throw cursorInvalid('it is not a cursor this api key was given');
   let parsed: unknown;
   try {
     parsed = JSON.parse(fromBase64url(payload));
@@ -70,21 +81,25 @@ function readCursor(ctx: DomainContext, list: string, cursor: string): string {
   }
   const { l, a } = (parsed ?? {}) as { l?: unknown; a?: unknown };
   if (typeof a !== 'string') throw cursorInvalid('it is not a cursor this api key was given');
-  if (l !== hash53(list)) throw cursorInvalid('it belongs to another list (another operation, or other path or query parameters)');
+  if (l !== hash53(list))
+    throw cursorInvalid('it belongs to another list (another operation, or other path or query parameters)');
   return a;
 }
 
 function cursorInvalid(why: string): ProblemError {
-  return new ProblemError('CURSOR_INVALID', `The cursor is not valid for this list: ${why}. Start again without a cursor.`, {
-    errors: [{ path: 'query.cursor', message: why }],
-  });
+  return new ProblemError(
+    'CURSOR_INVALID',
+    `The cursor is not valid for this list: ${why}. Start again without a cursor.`,
+    {
+      errors: [{ path: 'query.cursor', message: why }],
+    },
+  );
 }
 
 /** The tenant's mark on a cursor: another tenant (other seed or api key) computes another one. */
 function mac(ctx: DomainContext, payload: string): string {
   return hash53(`${ctx.state.seed}\u0000${ctx.state.apiKey}\u0000${payload}`);
 }
-
 
 // Cursor payloads are ASCII (ids, tickers), so btoa/atob (browser and Node alike) suffice.
 function base64url(text: string): string {

@@ -16,7 +16,9 @@ function unwrap(schema: z.core.$ZodType): z.core.$ZodType {
 
 /** The definition of a schema's check of one kind (`max_length`, `less_than`), if it has one. */
 function checkOf(schema: z.core.$ZodType, kind: string): { maximum?: number; value?: unknown } | undefined {
-  const checks = (unwrap(schema)._zod.def.checks ?? []).map((check) => check._zod.def as { check: string; maximum?: number; value?: unknown });
+  const checks = (unwrap(schema)._zod.def.checks ?? []).map(
+    (check) => check._zod.def as { check: string; maximum?: number; value?: unknown },
+  );
   return checks.find((def) => def.check === kind);
 }
 
@@ -57,7 +59,4 @@ export const FIELD_ERROR_LIMITS = {
 } as const;
 
 /** The most entries `Problem.errors` holds (`maxItems`; zod keeps an array's bound only among its checks). */
-export const MAX_PROBLEM_ERRORS = stated(
-  maxLength(problem.errors),
-  'maximum number of Problem.errors',
-);
+export const MAX_PROBLEM_ERRORS = stated(maxLength(problem.errors), 'maximum number of Problem.errors');

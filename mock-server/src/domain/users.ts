@@ -25,13 +25,28 @@ export function createUser(ctx: DomainContext, data: RegistrationData): User {
   }
   const now = nowIso(ctx);
   const user: UserRecord = {
-    id: ctx.rng.uuid(), email: data.email, firstName: data.firstName, lastName: data.lastName, phone: data.phone,
-    dateOfBirth: data.dateOfBirth, country: data.country, signedConsents: {}, emailVerified: false, kycStatus: 'NOT_STARTED',
-    otp: null, createdAt: now,
+    id: ctx.rng.uuid(),
+    email: data.email,
+    firstName: data.firstName,
+    lastName: data.lastName,
+    phone: data.phone,
+    dateOfBirth: data.dateOfBirth,
+    country: data.country,
+    signedConsents: {},
+    emailVerified: false,
+    kycStatus: 'NOT_STARTED',
+    otp: null,
+    createdAt: now,
   };
   ctx.state.users[user.id] = user;
   const balanceId = ctx.rng.uuid();
-  ctx.state.balances[balanceId] = { id: balanceId, userId: user.id, currency: MOCK_CURRENCY, available: 0, updatedAt: now };
+  ctx.state.balances[balanceId] = {
+    id: balanceId,
+    userId: user.id,
+    currency: MOCK_CURRENCY,
+    available: 0,
+    updatedAt: now,
+  };
   emit(ctx, { type: 'user.registered', at: now, userId: user.id, area: 's2s' });
   return userView(ctx.state, user);
 }
@@ -58,16 +73,30 @@ export function signConsent(ctx: DomainContext, userId: string, consentId: strin
 export function listCardConfigs(ctx: DomainContext, userId: string, query: PageQuery = {}): CardConfigList {
   const user = findUser(ctx, userId);
   return {
-    ...paginate(ctx, `listCardConfigs/${userId}`, ctx.state.catalogue.cardConfigs, (c) => c.id, query, (c) => cardConfigView(ctx.state, c, user)),
+    ...paginate(
+      ctx,
+      `listCardConfigs/${userId}`,
+      ctx.state.catalogue.cardConfigs,
+      (c) => c.id,
+      query,
+      (c) => cardConfigView(ctx.state, c, user),
+    ),
     kycUrl: `${KYC_URL}?user=${user.id}`,
     kycStatus: user.kycStatus,
   };
 }
 
+/** The user, whose e-mail is not verified yet (else 409 EMAIL_ALREADY_VERIFIED). */
+function unverifiedUser(ctx: DomainContext, userId: string): UserRecord {
+  const user = findUser(ctx, userId);
+  if (user.emailVerified)
+    throw new ProblemError('EMAIL_ALREADY_VERIFIED', `The e-mail of user ${user.id} is already verified.`);
+  return user;
+}
+
 /** Sends a new 6-digit code (replacing any previous one) to the user's outbox. */
 export function requestEmailOtp(ctx: DomainContext, userId: string): EmailOtpChallenge {
-  const user = findUser(ctx, userId);
-  if (user.emailVerified) throw new ProblemError('EMAIL_ALREADY_VERIFIED', `The e-mail of user ${user.id} is already verified.`);
+  const user = unverifiedUser(ctx, userId);
   const code = ctx.rng.digits(6);
   const expiresAt = iso(ctx.now + OTP_TTL_MS);
   user.otp = { code, expiresAt, attemptsRemaining: OTP_ATTEMPTS };
@@ -78,15 +107,19 @@ export function requestEmailOtp(ctx: DomainContext, userId: string): EmailOtpCha
 
 /** Verifies the e-mail with the code the user entered. */
 export function confirmEmail(ctx: DomainContext, userId: string, code: string): User {
-  const user = findUser(ctx, userId);
-  if (user.emailVerified) throw new ProblemError('EMAIL_ALREADY_VERIFIED', `The e-mail of user ${user.id} is already verified.`);
+  const user = unverifiedUser(ctx, userId);
   const otp = user.otp;
   if (!otp) throw unprocessable('OTP_NOT_REQUESTED', 'No code was requested; request one with requestEmailOtp first.');
-  if (otp.attemptsRemaining <= 0) throw unprocessable('OTP_TOO_MANY_ATTEMPTS', 'The code was tried 5 times; request a new one.');
-  if (ctx.now >= Date.parse(otp.expiresAt)) throw unprocessable('OTP_EXPIRED', `The code expired at ${otp.expiresAt}; request a new one.`);
+  if (otp.attemptsRemaining <= 0)
+    throw unprocessable('OTP_TOO_MANY_ATTEMPTS', 'The code was tried 5 times; request a new one.');
+  if (ctx.now >= Date.parse(otp.expiresAt))
+    throw unprocessable('OTP_EXPIRED', `The code expired at ${otp.expiresAt}; request a new one.`);
   if (code !== otp.code) {
     otp.attemptsRemaining -= 1;
-    throw unprocessable('OTP_INVALID', `The code is wrong; ${otp.attemptsRemaining} ${otp.attemptsRemaining === 1 ? 'try' : 'tries'} left.`);
+    throw unprocessable(
+      'OTP_INVALID',
+      `The code is wrong; ${otp.attemptsRemaining} ${otp.attemptsRemaining === 1 ? 'try' : 'tries'} left.`,
+    );
   }
   user.emailVerified = true;
   emit(ctx, { type: 'email.verified', at: nowIso(ctx), userId: user.id });

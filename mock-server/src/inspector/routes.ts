@@ -13,16 +13,29 @@ import { validateParts } from '../pipeline/validation';
 import { eventStream } from '../observe/sse';
 import { inspectorView } from './view';
 
-const zSeq = z.string().regex(/^\d{1,15}$/, 'A sequence number').transform(Number);
-const zLimit = z.string().regex(/^\d{1,4}$/, 'A whole number').transform(Number).pipe(z.number().min(1).max(5000));
+const zSeq = z
+  .string()
+  .regex(/^\d{1,15}$/, 'A sequence number')
+  .transform(Number);
+const zLimit = z
+  .string()
+  .regex(/^\d{1,4}$/, 'A whole number')
+  .transform(Number)
+  .pipe(z.number().min(1).max(5000));
 
 const zRequestsQuery = z.strictObject({
   apiKey: z.string().optional(),
   operation: z.string().max(100).optional(),
-  status: z.string().regex(/^([1-5]\d\d|[1-5]xx|0)$/i, 'A status (409) or a class (4xx)').optional(),
+  status: z
+    .string()
+    .regex(/^([1-5]\d\d|[1-5]xx|0)$/i, 'A status (409) or a class (4xx)')
+    .optional(),
   code: z.string().max(100).optional(),
   requestId: z.string().max(100).optional(),
-  method: z.string().regex(/^[A-Za-z]{1,10}$/).optional(),
+  method: z
+    .string()
+    .regex(/^[A-Za-z]{1,10}$/)
+    .optional(),
   seq: zSeq.optional(),
   after: zSeq.optional(),
   limit: zLimit.optional(),
@@ -42,7 +55,9 @@ const zStreamQuery = z.strictObject({ apiKey: z.string().optional(), lastEventId
 const zInspectQuery = z.strictObject({ apiKey: z.string().optional() });
 
 function query<S extends z.ZodType>(schema: S, url: URL): z.infer<S> {
-  const [parsed] = validateParts([{ location: 'query', schema, value: Object.fromEntries(url.searchParams) }]) as [z.infer<S>];
+  const [parsed] = validateParts([{ location: 'query', schema, value: Object.fromEntries(url.searchParams) }]) as [
+    z.infer<S>,
+  ];
   return parsed;
 }
 
@@ -56,43 +71,69 @@ export function inspectorRoutes(runtime: ObservedRuntime): RouteDef[] {
   const stats = (control: TenantControl) => runtime.observer.stats(control.apiKey);
   return [
     {
-      method: 'get', path: '/__mock/requests',
+      method: 'get',
+      path: '/__mock/requests',
       run: ({ control, url }) => {
         const q = query(zRequestsQuery, url);
         const filter = defined({
-          operation: q.operation, status: q.status, code: q.code, requestId: q.requestId, method: q.method, seq: q.seq, after: q.after,
+          operation: q.operation,
+          status: q.status,
+          code: q.code,
+          requestId: q.requestId,
+          method: q.method,
+          seq: q.seq,
+          after: q.after,
           limit: q.limit ?? 100,
         });
-        const items = q.bodies === 'false' ? runtime.observer.requestSummaries(control.apiKey, filter) : control.requests(filter);
+        const items =
+          q.bodies === 'false' ? runtime.observer.requestSummaries(control.apiKey, filter) : control.requests(filter);
         return { status: 200, body: { items, ...stats(control).requests } };
       },
     },
     {
-      method: 'get', path: '/__mock/events/stream',
+      method: 'get',
+      path: '/__mock/events/stream',
       run: ({ control, url, header }) => {
         const q = query(zStreamQuery, url);
         const last = header('last-event-id');
         const lastEventId = q.lastEventId ?? (last !== undefined && /^\d{1,15}$/.test(last) ? Number(last) : undefined);
         return {
           status: 200,
-          headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
+          headers: {
+            'content-type': 'text/event-stream; charset=utf-8',
+            'cache-control': 'no-store',
+            'x-accel-buffering': 'no',
+          },
           stream: eventStream(runtime.observer, control.apiKey, defined({ lastEventId })),
         };
       },
     },
     {
-      method: 'get', path: '/__mock/events',
+      method: 'get',
+      path: '/__mock/events',
       run: ({ control, url }) => {
         const q = query(zEventsQuery, url);
-        const items = control.events(defined({
-          type: q.type === undefined ? undefined : q.type.split(',').map((t) => t.trim()).filter(Boolean),
-          id: q.id, requestId: q.requestId, after: q.after, limit: q.limit,
-        }));
+        const items = control.events(
+          defined({
+            type:
+              q.type === undefined
+                ? undefined
+                : q.type
+                    .split(',')
+                    .map((t) => t.trim())
+                    .filter(Boolean),
+            id: q.id,
+            requestId: q.requestId,
+            after: q.after,
+            limit: q.limit,
+          }),
+        );
         return { status: 200, body: { items, ...stats(control).events } };
       },
     },
     {
-      method: 'get', path: '/__mock/inspect',
+      method: 'get',
+      path: '/__mock/inspect',
       run: ({ control, url }) => {
         query(zInspectQuery, url);
         const state = control.snapshot();
@@ -100,7 +141,9 @@ export function inspectorRoutes(runtime: ObservedRuntime): RouteDef[] {
           status: 200,
           body: {
             ...inspectorView({
-              state, frozen: control.clock.frozen(), now: control.clock.now().getTime(),
+              state,
+              frozen: control.clock.frozen(),
+              now: control.clock.now().getTime(),
               // The page never signs: with signatures checked, an unsigned control request reaches the default tenant
               // only, so the page offers no other (with --no-auth it may switch to any).
               tenants: runtime.verifySignatures ? [control.apiKey] : runtime.tenants.all().map((t) => t.apiKey),

@@ -7,9 +7,10 @@
  * four digits), no Authorization header. OTP codes are shown: the outbox is the control API's way to read them.
  * @module
  */
-import type { ApprovalStatus, Money } from 'card-issuing-sdk';
+import type { ApprovalStatus, DepositVerification, Money } from 'card-issuing-sdk';
 import { cardDueAt, dueTransition } from '../domain/due';
 import { remainingOf } from '../domain/holds';
+import { verificationView } from '../domain/views';
 import type { MockEvent } from '../observe';
 import type { FaultRule, TenantState, UserRecord } from '../store';
 
@@ -93,22 +94,45 @@ export interface InspectorView {
   clock: { now: string; frozen: boolean };
   upcoming: DueView[];
   users: {
-    id: string; name: string; email: string; registrationStatus: string; emailVerified: boolean; kycStatus: string; createdAt: string;
+    id: string;
+    name: string;
+    email: string;
+    registrationStatus: string;
+    emailVerified: boolean;
+    kycStatus: string;
+    createdAt: string;
     balances: { id: string; currency: string; available: number }[];
   }[];
   businessUsers: { userUuid: string; name: string; email: string; registrationStatus: string; createdAt: string }[];
   cards: {
-    id: string; userId: string; holder: string; type: string; status: string; last4: string | null; area: 's2s' | 'business';
-    approvalUuid: string | null; createdAt: string; currency: string; purchases: PurchaseView[];
+    id: string;
+    userId: string;
+    holder: string;
+    type: string;
+    status: string;
+    last4: string | null;
+    area: 's2s' | 'business';
+    approvalUuid: string | null;
+    createdAt: string;
+    currency: string;
+    purchases: PurchaseView[];
   }[];
   drafts: { cardId: string; userId: string; type: string; status: string; price: Money }[];
-  corporates: { corporateUuid: string; name: string; currency: string; balanceId: string; funded: number; available: number; reserved: number; held: number; spent: number }[];
+  corporates: {
+    corporateUuid: string;
+    name: string;
+    currency: string;
+    balanceId: string;
+    funded: number;
+    available: number;
+    reserved: number;
+    held: number;
+    spent: number;
+  }[];
   chains: ChainView[];
   outbox: { userId: string; to: string; subject: string; code: string | null; sentAt: string }[];
-  verifications: {
-    id: string; userId: string; balanceId: string; type: string; network: string; amount: string; status: string;
-    creditedAmount: Money | null; createdAt: string;
-  }[];
+  /** As the API shows them (listDepositVerifications). */
+  verifications: DepositVerification[];
   topUps: { id: string; corporateUuid: string; type: string; cryptoAmount: string; amount: Money; createdAt: string }[];
   depositTargets: { balanceId: string; label: string; types: string[] }[];
   depositTypes: { type: string; name: string; minimumAmount: string }[];
@@ -129,12 +153,26 @@ function purchasesByCard(state: TenantState, perCard: number): Map<string, Purch
   for (const a of Object.values(state.authorizations)) {
     const list = out.get(a.cardId) ?? [];
     list.unshift({
-      id: a.id, at: a.createdAt, approved: a.status === 'APPROVED', amount: { ...a.amount }, merchant: a.merchant, reason: a.declineReason,
-      state: a.state, authorized: a.authorized, held: a.held, captured: a.captured, refunded: a.refunded, expiresAt: a.expiresAt,
+      id: a.id,
+      at: a.createdAt,
+      approved: a.status === 'APPROVED',
+      amount: { ...a.amount },
+      merchant: a.merchant,
+      reason: a.declineReason,
+      state: a.state,
+      authorized: a.authorized,
+      held: a.held,
+      captured: a.captured,
+      refunded: a.refunded,
+      expiresAt: a.expiresAt,
     });
     out.set(a.cardId, list);
   }
-  for (const [cardId, list] of out) out.set(cardId, list.filter((p, i) => i < perCard || p.state === 'PENDING'));
+  for (const [cardId, list] of out)
+    out.set(
+      cardId,
+      list.filter((p, i) => i < perCard || p.state === 'PENDING'),
+    );
   return out;
 }
 
@@ -148,7 +186,12 @@ function registrationOf(state: TenantState, user: UserRecord): string {
  * first (approval status changes: the histories the records do not keep).
  */
 export function inspectorView(input: {
-  state: TenantState; frozen: boolean; now: number; tenants: string[]; events: readonly MockEvent[]; faults: readonly FaultRule[];
+  state: TenantState;
+  frozen: boolean;
+  now: number;
+  tenants: string[];
+  events: readonly MockEvent[];
+  faults: readonly FaultRule[];
 }): InspectorView {
   const { state, now } = input;
   const users = Object.values(state.users);
@@ -177,8 +220,14 @@ export function inspectorView(input: {
     let chain = chains.get(a.cardId);
     if (!chain) {
       chain = {
-        corporateUuid: a.corporateUuid, corporateName: state.corporates[a.corporateUuid]?.name ?? a.corporateUuid, userUuid: a.userUuid,
-        userName: nameOfUser(a.userUuid), cardId: a.cardId, last4: last4Of(card?.pan), cardStatus: card?.status ?? null, instances: [],
+        corporateUuid: a.corporateUuid,
+        corporateName: state.corporates[a.corporateUuid]?.name ?? a.corporateUuid,
+        userUuid: a.userUuid,
+        userName: nameOfUser(a.userUuid),
+        cardId: a.cardId,
+        last4: last4Of(card?.pan),
+        cardStatus: card?.status ?? null,
+        instances: [],
         authorizations: purchases.get(a.cardId) ?? [],
       };
       chains.set(a.cardId, chain);
@@ -186,9 +235,19 @@ export function inspectorView(input: {
     const seen = history.get(a.approvalUuid) ?? [];
     const complete = seen.length > 0 && seen[0]!.from === null && seen[seen.length - 1]!.to === a.status;
     chain.instances.push({
-      approvalUuid: a.approvalUuid, status: a.status, budget: { ...a.budget }, reserved: a.reserved, spent: a.spent, statusReason: a.statusReason,
-      held: a.held, remaining: remainingOf(a),
-      validFrom: a.validFrom, validTo: a.validTo, expiresAt: a.expiresAt, createdAt: a.createdAt, updatedAt: a.updatedAt,
+      approvalUuid: a.approvalUuid,
+      status: a.status,
+      budget: { ...a.budget },
+      reserved: a.reserved,
+      spent: a.spent,
+      statusReason: a.statusReason,
+      held: a.held,
+      remaining: remainingOf(a),
+      validFrom: a.validFrom,
+      validTo: a.validTo,
+      expiresAt: a.expiresAt,
+      createdAt: a.createdAt,
+      updatedAt: a.updatedAt,
       previousApprovalUuid: a.previousApprovalUuid,
       history: complete ? seen : fallbackHistory(a.status, a.createdAt, a.updatedAt, a.previousApprovalUuid !== null),
       historyComplete: complete,
@@ -201,59 +260,116 @@ export function inspectorView(input: {
     clock: { now: new Date(now).toISOString(), frozen: input.frozen },
     upcoming: upcoming(state, now),
     users: users.map((u) => ({
-      id: u.id, name: `${u.firstName} ${u.lastName}`, email: u.email, registrationStatus: registrationOf(state, u), emailVerified: u.emailVerified,
-      kycStatus: u.kycStatus, createdAt: u.createdAt,
-      balances: balances.filter((b) => b.userId === u.id).map((b) => ({ id: b.id, currency: b.currency, available: b.available })),
+      id: u.id,
+      name: `${u.firstName} ${u.lastName}`,
+      email: u.email,
+      registrationStatus: registrationOf(state, u),
+      emailVerified: u.emailVerified,
+      kycStatus: u.kycStatus,
+      createdAt: u.createdAt,
+      balances: balances
+        .filter((b) => b.userId === u.id)
+        .map((b) => ({ id: b.id, currency: b.currency, available: b.available })),
     })),
     businessUsers: Object.values(state.businessUsers).map((b) => ({
-      userUuid: b.userUuid, name: `${b.name} ${b.lastName}`, email: b.email, registrationStatus: b.registrationStatus, createdAt: b.createdAt,
+      userUuid: b.userUuid,
+      name: `${b.name} ${b.lastName}`,
+      email: b.email,
+      registrationStatus: b.registrationStatus,
+      createdAt: b.createdAt,
     })),
     cards: Object.values(state.cards).map((c) => ({
-      id: c.id, userId: c.userId, holder: nameOfUser(c.userId), type: c.type, status: c.status, last4: last4Of(c.pan),
-      area: c.corporateUuid === null ? 's2s' as const : 'business' as const, approvalUuid: c.approvalUuid, createdAt: c.createdAt,
-      currency: (c.approvalUuid !== null ? state.approvals[c.approvalUuid]?.budget.currency : balances.find((b) => b.userId === c.userId)?.currency) ?? 'EUR',
+      id: c.id,
+      userId: c.userId,
+      holder: nameOfUser(c.userId),
+      type: c.type,
+      status: c.status,
+      last4: last4Of(c.pan),
+      area: c.corporateUuid === null ? ('s2s' as const) : ('business' as const),
+      approvalUuid: c.approvalUuid,
+      createdAt: c.createdAt,
+      currency:
+        (c.approvalUuid !== null
+          ? state.approvals[c.approvalUuid]?.budget.currency
+          : balances.find((b) => b.userId === c.userId)?.currency) ?? 'EUR',
       purchases: purchases.get(c.id) ?? [],
     })),
-    drafts: Object.values(state.drafts).filter((d) => d.status !== 'COMPLETED')
+    drafts: Object.values(state.drafts)
+      .filter((d) => d.status !== 'COMPLETED')
       .map((d) => ({ cardId: d.cardId, userId: d.userId, type: d.type, status: d.status, price: { ...d.price } })),
     corporates: Object.values(state.corporates).map((c) => {
       const mine = approvals.filter((a) => a.corporateUuid === c.corporateUuid);
       return {
-        corporateUuid: c.corporateUuid, name: c.name, currency: c.currency, balanceId: c.balanceId, funded: c.funded, available: c.available,
-        reserved: mine.reduce((sum, a) => sum + a.reserved, 0), held: mine.reduce((sum, a) => sum + a.held, 0), spent: c.spent,
+        corporateUuid: c.corporateUuid,
+        name: c.name,
+        currency: c.currency,
+        balanceId: c.balanceId,
+        funded: c.funded,
+        available: c.available,
+        reserved: mine.reduce((sum, a) => sum + a.reserved, 0),
+        held: mine.reduce((sum, a) => sum + a.held, 0),
+        spent: c.spent,
       };
     }),
     chains: [...chains.values()],
-    outbox: [...state.outbox].reverse().map((m) => ({ userId: m.userId, to: m.to, subject: m.subject, code: m.code ?? null, sentAt: m.sentAt })),
-    verifications: Object.values(state.verifications).map((v) => ({
-      id: v.id, userId: v.userId, balanceId: v.balanceId, type: v.type, network: v.network, amount: v.amount, status: v.status,
-      creditedAmount: v.creditedAmount, createdAt: v.createdAt,
-    })),
+    outbox: [...state.outbox]
+      .reverse()
+      .map((m) => ({ userId: m.userId, to: m.to, subject: m.subject, code: m.code ?? null, sentAt: m.sentAt })),
+    verifications: Object.values(state.verifications).map(verificationView),
     topUps: Object.values(state.topUps).map((t) => ({
-      id: t.id, corporateUuid: t.corporateUuid, type: t.type, cryptoAmount: t.cryptoAmount, amount: { ...t.amount }, createdAt: t.createdAt,
+      id: t.id,
+      corporateUuid: t.corporateUuid,
+      type: t.type,
+      cryptoAmount: t.cryptoAmount,
+      amount: { ...t.amount },
+      createdAt: t.createdAt,
     })),
     depositTargets: [
       ...Object.values(state.corporates).map((c) => ({
-        balanceId: c.balanceId, label: `${c.name} (corporate, top-up)`,
-        types: Object.values(state.corporateDepositAddresses).filter((a) => a.corporateUuid === c.corporateUuid).map((a) => a.type),
+        balanceId: c.balanceId,
+        label: `${c.name} (corporate, top-up)`,
+        types: Object.values(state.corporateDepositAddresses)
+          .filter((a) => a.corporateUuid === c.corporateUuid)
+          .map((a) => a.type),
       })),
       ...balances.map((b) => ({
-        balanceId: b.id, label: `${nameOfUser(b.userId)} · ${b.currency}`,
-        types: Object.values(state.depositAddresses).filter((a) => a.balanceId === b.id).map((a) => a.type),
+        balanceId: b.id,
+        label: `${nameOfUser(b.userId)} · ${b.currency}`,
+        types: Object.values(state.depositAddresses)
+          .filter((a) => a.balanceId === b.id)
+          .map((a) => a.type),
       })),
     ],
-    depositTypes: state.catalogue.depositTypes.map((t) => ({ type: t.type, name: t.name, minimumAmount: t.minimumAmount })),
+    depositTypes: state.catalogue.depositTypes.map((t) => ({
+      type: t.type,
+      name: t.name,
+      minimumAmount: t.minimumAmount,
+    })),
     faults: input.faults.map((f) => ({
-      method: f.method ?? null, path: f.path, status: f.status ?? null, delayMs: f.delayMs ?? null, remaining: f.remaining,
+      method: f.method ?? null,
+      path: f.path,
+      status: f.status ?? null,
+      delayMs: f.delayMs ?? null,
+      remaining: f.remaining,
     })),
   };
 }
 
 /** What a record alone tells of an instance's history when the event log no longer holds it. */
-function fallbackHistory(status: ApprovalStatus, createdAt: string, updatedAt: string, reapproval: boolean): StatusChange[] {
+function fallbackHistory(
+  status: ApprovalStatus,
+  createdAt: string,
+  updatedAt: string,
+  reapproval: boolean,
+): StatusChange[] {
   // A change request starts CREATED, anything else ACCEPTED (an increase-budget instance starts in its
   // predecessor's status, which the record does not keep: the first entry then says the status it has now).
-  const first: ApprovalStatus = reapproval && (status === 'CREATED' || status === 'REJECTED' || status === 'EXPIRED') ? 'CREATED' : reapproval ? status : 'ACCEPTED';
+  const first: ApprovalStatus =
+    reapproval && (status === 'CREATED' || status === 'REJECTED' || status === 'EXPIRED')
+      ? 'CREATED'
+      : reapproval
+        ? status
+        : 'ACCEPTED';
   const out: StatusChange[] = [{ from: null, to: first, at: createdAt, trigger: null }];
   if (status !== first) out.push({ from: null, to: status, at: updatedAt, trigger: null });
   return out;
@@ -269,7 +385,11 @@ function upcoming(state: TenantState, now: number): DueView[] {
     const next = dueTransition(state, a);
     if (next && next.row.to !== 'unchanged') {
       const what = a.status === 'CREATED' ? 'change request' : 'approval';
-      due.push({ at: next.at, what: `${what} ${a.status} → ${next.row.to} (${next.row.condition ?? next.row.trigger})`, id: a.approvalUuid });
+      due.push({
+        at: next.at,
+        what: `${what} ${a.status} → ${next.row.to} (${next.row.condition ?? next.row.trigger})`,
+        id: a.approvalUuid,
+      });
     }
   }
   for (const c of Object.values(state.cards)) {
@@ -277,11 +397,19 @@ function upcoming(state: TenantState, now: number): DueView[] {
     if (at !== undefined) due.push({ at, what: 'card order completes (ORDERED → AWAITING_ACTIVATION)', id: c.id });
   }
   for (const a of Object.values(state.authorizations)) {
-    if (a.state === 'PENDING' && a.expiresAt !== null) due.push({ at: Date.parse(a.expiresAt), what: `card hold at ${a.merchant} expires (PENDING → EXPIRED)`, id: a.id });
+    if (a.state === 'PENDING' && a.expiresAt !== null)
+      due.push({
+        at: Date.parse(a.expiresAt),
+        what: `card hold at ${a.merchant} expires (PENDING → EXPIRED)`,
+        id: a.id,
+      });
   }
   for (const u of Object.values(state.users)) {
     if (u.otp) due.push({ at: Date.parse(u.otp.expiresAt), what: 'e-mail code expires', id: u.id });
   }
-  return due.filter((d) => d.at > now).sort((x, y) => x.at - y.at).slice(0, 20)
+  return due
+    .filter((d) => d.at > now)
+    .sort((x, y) => x.at - y.at)
+    .slice(0, 20)
     .map((d) => ({ at: new Date(d.at).toISOString(), what: d.what, id: d.id }));
 }

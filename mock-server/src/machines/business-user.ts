@@ -13,7 +13,12 @@ export const businessUserMachine: Machine<BusinessUserStatus, 'createBusinessUse
   name: 'business user',
   rows: [
     { from: null, trigger: 'createBusinessUser', to: 'PENDING' },
-    { from: ['PENDING'], trigger: 'completeRegistration', condition: 'the user finished registration', to: 'COMPLETED',
-      also: "the user's ACCEPTED approvals move on at once (DELIVERED, or PREPARED until validFrom)" },
+    {
+      from: ['PENDING'],
+      trigger: 'completeRegistration',
+      condition: 'the user finished registration',
+      to: 'COMPLETED',
+      also: "the user's ACCEPTED approvals move on at once (DELIVERED, or PREPARED until validFrom)",
+    },
   ],
 };

@@ -28,13 +28,33 @@ export const cardMachine: Machine<CardStatus, CardTrigger> = {
   rows: [
     { from: null, trigger: 'issueVirtual', condition: 'a virtual card of a config', to: 'ACTIVE' },
     { from: null, trigger: 'issuePhysical', condition: 'a physical card of a config', to: 'ORDERED' },
-    { from: null, trigger: 'createApproval', condition: 'a business card, issued with its approval; generated when it is DELIVERED', to: 'INACTIVE' },
+    {
+      from: null,
+      trigger: 'createApproval',
+      condition: 'a business card, issued with its approval; generated when it is DELIVERED',
+      to: 'INACTIVE',
+    },
     { from: ['ORDERED'], trigger: 'time', condition: '3 days after ordering', to: 'AWAITING_ACTIVATION' },
     { from: ['AWAITING_ACTIVATION'], trigger: 'activateCard', condition: 'the order has completed', to: 'ACTIVE' },
     { from: ['INACTIVE'], trigger: 'approvalDelivered', condition: 'its approval becomes DELIVERED', to: 'ACTIVE' },
-    { from: ['ACTIVE'], trigger: 'lockCard', condition: 'business cards: only while the approval is DELIVERED', to: 'LOCKED' },
-    { from: ['LOCKED'], trigger: 'unlockCard', condition: 'business cards: only while the approval is DELIVERED', to: 'ACTIVE' },
-    { from: ['INACTIVE', 'ACTIVE', 'LOCKED'], trigger: 'close', condition: 'its approval ended (FINISHED, CANCELED or EXPIRED)', to: 'CLOSED' },
+    {
+      from: ['ACTIVE'],
+      trigger: 'lockCard',
+      condition: 'business cards: only while the approval is DELIVERED',
+      to: 'LOCKED',
+    },
+    {
+      from: ['LOCKED'],
+      trigger: 'unlockCard',
+      condition: 'business cards: only while the approval is DELIVERED',
+      to: 'ACTIVE',
+    },
+    {
+      from: ['INACTIVE', 'ACTIVE', 'LOCKED'],
+      trigger: 'close',
+      condition: 'its approval ended (FINISHED, CANCELED or EXPIRED)',
+      to: 'CLOSED',
+    },
   ],
   refusals: [
     { trigger: 'activateCard', from: ['ORDERED'], code: 'CARD_ORDER_NOT_COMPLETED' },

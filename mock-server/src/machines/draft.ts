@@ -14,7 +14,13 @@ export const draftMachine: Machine<DraftStatus, DraftTrigger> = {
   name: 'draft',
   rows: [
     { from: null, trigger: 'createCard', condition: 'the config has a price', to: 'CREATED' },
-    { from: ['CREATED'], trigger: 'chargeDraft', condition: 'the balance covers the price', to: 'CHARGED', also: 'the price is debited' },
+    {
+      from: ['CREATED'],
+      trigger: 'chargeDraft',
+      condition: 'the balance covers the price',
+      to: 'CHARGED',
+      also: 'the price is debited',
+    },
     { from: ['CHARGED'], trigger: 'completeDraft', condition: 'none', to: 'COMPLETED', also: 'the card is issued' },
   ],
   refusals: [

@@ -46,12 +46,17 @@ export interface Machine<S extends string, T extends string, C = void, R extends
 
 /** The row for `trigger` from `current` (null: creation) whose condition holds, or undefined. */
 export function findTransition<S extends string, T extends string, C, R extends string>(
-  machine: Machine<S, T, C, R>, current: S | null, trigger: T, ctx?: C,
+  machine: Machine<S, T, C, R>,
+  current: S | null,
+  trigger: T,
+  ctx?: C,
 ): Row<S, T, C, R> | undefined {
-  return machine.rows.find((row) =>
-    row.trigger === trigger &&
-    (current === null ? row.from === null : row.from !== null && row.from.includes(current)) &&
-    (row.when === undefined || row.when(ctx as C)));
+  return machine.rows.find(
+    (row) =>
+      row.trigger === trigger &&
+      (current === null ? row.from === null : row.from?.includes(current)) &&
+      (row.when === undefined || row.when(ctx as C)),
+  );
 }
 
 /**
@@ -59,20 +64,32 @@ export function findTransition<S extends string, T extends string, C, R extends 
  * names a more precise code) with `currentStatus` and `operation` when the table has no row for it.
  */
 export function transition<S extends string, T extends string, C, R extends string>(
-  machine: Machine<S, T, C, R>, current: S, trigger: T, options: { operation?: string; ctx?: C } = {},
+  machine: Machine<S, T, C, R>,
+  current: S,
+  trigger: T,
+  options: { operation?: string; ctx?: C } = {},
 ): S {
   const row = findTransition(machine, current, trigger, options.ctx);
   const operation = options.operation ?? trigger;
   if (!row) {
-    const refusal = machine.refusals?.find((r) => r.trigger === trigger && (r.from === '*' || r.from.includes(current)));
-    throw new ProblemError(refusal?.code ?? 'INVALID_TRANSITION',
-      `${operation} is not allowed while the ${machine.name} is ${current}.`, { currentStatus: current, operation });
+    const refusal = machine.refusals?.find(
+      (r) => r.trigger === trigger && (r.from === '*' || r.from.includes(current)),
+    );
+    throw new ProblemError(
+      refusal?.code ?? 'INVALID_TRANSITION',
+      `${operation} is not allowed while the ${machine.name} is ${current}.`,
+      { currentStatus: current, operation },
+    );
   }
   return row.to === UNCHANGED ? current : row.to;
 }
 
 /** The initial status of a new instance made by `trigger` (a `from: null` row). */
-export function initialStatus<S extends string, T extends string, C, R extends string>(machine: Machine<S, T, C, R>, trigger: T, ctx?: C): S {
+export function initialStatus<S extends string, T extends string, C, R extends string>(
+  machine: Machine<S, T, C, R>,
+  trigger: T,
+  ctx?: C,
+): S {
   const row = findTransition(machine, null, trigger, ctx);
   if (!row || row.to === UNCHANGED) throw new Error(`The ${machine.name} machine has no creation row for ${trigger}.`);
   return row.to;

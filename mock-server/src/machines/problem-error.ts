@@ -24,10 +24,14 @@ export interface ProblemExtras {
 }
 
 /** A problem code whose status the spec fixes (every code but `INJECTED_FAULT`). */
-export type StatusedProblemCode = { [C in ProblemCode]: (typeof problemStatus)[C] extends number ? C : never }[ProblemCode];
+export type StatusedProblemCode = {
+  [C in ProblemCode]: (typeof problemStatus)[C] extends number ? C : never;
+}[ProblemCode];
 
 /** The problem codes the spec answers with `status` (`CodeOfStatus<409>`: the state errors). */
-export type CodeOfStatus<S extends number> = { [C in ProblemCode]: (typeof problemStatus)[C] extends S ? C : never }[ProblemCode];
+export type CodeOfStatus<S extends number> = {
+  [C in ProblemCode]: (typeof problemStatus)[C] extends S ? C : never;
+}[ProblemCode];
 
 /** The codes an injected fault answers with at the status it was injected with (a 429 is RATE_LIMITED, at its own). */
 export type FaultProblemCode = 'INJECTED_FAULT' | 'INTERNAL_ERROR';

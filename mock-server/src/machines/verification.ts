@@ -11,15 +11,32 @@ export type VerificationStatus = 'PENDING_APPROVAL' | 'CREDITED';
 export type VerificationTrigger = 'incomingDeposit' | 'approveDepositVerification';
 
 /** The verification table. */
-export const verificationMachine: Machine<VerificationStatus, VerificationTrigger, { requiresVerification: boolean }> = {
-  name: 'verification',
-  rows: [
-    { from: null, trigger: 'incomingDeposit', condition: 'the deposit needs verification data',
-      when: (c) => c.requiresVerification, to: 'PENDING_APPROVAL' },
-    { from: null, trigger: 'incomingDeposit', condition: 'the deposit passes checking as it is',
-      when: (c) => !c.requiresVerification, to: 'CREDITED', also: 'the balance is credited' },
-    { from: ['PENDING_APPROVAL'], trigger: 'approveDepositVerification', condition: 'verification data sent',
-      to: 'CREDITED', also: 'the balance is credited, exactly once' },
-  ],
-  refusals: [{ trigger: 'approveDepositVerification', from: ['CREDITED'], code: 'VERIFICATION_NOT_PENDING' }],
-};
+export const verificationMachine: Machine<VerificationStatus, VerificationTrigger, { requiresVerification: boolean }> =
+  {
+    name: 'verification',
+    rows: [
+      {
+        from: null,
+        trigger: 'incomingDeposit',
+        condition: 'the deposit needs verification data',
+        when: (c) => c.requiresVerification,
+        to: 'PENDING_APPROVAL',
+      },
+      {
+        from: null,
+        trigger: 'incomingDeposit',
+        condition: 'the deposit passes checking as it is',
+        when: (c) => !c.requiresVerification,
+        to: 'CREDITED',
+        also: 'the balance is credited',
+      },
+      {
+        from: ['PENDING_APPROVAL'],
+        trigger: 'approveDepositVerification',
+        condition: 'verification data sent',
+        to: 'CREDITED',
+        also: 'the balance is credited, exactly once',
+      },
+    ],
+    refusals: [{ trigger: 'approveDepositVerification', from: ['CREDITED'], code: 'VERIFICATION_NOT_PENDING' }],
+  };

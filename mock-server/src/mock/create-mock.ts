@@ -15,7 +15,15 @@ import { commandWall, recordCommand, runApi, runSettle } from '../pipeline/comma
 import type { Exchange } from '../pipeline/runtime';
 import { createRuntime } from '../pipeline/runtime';
 import { webCryptoHmac } from '../pipeline/signature';
-import { TenantRegistry, cloneState, migrateSnapshot, type Credentials, type Tenant, type TenantSnapshot, type TenantState } from '../store';
+import {
+  TenantRegistry,
+  cloneState,
+  migrateSnapshot,
+  type Credentials,
+  type Tenant,
+  type TenantSnapshot,
+  type TenantState,
+} from '../store';
 import { setMockInternals } from './internals';
 import type { SecretEncoding } from 'card-issuing-sdk/server';
 import type { CardIssuingMock, CreateMockOptions, ServerState } from './options';
@@ -35,9 +43,15 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     tenants: tenants.all().map((t) => ({ apiKey: t.apiKey, apiSecret: t.apiSecret, state: copy(t.state) })),
   });
   const runtime = createRuntime({
-    tenants, verifySignatures: options.verifySignatures ?? true, bodyHash: options.bodyHash ?? false, latencyMs: options.latencyMs ?? 0,
+    tenants,
+    verifySignatures: options.verifySignatures ?? true,
+    bodyHash: options.bodyHash ?? false,
+    latencyMs: options.latencyMs ?? 0,
     secretEncoding: checkedSecretEncoding(options.secretEncoding, credentials),
-    baseUrl: options.baseUrl, listeners, hmac: options.hmac ?? webCryptoHmac(), publicUrl: options.publicUrl,
+    baseUrl: options.baseUrl,
+    listeners,
+    hmac: options.hmac ?? webCryptoHmac(),
+    publicUrl: options.publicUrl,
     observer: observerOf(tenants, options.observe),
   });
 
@@ -56,7 +70,10 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     const checked = checkCredentials(c);
     const existing = tenants.get(checked.apiKey);
     if (existing && existing.apiSecret !== checked.apiSecret) {
-      throw new ProblemError('API_KEY_EXISTS', `The api key ${checked.apiKey} is already a tenant, with another secret.`);
+      throw new ProblemError(
+        'API_KEY_EXISTS',
+        `The api key ${checked.apiKey} is already a tenant, with another secret.`,
+      );
     }
     if (!existing) {
       tenants.add(checked);
@@ -65,9 +82,17 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     return { created: !existing, control: controlOf(checked.apiKey) };
   };
 
-  const defaultControl = walRecorded(runtime, tenantControl(runtime, () => tenants.default));
-  const control = (apiKey: string | null) => (apiKey === null ? defaultControl : tenants.get(apiKey) ? controlOf(apiKey) : undefined);
-  const pipeline = createPipeline(runtime, [...controlRoutes({ control, addCredentials }), ...inspectorRoutes(runtime)], { control });
+  const defaultControl = walRecorded(
+    runtime,
+    tenantControl(runtime, () => tenants.default),
+  );
+  const control = (apiKey: string | null) =>
+    apiKey === null ? defaultControl : tenants.get(apiKey) ? controlOf(apiKey) : undefined;
+  const pipeline = createPipeline(
+    runtime,
+    [...controlRoutes({ control, addCredentials }), ...inspectorRoutes(runtime)],
+    { control },
+  );
   // The request journal listens to the pipeline's exchanges (unless it keeps nothing).
   if (runtime.observer.journalSize > 0) runtime.exchangeListeners.add(journalListener(runtime));
   const handlers = mswHandlers(pipeline, runtime.baseUrl);
@@ -75,9 +100,15 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
   const importState = (given: ServerState): void => {
     const state = migrateServerState(given);
     const problem = serverStateProblem(state);
-    if (problem) throw new ProblemError('VALIDATION_FAILED', `Not a mock server state: ${problem}.`, { errors: [{ path: 'state', message: problem }] });
+    if (problem)
+      throw new ProblemError('VALIDATION_FAILED', `Not a mock server state: ${problem}.`, {
+        errors: [{ path: 'state', message: problem }],
+      });
     tenants.replaceAll(
-      state.tenants.map((t) => ({ credentials: { apiKey: t.apiKey, apiSecret: t.apiSecret }, state: { ...cloneState(t.state), apiKey: t.apiKey } })),
+      state.tenants.map((t) => ({
+        credentials: { apiKey: t.apiKey, apiSecret: t.apiSecret },
+        state: { ...cloneState(t.state), apiKey: t.apiKey },
+      })),
       state.defaultApiKey,
     );
     recordCommand(runtime, { kind: 'mock', wall: commandWall(), action: 'importState', args: [state] });
@@ -88,11 +119,22 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     get apiKey() {
       return tenants.default.apiKey;
     },
-    clock: defaultControl.clock, reset: defaultControl.reset, snapshot: defaultControl.snapshot, restore: defaultControl.restore,
-    outbox: defaultControl.outbox, kyc: defaultControl.kyc, deposits: defaultControl.deposits, approvals: defaultControl.approvals,
-    users: defaultControl.users, cards: defaultControl.cards, faults: defaultControl.faults, fixtures: defaultControl.fixtures,
+    clock: defaultControl.clock,
+    reset: defaultControl.reset,
+    snapshot: defaultControl.snapshot,
+    restore: defaultControl.restore,
+    outbox: defaultControl.outbox,
+    kyc: defaultControl.kyc,
+    deposits: defaultControl.deposits,
+    approvals: defaultControl.approvals,
+    users: defaultControl.users,
+    cards: defaultControl.cards,
+    faults: defaultControl.faults,
+    fixtures: defaultControl.fixtures,
     authorizations: defaultControl.authorizations,
-    requests: defaultControl.requests, events: defaultControl.events, subscribe: defaultControl.subscribe,
+    requests: defaultControl.requests,
+    events: defaultControl.events,
+    subscribe: defaultControl.subscribe,
     handlers,
     tenant: controlOf,
     addCredentials: (c: Credentials) => addCredentials(c).control,
@@ -149,15 +191,27 @@ function fail(error: Error): never {
 /** A server state whose tenant snapshots of older versions are brought to this one (`store/migrate.ts`). */
 function migrateServerState(state: ServerState): ServerState {
   if (typeof state !== 'object' || state === null || !Array.isArray(state.tenants)) return state;
-  return { ...state, tenants: state.tenants.map((t) => (typeof t === 'object' && t !== null ? { ...t, state: migrateSnapshot(t.state) as TenantSnapshot } : t)) };
+  return {
+    ...state,
+    tenants: state.tenants.map((t) =>
+      typeof t === 'object' && t !== null ? { ...t, state: migrateSnapshot(t.state) as TenantSnapshot } : t,
+    ),
+  };
 }
 
 /** The secret encoding, checked: with `'base64'` every given secret must be base64 (else every request would fail). */
-function checkedSecretEncoding(encoding: SecretEncoding | undefined, credentials: readonly Credentials[]): SecretEncoding {
+function checkedSecretEncoding(
+  encoding: SecretEncoding | undefined,
+  credentials: readonly Credentials[],
+): SecretEncoding {
   if (encoding === undefined || encoding === 'utf8') return 'utf8';
-  if (encoding !== 'base64') throw new TypeError(`createMock: secretEncoding must be 'utf8' or 'base64' (got ${JSON.stringify(encoding)}).`);
+  if (encoding !== 'base64')
+    throw new TypeError(`createMock: secretEncoding must be 'utf8' or 'base64' (got ${JSON.stringify(encoding)}).`);
   const notBase64 = credentials.find((c) => !BASE64.test(c.apiSecret));
-  if (notBase64) throw new TypeError(`createMock: with secretEncoding 'base64' every api secret must be base64; the secret of api key ${notBase64.apiKey} is not.`);
+  if (notBase64)
+    throw new TypeError(
+      `createMock: with secretEncoding 'base64' every api secret must be base64; the secret of api key ${notBase64.apiKey} is not.`,
+    );
   return encoding;
 }
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/;

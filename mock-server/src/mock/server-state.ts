@@ -17,7 +17,8 @@ export function serverStateProblem(value: unknown): string | undefined {
   const keys = new Set<string>();
   for (const [i, t] of s.tenants.entries()) {
     if (typeof t !== 'object' || t === null) return `tenants[${i}] is an object`;
-    if (!zApiKey.safeParse(t.apiKey).success || typeof t.apiSecret !== 'string' || t.apiSecret === '') return `tenants[${i}] has an "apiKey" and an "apiSecret"`;
+    if (!zApiKey.safeParse(t.apiKey).success || typeof t.apiSecret !== 'string' || t.apiSecret === '')
+      return `tenants[${i}] has an "apiKey" and an "apiSecret"`;
     if (keys.has(t.apiKey)) return `tenants[${i}] repeats the api key ${t.apiKey}`;
     keys.add(t.apiKey);
     const problem = snapshotProblem(t.state);
@@ -29,8 +30,17 @@ export function serverStateProblem(value: unknown): string | undefined {
 
 /** The credentials, checked (400 VALIDATION_FAILED when they are not { apiKey, apiSecret }). */
 export function checkCredentials(c: Credentials): Credentials {
-  if (typeof c !== 'object' || c === null || !zApiKey.safeParse(c.apiKey).success || typeof c.apiSecret !== 'string' || c.apiSecret === '') {
-    throw new ProblemError('VALIDATION_FAILED', 'Credentials are { apiKey, apiSecret }: an api key of printable ASCII without ":", and a non-empty secret.');
+  if (
+    typeof c !== 'object' ||
+    c === null ||
+    !zApiKey.safeParse(c.apiKey).success ||
+    typeof c.apiSecret !== 'string' ||
+    c.apiSecret === ''
+  ) {
+    throw new ProblemError(
+      'VALIDATION_FAILED',
+      'Credentials are { apiKey, apiSecret }: an api key of printable ASCII without ":", and a non-empty secret.',
+    );
   }
   return { apiKey: c.apiKey, apiSecret: c.apiSecret };
 }

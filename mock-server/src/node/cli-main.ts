@@ -86,14 +86,18 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   const shutdown = (running: MockServer) => {
     running.close().then(
       () => {
-        io.out(`card-issuing-mock: stopped${parsed.options.stateFile ? `, state saved to ${parsed.options.stateFile}` : ''}\n`);
+        io.out(
+          `card-issuing-mock: stopped${parsed.options.stateFile ? `, state saved to ${parsed.options.stateFile}` : ''}\n`,
+        );
         // Exit once the output is flushed and nothing is left to do; a timer the mock still holds does not keep
         // the process alive beyond a second.
         process.exitCode = 0;
         setTimeout(() => process.exit(0), 1000).unref();
       },
       (error: unknown) => {
-        io.err(`card-issuing-mock: could not stop cleanly: ${error instanceof Error ? error.message : String(error)}\n`);
+        io.err(
+          `card-issuing-mock: could not stop cleanly: ${error instanceof Error ? error.message : String(error)}\n`,
+        );
         process.exit(1);
       },
     );
@@ -162,7 +166,10 @@ function parse(argv: readonly string[]): Parsed {
   if (command === 'init') {
     const serveFlags = Object.keys(values);
     if (serveFlags.length) throw new UsageError(`init takes no options (got --${serveFlags.join(', --')}).`);
-    if (rest.length !== 1) throw new UsageError('init needs exactly one argument: the folder the app serves static files from, e.g. `init public`.');
+    if (rest.length !== 1)
+      throw new UsageError(
+        'init needs exactly one argument: the folder the app serves static files from, e.g. `init public`.',
+      );
     return { kind: 'init', publicDir: rest[0]! };
   }
   if (command !== undefined) throw new UsageError(`Unknown command "${command}".`);
@@ -178,7 +185,8 @@ function parse(argv: readonly string[]): Parsed {
   }
   if (values['api-key'] !== undefined && values['api-secret'] !== undefined) {
     // The Authorization header separates its parts with ':', so a key with one could never be parsed back.
-    if (!/^[^\s:]+$/.test(values['api-key'])) throw new UsageError('--api-key must be non-empty, without spaces or ":".');
+    if (!/^[^\s:]+$/.test(values['api-key']))
+      throw new UsageError('--api-key must be non-empty, without spaces or ":".');
     if (values['api-secret'] === '') throw new UsageError('--api-secret must not be empty.');
     options.apiKey = values['api-key'];
     options.apiSecret = values['api-secret'];
@@ -192,26 +200,33 @@ function parse(argv: readonly string[]): Parsed {
   if (values['sign-body']) options.bodyHash = true;
   if (values['secret-encoding'] !== undefined) {
     const encoding = values['secret-encoding'];
-    if (encoding !== 'utf8' && encoding !== 'base64') throw new UsageError(`--secret-encoding is utf8 or base64 (got "${encoding}").`);
+    if (encoding !== 'utf8' && encoding !== 'base64')
+      throw new UsageError(`--secret-encoding is utf8 or base64 (got "${encoding}").`);
     options.secretEncoding = encoding;
     if (encoding === 'base64') {
       if (options.apiSecret !== undefined && !/^[A-Za-z0-9+/]+={0,2}$/.test(options.apiSecret)) {
-        throw new UsageError('--secret-encoding base64 needs a base64 --api-secret (e.g. one made by `openssl rand -base64 32`).');
+        throw new UsageError(
+          '--secret-encoding base64 needs a base64 --api-secret (e.g. one made by `openssl rand -base64 32`).',
+        );
       }
       // The documented default secret is no base64: the same key bytes, test_secret, in base64.
-      if (options.apiSecret === undefined) Object.assign(options, { apiKey: 'test_key', apiSecret: BASE64_DEFAULT_SECRET });
+      if (options.apiSecret === undefined)
+        Object.assign(options, { apiKey: 'test_key', apiSecret: BASE64_DEFAULT_SECRET });
     }
   }
   if (values['public-url'] !== undefined) {
     const url = URL.parse(values['public-url']);
     if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash) {
-      throw new UsageError(`--public-url must be an absolute http(s) URL without query, e.g. https://mock.example.test (got "${values['public-url']}").`);
+      throw new UsageError(
+        `--public-url must be an absolute http(s) URL without query, e.g. https://mock.example.test (got "${values['public-url']}").`,
+      );
     }
     options.publicUrl = values['public-url'];
   }
   if (values['allowed-host'] !== undefined) {
     for (const host of values['allowed-host']) {
-      if (!/^[A-Za-z0-9.-]+$|^\[[0-9A-Fa-f:.]+\]$/.test(host)) throw new UsageError(`--allowed-host takes a host name or address without port (got "${host}").`);
+      if (!/^[A-Za-z0-9.-]+$|^\[[0-9A-Fa-f:.]+\]$/.test(host))
+        throw new UsageError(`--allowed-host takes a host name or address without port (got "${host}").`);
     }
     options.allowedHosts = values['allowed-host'];
   }
@@ -259,18 +274,28 @@ function banner(server: MockServer, options: StartMockServerOptions): string {
   // Every tenant's api key (a state file may hold several), the default tenant's first. A secret is shown only
   // when it was given on this command line, or is the documented default; never one read from a state file.
   for (const [i, t] of server.mock.exportState().tenants.entries()) {
-    const given = options.apiSecret !== undefined && options.apiSecret !== BASE64_DEFAULT_SECRET && t.apiKey === options.apiKey;
+    const given =
+      options.apiSecret !== undefined && options.apiSecret !== BASE64_DEFAULT_SECRET && t.apiKey === options.apiKey;
     const documented = options.apiKey === undefined && t.apiKey === 'test_key' && t.apiSecret === 'test_secret';
     const base64Default = t.apiKey === 'test_key' && t.apiSecret === BASE64_DEFAULT_SECRET;
-    const secret = given ? `   apiSecret ${t.apiSecret}` : documented ? '   apiSecret test_secret (the default)'
-      : base64Default ? `   apiSecret ${BASE64_DEFAULT_SECRET} (the default under --secret-encoding base64)` : '';
+    const secret = given
+      ? `   apiSecret ${t.apiSecret}`
+      : documented
+        ? '   apiSecret test_secret (the default)'
+        : base64Default
+          ? `   apiSecret ${BASE64_DEFAULT_SECRET} (the default under --secret-encoding base64)`
+          : '';
     lines.push(`  ${i === 0 ? 'Credentials' : '           '}   apiKey ${t.apiKey}${secret}`);
   }
-  lines.push(`  Signatures    ${options.verifySignatures === false ? 'not checked (--no-auth)' : `checked (HMAC-SHA256, ${options.bodyHash ? 'body hash required: --sign-body' : 'the five published parts'}, secret ${options.secretEncoding === 'base64' ? 'base64-decoded: --secret-encoding base64' : 'as UTF-8'})`}`);
+  lines.push(
+    `  Signatures    ${options.verifySignatures === false ? 'not checked (--no-auth)' : `checked (HMAC-SHA256, ${options.bodyHash ? 'body hash required: --sign-body' : 'the five published parts'}, secret ${options.secretEncoding === 'base64' ? 'base64-decoded: --secret-encoding base64' : 'as UTF-8'})`}`,
+  );
   if (options.stateFile) lines.push(`  State file    ${options.stateFile}`);
   if (options.latencyMs) lines.push(`  Latency       ${options.latencyMs} ms`);
   lines.push(`  Control API   ${server.url}/__mock/fixtures, /__mock/reset, /__mock/clock, ... (see the README)`);
-  lines.push(`  Inspector     ${server.url}/__mock/ui   (the state, the clock, the request journal and every action, in a browser)`);
+  lines.push(
+    `  Inspector     ${server.url}/__mock/ui   (the state, the clock, the request journal and every action, in a browser)`,
+  );
   if (options.docsDir) lines.push(`  API docs      ${server.url}/__mock/docs (from ${options.docsDir})`);
   lines.push('', '  Corporates');
   for (const c of fixtures.corporates) {

@@ -25,8 +25,14 @@ export function corsHeaders(origin: string): Record<string, string> {
  * an app sends its own (`traceparent`, a tenant header) with the client's `headers` option.
  */
 export function preflightHeaders(origin: string, requested?: string): Record<string, string> {
-  const asked = (requested ?? '').split(',').map((h) => h.trim()).filter((h) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(h));
-  const allowed = [...ALLOWED_HEADERS, ...asked.filter((h) => !ALLOWED_HEADERS.some((a) => a.toLowerCase() === h.toLowerCase()))];
+  const asked = (requested ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter((h) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(h));
+  const allowed = [
+    ...ALLOWED_HEADERS,
+    ...asked.filter((h) => !ALLOWED_HEADERS.some((a) => a.toLowerCase() === h.toLowerCase())),
+  ];
   return {
     'Access-Control-Allow-Origin': origin,
     'Access-Control-Allow-Methods': ALLOWED_METHODS.join(', '),

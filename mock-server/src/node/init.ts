@@ -19,7 +19,9 @@ export async function copyWorkerScript(publicDir: string, resolveFrom: string): 
   try {
     source = createRequire(resolveFrom).resolve(`msw/${WORKER_SCRIPT}`);
   } catch {
-    throw new Error('Cannot find the msw package, which holds the worker script: install it with `npm install -D msw`.');
+    throw new Error(
+      'Cannot find the msw package, which holds the worker script: install it with `npm install -D msw`.',
+    );
   }
   const folder = resolve(publicDir);
   await mkdir(folder, { recursive: true });

@@ -12,7 +12,8 @@ import type { Reply } from '../pipeline/reply.js';
 /** The page's assets: where they are relative to this module, built (dist/) or from the sources (src/node/). */
 const CANDIDATES = ['./inspector/', '../../dist/inspector/'];
 
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const HTML = `<!doctype html>
 <html lang="en">
@@ -60,7 +61,12 @@ function assets(): Promise<Assets | undefined> {
   return loading;
 }
 
-const SECURITY = { 'content-security-policy': CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cache-control': 'no-cache' };
+const SECURITY = {
+  'content-security-policy': CSP,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-cache',
+};
 
 function reply(status: number, contentType: string, body: string): Reply {
   return { status, headers: { 'content-type': contentType, ...SECURITY }, body };
@@ -74,7 +80,9 @@ async function page(pathname: string): Promise<Reply | undefined> {
   if (pathname !== '/__mock/ui/app.js' && pathname !== '/__mock/ui/app.css') return undefined;
   const found = await assets();
   if (!found) return reply(503, 'text/plain; charset=utf-8', MISSING);
-  return pathname.endsWith('.js') ? reply(200, 'text/javascript; charset=utf-8', found.js) : reply(200, 'text/css; charset=utf-8', found.css);
+  return pathname.endsWith('.js')
+    ? reply(200, 'text/javascript; charset=utf-8', found.js)
+    : reply(200, 'text/css; charset=utf-8', found.css);
 }
 
 /**

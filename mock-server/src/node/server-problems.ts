@@ -31,7 +31,11 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
     ? serverProblem('HEADERS_TOO_LARGE', 'The request line and headers are larger than 16 KiB.', '')
     : serverProblem('MALFORMED_REQUEST', 'The request is not valid HTTP/1.1.', '');
   // Node's own Date header is not written on a raw socket: add it, as on every other answer.
-  const head = [`HTTP/1.1 ${reply.status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}`, 'connection: close', `date: ${new Date().toUTCString()}`];
+  const head = [
+    `HTTP/1.1 ${reply.status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}`,
+    'connection: close',
+    `date: ${new Date().toUTCString()}`,
+  ];
   for (const [name, value] of Object.entries(reply.headers)) head.push(`${name}: ${value}`);
   head.push(`content-length: ${Buffer.byteLength(reply.body)}`);
   socket.end(`${head.join('\r\n')}\r\n\r\n${reply.body}`);

@@ -62,8 +62,14 @@ export function serveHandlers(handlers: readonly RequestHandler[], options: Serv
   return serve(async (request) => {
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers())) headers.append(name, value);
-    const body = request.method === 'GET' || request.method === 'HEAD' ? null : (request.body as Uint8Array<ArrayBuffer> | undefined) ?? null;
-    const response = await getResponse(handlers as RequestHandler[], new Request(request.url, { method: request.method, headers, body }));
+    const body =
+      request.method === 'GET' || request.method === 'HEAD'
+        ? null
+        : ((request.body as Uint8Array<ArrayBuffer> | undefined) ?? null);
+    const response = await getResponse(
+      handlers as RequestHandler[],
+      new Request(request.url, { method: request.method, headers, body }),
+    );
     if (!response || isPassthroughResponse(response)) return undefined;
     if (response.type === 'error') return 'network-error';
     const out: Record<string, string> = {};
@@ -105,12 +111,21 @@ async function serve(respond: Respond, options: ServeOptions): Promise<RunningHt
   };
 }
 
-function handle(respond: Respond, options: ServeOptions, req: IncomingMessage, res: ServerResponse, streams: Set<() => void>): void {
+function handle(
+  respond: Respond,
+  options: ServeOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  streams: Set<() => void>,
+): void {
   const started = performance.now();
   const method = (req.method ?? 'GET').toUpperCase();
   const target = req.url ?? '/';
   const origin = firstHeader(req.headers.origin);
-  const bodyless = req.headers['content-length'] === undefined ? req.headers['transfer-encoding'] === undefined : req.headers['content-length'] === '0';
+  const bodyless =
+    req.headers['content-length'] === undefined
+      ? req.headers['transfer-encoding'] === undefined
+      : req.headers['content-length'] === '0';
   if (bodyless) {
     req.resume();
     void answer(respond, options, req, res, method, target, origin, started, undefined, streams);
@@ -124,15 +139,24 @@ function handle(respond: Respond, options: ServeOptions, req: IncomingMessage, r
     if (size <= MAX_BODY_BYTES) chunks.push(chunk);
   });
   req.on('end', () => {
-    const body = size > MAX_BODY_BYTES ? 'too-large' : size === 0 ? undefined : new Uint8Array(Buffer.concat(chunks, size));
+    const body =
+      size > MAX_BODY_BYTES ? 'too-large' : size === 0 ? undefined : new Uint8Array(Buffer.concat(chunks, size));
     void answer(respond, options, req, res, method, target, origin, started, body, streams);
   });
   req.on('error', () => res.destroy());
 }
 
 async function answer(
-  respond: Respond, options: ServeOptions, req: IncomingMessage, res: ServerResponse, method: string, target: string,
-  origin: string | undefined, started: number, body: Uint8Array | 'too-large' | undefined, streams: Set<() => void>,
+  respond: Respond,
+  options: ServeOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: string,
+  target: string,
+  origin: string | undefined,
+  started: number,
+  body: Uint8Array | 'too-large' | undefined,
+  streams: Set<() => void>,
 ): Promise<void> {
   let reply: Answer;
   let error: string | undefined;
@@ -140,20 +164,34 @@ async function answer(
     reply = await route(respond, options, req, method, target, origin, body);
   } catch (thrown) {
     error = describeError(thrown, [...(options.secrets?.() ?? []), ...authorizationOf(req)]);
-    reply = serverProblem('INTERNAL_ERROR', 'The mock failed unexpectedly while handling this request; its log has the details.', pathOf(target));
+    reply = serverProblem(
+      'INTERNAL_ERROR',
+      'The mock failed unexpectedly while handling this request; its log has the details.',
+      pathOf(target),
+    );
   }
 
   // An injected network fault: the client sees the connection drop, as with a real outage.
   if (reply === 'network-error' || reply === undefined) {
     res.destroy();
-    options.log?.(formatRequestLog({ method, target, status: 0, durationMs: performance.now() - started, code: 'NETWORK_ERROR' }));
+    options.log?.(
+      formatRequestLog({ method, target, status: 0, durationMs: performance.now() - started, code: 'NETWORK_ERROR' }),
+    );
     return;
   }
 
   // The event stream of /__mock/events/stream is written as it comes, never buffered.
   if (reply.stream) {
     streamReply(reply, reply.stream, options.guard!.originAllowed(origin) ? origin : undefined, req, res, streams);
-    options.log?.(formatRequestLog({ method, target, status: reply.status, durationMs: performance.now() - started, requestId: reply.headers['x-request-id'] }));
+    options.log?.(
+      formatRequestLog({
+        method,
+        target,
+        status: reply.status,
+        durationMs: performance.now() - started,
+        requestId: reply.headers['x-request-id'],
+      }),
+    );
     return;
   }
 
@@ -167,27 +205,48 @@ async function answer(
     res.end(noBody ? undefined : reply.body);
   }
   if (options.log) {
-    options.log(formatRequestLog({
-      method, target, status: reply.status, durationMs: performance.now() - started,
-      code: reply.status >= 400 ? replyCode(reply) : undefined, requestId: reply.headers['x-request-id'], error,
-    }));
+    options.log(
+      formatRequestLog({
+        method,
+        target,
+        status: reply.status,
+        durationMs: performance.now() - started,
+        code: reply.status >= 400 ? replyCode(reply) : undefined,
+        requestId: reply.headers['x-request-id'],
+        error,
+      }),
+    );
   }
 }
 
 async function route(
-  respond: Respond, options: ServeOptions, req: IncomingMessage, method: string, target: string, origin: string | undefined,
+  respond: Respond,
+  options: ServeOptions,
+  req: IncomingMessage,
+  method: string,
+  target: string,
+  origin: string | undefined,
   body: Uint8Array | 'too-large' | undefined,
 ): Promise<Reply | 'network-error'> {
   // Before anything else, API and control alike: a foreign page (Origin) or a rebound name (Host) changes nothing.
   const refusal = options.guard!.check(firstHeader(req.headers.host), origin);
   if (refusal) return serverProblem(refusal.code, refusal.detail, '');
   const received = requestUrl(req, target, options);
-  if (!received) return serverProblem('MALFORMED_REQUEST', 'The request target or Host header does not form a valid URL.', '');
+  if (!received)
+    return serverProblem('MALFORMED_REQUEST', 'The request target or Host header does not form a valid URL.', '');
   const { url, raw } = received;
   if (method === 'OPTIONS' && origin !== undefined && req.headers['access-control-request-method'] !== undefined) {
-    return { status: 204, headers: { ...lower(preflightHeaders(origin, firstHeader(req.headers['access-control-request-headers']))), 'x-request-id': serverRequestId() }, body: '' };
+    return {
+      status: 204,
+      headers: {
+        ...lower(preflightHeaders(origin, firstHeader(req.headers['access-control-request-headers']))),
+        'x-request-id': serverRequestId(),
+      },
+      body: '',
+    };
   }
-  if (body === 'too-large') return serverProblem('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes.`, url.pathname);
+  if (body === 'too-large')
+    return serverProblem('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes.`, url.pathname);
   const headers = req.headers;
   const answer = await respond({
     method,
@@ -208,10 +267,15 @@ async function route(
  * The URL the client signed, as text: `http://<Host header><request target>` byte for byte (a proxy-style absolute
  * target as it is), and that URL parsed by the WHATWG parser (for routing).
  */
-function requestUrl(req: IncomingMessage, target: string, options: ServeOptions): { url: URL; raw: string } | undefined {
+function requestUrl(
+  req: IncomingMessage,
+  target: string,
+  options: ServeOptions,
+): { url: URL; raw: string } | undefined {
   let text: string;
   if (target.startsWith('/')) {
-    const host = firstHeader(req.headers.host) ?? `${reachableHost(options.host)}:${req.socket.localPort ?? options.port}`;
+    const host =
+      firstHeader(req.headers.host) ?? `${reachableHost(options.host)}:${req.socket.localPort ?? options.port}`;
     text = `http://${host}${target}`;
   } else if (/^https?:\/\//i.test(target)) {
     text = target;
@@ -229,7 +293,8 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
 
 function headerRecord(headers: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
   return out;
 }
 

@@ -99,21 +99,31 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
   const file = options.stateFile;
   const internals = mockInternals(mock);
   if (file !== undefined) {
-    stateFile = await openStateFile(file, {
-      // Serialised in the turn it is asked for (writeStateFile), so the live state needs no copy.
-      exportState: () => internals.liveState(),
-      importState: (state) => mock.importState(state as Parameters<CardIssuingMock['importState']>[0]),
-      replay: (command) => internals.replay(command as Parameters<typeof internals.replay>[0]),
-    }, {
-      onError: (error) => log?.(`state file: could not write ${file}: ${errnoText(error)}; the changes of the requests answered 503 are not confirmed`),
-    });
+    stateFile = await openStateFile(
+      file,
+      {
+        // Serialised in the turn it is asked for (writeStateFile), so the live state needs no copy.
+        exportState: () => internals.liveState(),
+        importState: (state) => mock.importState(state as Parameters<CardIssuingMock['importState']>[0]),
+        replay: (command) => internals.replay(command as Parameters<typeof internals.replay>[0]),
+      },
+      {
+        onError: (error) =>
+          log?.(
+            `state file: could not write ${file}: ${errnoText(error)}; the changes of the requests answered 503 are not confirmed`,
+          ),
+      },
+    );
     try {
       // The file's tenants win; credentials given as options are added beside them, so that they still work.
       if (stateFile.loaded && options.apiKey !== undefined && options.apiSecret !== undefined) {
         const { apiKey, apiSecret } = options;
         const saved = mock.exportState().tenants.find((t) => t.apiKey === apiKey);
         if (saved && saved.apiSecret !== apiSecret) {
-          throw new StateFileError(file, `The state file ${file} already has the api key ${apiKey}, with another secret; give its saved secret, or another api key.`);
+          throw new StateFileError(
+            file,
+            `The state file ${file} already has the api key ${apiKey}, with another secret; give its saved secret, or another api key.`,
+          );
         }
         if (!saved) mock.addCredentials({ apiKey, apiSecret });
       }
@@ -128,8 +138,13 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
   }
 
   const host = options.host ?? '127.0.0.1';
-  const guard = createGuard({ host, publicUrl: options.publicUrl, allowedHosts: options.allowedHosts, corsOrigins: options.corsOrigins });
-  let http;
+  const guard = createGuard({
+    host,
+    publicUrl: options.publicUrl,
+    allowedHosts: options.allowedHosts,
+    corsOrigins: options.corsOrigins,
+  });
+  let http: Awaited<ReturnType<typeof servePipeline>>;
   try {
     http = await servePipeline(withDocsPage(withInspectorPage(mockInternals(mock).pipeline), options.docsDir), {
       port: options.port ?? 4010,
@@ -166,7 +181,9 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
 function checkedPublicUrl(text: string): string {
   const url = URL.parse(text);
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
-    throw new TypeError(`publicUrl must be an absolute http(s) URL without query, e.g. https://mock.example.test (got ${JSON.stringify(text)}).`);
+    throw new TypeError(
+      `publicUrl must be an absolute http(s) URL without query, e.g. https://mock.example.test (got ${JSON.stringify(text)}).`,
+    );
   }
   return url.href.replace(/\/+$/, '');
 }

@@ -8,7 +8,11 @@ import { corsHeaders } from './cors.js';
 
 /** Writes a streamed reply chunk by chunk; the stream is cancelled when the client goes or the server closes. */
 export function streamReply(
-  reply: Reply, stream: ReadableStream<Uint8Array>, allowedOrigin: string | undefined, req: IncomingMessage, res: ServerResponse,
+  reply: Reply,
+  stream: ReadableStream<Uint8Array>,
+  allowedOrigin: string | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
   streams: Set<() => void>,
 ): void {
   const headers: Record<string, string> = { ...reply.headers };

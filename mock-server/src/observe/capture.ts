@@ -20,7 +20,9 @@ export function journalListener(runtime: ObservedRuntime): (exchange: Exchange) 
     // The tenant it acted on; else the one its ?apiKey= (control) or its Authorization header (API) names; else the default.
     let tenant = exchange.apiKey;
     if (tenant === undefined) {
-      const named = isControl ? new URL(request.url).searchParams.get('apiKey') : tenantOfHeader(runtime, request.headers.authorization)?.apiKey;
+      const named = isControl
+        ? new URL(request.url).searchParams.get('apiKey')
+        : tenantOfHeader(runtime, request.headers.authorization)?.apiKey;
       tenant = named && runtime.tenants.get(named) ? named : runtime.tenants.default.apiKey;
     }
     const response = exchange.response;
@@ -28,7 +30,7 @@ export function journalListener(runtime: ObservedRuntime): (exchange: Exchange) 
       tenant,
       method: request.method,
       target,
-      operationId: control ? controlOperationId(control.path, request.path) : exchange.operationId ?? null,
+      operationId: control ? controlOperationId(control.path, request.path) : (exchange.operationId ?? null),
       status: exchange.status,
       code: exchange.code ?? null,
       durationMs: exchange.durationMs,

@@ -17,12 +17,24 @@ export type MockEventInput =
   | { type: 'email.otpSent'; userId: string }
   | { type: 'email.verified'; userId: string }
   | { type: 'kyc.changed'; userId: string; status: string }
-  | { type: 'card.generated'; cardId: string; userId: string; cardType: CardType; last4: string; approvalUuid: string | null }
+  | {
+      type: 'card.generated';
+      cardId: string;
+      userId: string;
+      cardType: CardType;
+      last4: string;
+      approvalUuid: string | null;
+    }
   | { type: 'card.statusChanged'; cardId: string; from: CardStatus | null; to: CardStatus }
   | {
-      type: 'approval.statusChanged'; corporateUuid: string; approvalUuid: string; userUuid: string; cardId: string;
+      type: 'approval.statusChanged';
+      corporateUuid: string;
+      approvalUuid: string;
+      userUuid: string;
+      cardId: string;
       /** null: the instance was created in `to`. */
-      from: ApprovalStatus | null; to: ApprovalStatus;
+      from: ApprovalStatus | null;
+      to: ApprovalStatus;
       /** What moved it: an operation id, a control action, `time` or `registrationCompleted`. */
       trigger: string | null;
       /** Why an instance left the live statuses (`VALIDITY_ENDED`, `REPLACED`, ...), as the approval shows it. */
@@ -35,20 +47,31 @@ export type MockEventInput =
   | { type: 'deposit.verificationPending'; verificationId: string; balanceId: string; userId: string }
   | { type: 'topUp.completed'; corporateUuid: string; topUpId: string; amount: Money }
   | {
-      type: 'authorization.approved' | 'authorization.declined'; authorizationId: string; cardId: string; approvalUuid: string | null;
-      amount: Money; merchant: string;
+      type: 'authorization.approved' | 'authorization.declined';
+      authorizationId: string;
+      cardId: string;
+      approvalUuid: string | null;
+      amount: Money;
+      merchant: string;
       /** Why it was declined (`BUDGET_EXCEEDED`, `CARD_LOCKED`, ...); null when approved. */
       reason: string | null;
     }
   | {
-      type: AuthorizationStepEventType; authorizationId: string; cardId: string; approvalUuid: string | null; merchant: string;
+      type: AuthorizationStepEventType;
+      authorizationId: string;
+      cardId: string;
+      approvalUuid: string | null;
+      merchant: string;
       /** The step's amount (an increment, a capture, a reversal or expiry, a refund). */
       amount: Money;
-      from: string; to: string;
+      from: string;
+      to: string;
       /** A declined increment: why; else null. */
       reason: string | null;
       /** The authorization's amounts after the step (minor units). */
-      held: number; captured: number; refunded: number;
+      held: number;
+      captured: number;
+      refunded: number;
     }
   | { type: 'clock.advanced'; from: string; to: string }
   | { type: 'mock.reset' }
@@ -56,11 +79,16 @@ export type MockEventInput =
 
 /** The events of an authorization's later steps, by step. */
 const STEP_EVENT = {
-  increment: 'authorization.incremented', capture: 'authorization.captured', reverse: 'authorization.reversed',
-  expire: 'authorization.expired', refund: 'authorization.refunded',
+  increment: 'authorization.incremented',
+  capture: 'authorization.captured',
+  reverse: 'authorization.reversed',
+  expire: 'authorization.expired',
+  refund: 'authorization.refunded',
 } as const;
 /** An event of an authorization's later step (`authorization.incrementDeclined`: the network declined an increment). */
-export type AuthorizationStepEventType = (typeof STEP_EVENT)[keyof typeof STEP_EVENT] | 'authorization.incrementDeclined';
+export type AuthorizationStepEventType =
+  | (typeof STEP_EVENT)[keyof typeof STEP_EVENT]
+  | 'authorization.incrementDeclined';
 
 /** Every event type. */
 export type MockEventType = MockEventInput['type'];
@@ -94,19 +122,37 @@ export function publicEvent(event: DomainEvent): { input: MockEventInput; at: nu
       return {
         at,
         input: {
-          type: a.status === 'APPROVED' ? 'authorization.approved' : 'authorization.declined', authorizationId: a.id, cardId: a.cardId,
-          approvalUuid: a.approvalUuid, amount: { ...a.amount }, merchant: a.merchant, reason: a.declineReason,
+          type: a.status === 'APPROVED' ? 'authorization.approved' : 'authorization.declined',
+          authorizationId: a.id,
+          cardId: a.cardId,
+          approvalUuid: a.approvalUuid,
+          amount: { ...a.amount },
+          merchant: a.merchant,
+          reason: a.declineReason,
         },
       };
     }
     case 'authorization.step': {
       const a = event.authorization;
-      const type = event.kind === 'increment' && event.declineReason !== null ? 'authorization.incrementDeclined' : STEP_EVENT[event.kind];
+      const type =
+        event.kind === 'increment' && event.declineReason !== null
+          ? 'authorization.incrementDeclined'
+          : STEP_EVENT[event.kind];
       return {
         at,
         input: {
-          type, authorizationId: a.id, cardId: a.cardId, approvalUuid: a.approvalUuid, merchant: a.merchant, amount: { amount: event.amount, currency: a.amount.currency },
-          from: event.from, to: event.to, reason: event.declineReason, held: a.held, captured: a.captured, refunded: a.refunded,
+          type,
+          authorizationId: a.id,
+          cardId: a.cardId,
+          approvalUuid: a.approvalUuid,
+          merchant: a.merchant,
+          amount: { amount: event.amount, currency: a.amount.currency },
+          from: event.from,
+          to: event.to,
+          reason: event.declineReason,
+          held: a.held,
+          captured: a.captured,
+          refunded: a.refunded,
         },
       };
     }
@@ -132,7 +178,17 @@ export interface EventFilter {
   limit?: number;
 }
 
-const ID_FIELDS = ['authorizationId', 'userId', 'cardId', 'approvalUuid', 'corporateUuid', 'balanceId', 'verificationId', 'topUpId', 'previousApprovalUuid'] as const;
+const ID_FIELDS = [
+  'authorizationId',
+  'userId',
+  'cardId',
+  'approvalUuid',
+  'corporateUuid',
+  'balanceId',
+  'verificationId',
+  'topUpId',
+  'previousApprovalUuid',
+] as const;
 
 /** Whether an event matches a filter. */
 export function eventMatches(event: MockEvent, filter: EventFilter): boolean {

@@ -128,15 +128,27 @@ export function exchangeMatches(e: StoredExchange, filter: RequestFilter): boole
 /** The summary of a kept exchange. */
 export function summaryOf(e: StoredExchange, secrets: readonly string[]): JournalSummary {
   return {
-    seq: e.seq, tenant: e.tenant, time: new Date(e.startedAt).toISOString(), method: e.method, path: redactTarget(e.target, secrets),
-    operationId: e.operationId, status: e.status, code: e.code, durationMs: Math.round(e.durationMs * 100) / 100, requestId: e.requestId,
+    seq: e.seq,
+    tenant: e.tenant,
+    time: new Date(e.startedAt).toISOString(),
+    method: e.method,
+    path: redactTarget(e.target, secrets),
+    operationId: e.operationId,
+    status: e.status,
+    code: e.code,
+    durationMs: Math.round(e.durationMs * 100) / 100,
+    requestId: e.requestId,
   };
 }
 
 /** The redacted entry of a kept exchange. */
 export function entryOf(e: StoredExchange, secrets: readonly string[]): JournalEntry {
   const message = (headers: Record<string, string>, body: string | null, truncated: boolean): JournalMessage => ({
-    headers: Object.fromEntries(Object.entries(redactHeaders(Object.entries(headers))).map(([k, v]) => [k, replaceSecrets(v, secrets)])), body: redactBody(body, secrets, truncated), ...(truncated ? { truncated: true as const } : {}),
+    headers: Object.fromEntries(
+      Object.entries(redactHeaders(Object.entries(headers))).map(([k, v]) => [k, replaceSecrets(v, secrets)]),
+    ),
+    body: redactBody(body, secrets, truncated),
+    ...(truncated ? { truncated: true as const } : {}),
   });
   return {
     ...summaryOf(e, secrets),

@@ -7,7 +7,17 @@
 import { iso } from '../clock';
 import type { DomainObserver } from '../domain/events';
 import { eventMatches, publicEvent, type EventFilter, type MockEvent, type MockEventInput } from './events';
-import { entryOf, exchangeMatches, keep, summaryOf, type ExchangeRecord, type JournalEntry, type JournalSummary, type RequestFilter, type StoredExchange } from './journal';
+import {
+  entryOf,
+  exchangeMatches,
+  keep,
+  summaryOf,
+  type ExchangeRecord,
+  type JournalEntry,
+  type JournalSummary,
+  type RequestFilter,
+  type StoredExchange,
+} from './journal';
 import { Ring } from './ring';
 
 /** How much each tenant keeps (ring buffer sizes). */
@@ -24,9 +34,7 @@ export const DEFAULT_JOURNAL_SIZE = 500;
 export const DEFAULT_EVENT_LOG_SIZE = 1000;
 
 /** What a live subscriber receives. */
-export type ObservedMessage =
-  | { kind: 'request'; request: JournalSummary }
-  | { kind: 'event'; event: MockEvent };
+export type ObservedMessage = { kind: 'request'; request: JournalSummary } | { kind: 'event'; event: MockEvent };
 
 /** A live subscriber. */
 export type ObservedListener = (message: ObservedMessage) => void;
@@ -46,7 +54,14 @@ interface TenantLog {
 }
 
 function eventOf(tenant: string, e: StoredEvent): MockEvent {
-  return { ...e.input, seq: e.seq, tenant, at: iso(e.at), recordedAt: iso(e.recordedAt), requestId: e.requestId } as MockEvent;
+  return {
+    ...e.input,
+    seq: e.seq,
+    tenant,
+    at: iso(e.at),
+    recordedAt: iso(e.recordedAt),
+    requestId: e.requestId,
+  } as MockEvent;
 }
 
 /** What the observer reads from the mock: the api secrets to redact and each tenant's virtual clock. */
@@ -67,7 +82,10 @@ export class Observer {
   /** The request whose control action runs now (set around a synchronous control route). */
   #during: string | null = null;
 
-  constructor(private readonly source: ObserverSource, options: ObserveOptions = {}) {
+  constructor(
+    private readonly source: ObserverSource,
+    options: ObserveOptions = {},
+  ) {
     this.journalSize = checkSize(options.requests ?? DEFAULT_JOURNAL_SIZE, 'requests');
     this.eventLogSize = checkSize(options.events ?? DEFAULT_EVENT_LOG_SIZE, 'events');
   }
@@ -86,14 +104,19 @@ export class Observer {
     if (this.journalSize === 0 && this.#listeners.size === 0) return;
     const stored = keep(exchange, ++this.#seq);
     this.#log(exchange.tenant).requests.push(stored);
-    if (this.#listeners.size > 0) this.#tell(exchange.tenant, { kind: 'request', request: summaryOf(stored, this.source.secrets()) });
+    if (this.#listeners.size > 0)
+      this.#tell(exchange.tenant, { kind: 'request', request: summaryOf(stored, this.source.secrets()) });
   }
 
   /** Records a domain event of a tenant; `at` defaults to the tenant's virtual now. */
   emit(tenant: string, input: MockEventInput, options: { at?: number; requestId?: string | null } = {}): void {
     if (this.eventLogSize === 0 && this.#listeners.size === 0) return;
     const stored: StoredEvent = {
-      input, seq: ++this.#seq, at: options.at ?? this.source.virtualNow(tenant), recordedAt: Date.now(), requestId: options.requestId ?? this.#during,
+      input,
+      seq: ++this.#seq,
+      at: options.at ?? this.source.virtualNow(tenant),
+      recordedAt: Date.now(),
+      requestId: options.requestId ?? this.#during,
     };
     this.#log(tenant).events.push(stored);
     if (this.#listeners.size > 0) this.#tell(tenant, { kind: 'event', event: eventOf(tenant, stored) });
@@ -146,13 +169,18 @@ export class Observer {
 
   /** A tenant's events, oldest first (the order they happened in); `limit` keeps the newest of them. */
   events(tenant: string, filter: EventFilter = {}): MockEvent[] {
-    const matching = (this.#logs.get(tenant)?.events.oldestFirst() ?? []).map((e) => eventOf(tenant, e)).filter((e) => eventMatches(e, filter));
+    const matching = (this.#logs.get(tenant)?.events.oldestFirst() ?? [])
+      .map((e) => eventOf(tenant, e))
+      .filter((e) => eventMatches(e, filter));
     const limit = filter.limit;
     return limit !== undefined && matching.length > limit ? matching.slice(matching.length - limit) : matching;
   }
 
   /** How many exchanges and events of a tenant were recorded and how many are still kept. */
-  stats(tenant: string): { requests: { kept: number; recorded: number; capacity: number }; events: { kept: number; recorded: number; capacity: number } } {
+  stats(tenant: string): {
+    requests: { kept: number; recorded: number; capacity: number };
+    events: { kept: number; recorded: number; capacity: number };
+  } {
     const log = this.#log(tenant);
     return {
       requests: { kept: log.requests.size, recorded: log.requests.pushed, capacity: this.journalSize },
@@ -180,6 +208,7 @@ export class Observer {
 }
 
 function checkSize(size: number, what: string): number {
-  if (!Number.isInteger(size) || size < 0 || size > 1_000_000) throw new TypeError(`observe.${what} is a whole number from 0 to 1000000, not ${size}.`);
+  if (!Number.isInteger(size) || size < 0 || size > 1_000_000)
+    throw new TypeError(`observe.${what} is a whole number from 0 to 1000000, not ${size}.`);
   return size;
 }

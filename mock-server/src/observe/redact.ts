@@ -12,7 +12,8 @@ export const REDACTED = '[redacted]';
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 
 /** JSON members whose value is never shown, whatever it is: card data, secrets, keys. */
-const SECRET_KEYS = /^(pan|cardNumber|cvv|cvc|cvv2|pin|apiSecret|secret|password|privateKey|encryptedDetails|authorization)$/i;
+const SECRET_KEYS =
+  /^(pan|cardNumber|cvv|cvc|cvv2|pin|apiSecret|secret|password|privateKey|encryptedDetails|authorization)$/i;
 
 /** Runs of 13 to 19 digits, possibly grouped by spaces or dashes: what a card number looks like. */
 const DIGIT_RUN = /\d(?:[ -]?\d){12,18}/g;

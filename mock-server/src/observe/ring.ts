@@ -12,7 +12,8 @@ export class Ring<T> {
   #pushed = 0;
 
   constructor(readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 0) throw new TypeError(`A ring's capacity is a whole number ≥ 0, not ${capacity}.`);
+    if (!Number.isInteger(capacity) || capacity < 0)
+      throw new TypeError(`A ring's capacity is a whole number ≥ 0, not ${capacity}.`);
     this.#items = new Array<T | undefined>(capacity);
   }
 

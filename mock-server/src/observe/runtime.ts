@@ -13,8 +13,11 @@ export type ObservedRuntime = MockRuntime<Observer>;
 
 /** The observer of the tenants of `tenants`: their secrets redacted, their virtual clocks read. */
 export function observerOf(tenants: TenantRegistry, options?: ObserveOptions): Observer {
-  return new Observer({
-    secrets: () => tenants.all().map((t) => t.apiSecret),
-    virtualNow: (apiKey) => clockNow((tenants.get(apiKey) ?? tenants.default).state.clock),
-  }, options);
+  return new Observer(
+    {
+      secrets: () => tenants.all().map((t) => t.apiSecret),
+      virtualNow: (apiKey) => clockNow((tenants.get(apiKey) ?? tenants.default).state.clock),
+    },
+    options,
+  );
 }

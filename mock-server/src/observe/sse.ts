@@ -16,7 +16,11 @@ function frame(message: ObservedMessage): string {
 }
 
 /** The `text/event-stream` body of a tenant's exchanges and events, from after `lastEventId` when given. */
-export function eventStream(observer: Observer, tenant: string, options: { lastEventId?: number; signal?: AbortSignal } = {}): ReadableStream<Uint8Array> {
+export function eventStream(
+  observer: Observer,
+  tenant: string,
+  options: { lastEventId?: number; signal?: AbortSignal } = {},
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let stop = (): void => {};
   const body = new ReadableStream<Uint8Array>({
@@ -34,7 +38,9 @@ export function eventStream(observer: Observer, tenant: string, options: { lastE
       if (options.lastEventId !== undefined) {
         const after = options.lastEventId;
         const missed: ObservedMessage[] = [
-          ...observer.requestSummaries(tenant, { after }).map((request): ObservedMessage => ({ kind: 'request', request })),
+          ...observer
+            .requestSummaries(tenant, { after })
+            .map((request): ObservedMessage => ({ kind: 'request', request })),
           ...observer.events(tenant, { after }).map((event): ObservedMessage => ({ kind: 'event', event })),
         ].sort((a, b) => seqOf(a) - seqOf(b));
         for (const message of missed) send(frame(message));

@@ -48,9 +48,13 @@ export function runApi(runtime: MockRuntime, tenant: Tenant, command: ApiCommand
       const result = operation.run(ctx, command.input);
       // Only the card-details GETs answer with a promise (encryption after the domain call): never a POST, so
       // nothing below waits for it and the turn stays whole.
-      reply = result instanceof Promise
-        ? result.then((body) => jsonReply(body, operation.status, requestId), (error: unknown) => problemReply(asProblem(error), requestId, command.instance))
-        : jsonReply(result, operation.status, requestId);
+      reply =
+        result instanceof Promise
+          ? result.then(
+              (body) => jsonReply(body, operation.status, requestId),
+              (error: unknown) => problemReply(asProblem(error), requestId, command.instance),
+            )
+          : jsonReply(result, operation.status, requestId);
     } catch (error) {
       reply = problemReply(asProblem(error), requestId, command.instance);
     }

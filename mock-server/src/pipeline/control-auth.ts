@@ -11,12 +11,18 @@ import type { MockRuntime } from './runtime';
 import { verifiedTenant } from './signature';
 
 /** The api key of the tenant the request acts on, or null for the default tenant; throws 401/400 otherwise. */
-export async function controlApiKey(runtime: MockRuntime, request: PipelineRequest, queried: string | undefined): Promise<string | null> {
+export async function controlApiKey(
+  runtime: MockRuntime,
+  request: PipelineRequest,
+  queried: string | undefined,
+): Promise<string | null> {
   if (!runtime.verifySignatures) return queried ?? null;
   if (request.header('authorization') === undefined) {
     if (queried === undefined || queried === runtime.tenants.default.apiKey) return null;
-    throw new ProblemError('AUTH_MISSING',
-      `A control request for the tenant ${queried} must be signed with that tenant's key; an unsigned one acts on the default tenant only.`);
+    throw new ProblemError(
+      'AUTH_MISSING',
+      `A control request for the tenant ${queried} must be signed with that tenant's key; an unsigned one acts on the default tenant only.`,
+    );
   }
   const tenant = await verifiedTenant(runtime, request);
   if (queried !== undefined && queried !== tenant.apiKey) {

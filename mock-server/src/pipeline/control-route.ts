@@ -17,7 +17,9 @@ export interface RouteArgs<C> {
 }
 
 /** What a control route answers: a JSON body, or a stream written as it comes (server-sent events). */
-export type RouteResult = { status: number; body: unknown } | { status: number; stream: ReadableStream<Uint8Array>; headers: Record<string, string> };
+export type RouteResult =
+  | { status: number; body: unknown }
+  | { status: number; stream: ReadableStream<Uint8Array>; headers: Record<string, string> };
 
 /** One control route. */
 export interface ControlRoute<C> {

@@ -24,7 +24,6 @@ export function fingerprint(method: string, pathAndQuery: string, body: string):
   return `${method.toUpperCase()} ${pathAndQuery} ${hash53(body)}`;
 }
 
-
 /** Forgets records from the oldest while they are expired or more than `max` are kept. */
 function prune(state: TenantState, now: number, max: number): void {
   const index = indexOf(state);
@@ -32,7 +31,8 @@ function prune(state: TenantState, now: number, max: number): void {
   for (let oldest = index.idempotencyOrder.peek(); oldest; oldest = index.idempotencyOrder.peek()) {
     const record = Object.hasOwn(state.idempotency, oldest.key) ? state.idempotency[oldest.key] : undefined;
     if (record !== undefined && record === oldest.record) {
-      const fresh = now - record.storedAt <= IDEMPOTENCY_TTL_MS && wall - (record.storedAtWall ?? wall) <= IDEMPOTENCY_TTL_MS;
+      const fresh =
+        now - record.storedAt <= IDEMPOTENCY_TTL_MS && wall - (record.storedAtWall ?? wall) <= IDEMPOTENCY_TTL_MS;
       if (fresh && index.idempotencyCount <= max) break;
       delete state.idempotency[oldest.key];
       index.idempotencyCount--;
@@ -47,7 +47,10 @@ export function replay(state: TenantState, key: string, print: string, now: numb
   const record = Object.hasOwn(state.idempotency, key) ? state.idempotency[key] : undefined;
   if (!record || now - record.storedAt > IDEMPOTENCY_TTL_MS) return undefined;
   if (record.fingerprint !== print) {
-    throw new ProblemError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request; use a fresh key for a new request.');
+    throw new ProblemError(
+      'IDEMPOTENCY_KEY_REUSED',
+      'This Idempotency-Key was used with a different request; use a fresh key for a new request.',
+    );
   }
   return { status: record.status, headers: { ...record.headers, 'idempotent-replayed': 'true' }, body: record.body };
 }
@@ -57,7 +60,12 @@ export function remember(state: TenantState, key: string, print: string, respons
   const index = indexOf(state);
   if (!Object.hasOwn(state.idempotency, key)) index.idempotencyCount++;
   const record = {
-    fingerprint: print, status: response.status, headers: { ...response.headers }, body: response.body, storedAt: now, storedAtWall: wallNow(),
+    fingerprint: print,
+    status: response.status,
+    headers: { ...response.headers },
+    body: response.body,
+    storedAt: now,
+    storedAtWall: wallNow(),
   };
   state.idempotency[key] = record;
   index.idempotencyOrder.push({ key, record });

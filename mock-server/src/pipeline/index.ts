@@ -32,7 +32,7 @@ import { NO_QUERY, queryValues, strict, validateParts } from './validation';
 
 export type { PipelineRequest } from './request';
 export type { Reply } from './reply';
-export type { Exchange, MockRuntime } from './runtime';
+export type { MockRuntime } from './runtime';
 
 /** What the pipeline answers. */
 export type Outcome =
@@ -50,11 +50,23 @@ export interface Pipeline {
 type Route<C> = { kind: 'api'; operation: Operation } | { kind: 'control'; def: ControlRoute<C> };
 
 /** Compiles the route table once and returns the pipeline; `C` is the control a control route acts on. */
-export function createPipeline<C>(runtime: MockRuntime, controlRoutes: readonly ControlRoute<C>[], access: ControlAccess<C>): Pipeline {
+export function createPipeline<C>(
+  runtime: MockRuntime,
+  controlRoutes: readonly ControlRoute<C>[],
+  access: ControlAccess<C>,
+): Pipeline {
   const router = new Router<Route<C>>(
     [
-      ...operations.map((operation) => ({ method: operation.method, path: operation.path, route: { kind: 'api', operation } as Route<C> })),
-      ...controlRoutes.map((def) => ({ method: def.method.toUpperCase(), path: def.path, route: { kind: 'control', def } as Route<C> })),
+      ...operations.map((operation) => ({
+        method: operation.method,
+        path: operation.path,
+        route: { kind: 'api', operation } as Route<C>,
+      })),
+      ...controlRoutes.map((def) => ({
+        method: def.method.toUpperCase(),
+        path: def.path,
+        route: { kind: 'control', def } as Route<C>,
+      })),
     ],
     runtime.baseUrl,
   );
@@ -73,7 +85,10 @@ export function createPipeline<C>(runtime: MockRuntime, controlRoutes: readonly 
       if (tooLong) {
         outcome = { kind: 'reply', reply: problemReply(tooLong, requestId, '') };
       } else if (found.kind === 'not-found') {
-        const problem = new ProblemError('ROUTE_NOT_FOUND', `No operation ${request.method} ${request.pathname}; see spec/openapi.yaml for the routes.`);
+        const problem = new ProblemError(
+          'ROUTE_NOT_FOUND',
+          `No operation ${request.method} ${request.pathname}; see spec/openapi.yaml for the routes.`,
+        );
         if (runtime.latencyMs > 0 && !found.path.startsWith('/__mock')) await delay(runtime.latencyMs);
         outcome = { kind: 'reply', reply: problemReply(problem, requestId, request.pathname) };
       } else if (found.match.route.kind === 'api') {
@@ -87,14 +102,19 @@ export function createPipeline<C>(runtime: MockRuntime, controlRoutes: readonly 
         operationId = `control:${def.method.toUpperCase()} ${def.path}`;
         outcome = { kind: 'reply', reply: await control(runtime, access, def, request, found.match.params, requestId) };
       }
-      if (runtime.exchangeListeners.size > 0) observe(runtime, request, outcome, operationId, requestId, started, tenant);
+      if (runtime.exchangeListeners.size > 0)
+        observe(runtime, request, outcome, operationId, requestId, started, tenant);
       return outcome;
     },
   };
 }
 
 async function api(
-  runtime: MockRuntime, operation: Operation, request: PipelineRequest, params: Record<string, string>, requestId: string,
+  runtime: MockRuntime,
+  operation: Operation,
+  request: PipelineRequest,
+  params: Record<string, string>,
+  requestId: string,
 ): Promise<{ outcome: Outcome; tenant: Tenant | undefined }> {
   const hinted = tenantOfHeader(runtime, request.header('authorization')) ?? runtime.tenants.default;
   let reply: Reply;
@@ -120,12 +140,17 @@ async function api(
     ]);
     const before = ticketOf(runtime);
     reply = await runApi(runtime, tenant, {
-      kind: 'api', apiKey: tenant.apiKey, wall: commandWall(), operationId: operation.operationId,
+      kind: 'api',
+      apiKey: tenant.apiKey,
+      wall: commandWall(),
+      operationId: operation.operationId,
       input: { path, query, body: parsedBody },
-      idempotency: operation.method === 'POST' && idempotencyKey !== undefined
-        ? { key: idempotencyKey, print: fingerprint(request.method, request.pathname + request.search, text) }
-        : undefined,
-      requestId, instance: request.pathname,
+      idempotency:
+        operation.method === 'POST' && idempotencyKey !== undefined
+          ? { key: idempotencyKey, print: fingerprint(request.method, request.pathname + request.search, text) }
+          : undefined,
+      requestId,
+      instance: request.pathname,
     });
     await durable(runtime, before);
   } catch (error) {
@@ -136,7 +161,12 @@ async function api(
 }
 
 async function control<C>(
-  runtime: MockRuntime, access: ControlAccess<C>, def: ControlRoute<C>, request: PipelineRequest, params: Record<string, string>, requestId: string,
+  runtime: MockRuntime,
+  access: ControlAccess<C>,
+  def: ControlRoute<C>,
+  request: PipelineRequest,
+  params: Record<string, string>,
+  requestId: string,
 ): Promise<Reply> {
   try {
     checkBodySize(request.body, true);
@@ -153,12 +183,23 @@ async function control<C>(
     if (!tenantControl) throw notFound('tenant with api key', apiKey ?? '');
     const before = ticketOf(runtime);
     // The events the action emits name this request (the journal shows what a control call changed).
-    const result = runtime.observer.during(requestId, () => def.run({
-      control: tenantControl, params: (parsedParams ?? {}) as Record<string, string>, body: def.body ? parsedBody : body,
-      url: new URL(request.url), header: (name) => request.header(name),
-    }));
+    const result = runtime.observer.during(requestId, () =>
+      def.run({
+        control: tenantControl,
+        params: (parsedParams ?? {}) as Record<string, string>,
+        body: def.body ? parsedBody : body,
+        url: new URL(request.url),
+        header: (name) => request.header(name),
+      }),
+    );
     await durable(runtime, before);
-    if ('stream' in result) return { status: result.status, headers: { ...result.headers, 'x-request-id': requestId }, body: '', stream: result.stream };
+    if ('stream' in result)
+      return {
+        status: result.status,
+        headers: { ...result.headers, 'x-request-id': requestId },
+        body: '',
+        stream: result.stream,
+      };
     return jsonReply(result.body, result.status, requestId);
   } catch (error) {
     return problemReply(asProblem(error), requestId, request.pathname);
@@ -172,18 +213,29 @@ async function durable(runtime: MockRuntime, before: number): Promise<void> {
   try {
     await runtime.wal.durable(ticket);
   } catch {
-    throw new ProblemError('STATE_NOT_SAVED', 'The change could not be saved to the state file, so it is not confirmed; the server log says why. Retry with the same Idempotency-Key.');
+    throw new ProblemError(
+      'STATE_NOT_SAVED',
+      'The change could not be saved to the state file, so it is not confirmed; the server log says why. Retry with the same Idempotency-Key.',
+    );
   }
 }
 
 function observe(
-  runtime: MockRuntime, request: PipelineRequest, outcome: Outcome, operationId: string | undefined, requestId: string, started: number,
+  runtime: MockRuntime,
+  request: PipelineRequest,
+  outcome: Outcome,
+  operationId: string | undefined,
+  requestId: string,
+  started: number,
   tenant: Tenant | undefined,
 ): void {
   const response = outcome.kind === 'reply' ? outcome.reply : undefined;
   const exchange: Exchange = {
     request: {
-      method: request.method, url: request.url, path: request.pathname, headers: request.headers(),
+      method: request.method,
+      url: request.url,
+      path: request.pathname,
+      headers: request.headers(),
       // Lossy for observers: a body that is not UTF-8 has been answered 400 already, and must not fail here.
       body: request.body === undefined ? undefined : new TextDecoder().decode(request.body),
     },

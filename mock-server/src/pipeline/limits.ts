@@ -30,7 +30,10 @@ export function checkTarget(pathname: string, search: string): void {
 export function checkBodySize(body: Uint8Array | undefined, control: boolean): void {
   const max = control ? MAX_CONTROL_BODY_BYTES : MAX_API_BODY_BYTES;
   if (body !== undefined && body.byteLength > max) {
-    throw new ProblemError('PAYLOAD_TOO_LARGE', `The request body is larger than ${max} bytes${control ? '' : ' (the API limit, 64 KiB)'}.`);
+    throw new ProblemError(
+      'PAYLOAD_TOO_LARGE',
+      `The request body is larger than ${max} bytes${control ? '' : ' (the API limit, 64 KiB)'}.`,
+    );
   }
 }
 
@@ -46,7 +49,6 @@ export function decodeUtf8(body: Uint8Array | undefined): string {
   }
 }
 
-
 /** A problem cut to the spec's bounds (texts end with "…" when cut; at most the spec's number of errors, the count in `detail`). */
 export function boundProblem(problem: Problem): Problem {
   const out: Record<string, unknown> = { ...problem };
@@ -55,9 +57,15 @@ export function boundProblem(problem: Problem): Problem {
     if (typeof value === 'string') out[field] = cut(value, max);
   }
   if (problem.errors) {
-    out.errors = problem.errors.slice(0, MAX_PROBLEM_ERRORS).map((e) => ({ path: cut(e.path, FIELD_ERROR_LIMITS.path), message: cut(e.message, FIELD_ERROR_LIMITS.message) }));
+    out.errors = problem.errors.slice(0, MAX_PROBLEM_ERRORS).map((e) => ({
+      path: cut(e.path, FIELD_ERROR_LIMITS.path),
+      message: cut(e.message, FIELD_ERROR_LIMITS.message),
+    }));
     if (problem.errors.length > MAX_PROBLEM_ERRORS) {
-      out.detail = cut(`${problem.errors.length} fields are invalid; the first ${MAX_PROBLEM_ERRORS} are listed.`, PROBLEM_TEXT_LIMITS.detail);
+      out.detail = cut(
+        `${problem.errors.length} fields are invalid; the first ${MAX_PROBLEM_ERRORS} are listed.`,
+        PROBLEM_TEXT_LIMITS.detail,
+      );
     }
   }
   return out as Problem;

@@ -16,7 +16,11 @@ import { business, cards, deposits, users } from '../domain';
 type Row<K extends OperationId> = Extract<OperationRow, { operationId: K }>;
 type Schemas = typeof g;
 type Part<K extends OperationId, P extends string> = Row<K>['schemas'] extends { readonly [Q in P]: infer N }
-  ? N extends keyof Schemas ? Schemas[N] extends z.core.$ZodType ? z.output<Schemas[N]> : never : never
+  ? N extends keyof Schemas
+    ? Schemas[N] extends z.core.$ZodType
+      ? z.output<Schemas[N]>
+      : never
+    : never
   : undefined;
 
 /** The parsed inputs of a request of operation `K`. */
@@ -27,7 +31,12 @@ export interface OperationInput<K extends OperationId = OperationId> {
 }
 
 // A runner's result is a promise only for the card-details GETs (encryption is async); never for a POST.
-type Runners = { [K in OperationId]: (ctx: DomainContext, input: OperationInput<K>) => z.input<Schemas[Row<K>['schemas']['response']]> | Promise<z.input<Schemas[Row<K>['schemas']['response']]>> };
+type Runners = {
+  [K in OperationId]: (
+    ctx: DomainContext,
+    input: OperationInput<K>,
+  ) => z.input<Schemas[Row<K>['schemas']['response']]> | Promise<z.input<Schemas[Row<K>['schemas']['response']]>>;
+};
 
 /** One operation of the spec as the mock serves it. */
 export interface Operation {
@@ -37,7 +46,13 @@ export interface Operation {
   path: string;
   /** The success status. */
   status: number;
-  schemas: { path?: z.core.$ZodType; query?: z.core.$ZodType; headers?: z.core.$ZodType; body?: z.core.$ZodType; response: z.core.$ZodType };
+  schemas: {
+    path?: z.core.$ZodType;
+    query?: z.core.$ZodType;
+    headers?: z.core.$ZodType;
+    body?: z.core.$ZodType;
+    response: z.core.$ZodType;
+  };
   run(ctx: DomainContext, input: { path: unknown; query: unknown; body: unknown }): unknown;
 }
 
@@ -47,7 +62,10 @@ async function encrypt(details: CardDetails, publicKey: string): Promise<{ encry
     return { encryptedDetails: await encryptCardDetails(details, publicKey) };
   } catch (error) {
     if ((error as { code?: unknown }).code === 'PUBLIC_KEY_INVALID') {
-      throw new ProblemError('PUBLIC_KEY_INVALID', 'publicKey must be the base64url DER SubjectPublicKeyInfo of an RSA key of at least 2048 bits.');
+      throw new ProblemError(
+        'PUBLIC_KEY_INVALID',
+        'publicKey must be the base64url DER SubjectPublicKeyInfo of an RSA key of at least 2048 bits.',
+      );
     }
     throw error;
   }
@@ -70,16 +88,20 @@ const runners: Runners = {
   getCardDetails: (ctx, { path, query }) => encrypt(cards.cardDetails(ctx, path.cardId), query.publicKey),
   listDepositTypes: (ctx, { path, query }) => deposits.listDepositTypes(ctx, path.balanceId, query),
   listDepositVerifications: (ctx, { query }) => deposits.listVerifications(ctx, query.userId, query),
-  approveDepositVerification: (ctx, { path, body }) => deposits.approveVerification(ctx, path.id, body, 'approveDepositVerification'),
+  approveDepositVerification: (ctx, { path, body }) =>
+    deposits.approveVerification(ctx, path.id, body, 'approveDepositVerification'),
   listDepositAddresses: (ctx, { path, query }) => deposits.listDepositAddresses(ctx, path.balanceId, path.type, query),
   createDepositAddress: (ctx, { path, body }) => deposits.createDepositAddress(ctx, path.balanceId, path.type, body),
   // ------------------------------------------------------------ Wallet App
   listAppDepositTypes: (ctx, { query }) => deposits.listAppDepositTypes(ctx, query.userUuid, query),
   signAppConsent: (ctx, { path, query }) => users.signConsent(ctx, query.userUuid, path.consentUuid),
   listAppDepositVerifications: (ctx, { query }) => deposits.listAppVerifications(ctx, query.userUuid, query),
-  approveAppDepositVerification: (ctx, { path, body }) => deposits.approveVerification(ctx, path.id, body, 'approveAppDepositVerification'),
-  listAppDepositAddresses: (ctx, { path, query }) => deposits.listDepositAddresses(ctx, path.balanceUuid, path.type, query, 'listAppDepositAddresses'),
-  createAppDepositAddress: (ctx, { path, body }) => deposits.createDepositAddress(ctx, path.balanceUuid, path.type, body),
+  approveAppDepositVerification: (ctx, { path, body }) =>
+    deposits.approveVerification(ctx, path.id, body, 'approveAppDepositVerification'),
+  listAppDepositAddresses: (ctx, { path, query }) =>
+    deposits.listDepositAddresses(ctx, path.balanceUuid, path.type, query, 'listAppDepositAddresses'),
+  createAppDepositAddress: (ctx, { path, body }) =>
+    deposits.createDepositAddress(ctx, path.balanceUuid, path.type, body),
   // ------------------------------------------------------------ Business cards
   createBusinessUser: (ctx, { body }) => business.createBusinessUser(ctx, body),
   createApproval: (ctx, { path, body }) => business.createApproval(ctx, path.corporateUuid, body),
@@ -90,8 +112,10 @@ const runners: Runners = {
     return { ...reapproval, previousApprovalUuid: reapproval.previousApprovalUuid ?? path.approvalUuid };
   },
   getApproval: (ctx, { path }) => business.getApproval(ctx, path.corporateUuid, path.approvalUuid),
-  listUserApprovals: (ctx, { path, query }) => business.listUserApprovals(ctx, path.corporateUuid, path.userUuid, query),
-  listCorporateDepositAddresses: (ctx, { path, query }) => business.listCorporateDepositAddresses(ctx, path.corporateUuid, query),
+  listUserApprovals: (ctx, { path, query }) =>
+    business.listUserApprovals(ctx, path.corporateUuid, path.userUuid, query),
+  listCorporateDepositAddresses: (ctx, { path, query }) =>
+    business.listCorporateDepositAddresses(ctx, path.corporateUuid, query),
   listTopUps: (ctx, { path, query }) => business.listTopUps(ctx, path.corporateUuid, query),
 };
 

@@ -25,7 +25,7 @@ export interface PathPattern {
 export function compilePathPattern(source: string): PathPattern {
   const tokens: Token[] = [];
   const parameter = /^(\{[^}/]+\}|:[A-Za-z_][A-Za-z0-9_]*)/;
-  for (let i = 0; i < source.length;) {
+  for (let i = 0; i < source.length; ) {
     const rest = source.slice(i);
     const param = parameter.exec(rest);
     if (source[i] === '*') {
@@ -39,7 +39,8 @@ export function compilePathPattern(source: string): PathPattern {
       tokens.push(source[i]!);
       i += 1;
     }
-    if (tokens.length > MAX_PATTERN_TOKENS) throw new RangeError(`A fault path pattern has at most ${MAX_PATTERN_TOKENS} characters and wildcards.`);
+    if (tokens.length > MAX_PATTERN_TOKENS)
+      throw new RangeError(`A fault path pattern has at most ${MAX_PATTERN_TOKENS} characters and wildcards.`);
   }
   return { source, matches: (path) => run(tokens, path) };
 }

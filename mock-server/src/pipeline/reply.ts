@@ -84,7 +84,11 @@ export function problemReply(error: ProblemError, requestId: string, instance: s
 
 /** A JSON success reply with `X-Request-Id`. */
 export function jsonReply(body: unknown, status: number, requestId: string): Reply {
-  return { status, headers: { 'content-type': 'application/json', 'x-request-id': requestId }, body: JSON.stringify(body) };
+  return {
+    status,
+    headers: { 'content-type': 'application/json', 'x-request-id': requestId },
+    body: JSON.stringify(body),
+  };
 }
 
 /**
@@ -93,7 +97,10 @@ export function jsonReply(body: unknown, status: number, requestId: string): Rep
  * idempotent replay carries the time of the replay.
  */
 export function toResponse(reply: Reply, extraHeaders: Record<string, string> = {}): Response {
-  return new Response(reply.stream ?? reply.body, { status: reply.status, headers: { date: new Date().toUTCString(), ...reply.headers, ...extraHeaders } });
+  return new Response(reply.stream ?? reply.body, {
+    status: reply.status,
+    headers: { date: new Date().toUTCString(), ...reply.headers, ...extraHeaders },
+  });
 }
 
 /** The problem code of a reply, when it is a problem (for logs and observers). */
@@ -110,5 +117,8 @@ export function replyCode(reply: Reply): string | undefined {
 /** Any thrown value as a ProblemError: ProblemErrors as they are, anything else a 500 INTERNAL_ERROR. */
 export function asProblem(error: unknown): ProblemError {
   if (error instanceof ProblemError) return error;
-  return new ProblemError('INTERNAL_ERROR', `The mock failed: ${error instanceof Error ? error.message : String(error)}`);
+  return new ProblemError(
+    'INTERNAL_ERROR',
+    `The mock failed: ${error instanceof Error ? error.message : String(error)}`,
+  );
 }

@@ -52,7 +52,10 @@ export class Router<R> {
           at = at.param.node;
         } else {
           let next = at.literal.get(segment);
-          if (!next) at.literal.set(segment, (next = node()));
+          if (!next) {
+            next = node();
+            at.literal.set(segment, next);
+          }
           at = next;
         }
       }
@@ -65,7 +68,11 @@ export class Router<R> {
   match(method: string, url: string, pathname: string): MatchResult<R> {
     let path = pathname;
     if (this.baseUrl !== undefined) {
-      if (!url.startsWith(this.baseUrl) || !(url.length === this.baseUrl.length || '/?#'.includes(url[this.baseUrl.length]!))) return { kind: 'not-ours' };
+      if (
+        !url.startsWith(this.baseUrl) ||
+        !(url.length === this.baseUrl.length || '/?#'.includes(url[this.baseUrl.length]!))
+      )
+        return { kind: 'not-ours' };
       const prefix = pathOf(this.baseUrl);
       path = pathname.slice(prefix.length) || '/';
     }
@@ -85,7 +92,13 @@ export class Router<R> {
   }
 }
 
-function walk<R>(at: Node<R>, segments: string[], i: number, method: string, params: Record<string, string>): R | undefined {
+function walk<R>(
+  at: Node<R>,
+  segments: string[],
+  i: number,
+  method: string,
+  params: Record<string, string>,
+): R | undefined {
   if (i === segments.length) return at.methods.get(method);
   const segment = segments[i]!;
   const literal = at.literal.get(segment);

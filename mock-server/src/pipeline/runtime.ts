@@ -73,8 +73,15 @@ export interface MockRuntime<O extends RuntimeObserver = RuntimeObserver> {
 
 /** Creates the runtime of one mock. */
 export function createRuntime<O extends RuntimeObserver>(options: {
-  tenants: TenantRegistry; verifySignatures: boolean; latencyMs: number; baseUrl: string | undefined; listeners: Set<() => void>;
-  hmac: MockRuntime['hmac']; bodyHash?: boolean; publicUrl?: string | undefined; secretEncoding?: SecretEncoding;
+  tenants: TenantRegistry;
+  verifySignatures: boolean;
+  latencyMs: number;
+  baseUrl: string | undefined;
+  listeners: Set<() => void>;
+  hmac: MockRuntime['hmac'];
+  bodyHash?: boolean;
+  publicUrl?: string | undefined;
+  secretEncoding?: SecretEncoding;
   observer: O;
 }): MockRuntime<O> {
   const ids = new Prng(seedState(`${options.tenants.seed}\u0000request-ids`));

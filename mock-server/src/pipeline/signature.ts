@@ -14,13 +14,25 @@ import type { MockRuntime } from './runtime';
 /** The tenant whose key signed the request; throws 401 with the AUTH_ code otherwise. */
 export async function verifiedTenant(runtime: MockRuntime, request: PipelineRequest): Promise<Tenant> {
   const result = await verifySignature({
-    method: request.method, url: signedUrl(runtime, request), body: request.body, authorization: request.header('authorization'),
-    getSecret: (apiKey) => runtime.tenants.secretOf(apiKey), nonces: runtime.nonces, now: wallSeconds(), hmac: runtime.hmac,
-    bodyHash: runtime.bodyHash, secretEncoding: runtime.secretEncoding,
+    method: request.method,
+    url: signedUrl(runtime, request),
+    body: request.body,
+    authorization: request.header('authorization'),
+    getSecret: (apiKey) => runtime.tenants.secretOf(apiKey),
+    nonces: runtime.nonces,
+    now: wallSeconds(),
+    hmac: runtime.hmac,
+    bodyHash: runtime.bodyHash,
+    secretEncoding: runtime.secretEncoding,
   });
   if (!result.ok) {
-    throw new ProblemError(result.code, result.detail,
-      result.code === 'AUTH_SIGNATURE_MISMATCH' && result.stringToSign !== undefined ? { stringToSign: result.stringToSign } : {});
+    throw new ProblemError(
+      result.code,
+      result.detail,
+      result.code === 'AUTH_SIGNATURE_MISMATCH' && result.stringToSign !== undefined
+        ? { stringToSign: result.stringToSign }
+        : {},
+    );
   }
   return runtime.tenants.get(result.apiKey)!;
 }

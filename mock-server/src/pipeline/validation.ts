@@ -71,12 +71,15 @@ export function queryValues(schema: z.core.$ZodType, params: URLSearchParams): R
 function isNumeric(schema: z.core.$ZodType | undefined): boolean {
   let inner: z.core.$ZodType | undefined = schema;
   // Optional and default wrappers hold the real type as their innerType.
-  while (inner && (inner instanceof z.core.$ZodOptional || inner instanceof z.core.$ZodDefault)) inner = inner._zod.def.innerType;
+  while (inner && (inner instanceof z.core.$ZodOptional || inner instanceof z.core.$ZodDefault))
+    inner = inner._zod.def.innerType;
   return inner instanceof z.core.$ZodNumber;
 }
 
 /** Parses each present part; throws one VALIDATION_FAILED naming every bad field of every part. */
-export function validateParts(parts: { location: Location; schema: z.core.$ZodType | undefined; value: unknown }[]): unknown[] {
+export function validateParts(
+  parts: { location: Location; schema: z.core.$ZodType | undefined; value: unknown }[],
+): unknown[] {
   const errors: FieldError[] = [];
   const values = parts.map(({ location, schema, value }) => {
     if (!schema) return undefined;

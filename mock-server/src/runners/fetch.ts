@@ -23,7 +23,10 @@ export type FetchFunction = (input: RequestInfo | URL, init?: RequestInit) => Pr
  * const client = createCardIssuingClient({ baseUrl: 'https://api.example.test', apiKey: 'test_key', apiSecret: 'test_secret', fetch: createMockFetch(mock.handlers) });
  * ```
  */
-export function createMockFetch(handlers: readonly RequestHandler[], fallback?: (request: Request) => Promise<Response>): FetchFunction {
+export function createMockFetch(
+  handlers: readonly RequestHandler[],
+  fallback?: (request: Request) => Promise<Response>,
+): FetchFunction {
   return async (input, init) => {
     const request = new globalThis.Request(input, init);
     if (request.signal.aborted) throw request.signal.reason;

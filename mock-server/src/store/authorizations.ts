@@ -7,7 +7,12 @@ import type { Money } from 'card-issuing-sdk';
 
 /** Every reason the mock's card network declines an authorization, in the order `authorize` checks them. */
 export const DECLINE_REASONS = [
-  'APPROVAL_NOT_DELIVERED', 'CARD_LOCKED', 'CARD_NOT_ACTIVE', 'CURRENCY_MISMATCH', 'BUDGET_EXCEEDED', 'INSUFFICIENT_FUNDS',
+  'APPROVAL_NOT_DELIVERED',
+  'CARD_LOCKED',
+  'CARD_NOT_ACTIVE',
+  'CURRENCY_MISMATCH',
+  'BUDGET_EXCEEDED',
+  'INSUFFICIENT_FUNDS',
 ] as const;
 /** Why the mock's card network declined an authorization. */
 export type DeclineReason = (typeof DECLINE_REASONS)[number];

@@ -16,10 +16,34 @@ export const MOCK_CURRENCY = 'EUR';
 const LEGAL = 'https://legal.card-issuing.example';
 const ASSETS = 'https://assets.card-issuing.example/visuals';
 
-const CARD_CONFIGS: { name: string; type: 'VIRTUAL' | 'PHYSICAL'; price: number | null; visuals: [string, string]; consent: string }[] = [
-  { name: 'Virtual Free', type: 'VIRTUAL', price: null, visuals: ['Midnight', 'Aurora'], consent: 'Virtual card terms' },
-  { name: 'Virtual Plus', type: 'VIRTUAL', price: 499, visuals: ['Graphite', 'Coral'], consent: 'Virtual Plus cardholder agreement' },
-  { name: 'Physical Metal', type: 'PHYSICAL', price: 999, visuals: ['Brushed Steel', 'Black Metal'], consent: 'Physical card agreement' },
+const CARD_CONFIGS: {
+  name: string;
+  type: 'VIRTUAL' | 'PHYSICAL';
+  price: number | null;
+  visuals: [string, string];
+  consent: string;
+}[] = [
+  {
+    name: 'Virtual Free',
+    type: 'VIRTUAL',
+    price: null,
+    visuals: ['Midnight', 'Aurora'],
+    consent: 'Virtual card terms',
+  },
+  {
+    name: 'Virtual Plus',
+    type: 'VIRTUAL',
+    price: 499,
+    visuals: ['Graphite', 'Coral'],
+    consent: 'Virtual Plus cardholder agreement',
+  },
+  {
+    name: 'Physical Metal',
+    type: 'PHYSICAL',
+    price: 999,
+    visuals: ['Brushed Steel', 'Black Metal'],
+    consent: 'Physical card agreement',
+  },
 ];
 
 const DEPOSIT_TYPES: Omit<DepositTypeRecord, 'consentIds' | 'currency'>[] = [
@@ -49,13 +73,29 @@ export function seedTenant(seed: string, apiKey: string, clock: ClockState): Ten
   const now = iso(clockNow(clock));
 
   const consents: ConsentRecord[] = [
-    { id: rng.uuid(), kind: 'REGISTRATION', title: 'Terms of service', version: '2026-01', url: `${LEGAL}/terms/2026-01` },
-    { id: rng.uuid(), kind: 'REGISTRATION', title: 'Privacy notice', version: '2026-01', url: `${LEGAL}/privacy/2026-01` },
+    {
+      id: rng.uuid(),
+      kind: 'REGISTRATION',
+      title: 'Terms of service',
+      version: '2026-01',
+      url: `${LEGAL}/terms/2026-01`,
+    },
+    {
+      id: rng.uuid(),
+      kind: 'REGISTRATION',
+      title: 'Privacy notice',
+      version: '2026-01',
+      url: `${LEGAL}/privacy/2026-01`,
+    },
   ];
 
   const cardConfigs: CardConfigRecord[] = CARD_CONFIGS.map((c) => {
     const consent: ConsentRecord = {
-      id: rng.uuid(), kind: 'CARD', title: c.consent, version: '2026-01', url: `${LEGAL}/${slug(c.consent)}/2026-01`,
+      id: rng.uuid(),
+      kind: 'CARD',
+      title: c.consent,
+      version: '2026-01',
+      url: `${LEGAL}/${slug(c.consent)}/2026-01`,
     };
     consents.push(consent);
     const price: Money | null = c.price === null ? null : { amount: c.price, currency: MOCK_CURRENCY };
@@ -70,11 +110,18 @@ export function seedTenant(seed: string, apiKey: string, clock: ClockState): Ten
   });
 
   const depositConsent: ConsentRecord = {
-    id: rng.uuid(), kind: 'DEPOSIT', title: 'Crypto deposit terms', version: '2026-01', url: `${LEGAL}/crypto-deposits/2026-01`,
+    id: rng.uuid(),
+    kind: 'DEPOSIT',
+    title: 'Crypto deposit terms',
+    version: '2026-01',
+    url: `${LEGAL}/crypto-deposits/2026-01`,
   };
   consents.push(depositConsent);
   const depositTypes: DepositTypeRecord[] = DEPOSIT_TYPES.map((t) => ({
-    ...t, networks: [...t.networks], currency: MOCK_CURRENCY, consentIds: [depositConsent.id],
+    ...t,
+    networks: [...t.networks],
+    currency: MOCK_CURRENCY,
+    consentIds: [depositConsent.id],
   }));
 
   const state: TenantState = {
@@ -102,15 +149,26 @@ export function seedTenant(seed: string, apiKey: string, clock: ClockState): Ten
 
   for (const c of CORPORATES) {
     const corporate: CorporateRecord = {
-      corporateUuid: rng.uuid(), name: c.name, currency: MOCK_CURRENCY, balanceId: rng.uuid(),
-      available: c.funded, funded: c.funded, spent: 0, createdAt: now,
+      corporateUuid: rng.uuid(),
+      name: c.name,
+      currency: MOCK_CURRENCY,
+      balanceId: rng.uuid(),
+      available: c.funded,
+      funded: c.funded,
+      spent: 0,
+      createdAt: now,
     };
     state.corporates[corporate.corporateUuid] = corporate;
     for (const t of depositTypes) {
       for (const network of t.networks) {
         const id = rng.uuid();
         state.corporateDepositAddresses[id] = {
-          id, corporateUuid: corporate.corporateUuid, type: t.type, network, address: makeAddress(rng, network), createdAt: now,
+          id,
+          corporateUuid: corporate.corporateUuid,
+          type: t.type,
+          network,
+          address: makeAddress(rng, network),
+          createdAt: now,
         };
       }
     }
@@ -119,7 +177,10 @@ export function seedTenant(seed: string, apiKey: string, clock: ClockState): Ten
 }
 
 function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 /** The seeded ids and current corporate balances of a tenant, as `fixtures()` and `GET /__mock/fixtures` give them. */
@@ -144,12 +205,30 @@ export interface Fixtures {
     funded: Money;
     depositAddresses: { id: string; type: string; network: string; address: string }[];
   }[];
-  cardConfigs: { configId: string; name: string; type: 'VIRTUAL' | 'PHYSICAL'; price: Money | null; visualIds: string[]; consentIds: string[] }[];
-  depositTypes: { type: string; name: string; networks: string[]; minimumAmount: string; exchangeRate: { currency: string; rate: string }; consentIds: string[] }[];
+  cardConfigs: {
+    configId: string;
+    name: string;
+    type: 'VIRTUAL' | 'PHYSICAL';
+    price: Money | null;
+    visualIds: string[];
+    consentIds: string[];
+  }[];
+  depositTypes: {
+    type: string;
+    name: string;
+    networks: string[];
+    minimumAmount: string;
+    exchangeRate: { currency: string; rate: string };
+    consentIds: string[];
+  }[];
 }
 
 /** The fixtures of a tenant's state (ids from the seed, corporate balances as they are now). */
-export function fixturesOf(state: TenantState, credentials: { apiKey: string; apiSecret: string }, index: TenantIndex): Fixtures {
+export function fixturesOf(
+  state: TenantState,
+  credentials: { apiKey: string; apiSecret: string },
+  index: TenantIndex,
+): Fixtures {
   const money = (amount: number, currency: string): Money => ({ amount, currency });
   return {
     credentials: [{ ...credentials }],
@@ -167,16 +246,26 @@ export function fixturesOf(state: TenantState, credentials: { apiKey: string; ap
         held: money(held, c.currency),
         spent: money(c.spent, c.currency),
         funded: money(c.funded, c.currency),
-        depositAddresses: index.corporateDepositAddressesByCorporate.get(c.corporateUuid)
+        depositAddresses: index.corporateDepositAddressesByCorporate
+          .get(c.corporateUuid)
           .map(({ id, type, network, address }) => ({ id, type, network, address })),
       };
     }),
     cardConfigs: state.catalogue.cardConfigs.map((c) => ({
-      configId: c.id, name: c.name, type: c.type, price: c.price, visualIds: c.visuals.map((v) => v.id), consentIds: [...c.consentIds],
+      configId: c.id,
+      name: c.name,
+      type: c.type,
+      price: c.price,
+      visualIds: c.visuals.map((v) => v.id),
+      consentIds: [...c.consentIds],
     })),
     depositTypes: state.catalogue.depositTypes.map((t) => ({
-      type: t.type, name: t.name, networks: [...t.networks], minimumAmount: t.minimumAmount,
-      exchangeRate: { currency: t.currency, rate: t.rate }, consentIds: [...t.consentIds],
+      type: t.type,
+      name: t.name,
+      networks: [...t.networks],
+      minimumAmount: t.minimumAmount,
+      exchangeRate: { currency: t.currency, rate: t.rate },
+      consentIds: [...t.consentIds],
     })),
   };
 }

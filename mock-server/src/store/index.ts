@@ -5,14 +5,14 @@
 import type { TenantState } from './records';
 import { snapshotErrors } from './snapshot-schema';
 
-export { snapshotErrors, zTenantState } from './snapshot-schema';
+export { snapshotErrors } from './snapshot-schema';
 
 export * from './records';
 export * from './fixtures';
-export { Prng, seedState, type PrngState } from './prng';
+export { Prng, seedState } from './prng';
 export * from './indexes';
 export { DueQueue } from './due-queue';
-export { migrateSnapshot, TENANT_STATE_VERSION } from './migrate';
+export { migrateSnapshot } from './migrate';
 
 /** A deep copy of a tenant state through JSON (what a snapshot is, so it never shares objects with the store). */
 export function cloneState(state: TenantState): TenantState {
@@ -20,7 +20,7 @@ export function cloneState(state: TenantState): TenantState {
 }
 
 /**
- * Why `value` is not a tenant snapshot, or undefined when it is one: checked whole against {@link zTenantState}
+ * Why `value` is not a tenant snapshot, or undefined when it is one: checked whole against `zTenantState` (snapshot-schema.ts)
  * (every record, its key and its references); the first bad path and what is wrong with it.
  */
 export function snapshotProblem(value: unknown): string | undefined {

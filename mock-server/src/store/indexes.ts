@@ -9,24 +9,57 @@
 import { ArrivalQueue } from 'card-issuing-sdk/server';
 import { DueQueue } from './due-queue';
 import type {
-  ApprovalRecord, AuthorizationRecord, BalanceRecord, CardRecord, CorporateDepositAddressRecord, CorporateRecord, DepositAddressRecord, IdempotencyRecord, OutboxMessage,
-  TenantState, TopUpRecord, VerificationRecord,
+  ApprovalRecord,
+  AuthorizationRecord,
+  BalanceRecord,
+  CardRecord,
+  CorporateDepositAddressRecord,
+  CorporateRecord,
+  DepositAddressRecord,
+  IdempotencyRecord,
+  OutboxMessage,
+  TenantState,
+  TopUpRecord,
+  VerificationRecord,
 } from './records';
 
 /** Most messages kept in a user's outbox (the oldest go first). */
 export const MAX_OUTBOX_PER_USER = 20;
 
 /** Called for every record filed (at build and on every insert): the domain schedules due transitions here. */
-export type InsertHook = (collection: IndexedCollection, record: unknown, index: TenantIndex, state: TenantState) => void;
+export type InsertHook = (
+  collection: IndexedCollection,
+  record: unknown,
+  index: TenantIndex,
+  state: TenantState,
+) => void;
 
 /** The collections whose records are filed in an index. */
 export type IndexedCollection =
-  | 'users' | 'businessUsers' | 'balances' | 'cards' | 'approvals' | 'depositAddresses' | 'verifications' | 'corporates'
-  | 'corporateDepositAddresses' | 'topUps' | 'authorizations';
+  | 'users'
+  | 'businessUsers'
+  | 'balances'
+  | 'cards'
+  | 'approvals'
+  | 'depositAddresses'
+  | 'verifications'
+  | 'corporates'
+  | 'corporateDepositAddresses'
+  | 'topUps'
+  | 'authorizations';
 
 const COLLECTIONS: readonly IndexedCollection[] = [
-  'users', 'businessUsers', 'balances', 'cards', 'approvals', 'depositAddresses', 'verifications', 'corporates',
-  'corporateDepositAddresses', 'topUps', 'authorizations',
+  'users',
+  'businessUsers',
+  'balances',
+  'cards',
+  'approvals',
+  'depositAddresses',
+  'verifications',
+  'corporates',
+  'corporateDepositAddresses',
+  'topUps',
+  'authorizations',
 ];
 
 /** A list per key, in insertion (creation) order. */
@@ -108,32 +141,38 @@ export class TenantIndex {
       case 'businessUsers': {
         const u = record as { userUuid: string; email: string };
         if (add) this.businessUserByEmail.set(u.email.toLowerCase(), u.userUuid);
-        else if (this.businessUserByEmail.get(u.email.toLowerCase()) === u.userUuid) this.businessUserByEmail.delete(u.email.toLowerCase());
+        else if (this.businessUserByEmail.get(u.email.toLowerCase()) === u.userUuid)
+          this.businessUserByEmail.delete(u.email.toLowerCase());
         return;
       }
       case 'balances': {
         const b = record as BalanceRecord;
-        return m(this.balancesByUser, b.userId, b);
+        m(this.balancesByUser, b.userId, b);
+        return;
       }
       case 'cards': {
         const c = record as CardRecord;
-        return m(this.cardsByUser, c.userId, c);
+        m(this.cardsByUser, c.userId, c);
+        return;
       }
       case 'approvals': {
         const a = record as ApprovalRecord;
         m(this.approvalsByCorporateUser, `${a.corporateUuid} ${a.userUuid}`, a);
         m(this.approvalsByCorporate, a.corporateUuid, a);
         m(this.approvalsByCard, a.cardId, a);
-        return m(this.approvalsByUser, a.userUuid, a);
+        m(this.approvalsByUser, a.userUuid, a);
+        return;
       }
       case 'depositAddresses': {
         const d = record as DepositAddressRecord;
-        return m(this.depositAddressesByBalanceType, `${d.balanceId} ${d.type}`, d);
+        m(this.depositAddressesByBalanceType, `${d.balanceId} ${d.type}`, d);
+        return;
       }
       case 'verifications': {
         const v = record as VerificationRecord;
         m(this.verificationsByUser, v.userId, v);
-        return m(this.verificationsByBalance, v.balanceId, v);
+        m(this.verificationsByBalance, v.balanceId, v);
+        return;
       }
       case 'corporates': {
         const c = record as CorporateRecord;
@@ -143,15 +182,18 @@ export class TenantIndex {
       }
       case 'corporateDepositAddresses': {
         const d = record as CorporateDepositAddressRecord;
-        return m(this.corporateDepositAddressesByCorporate, d.corporateUuid, d);
+        m(this.corporateDepositAddressesByCorporate, d.corporateUuid, d);
+        return;
       }
       case 'topUps': {
         const t = record as TopUpRecord;
-        return m(this.topUpsByCorporate, t.corporateUuid, t);
+        m(this.topUpsByCorporate, t.corporateUuid, t);
+        return;
       }
       case 'authorizations': {
         const a = record as AuthorizationRecord;
-        return m(this.authorizationsByCard, a.cardId, a);
+        m(this.authorizationsByCard, a.cardId, a);
+        return;
       }
     }
   }
@@ -194,7 +236,9 @@ export function tenantIndex(state: TenantState, onInsert: InsertHook): TenantInd
     });
   }
   for (const message of state.outbox) index.outboxByUser.add(message.userId, message);
-  const byAge = Object.entries(state.idempotency).sort(([, a], [, b]) => (a.storedAtWall ?? a.storedAt) - (b.storedAtWall ?? b.storedAt));
+  const byAge = Object.entries(state.idempotency).sort(
+    ([, a], [, b]) => (a.storedAtWall ?? a.storedAt) - (b.storedAtWall ?? b.storedAt),
+  );
   for (const [key, record] of byAge) index.idempotencyOrder.push({ key, record });
   index.idempotencyCount = byAge.length;
   return index;

@@ -10,7 +10,8 @@
 export const TENANT_STATE_VERSION = 2;
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * `value` brought to {@link TENANT_STATE_VERSION} when it is a tenant state of an older version this code knows (a new
@@ -20,10 +21,14 @@ export function migrateSnapshot(value: unknown): unknown {
   if (!isObject(value) || value.version !== 1) return value;
   const migrated: Json = { ...value, version: TENANT_STATE_VERSION };
   if (isObject(value.approvals)) {
-    migrated.approvals = Object.fromEntries(Object.entries(value.approvals).map(([key, a]) => [key, isObject(a) ? { ...a, held: 0 } : a]));
+    migrated.approvals = Object.fromEntries(
+      Object.entries(value.approvals).map(([key, a]) => [key, isObject(a) ? { ...a, held: 0 } : a]),
+    );
   }
   if (isObject(value.authorizations)) {
-    migrated.authorizations = Object.fromEntries(Object.entries(value.authorizations).map(([key, a]) => [key, isObject(a) ? authorizationV2(a) : a]));
+    migrated.authorizations = Object.fromEntries(
+      Object.entries(value.authorizations).map(([key, a]) => [key, isObject(a) ? authorizationV2(a) : a]),
+    );
   }
   return migrated;
 }
@@ -34,7 +39,11 @@ function authorizationV2(a: Json): Json {
   const at = a.createdAt;
   return {
     ...a,
-    state: approved ? 'CLEARED' : 'DECLINED', authorized: approved ? amount : 0, held: 0, captured: approved ? amount : 0, refunded: 0,
+    state: approved ? 'CLEARED' : 'DECLINED',
+    authorized: approved ? amount : 0,
+    held: 0,
+    captured: approved ? amount : 0,
+    refunded: 0,
     expiresAt: null,
     steps: [
       { kind: 'authorize', amount, declineReason: a.declineReason ?? null, at },

@@ -10,7 +10,10 @@ export type PrngState = [number, number, number, number];
 
 /** Hashes any text to a {@link PrngState} (cyrb128), so that `seed` may be a number or any string. */
 export function seedState(text: string): PrngState {
-  let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762;
+  let h1 = 1779033703,
+    h2 = 3144134277,
+    h3 = 1013904242,
+    h4 = 2773480762;
   for (let i = 0; i < text.length; i++) {
     const k = text.charCodeAt(i);
     h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
@@ -37,14 +40,20 @@ export class Prng {
   nextUint32(): number {
     const s = this.state;
     let [a, b, c, d] = s;
-    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+    a >>>= 0;
+    b >>>= 0;
+    c >>>= 0;
+    d >>>= 0;
     const t = (((a + b) >>> 0) + d) >>> 0;
     d = (d + 1) >>> 0;
     a = b ^ (b >>> 9);
     b = (c + (c << 3)) >>> 0;
     c = ((c << 21) | (c >>> 11)) >>> 0;
     c = (c + t) >>> 0;
-    s[0] = a >>> 0; s[1] = b; s[2] = c; s[3] = d;
+    s[0] = a >>> 0;
+    s[1] = b;
+    s[2] = c;
+    s[3] = d;
     return t;
   }
 

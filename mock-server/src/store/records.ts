@@ -6,8 +6,18 @@
  * @module
  */
 import type {
-  ApprovalChange, ApprovalStatus, ApprovalStatusReason, BusinessUser, CardStatus, CardType, Consent, Money, RegistrationData, User,
-  VerificationData, Visual,
+  ApprovalChange,
+  ApprovalStatus,
+  ApprovalStatusReason,
+  BusinessUser,
+  CardStatus,
+  CardType,
+  Consent,
+  Money,
+  RegistrationData,
+  User,
+  VerificationData,
+  Visual,
 } from 'card-issuing-sdk';
 import type { ClockState } from '../clock';
 import type { AuthorizationRecord } from './authorizations';
@@ -212,7 +222,13 @@ export interface TopUpRecord {
 }
 
 export { AUTHORIZATION_STATES, AUTHORIZATION_STEP_KINDS, DECLINE_REASONS } from './authorizations';
-export type { AuthorizationRecord, AuthorizationState, AuthorizationStep, AuthorizationStepKind, DeclineReason } from './authorizations';
+export type {
+  AuthorizationRecord,
+  AuthorizationState,
+  AuthorizationStep,
+  AuthorizationStepKind,
+  DeclineReason,
+} from './authorizations';
 
 /** A message the service sent to a user (the e-mail OTP), as the control API's outbox shows it. */
 export interface OutboxMessage {

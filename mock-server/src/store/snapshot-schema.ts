@@ -20,71 +20,194 @@ const minor = z.int().gte(0).lte(100_000_000_000);
 const nullable = <T extends z.core.SomeType>(schema: T) => z.nullable(schema);
 const byId = <T extends z.core.SomeType>(record: T) => z.record(z.string().max(64), record);
 
-const consent = z.strictObject({ id, kind: g.zConsent.shape.kind, title: text(200), version: text(32), url: text(2048) });
+const consent = z.strictObject({
+  id,
+  kind: g.zConsent.shape.kind,
+  title: text(200),
+  version: text(32),
+  url: text(2048),
+});
 const cardConfig = z.strictObject({
-  id, name: text(100), type: g.zCardType, price: nullable(money), visuals: z.array(z.strictObject(g.zVisual.shape)).max(20),
+  id,
+  name: text(100),
+  type: g.zCardType,
+  price: nullable(money),
+  visuals: z.array(z.strictObject(g.zVisual.shape)).max(20),
   consentIds: z.array(id).max(50),
 });
 const depositType = z.strictObject({
-  type: g.zDepositTypeCode, name: text(100), networks: z.array(g.zCryptoNetwork).min(1).max(20), minimumAmount: g.zCryptoAmount,
-  rate: g.zCryptoAmount, currency: g.zCurrencyCode, consentIds: z.array(id).max(50),
+  type: g.zDepositTypeCode,
+  name: text(100),
+  networks: z.array(g.zCryptoNetwork).min(1).max(20),
+  minimumAmount: g.zCryptoAmount,
+  rate: g.zCryptoAmount,
+  currency: g.zCurrencyCode,
+  consentIds: z.array(id).max(50),
 });
 const user = z.strictObject({
-  ...g.zRegistrationData.shape, id, signedConsents: z.record(id, instant), emailVerified: z.boolean(),
+  ...g.zRegistrationData.shape,
+  id,
+  signedConsents: z.record(id, instant),
+  emailVerified: z.boolean(),
   kycStatus: z.enum(['NOT_STARTED', 'PASSED', 'FAILED']),
-  otp: nullable(z.strictObject({ code: z.string().regex(/^[0-9]{6}$/), expiresAt: instant, attemptsRemaining: z.int().gte(0).lte(5) })),
+  otp: nullable(
+    z.strictObject({
+      code: z.string().regex(/^[0-9]{6}$/),
+      expiresAt: instant,
+      attemptsRemaining: z.int().gte(0).lte(5),
+    }),
+  ),
   createdAt: instant,
 });
 const balance = z.strictObject({ id, userId: id, currency: g.zCurrencyCode, available: minor, updatedAt: instant });
 const card = z.strictObject({
-  id, userId: id, type: g.zCardType, status: g.zCardStatus, pan: nullable(z.string().regex(/^[0-9]{12,19}$/)),
-  cvv: nullable(z.string().regex(/^[0-9]{3,4}$/)), expiryMonth: nullable(z.int().gte(1).lte(12)),
-  expiryYear: nullable(z.int().gte(2000).lte(2100)), cardholderName: text(201), configId: nullable(id), visualId: nullable(id),
-  createdAt: instant, generatedAt: nullable(instant), orderedAt: nullable(instant),
-  corporateUuid: nullable(id), approvalUuid: nullable(id),
+  id,
+  userId: id,
+  type: g.zCardType,
+  status: g.zCardStatus,
+  pan: nullable(z.string().regex(/^[0-9]{12,19}$/)),
+  cvv: nullable(z.string().regex(/^[0-9]{3,4}$/)),
+  expiryMonth: nullable(z.int().gte(1).lte(12)),
+  expiryYear: nullable(z.int().gte(2000).lte(2100)),
+  cardholderName: text(201),
+  configId: nullable(id),
+  visualId: nullable(id),
+  createdAt: instant,
+  generatedAt: nullable(instant),
+  orderedAt: nullable(instant),
+  corporateUuid: nullable(id),
+  approvalUuid: nullable(id),
 });
 const draft = z.strictObject({
-  cardId: id, userId: id, configId: id, visualId: id, type: g.zCardType, status: z.enum(['CREATED', 'CHARGED', 'COMPLETED']),
-  price: money, balanceId: id, createdAt: instant, chargedAt: nullable(instant),
+  cardId: id,
+  userId: id,
+  configId: id,
+  visualId: id,
+  type: g.zCardType,
+  status: z.enum(['CREATED', 'CHARGED', 'COMPLETED']),
+  price: money,
+  balanceId: id,
+  createdAt: instant,
+  chargedAt: nullable(instant),
 });
 const depositAddress = z.strictObject({
-  id, balanceId: id, type: g.zDepositTypeCode, network: g.zCryptoNetwork, address: text(128), label: nullable(text(64)), createdAt: instant,
+  id,
+  balanceId: id,
+  type: g.zDepositTypeCode,
+  network: g.zCryptoNetwork,
+  address: text(128),
+  label: nullable(text(64)),
+  createdAt: instant,
 });
 const verification = z.strictObject({
-  id, userId: id, balanceId: id, depositAddressId: id, type: g.zDepositTypeCode, network: g.zCryptoNetwork, amount: g.zCryptoAmount,
-  status: z.enum(['PENDING_APPROVAL', 'CREDITED']), verificationRequired: z.boolean(),
-  verificationData: nullable(z.strictObject(g.zVerificationData.shape)), creditedAmount: nullable(money), createdAt: instant,
+  id,
+  userId: id,
+  balanceId: id,
+  depositAddressId: id,
+  type: g.zDepositTypeCode,
+  network: g.zCryptoNetwork,
+  amount: g.zCryptoAmount,
+  status: z.enum(['PENDING_APPROVAL', 'CREDITED']),
+  verificationRequired: z.boolean(),
+  verificationData: nullable(z.strictObject(g.zVerificationData.shape)),
+  creditedAmount: nullable(money),
+  createdAt: instant,
   creditedAt: nullable(instant),
 });
 const corporate = z.strictObject({
-  corporateUuid: id, name: text(100), currency: g.zCurrencyCode, balanceId: id, available: minor, funded: minor, spent: minor,
+  corporateUuid: id,
+  name: text(100),
+  currency: g.zCurrencyCode,
+  balanceId: id,
+  available: minor,
+  funded: minor,
+  spent: minor,
   createdAt: instant,
 });
 const approval = z.strictObject({
-  approvalUuid: id, corporateUuid: id, userUuid: id, status: g.zApprovalStatus, statusReason: nullable(g.zApprovalStatusReason),
-  budget: money, validFrom: instant, validTo: instant, previousApprovalUuid: nullable(id), replacedByApprovalUuid: nullable(id),
-  change: nullable(z.strictObject(g.zApprovalChange.shape)), expiresAt: nullable(instant), cardId: id, reserved: minor, spent: minor, held: minor,
-  createdAt: instant, updatedAt: instant,
+  approvalUuid: id,
+  corporateUuid: id,
+  userUuid: id,
+  status: g.zApprovalStatus,
+  statusReason: nullable(g.zApprovalStatusReason),
+  budget: money,
+  validFrom: instant,
+  validTo: instant,
+  previousApprovalUuid: nullable(id),
+  replacedByApprovalUuid: nullable(id),
+  change: nullable(z.strictObject(g.zApprovalChange.shape)),
+  expiresAt: nullable(instant),
+  cardId: id,
+  reserved: minor,
+  spent: minor,
+  held: minor,
+  createdAt: instant,
+  updatedAt: instant,
 });
 const corporateDepositAddress = z.strictObject({
-  id, corporateUuid: id, type: g.zDepositTypeCode, network: g.zCryptoNetwork, address: text(128), createdAt: instant,
+  id,
+  corporateUuid: id,
+  type: g.zDepositTypeCode,
+  network: g.zCryptoNetwork,
+  address: text(128),
+  createdAt: instant,
 });
 const topUp = z.strictObject({
-  id, corporateUuid: id, depositAddressId: id, type: g.zDepositTypeCode, network: g.zCryptoNetwork, cryptoAmount: g.zCryptoAmount,
-  amount: money, status: z.literal('COMPLETED'), createdAt: instant,
+  id,
+  corporateUuid: id,
+  depositAddressId: id,
+  type: g.zDepositTypeCode,
+  network: g.zCryptoNetwork,
+  cryptoAmount: g.zCryptoAmount,
+  amount: money,
+  status: z.literal('COMPLETED'),
+  createdAt: instant,
 });
 const authorization = z.strictObject({
-  id, cardId: id, approvalUuid: nullable(id), balanceId: nullable(id), amount: money, merchant: text(100),
+  id,
+  cardId: id,
+  approvalUuid: nullable(id),
+  balanceId: nullable(id),
+  amount: money,
+  merchant: text(100),
   status: z.enum(['APPROVED', 'DECLINED']),
   declineReason: nullable(z.enum(DECLINE_REASONS)),
-  state: z.enum(AUTHORIZATION_STATES), authorized: minor, held: minor, captured: minor, refunded: minor, expiresAt: nullable(instant),
-  steps: z.array(z.strictObject({ kind: z.enum(AUTHORIZATION_STEP_KINDS), amount: minor, declineReason: nullable(z.enum(DECLINE_REASONS)), at: instant })).max(10_000),
-  createdAt: instant, updatedAt: instant,
+  state: z.enum(AUTHORIZATION_STATES),
+  authorized: minor,
+  held: minor,
+  captured: minor,
+  refunded: minor,
+  expiresAt: nullable(instant),
+  steps: z
+    .array(
+      z.strictObject({
+        kind: z.enum(AUTHORIZATION_STEP_KINDS),
+        amount: minor,
+        declineReason: nullable(z.enum(DECLINE_REASONS)),
+        at: instant,
+      }),
+    )
+    .max(10_000),
+  createdAt: instant,
+  updatedAt: instant,
 });
-const outbox = z.strictObject({ userId: id, to: text(254), subject: text(200), code: z.string().regex(/^[0-9]{6}$/).optional(), sentAt: instant });
+const outbox = z.strictObject({
+  userId: id,
+  to: text(254),
+  subject: text(200),
+  code: z
+    .string()
+    .regex(/^[0-9]{6}$/)
+    .optional(),
+  sentAt: instant,
+});
 const idempotency = z.strictObject({
-  fingerprint: text(256), status: z.int().gte(100).lte(599), headers: z.record(text(64), text(1024)), body: text(1_048_576),
-  storedAt: z.number().finite(), storedAtWall: z.number().finite().optional(),
+  fingerprint: text(256),
+  status: z.int().gte(100).lte(599),
+  headers: z.record(text(64), text(1024)),
+  body: text(1_048_576),
+  storedAt: z.number().finite(),
+  storedAtWall: z.number().finite().optional(),
 });
 
 /** A whole tenant state. Keys of keyed collections must be their record's id; references must resolve. */
@@ -98,7 +221,9 @@ export const zTenantState: z.ZodType<TenantState> = z
     rng: z.tuple([z.int(), z.int(), z.int(), z.int()]),
     clock: z.strictObject({ frozenAt: z.number().finite().nullable(), offsetMs: z.number().finite() }),
     catalogue: z.strictObject({
-      consents: z.array(consent).max(1000), cardConfigs: z.array(cardConfig).max(1000), depositTypes: z.array(depositType).max(1000),
+      consents: z.array(consent).max(1000),
+      cardConfigs: z.array(cardConfig).max(1000),
+      depositTypes: z.array(depositType).max(1000),
     }),
     users: byId(user),
     balances: byId(balance),
@@ -118,17 +243,33 @@ export const zTenantState: z.ZodType<TenantState> = z
   .superRefine((state, ctx) => {
     const issue = (path: PropertyKey[], message: string) => ctx.addIssue({ code: 'custom', path, message });
     const keyed: [keyof TenantState, string][] = [
-      ['users', 'id'], ['balances', 'id'], ['cards', 'id'], ['drafts', 'cardId'], ['depositAddresses', 'id'], ['verifications', 'id'],
-      ['businessUsers', 'userUuid'], ['corporates', 'corporateUuid'], ['approvals', 'approvalUuid'], ['corporateDepositAddresses', 'id'],
-      ['topUps', 'id'], ['authorizations', 'id'],
+      ['users', 'id'],
+      ['balances', 'id'],
+      ['cards', 'id'],
+      ['drafts', 'cardId'],
+      ['depositAddresses', 'id'],
+      ['verifications', 'id'],
+      ['businessUsers', 'userUuid'],
+      ['corporates', 'corporateUuid'],
+      ['approvals', 'approvalUuid'],
+      ['corporateDepositAddresses', 'id'],
+      ['topUps', 'id'],
+      ['authorizations', 'id'],
     ];
     for (const [collection, field] of keyed) {
       for (const [key, record] of Object.entries(state[collection] as Record<string, Record<string, unknown>>)) {
         if (record[field] !== key) issue([collection, key, field], `Must equal its key ${key}`);
       }
     }
-    const refer = (collection: keyof TenantState, key: string, field: string, target: keyof TenantState, value: string | null) => {
-      if (value !== null && !(value in (state[target] as Record<string, unknown>))) issue([collection, key, field], `No ${String(target)} record ${value}`);
+    const refer = (
+      collection: keyof TenantState,
+      key: string,
+      field: string,
+      target: keyof TenantState,
+      value: string | null,
+    ) => {
+      if (value !== null && !(value in (state[target] as Record<string, unknown>)))
+        issue([collection, key, field], `No ${String(target)} record ${value}`);
     };
     for (const [key, b] of Object.entries(state.balances)) refer('balances', key, 'userId', 'users', b.userId);
     for (const [key, c] of Object.entries(state.cards)) {
@@ -139,7 +280,8 @@ export const zTenantState: z.ZodType<TenantState> = z
       refer('drafts', key, 'userId', 'users', d.userId);
       refer('drafts', key, 'balanceId', 'balances', d.balanceId);
     }
-    for (const [key, a] of Object.entries(state.depositAddresses)) refer('depositAddresses', key, 'balanceId', 'balances', a.balanceId);
+    for (const [key, a] of Object.entries(state.depositAddresses))
+      refer('depositAddresses', key, 'balanceId', 'balances', a.balanceId);
     for (const [key, v] of Object.entries(state.verifications)) {
       refer('verifications', key, 'userId', 'users', v.userId);
       refer('verifications', key, 'balanceId', 'balances', v.balanceId);
@@ -151,8 +293,10 @@ export const zTenantState: z.ZodType<TenantState> = z
       refer('approvals', key, 'previousApprovalUuid', 'approvals', a.previousApprovalUuid);
       refer('approvals', key, 'replacedByApprovalUuid', 'approvals', a.replacedByApprovalUuid);
     }
-    for (const [key, a] of Object.entries(state.corporateDepositAddresses)) refer('corporateDepositAddresses', key, 'corporateUuid', 'corporates', a.corporateUuid);
-    for (const [key, t] of Object.entries(state.topUps)) refer('topUps', key, 'corporateUuid', 'corporates', t.corporateUuid);
+    for (const [key, a] of Object.entries(state.corporateDepositAddresses))
+      refer('corporateDepositAddresses', key, 'corporateUuid', 'corporates', a.corporateUuid);
+    for (const [key, t] of Object.entries(state.topUps))
+      refer('topUps', key, 'corporateUuid', 'corporates', t.corporateUuid);
     for (const [key, a] of Object.entries(state.authorizations)) {
       refer('authorizations', key, 'cardId', 'cards', a.cardId);
       refer('authorizations', key, 'approvalUuid', 'approvals', a.approvalUuid);

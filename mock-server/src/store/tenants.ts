@@ -71,8 +71,14 @@ export class TenantRegistry {
 
   /** A new tenant with freshly seeded state. */
   add(credentials: Credentials): Tenant {
-    if (!credentials.apiKey || !credentials.apiSecret) throw new TypeError('Credentials need a non-empty apiKey and apiSecret.');
-    const tenant: Tenant = { apiKey: credentials.apiKey, apiSecret: credentials.apiSecret, state: this.fresh(credentials.apiKey), faults: [] };
+    if (!credentials.apiKey || !credentials.apiSecret)
+      throw new TypeError('Credentials need a non-empty apiKey and apiSecret.');
+    const tenant: Tenant = {
+      apiKey: credentials.apiKey,
+      apiSecret: credentials.apiSecret,
+      state: this.fresh(credentials.apiKey),
+      faults: [],
+    };
     this.#tenants.set(credentials.apiKey, tenant);
     return tenant;
   }
@@ -87,8 +93,14 @@ export class TenantRegistry {
     if (entries.length === 0) throw new TypeError('A server state needs at least one tenant.');
     this.#tenants.clear();
     for (const { credentials, state } of entries) {
-      this.#tenants.set(credentials.apiKey, { apiKey: credentials.apiKey, apiSecret: credentials.apiSecret, state, faults: [] });
+      this.#tenants.set(credentials.apiKey, {
+        apiKey: credentials.apiKey,
+        apiSecret: credentials.apiSecret,
+        state,
+        faults: [],
+      });
     }
-    this.#defaultKey = defaultApiKey !== undefined && this.#tenants.has(defaultApiKey) ? defaultApiKey : entries[0]!.credentials.apiKey;
+    this.#defaultKey =
+      defaultApiKey !== undefined && this.#tenants.has(defaultApiKey) ? defaultApiKey : entries[0]!.credentials.apiKey;
   }
 }

@@ -9,7 +9,18 @@ import { PublicKeyInvalidError } from '../core/errors/classes';
 import type { ForgePublicKey } from './forge';
 import { CARD_DETAILS_JWE_HEADER } from './jwe';
 import { importPublicKey } from './keys';
-import { RSA_OAEP, RSA_OAEP_256, checkBits, checkRsaCryptoKey, isCryptoKey, isForgeKey, isKeyPair, loadForge, requireWebCrypto, webCrypto } from './runtime';
+import {
+  RSA_OAEP,
+  RSA_OAEP_256,
+  checkBits,
+  checkRsaCryptoKey,
+  isCryptoKey,
+  isForgeKey,
+  isKeyPair,
+  loadForge,
+  requireWebCrypto,
+  webCrypto,
+} from './runtime';
 import type { CardPublicKeyInput, RsaPublicKey } from './types';
 
 /**
@@ -45,7 +56,13 @@ export async function encryptCardDetails(details: CardDetails, publicKey: CardPu
     encryptedKey = forge.rsaOaepEncrypt(key as ForgePublicKey, contentKey);
     sealed = forge.aesGcmEncrypt(contentKey, iv, aad, plaintext);
   }
-  return [protectedHeader, toBase64Url(encryptedKey), toBase64Url(iv), toBase64Url(sealed.ciphertext), toBase64Url(sealed.tag)].join('.');
+  return [
+    protectedHeader,
+    toBase64Url(encryptedKey),
+    toBase64Url(iv),
+    toBase64Url(sealed.ciphertext),
+    toBase64Url(sealed.tag),
+  ].join('.');
 }
 
 /** The key to encrypt to: a CryptoKey for RSA-OAEP-256 encryption with Web Crypto, a forge key without. */
@@ -58,12 +75,16 @@ async function encryptionKey(publicKey: CardPublicKeyInput): Promise<CryptoKey |
     const hash = (key.algorithm as Partial<RsaHashedKeyAlgorithm>).hash?.name;
     if (key.algorithm.name === 'RSA-OAEP' && hash === 'SHA-256' && key.usages.includes('encrypt')) return key;
     // Another RSA algorithm or usage (a public key can always be exported): the same key, for RSA-OAEP-256.
-    return requireWebCrypto().importKey('spki', await requireWebCrypto().exportKey('spki', key), RSA_OAEP_256, true, ['encrypt']);
+    return requireWebCrypto().importKey('spki', await requireWebCrypto().exportKey('spki', key), RSA_OAEP_256, true, [
+      'encrypt',
+    ]);
   }
   if (isForgeKey(key) && typeof (key as Partial<RsaPublicKey>).encrypt === 'function') {
     checkBits(key.n.bitLength(), PublicKeyInvalidError, 'public');
     if (!subtle) return key as ForgePublicKey;
-    return subtle.importKey('spki', asBuffer((await loadForge()).spkiOf(key as ForgePublicKey)), RSA_OAEP_256, true, ['encrypt']);
+    return subtle.importKey('spki', asBuffer((await loadForge()).spkiOf(key as ForgePublicKey)), RSA_OAEP_256, true, [
+      'encrypt',
+    ]);
   }
   throw new PublicKeyInvalidError('The public key must be an RSA public key.');
 }

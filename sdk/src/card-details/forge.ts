@@ -54,7 +54,8 @@ const toBytes = fromBinaryString;
 export function generateKeyPair(bits: number): Promise<Forge.pki.rsa.KeyPair> {
   // Under Node (jsdom runs there), forge's one-call form hands the work to Node's native key generation.
   const flags = forge as unknown as { util: { isNodejs?: unknown }; options?: { usePureJavaScript?: boolean } };
-  if (flags.util.isNodejs && !flags.options?.usePureJavaScript) return Promise.resolve(forge.pki.rsa.generateKeyPair({ bits, e: 0x10001 }));
+  if (flags.util.isNodejs && !flags.options?.usePureJavaScript)
+    return Promise.resolve(forge.pki.rsa.generateKeyPair({ bits, e: 0x10001 }));
   const state = steppedRsa.createKeyPairGenerationState(bits, 0x10001);
   return new Promise((resolve, reject) => {
     const step = () => {
@@ -109,7 +110,12 @@ export function rsaOaepDecrypt(key: ForgePrivateKey, ciphertext: Uint8Array): Ui
 }
 
 /** AES-GCM with a 128-bit tag. */
-export function aesGcmEncrypt(key: Uint8Array, iv: Uint8Array, additionalData: Uint8Array, plaintext: Uint8Array): { ciphertext: Uint8Array; tag: Uint8Array } {
+export function aesGcmEncrypt(
+  key: Uint8Array,
+  iv: Uint8Array,
+  additionalData: Uint8Array,
+  plaintext: Uint8Array,
+): { ciphertext: Uint8Array; tag: Uint8Array } {
   const cipher = forge.cipher.createCipher('AES-GCM', toBinary(key));
   cipher.start({ iv: toBinary(iv), additionalData: toBinary(additionalData), tagLength: 128 });
   cipher.update(forge.util.createBuffer(toBinary(plaintext)));
@@ -118,9 +124,20 @@ export function aesGcmEncrypt(key: Uint8Array, iv: Uint8Array, additionalData: U
 }
 
 /** AES-GCM with a 128-bit tag; undefined when the tag does not match (wrong key, or tampered with). */
-export function aesGcmDecrypt(key: Uint8Array, iv: Uint8Array, additionalData: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array): Uint8Array | undefined {
+export function aesGcmDecrypt(
+  key: Uint8Array,
+  iv: Uint8Array,
+  additionalData: Uint8Array,
+  ciphertext: Uint8Array,
+  tag: Uint8Array,
+): Uint8Array | undefined {
   const decipher = forge.cipher.createDecipher('AES-GCM', toBinary(key));
-  decipher.start({ iv: toBinary(iv), additionalData: toBinary(additionalData), tagLength: 128, tag: forge.util.createBuffer(toBinary(tag)) });
+  decipher.start({
+    iv: toBinary(iv),
+    additionalData: toBinary(additionalData),
+    tagLength: 128,
+    tag: forge.util.createBuffer(toBinary(tag)),
+  });
   decipher.update(forge.util.createBuffer(toBinary(ciphertext)));
   return decipher.finish() ? toBytes(decipher.output.getBytes()) : undefined;
 }

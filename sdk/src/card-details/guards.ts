@@ -7,7 +7,13 @@ import type { CardKeyPair, CardPrivateKey, CardPublicKey } from './types';
 
 export function isCryptoKey(value: unknown): value is CryptoKey {
   const k = value as Partial<CryptoKey> | null;
-  return typeof k === 'object' && k !== null && typeof k.type === 'string' && typeof k.algorithm === 'object' && Array.isArray(k.usages);
+  return (
+    typeof k === 'object' &&
+    k !== null &&
+    typeof k.type === 'string' &&
+    typeof k.algorithm === 'object' &&
+    Array.isArray(k.usages)
+  );
 }
 
 export function isForgeKey(value: unknown): value is { n: { bitLength(): number }; e: object } {

@@ -12,8 +12,28 @@
 import { asBuffer, fromBase64, fromBase64Url, toBase64Url } from '../bytes';
 import { PrivateKeyInvalidError, PublicKeyInvalidError } from '../core/errors/classes';
 import type { ForgePrivateKey, ForgePublicKey } from './forge';
-import { RSA_OAEP_256, checkBits, checkRsaCryptoKey, isCryptoKey, isForgeKey, isKeyPair, isWholeDerSequence, loadForge, requireWebCrypto, webCrypto } from './runtime';
-import { CARD_KEY_BITS, type CardKeyPair, type CardPrivateKey, type CardPrivateKeyInput, type CardPublicKey, type GenerateCardKeyPairOptions, type RsaPrivateKey, type RsaPublicKey } from './types';
+import {
+  RSA_OAEP_256,
+  checkBits,
+  checkRsaCryptoKey,
+  isCryptoKey,
+  isForgeKey,
+  isKeyPair,
+  isWholeDerSequence,
+  loadForge,
+  requireWebCrypto,
+  webCrypto,
+} from './runtime';
+import {
+  CARD_KEY_BITS,
+  type CardKeyPair,
+  type CardPrivateKey,
+  type CardPrivateKeyInput,
+  type CardPublicKey,
+  type GenerateCardKeyPairOptions,
+  type RsaPrivateKey,
+  type RsaPublicKey,
+} from './types';
 
 /**
  * Makes an RSA key pair for card details: 2048 bits by default, 4096 allowed. With Web Crypto (natively, in
@@ -31,7 +51,11 @@ export async function generateCardKeyPair(options: GenerateCardKeyPairOptions = 
     const { publicKey, privateKey } = await (await loadForge()).generateKeyPair(bits);
     return { publicKey, privateKey };
   }
-  const algorithm: RsaHashedKeyGenParams = { ...RSA_OAEP_256, modulusLength: bits, publicExponent: new Uint8Array([1, 0, 1]) };
+  const algorithm: RsaHashedKeyGenParams = {
+    ...RSA_OAEP_256,
+    modulusLength: bits,
+    publicExponent: new Uint8Array([1, 0, 1]),
+  };
   return subtle.generateKey(algorithm, options.extractable ?? false, ['encrypt', 'decrypt', 'wrapKey', 'unwrapKey']);
 }
 
@@ -61,8 +85,12 @@ export async function exportPublicKey(keyPairOrPublicKey: CardKeyPair | CardPubl
  * (`code: 'PUBLIC_KEY_INVALID'`) when it is malformed, not RSA, or too short.
  */
 export async function importPublicKey(publicKey: string): Promise<CardPublicKey> {
-  const der = typeof publicKey === 'string' && /^[A-Za-z0-9_-]+$/.test(publicKey) ? fromBase64Url(publicKey) : undefined;
-  if (!der) throw new PublicKeyInvalidError('The public key must be base64url (without padding) of a DER SubjectPublicKeyInfo.');
+  const der =
+    typeof publicKey === 'string' && /^[A-Za-z0-9_-]+$/.test(publicKey) ? fromBase64Url(publicKey) : undefined;
+  if (!der)
+    throw new PublicKeyInvalidError(
+      'The public key must be base64url (without padding) of a DER SubjectPublicKeyInfo.',
+    );
   const subtle = webCrypto();
   // The runtime's messages ("OID is not RSA", OpenSSL's decoder errors) are not ours to pass on.
   const notRsa = () => new PublicKeyInvalidError('The public key is not a DER SubjectPublicKeyInfo of an RSA key.');
@@ -101,7 +129,9 @@ export async function importPrivateKey(privateKey: CardPrivateKeyInput): Promise
     checkRsaCryptoKey(key, 'private', PrivateKeyInvalidError);
     const hash = (key.algorithm as Partial<RsaHashedKeyAlgorithm>).hash?.name;
     if (key.algorithm.name !== 'RSA-OAEP' || hash !== 'SHA-256' || !key.usages.includes('decrypt')) {
-      throw new PrivateKeyInvalidError('The private key must be a CryptoKey for RSA-OAEP with SHA-256 that allows "decrypt".');
+      throw new PrivateKeyInvalidError(
+        'The private key must be a CryptoKey for RSA-OAEP with SHA-256 that allows "decrypt".',
+      );
     }
     return key;
   }
@@ -148,7 +178,9 @@ const converted = new WeakMap<object, Promise<CryptoKey>>();
 function nativeFromForge(key: ForgePrivateKey, subtle: SubtleCrypto): Promise<CryptoKey> {
   let native = converted.get(key);
   if (!native) {
-    native = loadForge().then((forge) => subtle.importKey('pkcs8', asBuffer(forge.pkcs8Of(key)), RSA_OAEP_256, false, ['decrypt']));
+    native = loadForge().then((forge) =>
+      subtle.importKey('pkcs8', asBuffer(forge.pkcs8Of(key)), RSA_OAEP_256, false, ['decrypt']),
+    );
     converted.set(key, native);
   }
   return native;

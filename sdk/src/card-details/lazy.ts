@@ -17,7 +17,9 @@ export { cardKeyBits } from './guards';
  * Decrypts the card details of a `getCardDetails` response (a compact JWE, RSA-OAEP-256 + A256GCM) with the private
  * key of the pair whose public key was sent, and returns them validated (schema and the PAN's Luhn check).
  */
-export async function decryptCardDetails(...args: Parameters<typeof Decrypt.decryptCardDetails>): ReturnType<typeof Decrypt.decryptCardDetails> {
+export async function decryptCardDetails(
+  ...args: Parameters<typeof Decrypt.decryptCardDetails>
+): ReturnType<typeof Decrypt.decryptCardDetails> {
   return (await (decrypt ??= import('./decrypt'))).decryptCardDetails(...args);
 }
 
@@ -25,16 +27,22 @@ export async function decryptCardDetails(...args: Parameters<typeof Decrypt.decr
  * Makes an RSA key pair for card details: 2048 bits by default, 4096 allowed; `CryptoKey`s with Web Crypto (the
  * private key not extractable unless `extractable: true`), node-forge keys without it. Make one per session.
  */
-export async function generateCardKeyPair(...args: Parameters<typeof Keys.generateCardKeyPair>): ReturnType<typeof Keys.generateCardKeyPair> {
+export async function generateCardKeyPair(
+  ...args: Parameters<typeof Keys.generateCardKeyPair>
+): ReturnType<typeof Keys.generateCardKeyPair> {
   return (await loadKeys()).generateCardKeyPair(...args);
 }
 
 /** The public key as the `publicKey` query parameter carries it: base64url without padding of the DER SPKI. */
-export async function exportPublicKey(...args: Parameters<typeof Keys.exportPublicKey>): ReturnType<typeof Keys.exportPublicKey> {
+export async function exportPublicKey(
+  ...args: Parameters<typeof Keys.exportPublicKey>
+): ReturnType<typeof Keys.exportPublicKey> {
   return (await loadKeys()).exportPublicKey(...args);
 }
 
 /** Reads a private key from the forms it comes in (PKCS#8 or PKCS#1 PEM, JWK, a CryptoKey, a node-forge key). */
-export async function importPrivateKey(...args: Parameters<typeof Keys.importPrivateKey>): ReturnType<typeof Keys.importPrivateKey> {
+export async function importPrivateKey(
+  ...args: Parameters<typeof Keys.importPrivateKey>
+): ReturnType<typeof Keys.importPrivateKey> {
   return (await loadKeys()).importPrivateKey(...args);
 }

@@ -23,17 +23,20 @@ export const webCrypto = (): SubtleCrypto | undefined => globalThis.crypto?.subt
 type KeyError = typeof PublicKeyInvalidError | typeof PrivateKeyInvalidError;
 
 export function checkRsaCryptoKey(key: CryptoKey, type: 'public' | 'private', Failure: KeyError): void {
-  if (key.type !== type || !/^RSA/.test(key.algorithm.name)) throw new Failure(`The ${type} key must be an RSA ${type} key.`);
+  if (key.type !== type || !/^RSA/.test(key.algorithm.name))
+    throw new Failure(`The ${type} key must be an RSA ${type} key.`);
   checkBits((key.algorithm as Partial<RsaHashedKeyAlgorithm>).modulusLength ?? 0, Failure, type);
 }
 
 export function checkBits(bits: number, Failure: KeyError, type: 'public' | 'private'): void {
-  if (bits < MIN_RSA_BITS) throw new Failure(`The ${type} key has ${bits} bits; at least ${MIN_RSA_BITS} are required.`);
+  if (bits < MIN_RSA_BITS)
+    throw new Failure(`The ${type} key has ${bits} bits; at least ${MIN_RSA_BITS} are required.`);
 }
 
 export function requireWebCrypto(): SubtleCrypto {
   const subtle = webCrypto();
-  if (!subtle) throw new PrivateKeyInvalidError('A CryptoKey needs Web Crypto (crypto.subtle), which this runtime does not have.');
+  if (!subtle)
+    throw new PrivateKeyInvalidError('A CryptoKey needs Web Crypto (crypto.subtle), which this runtime does not have.');
   return subtle;
 }
 

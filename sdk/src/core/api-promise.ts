@@ -39,9 +39,11 @@ export class ApiPromise<T> extends Promise<T> {
 
   // The body promise is made on first use, so a caller who only uses withResponse() gets no unhandled rejection.
   #body(): Promise<T> {
-    return (this.#data ??= this.#response.then((r) => r.data));
+    this.#data ??= this.#response.then((r) => r.data);
+    return this.#data;
   }
 
+  // biome-ignore lint/suspicious/noThenProperty: an ApiPromise is a Promise of the parsed body; `await` calls this.
   override then<R1 = T, R2 = never>(
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,

@@ -21,7 +21,8 @@ export function isBrowserRuntime(): boolean {
     importScripts?: unknown;
   };
   if (typeof g.process?.versions?.node === 'string' || g.Deno !== undefined) return false;
-  const page = typeof g.window === 'object' && g.window !== null && typeof g.document === 'object' && g.document !== null;
+  const page =
+    typeof g.window === 'object' && g.window !== null && typeof g.document === 'object' && g.document !== null;
   const worker = typeof g.WorkerGlobalScope === 'function' && typeof g.importScripts === 'function';
   return (page || worker) && typeof g.navigator === 'object';
 }
@@ -32,7 +33,10 @@ export const BROWSER_SECRET_MESSAGE =
   'your server; where a public secret is fine (the local mock, a demo), pass dangerouslyAllowBrowser: true.';
 
 /** Throws a TypeError with {@link BROWSER_SECRET_MESSAGE} when a secret is used in a browser without the flag. */
-export function assertSecretAllowedHere(options: { apiSecret?: unknown; dangerouslyAllowBrowser?: boolean | undefined }): void {
+export function assertSecretAllowedHere(options: {
+  apiSecret?: unknown;
+  dangerouslyAllowBrowser?: boolean | undefined;
+}): void {
   if (options.dangerouslyAllowBrowser === true || !options.apiSecret) return;
   if (isBrowserRuntime()) throw new TypeError(BROWSER_SECRET_MESSAGE);
 }

@@ -31,7 +31,8 @@ export function createClientClock(offsetMs = 0): ClientClock {
 }
 
 function checkOffset(value: number): void {
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new TypeError('clockOffsetMs must be a finite number of milliseconds.');
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw new TypeError('clockOffsetMs must be a finite number of milliseconds.');
 }
 
 /**
@@ -39,7 +40,11 @@ function checkOffset(value: number): void {
  * or undefined when there is none or it does not parse. `sentAt` and `receivedAt` are the local times around the
  * exchange: the server wrote its `Date` between them, on average half a second after the whole second it names.
  */
-export function offsetFromDate(date: string | null | undefined, sentAt: number, receivedAt: number = sentAt): number | undefined {
+export function offsetFromDate(
+  date: string | null | undefined,
+  sentAt: number,
+  receivedAt: number = sentAt,
+): number | undefined {
   if (!date) return undefined;
   const serverMs = Date.parse(date);
   if (Number.isNaN(serverMs)) return undefined;

@@ -22,17 +22,20 @@ export function mergeHeaders(where: string, ...layers: (HeadersInit | undefined)
   const out: Record<string, string> = {};
   for (const layer of layers) {
     if (!layer) continue;
-    const entries: [string, string | undefined | null][] = layer instanceof Headers ? [...layer.entries()] : Object.entries(layer);
+    const entries: [string, string | undefined | null][] =
+      layer instanceof Headers ? [...layer.entries()] : Object.entries(layer);
     for (const [rawName, value] of entries) {
       const name = rawName.toLowerCase();
       const owned = OWNED[name];
       if (owned) throw new TypeError(`${where}: the ${rawName} header cannot be set (${owned}).`);
-      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(rawName)) throw new TypeError(`${where}: "${rawName}" is not a valid header name.`);
+      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(rawName))
+        throw new TypeError(`${where}: "${rawName}" is not a valid header name.`);
       if (value === undefined || value === null) {
         delete out[name];
         continue;
       }
-      if (typeof value !== 'string' || /[\r\n\0]/.test(value)) throw new TypeError(`${where}: the ${rawName} header must be a string without line breaks.`);
+      if (typeof value !== 'string' || /[\r\n\0]/.test(value))
+        throw new TypeError(`${where}: the ${rawName} header must be a string without line breaks.`);
       out[name] = value;
     }
   }

@@ -67,7 +67,8 @@ export function createLog(options: LogOptions = {}): Log {
   const logger = options.logger ?? (globalThis as { console?: Logger }).console;
   if (options.logger !== undefined) {
     for (const method of ['debug', 'info', 'warn', 'error'] as const) {
-      if (typeof options.logger?.[method] !== 'function') throw new TypeError(`createCardIssuingClient: logger must have a ${method}() method.`);
+      if (typeof options.logger?.[method] !== 'function')
+        throw new TypeError(`createCardIssuingClient: logger must have a ${method}() method.`);
     }
   }
   const secrets = options.secrets ?? [];

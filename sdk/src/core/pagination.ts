@@ -68,7 +68,10 @@ class ListPage<B extends PageBody> implements PageNavigation<B> {
 
   getNextPage(): PagePromise<B> {
     if (!this.hasNextPage() || this.nextCursor === null) {
-      throw new CardIssuingError({ code: 'NO_NEXT_PAGE', detail: 'This is the last page (hasMore is false); check hasNextPage() first.' });
+      throw new CardIssuingError({
+        code: 'NO_NEXT_PAGE',
+        detail: 'This is the last page (hasMore is false); check hasNextPage() first.',
+      });
     }
     return this.#fetch(this.nextCursor);
   }
@@ -93,7 +96,9 @@ export function toPage<B extends PageBody>(body: B, fetch: FetchPage<B>): Page<B
 }
 
 /** Every item of the page `first` resolves to and of every next page, fetched on demand. */
-export async function* itemsFrom<B extends PageBody>(first: PromiseLike<Page<B>>): AsyncGenerator<PageItem<B>, void, undefined> {
+export async function* itemsFrom<B extends PageBody>(
+  first: PromiseLike<Page<B>>,
+): AsyncGenerator<PageItem<B>, void, undefined> {
   yield* await first;
 }
 

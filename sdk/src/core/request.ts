@@ -30,7 +30,13 @@ import { randomUuid } from '../signing/nonce';
 import type { Signer } from '../signing/sign';
 import type { ApiResponse } from './api-promise';
 import { CardIssuingError } from './errors/base';
-import { NetworkError, ResponseTooLargeError, ResponseValidationError, TimeoutError, ValidationError } from './errors/classes';
+import {
+  NetworkError,
+  ResponseTooLargeError,
+  ResponseValidationError,
+  TimeoutError,
+  ValidationError,
+} from './errors/classes';
 import { kyRetry, needsIdempotencyKey, resolveRetry } from './retry';
 import { boundCall } from './transport';
 
@@ -48,7 +54,8 @@ export interface RawOperation {
 // Validation runs on every call: once loaded, its module is used without another await.
 let validation: typeof import('./validation') | undefined;
 let validationLoad: Promise<typeof import('./validation')> | undefined;
-const loadValidation = async () => validation ?? (validationLoad ??= import('./validation').then((module) => (validation = module)));
+const loadValidation = async () =>
+  validation ?? (validationLoad ??= import('./validation').then((module) => (validation = module)));
 // The mapping of an error response (the problem reader with zod, the classes by status, the hints) loads with the
 // first error response: a page whose calls succeed never loads it.
 let fromResponse: Promise<typeof import('./errors/from-response')> | undefined;
@@ -86,7 +93,11 @@ export interface EngineConfig {
 }
 
 /** Runs one call of an operation: the engine of every method of a client. */
-export type Run = <T>(operation: Operation | RawOperation, callOptions: RequestOptions, send: Send<T>) => Promise<ApiResponse<T>>;
+export type Run = <T>(
+  operation: Operation | RawOperation,
+  callOptions: RequestOptions,
+  send: Send<T>,
+) => Promise<ApiResponse<T>>;
 
 /** The engine of one client. */
 export function createEngine({ options, baseUrl, maxResponseBytes, signer, client, clock, log }: EngineConfig): Run {
@@ -114,10 +125,19 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
     return made;
   };
 
-  return async function run<T>(op: Operation | RawOperation, callOptions: RequestOptions, send: Send<T>): Promise<ApiResponse<T>> {
+  return async function run<T>(
+    op: Operation | RawOperation,
+    callOptions: RequestOptions,
+    send: Send<T>,
+  ): Promise<ApiResponse<T>> {
     const { operationId: operation, method } = op;
     const raw = 'raw' in op;
-    const headers = callOptions.headers === undefined ? (hasClientHeaders ? clientHeaders : undefined) : mergeHeaders(operation, clientHeaders, callOptions.headers);
+    const headers =
+      callOptions.headers === undefined
+        ? hasClientHeaders
+          ? clientHeaders
+          : undefined
+        : mergeHeaders(operation, clientHeaders, callOptions.headers);
     const debug = log.enabled('debug');
     const retry = callOptions.retry === undefined ? clientRetry : resolveRetry(options.retry, callOptions.retry);
     const timeoutMs = callOptions.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -127,28 +147,58 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
         ? undefined
         : (callOptions.idempotencyKey ?? (retry.limit > 0 ? randomUuid() : undefined));
     const state = {
-      attempt: 0, sentAt: 0, authorization: '', stringToSign: '', status: undefined as number | undefined, requestId: undefined as string | undefined,
+      attempt: 0,
+      sentAt: 0,
+      authorization: '',
+      stringToSign: '',
+      status: undefined as number | undefined,
+      requestId: undefined as string | undefined,
       /** Attempts of the call before the current send (the clock-skew retry sends once more). */
-      before: 0, signedOffsetMs: 0, headers: undefined as Headers | undefined, receivedAt: 0, url: '',
+      before: 0,
+      signedOffsetMs: 0,
+      headers: undefined as Headers | undefined,
+      receivedAt: 0,
+      url: '',
     };
-    const event = (request: Request): RequestEvent => ({ operation, method, url: request.url, attempt: state.attempt, idempotencyKey, clockOffsetMs: state.signedOffsetMs });
+    const event = (request: Request): RequestEvent => ({
+      operation,
+      method,
+      url: request.url,
+      attempt: state.attempt,
+      idempotencyKey,
+      clockOffsetMs: state.signedOffsetMs,
+    });
     // What no error may show, even when a hostile server echoes it: the secret, the header and its signature.
     const redact = () => [apiSecret, state.authorization, state.authorization.split(':')[1] ?? ''];
-    const timeoutError = () => new TimeoutError({ code: 'TIMEOUT', detail: `${operation}: no complete response within ${timeoutMs} ms.`, timeoutMs });
+    const timeoutError = () =>
+      new TimeoutError({
+        code: 'TIMEOUT',
+        detail: `${operation}: no complete response within ${timeoutMs} ms.`,
+        timeoutMs,
+      });
 
     const mapKyError = async (error: Error): Promise<Error> => {
       if (error instanceof CardIssuingError) return error;
       if (isHTTPError(error)) {
-        return (await loadFromResponse()).errorFromResponse(
-          { status: error.response.status, headers: error.response.headers, body: error.data, redact: redact(), signedString: state.stringToSign, secret: secretFacts },
-        );
+        return (await loadFromResponse()).errorFromResponse({
+          status: error.response.status,
+          headers: error.response.headers,
+          body: error.data,
+          redact: redact(),
+          signedString: state.stringToSign,
+          secret: secretFacts,
+        });
       }
       if (isTimeoutError(error)) return timeoutError();
       if (isNetworkError(error)) {
         // The cause is the transport's error, never ky's (which holds the signed request).
         const cause = error.cause;
         const reason = cause instanceof Error ? `: ${cause.message}` : '';
-        return new NetworkError({ code: 'NETWORK_ERROR', detail: `${operation}: could not reach ${baseUrl.origin}${reason}.`, cause });
+        return new NetworkError({
+          code: 'NETWORK_ERROR',
+          detail: `${operation}: could not reach ${baseUrl.origin}${reason}.`,
+          cause,
+        });
       }
       return error; // an abort keeps the signal's reason, as fetch does
     };
@@ -159,7 +209,12 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
       state.signedOffsetMs = clock.offsetMs;
       // Read once: a Request's url getter serialises the URL on every read.
       const url = request.url;
-      const signed = await signer.sign({ method: request.method, url, body, timestamp: Math.floor(clock.now() / 1000) });
+      const signed = await signer.sign({
+        method: request.method,
+        url,
+        body,
+        timestamp: Math.floor(clock.now() / 1000),
+      });
       request.headers.set('Authorization', signed.authorization);
       state.authorization = signed.authorization;
       state.stringToSign = signed.stringToSign;
@@ -170,41 +225,72 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
 
     // Each attempt's response, seen where it arrives: in the transport, not in a ky afterResponse hook, for which
     // ky clones every response (a tee of its body, a third of the SDK's own cost per call on loopback).
-    const observe = (fetch: FetchFunction): FetchFunction => async (input, init) => {
-      let response: Response;
-      try {
-        response = await fetch(input, init);
-      } catch (error) {
-        if (debug) logAttempt(undefined, error instanceof CardIssuingError ? error.code : error instanceof Error ? error.name : 'ERROR');
-        throw error;
-      }
-      state.receivedAt = Date.now();
-      state.status = response.status;
-      state.requestId = response.headers.get('x-request-id') ?? undefined;
-      state.headers = response.headers; // Date is read only after a skew refusal
-      if (debug) logAttempt(response.status);
-      notify(hooks.onResponse, () => ({
-        operation, method, url: input instanceof Request ? input.url : String(input), attempt: state.attempt, idempotencyKey,
-        clockOffsetMs: state.signedOffsetMs, status: response.status, requestId: state.requestId, elapsedMs: Date.now() - state.sentAt,
-      }));
-      return response;
-    };
+    const observe =
+      (fetch: FetchFunction): FetchFunction =>
+      async (input, init) => {
+        let response: Response;
+        try {
+          response = await fetch(input, init);
+        } catch (error) {
+          if (debug)
+            logAttempt(
+              undefined,
+              error instanceof CardIssuingError ? error.code : error instanceof Error ? error.name : 'ERROR',
+            );
+          throw error;
+        }
+        state.receivedAt = Date.now();
+        state.status = response.status;
+        state.requestId = response.headers.get('x-request-id') ?? undefined;
+        state.headers = response.headers; // Date is read only after a skew refusal
+        if (debug) logAttempt(response.status);
+        notify(hooks.onResponse, () => ({
+          operation,
+          method,
+          url: input instanceof Request ? input.url : String(input),
+          attempt: state.attempt,
+          idempotencyKey,
+          clockOffsetMs: state.signedOffsetMs,
+          status: response.status,
+          requestId: state.requestId,
+          elapsedMs: Date.now() - state.sentAt,
+        }));
+        return response;
+      };
     const logAttempt = (status: number | undefined, code?: string) => {
       const path = state.url ? new URL(state.url).pathname : '';
-      log.debug(formatAttempt({
-        method, path, status, durationMs: Date.now() - state.sentAt, requestId: status === undefined ? undefined : state.requestId,
-        retry: state.attempt - 1, clockOffsetMs: state.signedOffsetMs, code,
-      }));
+      log.debug(
+        formatAttempt({
+          method,
+          path,
+          status,
+          durationMs: Date.now() - state.sentAt,
+          requestId: status === undefined ? undefined : state.requestId,
+          retry: state.attempt - 1,
+          clockOffsetMs: state.signedOffsetMs,
+          code,
+        }),
+      );
     };
 
     // ky's timeout ends at the response headers; this bounds the body too, in time and in size.
-    const transport = boundCall(observe(options.fetch ?? ((input, init) => globalThis.fetch(input, init))), {
-      timeoutMs, maxResponseBytes, timeoutError,
-      tooLargeError: () => new ResponseTooLargeError({
-        detail: `${operation}: the response body is larger than ${maxResponseBytes} bytes (maxResponseBytes).`, maxResponseBytes,
-        status: state.status, requestId: state.requestId, redact: redact(),
-      }),
-    }, callOptions.signal);
+    const transport = boundCall(
+      observe(options.fetch ?? ((input, init) => globalThis.fetch(input, init))),
+      {
+        timeoutMs,
+        maxResponseBytes,
+        timeoutError,
+        tooLargeError: () =>
+          new ResponseTooLargeError({
+            detail: `${operation}: the response body is larger than ${maxResponseBytes} bytes (maxResponseBytes).`,
+            maxResponseBytes,
+            status: state.status,
+            requestId: state.requestId,
+            redact: redact(),
+          }),
+      },
+      callOptions.signal,
+    );
 
     const kyOptions: Omit<KyOptions, 'method' | 'prefixUrl'> = {
       throwHttpErrors: true,
@@ -240,36 +326,58 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
       throwOnError: true,
       parseAs: 'json',
       kyOptions,
-      ...(idempotencyKey === undefined ? (headers ? { headers } : {}) : { headers: { ...headers, 'Idempotency-Key': idempotencyKey } }),
+      ...(idempotencyKey === undefined
+        ? headers
+          ? { headers }
+          : {}
+        : { headers: { ...headers, 'Idempotency-Key': idempotencyKey } }),
       signal: transport.signal,
-      requestValidator: validateRequests && !raw
-        ? async (data) => {
-            const errors = (validation ?? (await loadValidation())).requestErrors(operation as OperationId, data);
-            if (errors) {
-              throw new ValidationError({
-                code: 'VALIDATION_FAILED',
-                detail: `${operation}: the request was not sent, ${errors.length === 1 ? '1 argument is' : `${errors.length} arguments are`} invalid (${errors.map((e) => e.path).join(', ')}).`,
-                errors,
-              });
+      requestValidator:
+        validateRequests && !raw
+          ? async (data) => {
+              const errors = (validation ?? (await loadValidation())).requestErrors(operation as OperationId, data);
+              if (errors) {
+                throw new ValidationError({
+                  code: 'VALIDATION_FAILED',
+                  detail: `${operation}: the request was not sent, ${errors.length === 1 ? '1 argument is' : `${errors.length} arguments are`} invalid (${errors.map((e) => e.path).join(', ')}).`,
+                  errors,
+                });
+              }
             }
-          }
-        : undefined,
-      responseValidator: responseMode && !raw
-        ? async (data) => {
-            const errors = (validation ?? (await loadValidation())).responseErrors(operation as OperationId, data);
-            if (!errors) return;
-            // Paths and messages can hold a hostile server's key names: redacted like everything else it sends.
-            if (responseMode === 'strict') {
-              throw new ResponseValidationError({ operation, errors: errors.slice(0, MAX_REPORTED_ERRORS), status: state.status, requestId: state.requestId, redact: redact() });
+          : undefined,
+      responseValidator:
+        responseMode && !raw
+          ? async (data) => {
+              const errors = (validation ?? (await loadValidation())).responseErrors(operation as OperationId, data);
+              if (!errors) return;
+              // Paths and messages can hold a hostile server's key names: redacted like everything else it sends.
+              if (responseMode === 'strict') {
+                throw new ResponseValidationError({
+                  operation,
+                  errors: errors.slice(0, MAX_REPORTED_ERRORS),
+                  status: state.status,
+                  requestId: state.requestId,
+                  redact: redact(),
+                });
+              }
+              for (const warning of (validation ?? (await loadValidation())).newDifferences(
+                operation,
+                errors.slice(0, MAX_REPORTED_ERRORS),
+                warned,
+              )) {
+                log.warn(warning.line);
+                notify(hooks.onValidationWarning, () => ({
+                  operation,
+                  method,
+                  url: state.url,
+                  path: warning.path,
+                  message: warning.message,
+                  status: state.status,
+                  requestId: state.requestId,
+                }));
+              }
             }
-            for (const warning of (validation ?? (await loadValidation())).newDifferences(operation, errors.slice(0, MAX_REPORTED_ERRORS), warned)) {
-              log.warn(warning.line);
-              notify(hooks.onValidationWarning, () => ({
-                operation, method, url: state.url, path: warning.path, message: warning.message, status: state.status, requestId: state.requestId,
-              }));
-            }
-          }
-        : undefined,
+          : undefined,
     };
 
     let result: { data: T; response: Response };
@@ -286,10 +394,19 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
           corrected = true;
           const previousOffsetMs = state.signedOffsetMs;
           clock.offsetMs = offset;
-          log.warn(`card-issuing-sdk: ${operation} was refused with AUTH_TIMESTAMP_SKEW; the server's clock is ${Math.round(offset / 1000)} s from this host's (Date: ${date}). Signing with the corrected time from now on (clockOffsetMs ${offset}).`);
+          log.warn(
+            `card-issuing-sdk: ${operation} was refused with AUTH_TIMESTAMP_SKEW; the server's clock is ${Math.round(offset / 1000)} s from this host's (Date: ${date}). Signing with the corrected time from now on (clockOffsetMs ${offset}).`,
+          );
           notify(hooks.onClockSkew, () => ({
-            operation, method, url: state.url, attempt: state.attempt, idempotencyKey, clockOffsetMs: previousOffsetMs,
-            previousOffsetMs, offsetMs: offset, serverDate: date!,
+            operation,
+            method,
+            url: state.url,
+            attempt: state.attempt,
+            idempotencyKey,
+            clockOffsetMs: previousOffsetMs,
+            previousOffsetMs,
+            offsetMs: offset,
+            serverDate: date!,
           }));
           state.before = state.attempt;
         }
@@ -297,7 +414,12 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
     } catch (error) {
       // The caller's abort keeps the caller's reason, whenever it came (as fetch does).
       if (callOptions.signal?.aborted && error === callOptions.signal.reason) throw error;
-      throw toSdkError(error, operation, state.attempt > 0 ? { status: state.status, requestId: state.requestId } : undefined, redact());
+      throw toSdkError(
+        error,
+        operation,
+        state.attempt > 0 ? { status: state.status, requestId: state.requestId } : undefined,
+        redact(),
+      );
     } finally {
       transport.end();
     }
@@ -307,23 +429,36 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
       headers: result.response.headers,
       requestId: state.requestId, // the last attempt's, read where it arrived
     };
-  }
+  };
 }
 
 /** Errors that reach us outside ky and our validators: a body that is not JSON, a validator giving way. */
 function toSdkError(
-  error: unknown, operation: string, response: { status: number | undefined; requestId: string | undefined } | undefined, redact: string[],
+  error: unknown,
+  operation: string,
+  response: { status: number | undefined; requestId: string | undefined } | undefined,
+  redact: string[],
 ): unknown {
   const sent = response !== undefined;
   if (error instanceof CardIssuingError) return error;
   if (error instanceof SyntaxError && sent) {
     // Never pass the SyntaxError on: its message quotes the body.
-    return new ResponseValidationError({ operation, errors: [{ path: '', message: 'The response body is not JSON' }], ...response, redact });
+    return new ResponseValidationError({
+      operation,
+      errors: [{ path: '', message: 'The response body is not JSON' }],
+      ...response,
+      redact,
+    });
   }
   if (sent && response.status !== undefined && response.status < 300 && error instanceof Error && !isAbort(error)) {
     // Whatever else fails on a received body (a validator giving way on a huge or deep body: RangeError) is still
     // a response that could not be validated; its own message may quote the body, so it is not passed on.
-    return new ResponseValidationError({ operation, errors: [{ path: '', message: `The response could not be validated (${error.name})` }], ...response, redact });
+    return new ResponseValidationError({
+      operation,
+      errors: [{ path: '', message: `The response could not be validated (${error.name})` }],
+      ...response,
+      redact,
+    });
   }
   return error;
 }
@@ -332,7 +467,9 @@ function toSdkError(
 function responseValidation(value: unknown): 'strict' | 'warn' | false {
   if (value === undefined || value === true || value === 'strict') return 'strict';
   if (value === 'warn' || value === false) return value;
-  throw new TypeError(`createCardIssuingClient: validateResponses must be 'strict', 'warn' or false (got ${JSON.stringify(value)}).`);
+  throw new TypeError(
+    `createCardIssuingClient: validateResponses must be 'strict', 'warn' or false (got ${JSON.stringify(value)}).`,
+  );
 }
 
 /** A refusal of the request's timestamp. */

@@ -9,7 +9,12 @@ import type { RetryOptions as KyRetryOptions } from 'ky';
 import type { RetryConfig } from '../options';
 
 /** The policy when the client and the call say nothing. */
-const DEFAULT_RETRY: Required<RetryConfig> = { limit: 2, initialDelayMs: 500, maxDelayMs: 5_000, maxRetryAfterMs: 60_000 };
+const DEFAULT_RETRY: Required<RetryConfig> = {
+  limit: 2,
+  initialDelayMs: 500,
+  maxDelayMs: 5_000,
+  maxRetryAfterMs: 60_000,
+};
 
 const RETRY_STATUS_CODES = [429, 502, 503, 504];
 
@@ -22,7 +27,10 @@ export function needsIdempotencyKey(method: string): boolean {
 }
 
 /** The client's retry settings merged with a call's; `false` on either level turns retries off. */
-export function resolveRetry(clientRetry: RetryConfig | false | undefined, callRetry: RetryConfig | false | undefined): Required<RetryConfig> {
+export function resolveRetry(
+  clientRetry: RetryConfig | false | undefined,
+  callRetry: RetryConfig | false | undefined,
+): Required<RetryConfig> {
   if (callRetry === false || (clientRetry === false && callRetry === undefined)) return { ...DEFAULT_RETRY, limit: 0 };
   return { ...DEFAULT_RETRY, ...(clientRetry || {}), ...(callRetry ?? {}) };
 }

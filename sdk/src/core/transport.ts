@@ -88,7 +88,11 @@ function lengthIsTheBody(response: Response): boolean {
 }
 
 /** The body, erroring once `remainingMs` pass or `maxResponseBytes` are exceeded (and cancelling the source). */
-function limitBody(body: ReadableStream<Uint8Array>, remainingMs: number, bounds: AttemptBounds): ReadableStream<Uint8Array> {
+function limitBody(
+  body: ReadableStream<Uint8Array>,
+  remainingMs: number,
+  bounds: AttemptBounds,
+): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   let bytes = 0;
   let failure: Error | undefined;

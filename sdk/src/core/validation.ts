@@ -37,7 +37,8 @@ export function requestErrors(operation: OperationId, data: unknown): FieldError
 /** Where a response body departs from the spec (`items[0].status`), or undefined when it conforms. */
 export function responseErrors(operation: OperationId, data: unknown): FieldError[] | undefined {
   let schema = responseSchemas.get(operation);
-  if (!schema) responseSchemas.set(operation, (schema = schemas[`z${capitalize(operation)}Response` as ResponseSchemaName]));
+  if (!schema)
+    responseSchemas.set(operation, (schema = schemas[`z${capitalize(operation)}Response` as ResponseSchemaName]));
   return issuesOf(schema, data)?.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
 }
 
@@ -49,7 +50,9 @@ const MAX_WARNED = 1000;
  * indices as `[]` (`items[].status`), each with its log line; `warned` remembers what was reported.
  */
 export function newDifferences(
-  operation: string, errors: readonly FieldError[], warned: Set<string>,
+  operation: string,
+  errors: readonly FieldError[],
+  warned: Set<string>,
 ): { path: string; message: string; line: string }[] {
   const out: { path: string; message: string; line: string }[] = [];
   for (const error of errors) {

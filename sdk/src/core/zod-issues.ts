@@ -18,7 +18,12 @@ export interface Issue {
 let english: $ZodErrorMap | undefined;
 
 /** The application's zod messages when it set any, else English. */
-const messages: $ZodErrorMap = (issue) => (globalConfig.customError ?? globalConfig.localeError ?? (english ??= en().localeError))(issue);
+const messages: $ZodErrorMap = (issue) => {
+  const chosen = globalConfig.customError ?? globalConfig.localeError;
+  if (chosen) return chosen(issue);
+  english ??= en().localeError;
+  return english(issue);
+};
 
 /** The issues of `value` against `schema`, or undefined when it is valid. Synchronous: no schema of the spec is async. */
 export function issuesOf(schema: $ZodType, value: unknown): Issue[] | undefined {
@@ -29,5 +34,8 @@ export function issuesOf(schema: $ZodType, value: unknown): Issue[] | undefined 
 
 /** A zod path as a reader writes it: `items[0].status`. */
 export function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)), '');
+  return path.reduce<string>(
+    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)),
+    '',
+  );
 }

@@ -3,7 +3,14 @@
  * that needs verification; in the Server2Server area or the Wallet App's.
  * @module
  */
-import type { DepositAddress, DepositOptions, DepositType, DepositTypeCode, DepositVerification, VerificationData } from '../../generated/types.gen';
+import type {
+  DepositAddress,
+  DepositOptions,
+  DepositType,
+  DepositTypeCode,
+  DepositVerification,
+  VerificationData,
+} from '../../generated/types.gen';
 import type { ResourceMethods as CardIssuingClient } from '../resources';
 import { FlowRun, type AcceptConsents, type FlowOptions } from './run';
 
@@ -37,7 +44,10 @@ export interface DepositAddressResult {
  * Deposit address: list deposit types; sign unsigned consents; list addresses; if no address exists, create one
  * from deposit options. Returns the address to show the user.
  */
-export async function depositAddress(client: CardIssuingClient, options: DepositAddressOptions): Promise<DepositAddressResult> {
+export async function depositAddress(
+  client: CardIssuingClient,
+  options: DepositAddressOptions,
+): Promise<DepositAddressResult> {
   const run = new FlowRun('depositAddress', options);
   const app = options.area === 'app';
   const { userId, type } = options;
@@ -46,7 +56,9 @@ export async function depositAddress(client: CardIssuingClient, options: Deposit
   if (balanceId === undefined && !app) {
     balanceId = await run.step(
       'listBalances',
-      async () => (await client.s2s.balances.list(userId, run.call)).items[0]?.id ?? run.refuse('listBalances', 'BALANCE_NOT_FOUND', `user ${userId} has no balance`),
+      async () =>
+        (await client.s2s.balances.list(userId, run.call)).items[0]?.id ??
+        run.refuse('listBalances', 'BALANCE_NOT_FOUND', `user ${userId} has no balance`),
       (id) => `balance ${id}`,
     );
   }
@@ -54,23 +66,36 @@ export async function depositAddress(client: CardIssuingClient, options: Deposit
   const depositType = await run.step(
     'listTypes',
     async () => {
-      const types = await (app ? client.app.deposits.listTypes(userId, run.call) : client.s2s.deposits.listTypes(balanceId!, run.call));
+      const types = await (app
+        ? client.app.deposits.listTypes(userId, run.call)
+        : client.s2s.deposits.listTypes(balanceId!, run.call));
       return (
         types.items.find((t) => t.type === type && (balanceId === undefined || t.balanceId === balanceId)) ??
-        run.refuse('listTypes', 'DEPOSIT_TYPE_NOT_FOUND', `no deposit type ${type}${balanceId ? ` for balance ${balanceId}` : ''}`)
+        run.refuse(
+          'listTypes',
+          'DEPOSIT_TYPE_NOT_FOUND',
+          `no deposit type ${type}${balanceId ? ` for balance ${balanceId}` : ''}`,
+        )
       );
     },
     (t) => `type ${t.type} of balance ${t.balanceId}`,
   );
   const balance = depositType.balanceId;
 
-  await run.signConsents('signDepositConsents', depositType.requiredConsents, { userId, purpose: 'deposit' }, options.acceptConsents, (c) =>
-    app ? client.app.consents.sign(userId, c.id, run.call) : client.s2s.consents.sign(userId, c.id, run.call),
+  await run.signConsents(
+    'signDepositConsents',
+    depositType.requiredConsents,
+    { userId, purpose: 'deposit' },
+    options.acceptConsents,
+    (c) => (app ? client.app.consents.sign(userId, c.id, run.call) : client.s2s.consents.sign(userId, c.id, run.call)),
   );
 
   const addresses = await run.step(
     'listAddresses',
-    () => (app ? client.app.deposits.listAddresses(balance, type, run.call) : client.s2s.deposits.listAddresses(balance, type, run.call)),
+    () =>
+      app
+        ? client.app.deposits.listAddresses(balance, type, run.call)
+        : client.s2s.deposits.listAddresses(balance, type, run.call),
     (a) => `${a.items.length} addresses`,
   );
   const existing = addresses.items[0];
@@ -81,9 +106,14 @@ export async function depositAddress(client: CardIssuingClient, options: Deposit
   const address = await run.step(
     'createAddress',
     () => {
-      const network = options.depositOptions?.network ?? depositType.networks[0] ?? run.refuse('createAddress', 'NETWORK_NOT_SUPPORTED', `type ${type} lists no network`);
+      const network =
+        options.depositOptions?.network ??
+        depositType.networks[0] ??
+        run.refuse('createAddress', 'NETWORK_NOT_SUPPORTED', `type ${type} lists no network`);
       const body: DepositOptions = { ...options.depositOptions, network };
-      return app ? client.app.deposits.createAddress(balance, type, body, run.call) : client.s2s.deposits.createAddress(balance, type, body, run.call);
+      return app
+        ? client.app.deposits.createAddress(balance, type, body, run.call)
+        : client.s2s.deposits.createAddress(balance, type, body, run.call);
     },
     (a) => `address ${a.id} on ${a.network}`,
   );
@@ -113,7 +143,10 @@ export interface ApproveDepositResult {
  * Deposit approval: after the user deposited crypto, list verifications; if a verification is needed, approve it
  * with verification data; the balance is then credited by the service.
  */
-export async function approveDeposit(client: CardIssuingClient, options: ApproveDepositOptions): Promise<ApproveDepositResult> {
+export async function approveDeposit(
+  client: CardIssuingClient,
+  options: ApproveDepositOptions,
+): Promise<ApproveDepositResult> {
   const run = new FlowRun('approveDeposit', options);
   const app = options.area === 'app';
   const { userId } = options;
@@ -123,17 +156,27 @@ export async function approveDeposit(client: CardIssuingClient, options: Approve
     async () => {
       // Every page: a user with many deposits has pending ones beyond the first.
       const items: DepositVerification[] = [];
-      for await (const v of app ? client.app.deposits.listVerifications(userId, run.call) : client.s2s.deposits.listVerifications({ userId }, run.call)) items.push(v);
+      for await (const v of app
+        ? client.app.deposits.listVerifications(userId, run.call)
+        : client.s2s.deposits.listVerifications({ userId }, run.call))
+        items.push(v);
       const listed = { items };
       if (options.verificationId !== undefined && !listed.items.some((v) => v.id === options.verificationId)) {
-        run.refuse('listVerifications', 'VERIFICATION_NOT_FOUND', `no verification ${options.verificationId} for user ${userId}`);
+        run.refuse(
+          'listVerifications',
+          'VERIFICATION_NOT_FOUND',
+          `no verification ${options.verificationId} for user ${userId}`,
+        );
       }
       return listed;
     },
     (l) => `${l.items.length} verifications`,
   );
   const pending = list.items.filter(
-    (v) => v.status === 'PENDING_APPROVAL' && v.verificationRequired && (options.verificationId === undefined || v.id === options.verificationId),
+    (v) =>
+      v.status === 'PENDING_APPROVAL' &&
+      v.verificationRequired &&
+      (options.verificationId === undefined || v.id === options.verificationId),
   );
   if (pending.length === 0) {
     run.skip('approveVerification', 'no verification pending approval');

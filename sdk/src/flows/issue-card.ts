@@ -21,9 +21,17 @@ export interface IssueCardOptions extends FlowOptions {
    * The code the user received by e-mail (called after the SDK asked the service to send it). Asked again after
    * a wrong code while tries remain.
    */
-  getOtpCode: (context: { userId: string; challenge: EmailOtpChallenge; previousAttemptFailed: boolean }) => string | Promise<string>;
+  getOtpCode: (context: {
+    userId: string;
+    challenge: EmailOtpChallenge;
+    previousAttemptFailed: boolean;
+  }) => string | Promise<string>;
   /** Lets the user pass KYC at `kycUrl`; resolve once done. The flow then checks the KYC status. */
-  completeKyc: (context: { userId: string; kycUrl: string; kycStatus: CardConfigList['kycStatus'] }) => void | Promise<void>;
+  completeKyc: (context: {
+    userId: string;
+    kycUrl: string;
+    kycStatus: CardConfigList['kycStatus'];
+  }) => void | Promise<void>;
   /** Asked with the config's unsigned card consents. */
   acceptConsents: AcceptConsents;
   /**
@@ -63,7 +71,8 @@ export async function issueCard(client: CardIssuingClient, options: IssueCardOpt
     'listConfigs',
     async () => {
       const list = await client.s2s.cards.listConfigs(userId, run.call);
-      if (!findConfig(list)) run.refuse('listConfigs', 'CONFIG_NOT_FOUND', `no card config ${options.configId} for user ${userId}`);
+      if (!findConfig(list))
+        run.refuse('listConfigs', 'CONFIG_NOT_FOUND', `no card config ${options.configId} for user ${userId}`);
       return list;
     },
     (l) => `${l.items.length} configs, KYC ${l.kycStatus}`,
@@ -71,7 +80,11 @@ export async function issueCard(client: CardIssuingClient, options: IssueCardOpt
   const config = findConfig(configs)!;
   const visualId = options.visualId ?? config.visuals[0]!.id; // the schema requires at least one visual
 
-  let user = await run.step('getUser', () => client.s2s.users.get(userId, run.call), (u) => `e-mail ${u.emailVerified ? 'verified' : 'unverified'}`);
+  let user = await run.step(
+    'getUser',
+    () => client.s2s.users.get(userId, run.call),
+    (u) => `e-mail ${u.emailVerified ? 'verified' : 'unverified'}`,
+  );
   if (user.emailVerified) {
     run.skip('verifyEmail', 'e-mail already verified');
   } else {
@@ -80,12 +93,15 @@ export async function issueCard(client: CardIssuingClient, options: IssueCardOpt
       async () => {
         let challenge = await client.s2s.email.requestOtp(userId, run.call);
         for (let failed = false; ; failed = true) {
-          const code = await run.callback('verifyEmail', () => options.getOtpCode({ userId, challenge, previousAttemptFailed: failed }));
+          const code = await run.callback('verifyEmail', () =>
+            options.getOtpCode({ userId, challenge, previousAttemptFailed: failed }),
+          );
           try {
             return await client.s2s.email.confirm(userId, { code }, run.call);
           } catch (error) {
             // A mistyped code uses one of the tries; ask again while tries remain.
-            const retryable = error instanceof BusinessRuleError && error.code === 'OTP_INVALID' && challenge.attemptsRemaining > 1;
+            const retryable =
+              error instanceof BusinessRuleError && error.code === 'OTP_INVALID' && challenge.attemptsRemaining > 1;
             if (!retryable) throw error;
             challenge = { ...challenge, attemptsRemaining: challenge.attemptsRemaining - 1 };
           }
@@ -101,9 +117,12 @@ export async function issueCard(client: CardIssuingClient, options: IssueCardOpt
     configs = await run.step(
       'kyc',
       async () => {
-        await run.callback('kyc', () => options.completeKyc({ userId, kycUrl: configs.kycUrl, kycStatus: configs.kycStatus }));
+        await run.callback('kyc', () =>
+          options.completeKyc({ userId, kycUrl: configs.kycUrl, kycStatus: configs.kycStatus }),
+        );
         const after = await client.s2s.cards.listConfigs(userId, run.call);
-        if (after.kycStatus !== 'PASSED') run.refuse('kyc', 'KYC_NOT_PASSED', `KYC is ${after.kycStatus} after completeKyc`);
+        if (after.kycStatus !== 'PASSED')
+          run.refuse('kyc', 'KYC_NOT_PASSED', `KYC is ${after.kycStatus} after completeKyc`);
         return after;
       },
       () => 'KYC passed',
@@ -111,12 +130,21 @@ export async function issueCard(client: CardIssuingClient, options: IssueCardOpt
   }
 
   const current = findConfig(configs) ?? config;
-  await run.signConsents('signCardConsents', current.requiredConsents, { userId, purpose: 'card' }, options.acceptConsents, (c) =>
-    client.s2s.consents.sign(userId, c.id, run.call),
+  await run.signConsents(
+    'signCardConsents',
+    current.requiredConsents,
+    { userId, purpose: 'card' },
+    options.acceptConsents,
+    (c) => client.s2s.consents.sign(userId, c.id, run.call),
   );
 
-  const created = await run.step('createCard', () => client.s2s.cards.create(userId, { configId: config.id, visualId }, run.call), (r) =>
-    r.object === 'card' ? `card ${r.id} ${r.status}` : `draft ${r.cardId} to pay ${r.price.amount} ${r.price.currency}`,
+  const created = await run.step(
+    'createCard',
+    () => client.s2s.cards.create(userId, { configId: config.id, visualId }, run.call),
+    (r) =>
+      r.object === 'card'
+        ? `card ${r.id} ${r.status}`
+        : `draft ${r.cardId} to pay ${r.price.amount} ${r.price.currency}`,
   );
 
   let card: Card;
@@ -130,7 +158,11 @@ export async function issueCard(client: CardIssuingClient, options: IssueCardOpt
     draft = created;
     const toPay = created;
     await topUp(client, run, userId, toPay, options.topUpBalance);
-    draft = await run.step('chargeDraft', () => client.s2s.cards.chargeDraft(toPay.cardId, run.call), (d) => `draft ${d.status}`);
+    draft = await run.step(
+      'chargeDraft',
+      () => client.s2s.cards.chargeDraft(toPay.cardId, run.call),
+      (d) => `draft ${d.status}`,
+    );
     card = await run.step(
       'completeDraft',
       async () => {
@@ -139,7 +171,14 @@ export async function issueCard(client: CardIssuingClient, options: IssueCardOpt
         // The interface allows draft data here; the card then appears in the user's list (on whichever page).
         let listed: Card | undefined;
         for await (const c of client.s2s.cards.list(userId, run.call)) if (c.id === toPay.cardId) listed = c;
-        return listed ?? run.refuse('completeDraft', 'CARD_NOT_ISSUED', `draft ${toPay.cardId} is ${completed.status} but no card was issued`);
+        return (
+          listed ??
+          run.refuse(
+            'completeDraft',
+            'CARD_NOT_ISSUED',
+            `draft ${toPay.cardId} is ${completed.status} but no card was issued`,
+          )
+        );
       },
       (c) => `card ${c.id} ${c.status}`,
     );
@@ -158,16 +197,28 @@ export async function issueCard(client: CardIssuingClient, options: IssueCardOpt
     const wait = options.waitForOrderCompletion;
     const ordered = card;
     await run.step('waitForOrder', () => run.callback('waitForOrder', () => wait({ userId, card: ordered })));
-    card = await run.step('activateCard', () => client.s2s.cards.activate(ordered.id, run.call), (c) => `card ${c.status}`);
+    card = await run.step(
+      'activateCard',
+      () => client.s2s.cards.activate(ordered.id, run.call),
+      (c) => `card ${c.status}`,
+    );
   }
 
   return { user, config, card, draft };
 }
 
-async function topUp(client: CardIssuingClient, run: FlowRun, userId: string, draft: Draft, topUpBalance: IssueCardOptions['topUpBalance']) {
+async function topUp(
+  client: CardIssuingClient,
+  run: FlowRun,
+  userId: string,
+  draft: Draft,
+  topUpBalance: IssueCardOptions['topUpBalance'],
+) {
   const available = async () => {
     const balances = await client.s2s.balances.list(userId, run.call);
-    const balance = balances.items.find((b) => b.id === draft.balanceId) ?? balances.items.find((b) => b.currency === draft.price.currency);
+    const balance =
+      balances.items.find((b) => b.id === draft.balanceId) ??
+      balances.items.find((b) => b.currency === draft.price.currency);
     return balance?.available ?? 0;
   };
   await run.step(

@@ -23,18 +23,30 @@ export async function registerUser(client: CardIssuingClient, options: RegisterU
   const run = new FlowRun('registerUser', options);
   const created = await run.step(
     'createUser',
-    () => client.s2s.users.create(options.registration, { ...run.call, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) }),
+    () =>
+      client.s2s.users.create(options.registration, {
+        ...run.call,
+        ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+      }),
     (u) => `user ${u.id}`,
   );
-  await run.signConsents('signRegistrationConsents', created.requiredConsents, { userId: created.id, purpose: 'registration' }, options.acceptConsents, (c) =>
-    client.s2s.consents.sign(created.id, c.id, run.call),
+  await run.signConsents(
+    'signRegistrationConsents',
+    created.requiredConsents,
+    { userId: created.id, purpose: 'registration' },
+    options.acceptConsents,
+    (c) => client.s2s.consents.sign(created.id, c.id, run.call),
   );
   const user = await run.step(
     'getUser',
     async () => {
       const current = await client.s2s.users.get(created.id, run.call);
       if (current.registrationStatus !== 'COMPLETED') {
-        run.refuse('getUser', 'REGISTRATION_INCOMPLETE', `registration is ${current.registrationStatus} after signing every listed consent`);
+        run.refuse(
+          'getUser',
+          'REGISTRATION_INCOMPLETE',
+          `registration is ${current.registrationStatus} after signing every listed consent`,
+        );
       }
       return current;
     },

@@ -33,7 +33,10 @@ export interface FlowOptions {
 }
 
 /** Asked before the flow signs consents for the user: show them, return true when the user accepted all. */
-export type AcceptConsents = (consents: Consent[], context: { userId: string; purpose: 'registration' | 'card' | 'deposit' }) => boolean | Promise<boolean>;
+export type AcceptConsents = (
+  consents: Consent[],
+  context: { userId: string; purpose: 'registration' | 'card' | 'deposit' },
+) => boolean | Promise<boolean>;
 
 /** One run of a flow: reports its steps and turns failures into {@link FlowError}s naming the step. */
 export class FlowRun {
@@ -93,14 +96,25 @@ export class FlowRun {
   }
 
   /** Asks the caller to accept consents and signs them one by one. */
-  async signConsents(step: string, consents: Consent[], context: Parameters<AcceptConsents>[1], accept: AcceptConsents, sign: (consent: Consent) => Promise<unknown>): Promise<void> {
+  async signConsents(
+    step: string,
+    consents: Consent[],
+    context: Parameters<AcceptConsents>[1],
+    accept: AcceptConsents,
+    sign: (consent: Consent) => Promise<unknown>,
+  ): Promise<void> {
     const unsigned = consents.filter((c) => !c.signed);
     if (unsigned.length === 0) return this.skip(step, 'no unsigned consents');
     await this.step(
       step,
       async () => {
         const accepted = await this.callback(step, () => accept(unsigned, context));
-        if (accepted !== true) this.refuse(step, 'CONSENTS_DECLINED', `the user did not accept ${unsigned.length} consent(s): ${unsigned.map((c) => c.title).join(', ')}`);
+        if (accepted !== true)
+          this.refuse(
+            step,
+            'CONSENTS_DECLINED',
+            `the user did not accept ${unsigned.length} consent(s): ${unsigned.map((c) => c.title).join(', ')}`,
+          );
         for (const consent of unsigned) await sign(consent);
       },
       () => `signed ${unsigned.map((c) => c.id).join(', ')}`,

@@ -18,11 +18,18 @@ export function hmacKeyOf(secret: string, encoding: SecretEncoding, caller: stri
   if (encoding !== 'base64') throw new TypeError(`${caller}: secretEncoding must be 'utf8' or 'base64'.`);
   const bytes = fromBase64(secret);
   // Never quote the secret: say only what is wrong with it.
-  if (!bytes || bytes.length === 0) throw new TypeError(`${caller}: apiSecret is not base64, as secretEncoding 'base64' requires.`);
+  if (!bytes || bytes.length === 0)
+    throw new TypeError(`${caller}: apiSecret is not base64, as secretEncoding 'base64' requires.`);
   return bytes;
 }
 
 /** A Web Crypto HMAC-SHA256 key. */
 export function importHmacKey(key: string | Uint8Array<ArrayBuffer>, usage: 'sign' | 'verify'): Promise<CryptoKey> {
-  return crypto.subtle.importKey('raw', typeof key === 'string' ? utf8Encode(key) : key, { name: 'HMAC', hash: 'SHA-256' }, false, [usage]);
+  return crypto.subtle.importKey(
+    'raw',
+    typeof key === 'string' ? utf8Encode(key) : key,
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    [usage],
+  );
 }

@@ -20,7 +20,10 @@ interface NodeCrypto {
  */
 export function nodeHmacSha256(): ((key: string | Uint8Array, message: string) => string) | undefined {
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const crypto = typeof proc?.getBuiltinModule === 'function' ? (proc.getBuiltinModule('node:crypto') as NodeCrypto | undefined) : undefined;
+  const crypto =
+    typeof proc?.getBuiltinModule === 'function'
+      ? (proc.getBuiltinModule('node:crypto') as NodeCrypto | undefined)
+      : undefined;
   if (typeof crypto?.createHmac !== 'function') return undefined;
   return (secret, message) => crypto.createHmac('sha256', secret).update(message, 'utf8').digest('base64');
 }

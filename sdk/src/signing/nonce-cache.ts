@@ -25,7 +25,8 @@ export class NonceCache {
 
   constructor(options: NonceCacheOptions = {}) {
     const max = options.max ?? Number.POSITIVE_INFINITY;
-    if (!(max === Number.POSITIVE_INFINITY || (Number.isSafeInteger(max) && max > 0))) throw new TypeError('NonceCache: max must be a positive whole number.');
+    if (!(max === Number.POSITIVE_INFINITY || (Number.isSafeInteger(max) && max > 0)))
+      throw new TypeError('NonceCache: max must be a positive whole number.');
     this.#max = max;
   }
 
@@ -37,7 +38,8 @@ export class NonceCache {
   /** True when this key's nonce was already seen; otherwise records it (until `expiresAt`, Unix seconds). */
   checkAndRecord(apiKey: string, nonce: string, nowSeconds: number, expiresAt: number): boolean {
     // Expiries grow roughly with arrival: stop at the first live entry.
-    for (let oldest = this.#order.peek(); oldest && oldest.expiresAt <= nowSeconds; oldest = this.#order.peek()) this.#forgetOldest();
+    for (let oldest = this.#order.peek(); oldest && oldest.expiresAt <= nowSeconds; oldest = this.#order.peek())
+      this.#forgetOldest();
     const id = `${apiKey}:${nonce.toLowerCase()}`;
     if (this.#seen.has(id)) return true;
     if (this.#seen.size >= this.#max) this.#forgetOldest();

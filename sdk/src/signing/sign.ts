@@ -74,7 +74,13 @@ export interface Signer {
   /** Whether the body is part of what is signed; when false, `sign` never reads it. */
   readonly bodyHash: boolean;
   /** Signs one request (a fresh nonce and the current time unless given). */
-  sign(request: { method: string; url: string; body?: SignableBody; timestamp?: number | string; nonce?: string }): Promise<SignedRequest>;
+  sign(request: {
+    method: string;
+    url: string;
+    body?: SignableBody;
+    timestamp?: number | string;
+    nonce?: string;
+  }): Promise<SignedRequest>;
 }
 
 /**
@@ -97,14 +103,27 @@ export function createSigner(options: SignerOptions): Signer {
     async sign(request) {
       const timestamp = String(request.timestamp ?? Math.floor(Date.now() / 1000));
       const nonce = request.nonce ?? createNonce();
-      const stringToSign = await buildStringToSign({ method: request.method, url: request.url, body: request.body, apiKey, timestamp, nonce, bodyHash });
+      const stringToSign = await buildStringToSign({
+        method: request.method,
+        url: request.url,
+        body: request.body,
+        apiKey,
+        timestamp,
+        nonce,
+        bodyHash,
+      });
       let signature: string;
       if (hmac) signature = hmac(secret, stringToSign);
       else {
         key ??= importHmacKey(secret, 'sign');
         signature = toBase64(new Uint8Array(await crypto.subtle.sign('HMAC', await key, utf8Encode(stringToSign))));
       }
-      return { authorization: formatAuthorization({ apiKey, signature, nonce, timestamp }), stringToSign, timestamp, nonce };
+      return {
+        authorization: formatAuthorization({ apiKey, signature, nonce, timestamp }),
+        stringToSign,
+        timestamp,
+        nonce,
+      };
     },
   };
 }

@@ -63,19 +63,25 @@ export type VerifySignatureResult =
  */
 export async function verifySignature(input: VerifySignatureInput): Promise<VerifySignatureResult> {
   if (!input.authorization) {
-    return { ok: false, code: 'AUTH_MISSING', detail: 'The request has no Authorization header; sign it with HMAC-SHA256.' };
+    return {
+      ok: false,
+      code: 'AUTH_MISSING',
+      detail: 'The request has no Authorization header; sign it with HMAC-SHA256.',
+    };
   }
   const parts = parseAuthorization(input.authorization);
   if (!parts) {
     return {
       ok: false,
       code: 'AUTH_MALFORMED',
-      detail: 'The Authorization header must be "HMAC-SHA256 <apiKey>:<signature>:<nonce>:<timestamp>" with a GUID nonce (32 hex characters, dashes allowed) and a Unix-seconds timestamp.',
+      detail:
+        'The Authorization header must be "HMAC-SHA256 <apiKey>:<signature>:<nonce>:<timestamp>" with a GUID nonce (32 hex characters, dashes allowed) and a Unix-seconds timestamp.',
     };
   }
   const { apiKey, signature, nonce, timestamp } = parts;
   const secret = input.getSecret(apiKey);
-  if (secret === undefined) return { ok: false, code: 'AUTH_UNKNOWN_KEY', detail: `Unknown api key "${apiKey}".`, apiKey };
+  if (secret === undefined)
+    return { ok: false, code: 'AUTH_UNKNOWN_KEY', detail: `Unknown api key "${apiKey}".`, apiKey };
 
   const now = input.now ?? Math.floor(Date.now() / 1000);
   const tolerance = input.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS;
@@ -90,21 +96,42 @@ export async function verifySignature(input: VerifySignatureInput): Promise<Veri
   }
 
   const stringToSign = await buildStringToSign({
-    method: input.method, url: input.url, body: input.body, apiKey, timestamp, nonce, bodyHash: input.bodyHash ?? false,
+    method: input.method,
+    url: input.url,
+    body: input.body,
+    apiKey,
+    timestamp,
+    nonce,
+    bodyHash: input.bodyHash ?? false,
   });
   const given = fromBase64(signature);
   const base64 = input.secretEncoding === 'base64';
   // A secret that is not base64 under 'base64' has no key: every signature with it is a mismatch.
   const key = base64 ? fromBase64(secret) : secret;
-  const valid = given !== undefined && key !== undefined && (!base64 || key.length > 0) && (input.hmac && !base64
-    ? constantTimeEqual(given, await input.hmac(secret, stringToSign))
-    : await crypto.subtle.verify('HMAC', await importHmacKey(key, 'verify'), given, utf8Encode(stringToSign)));
+  const valid =
+    given !== undefined &&
+    key !== undefined &&
+    (!base64 || key.length > 0) &&
+    (input.hmac && !base64
+      ? constantTimeEqual(given, await input.hmac(secret, stringToSign))
+      : await crypto.subtle.verify('HMAC', await importHmacKey(key, 'verify'), given, utf8Encode(stringToSign)));
   if (!valid) {
     const hint = input.bodyHash ? ' This server requires the body hash: sign with bodyHash on.' : '';
-    return { ok: false, code: 'AUTH_SIGNATURE_MISMATCH', detail: `The signature does not match the request.${hint}`, apiKey, stringToSign };
+    return {
+      ok: false,
+      code: 'AUTH_SIGNATURE_MISMATCH',
+      detail: `The signature does not match the request.${hint}`,
+      apiKey,
+      stringToSign,
+    };
   }
   if (input.nonces?.checkAndRecord(apiKey, nonce, now, Number(timestamp) + tolerance + 1)) {
-    return { ok: false, code: 'AUTH_NONCE_REUSED', detail: 'This nonce was already used; every request needs a fresh one.', apiKey };
+    return {
+      ok: false,
+      code: 'AUTH_NONCE_REUSED',
+      detail: 'This nonce was already used; every request needs a fresh one.',
+      apiKey,
+    };
   }
   return { ok: true, apiKey, nonce, timestamp: Number(timestamp) };
 }

@@ -7,7 +7,10 @@ import { createLog, formatAttempt, type Logger } from '../../../sdk/src/core/log
 const spy = () => {
   const lines: [string, string][] = [];
   const logger: Logger = {
-    debug: (m) => lines.push(['debug', m]), info: (m) => lines.push(['info', m]), warn: (m) => lines.push(['warn', m]), error: (m) => lines.push(['error', m]),
+    debug: (m) => lines.push(['debug', m]),
+    info: (m) => lines.push(['info', m]),
+    warn: (m) => lines.push(['warn', m]),
+    error: (m) => lines.push(['error', m]),
   };
   return { lines, logger };
 };
@@ -37,18 +40,38 @@ describe('the log', () => {
     const log = createLog({ logger: a.logger, logLevel: 'debug', secrets: ['sk_1'] });
     log.info('secret sk_1 card 4111111111111111');
     expect(a.lines).toEqual([['info', 'secret [REDACTED] card [REDACTED]']]);
-    const throwing = createLog({ logger: { ...a.logger, warn: () => { throw new Error('disk full'); } } });
+    const throwing = createLog({
+      logger: {
+        ...a.logger,
+        warn: () => {
+          throw new Error('disk full');
+        },
+      },
+    });
     expect(() => throwing.warn('x')).not.toThrow();
   });
 
   it('refuses a logger without the four methods and an unknown level', () => {
-    expect(() => createLog({ logger: { info() {} } as unknown as Logger })).toThrow(/logger must have a debug\(\) method/);
+    expect(() => createLog({ logger: { info() {} } as unknown as Logger })).toThrow(
+      /logger must have a debug\(\) method/,
+    );
     expect(() => createLog({ logLevel: 'verbose' as never })).toThrow(/logLevel must be one of/);
   });
 
   it('formats an attempt as one key=value line', () => {
-    expect(formatAttempt({ method: 'GET', path: '/s2s/users/u1', status: 200, durationMs: 12.4, requestId: 'req_1', retry: 0, clockOffsetMs: -360000 }))
-      .toBe('card-issuing-sdk: GET /s2s/users/u1 status=200 duration=12ms requestId=req_1 retry=0 clockOffset=-360000ms');
+    expect(
+      formatAttempt({
+        method: 'GET',
+        path: '/s2s/users/u1',
+        status: 200,
+        durationMs: 12.4,
+        requestId: 'req_1',
+        retry: 0,
+        clockOffsetMs: -360000,
+      }),
+    ).toBe(
+      'card-issuing-sdk: GET /s2s/users/u1 status=200 duration=12ms requestId=req_1 retry=0 clockOffset=-360000ms',
+    );
   });
 });
 
@@ -75,12 +98,16 @@ describe('the client clock', () => {
 
 describe('headers', () => {
   it('merges the client layer and the call layer, a call removing a client header with undefined', () => {
-    expect(mergeHeaders('x', { traceparent: 'a', 'X-Tenant': 't1' }, { TraceParent: 'b', 'x-tenant': undefined })).toEqual({ traceparent: 'b' });
+    expect(
+      mergeHeaders('x', { traceparent: 'a', 'X-Tenant': 't1' }, { TraceParent: 'b', 'x-tenant': undefined }),
+    ).toEqual({ traceparent: 'b' });
     expect(mergeHeaders('x', new Headers({ 'x-a': '1' }))).toEqual({ 'x-a': '1' });
   });
 
   it.each(['Authorization', 'authorization', 'Idempotency-Key'])('refuses %s', (name) => {
-    expect(() => mergeHeaders('createCardIssuingClient', { [name]: 'x' })).toThrow(new RegExp(`the ${name} header cannot be set`));
+    expect(() => mergeHeaders('createCardIssuingClient', { [name]: 'x' })).toThrow(
+      new RegExp(`the ${name} header cannot be set`),
+    );
   });
 
   it('refuses a line break in a value (header injection)', () => {

@@ -16,9 +16,20 @@ import { Generator, Random, type Schema } from '../../fuzz/generate';
 import { repoPath } from '../../helpers/spec';
 
 /** RFC 3986 URIs that `new URL` refuses or rewrites (a numeric last label is read as an IPv4 address). */
-const EDGE_URIS = ['https://cpFcpATXivRdLpafCvzNkO.pkLwr2fObVHX0NE7S10.3', 'http://host.example.0/a', 'https://a.b,c+d.example/x?y=1#z', 'urn:isbn:0451450523', 'https://example.org/%C3%A9'];
+const EDGE_URIS = [
+  'https://cpFcpATXivRdLpafCvzNkO.pkLwr2fObVHX0NE7S10.3',
+  'http://host.example.0/a',
+  'https://a.b,c+d.example/x?y=1#z',
+  'urn:isbn:0451450523',
+  'https://example.org/%C3%A9',
+];
 /** Dot-atom mailboxes Ajv's `email` accepts. */
-const EDGE_EMAILS = ["o'neil+cards@example.org", 'a!b#c$d%e&f*g/h=i?j^k_l`m{n|o}p~q@example.org', 'user@sub-1.example.co9', 'x@example.1a'];
+const EDGE_EMAILS = [
+  "o'neil+cards@example.org",
+  'a!b#c$d%e&f*g/h=i?j^k_l`m{n|o}p~q@example.org',
+  'user@sub-1.example.co9',
+  'x@example.1a',
+];
 
 class EdgeGenerator extends Generator {
   override validString(s: Schema, name: string): string {
@@ -31,7 +42,8 @@ class EdgeGenerator extends Generator {
       '^[0-9]{4}$': () => String(r.int(0, 9999)).padStart(4, '0'),
       '^[A-Za-z0-9._-]+$': () => `v${r.int(1, 9)}.${r.hex(4)}_-`,
       '^[A-Za-z0-9]+$': () => `0x${r.hex(40)}`,
-      '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$': () => ['eyJhbGciOiJ9', r.hex(8), r.hex(8), r.hex(8), r.hex(8)].join('.'),
+      '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$': () =>
+        ['eyJhbGciOiJ9', r.hex(8), r.hex(8), r.hex(8), r.hex(8)].join('.'),
     };
     const make = s.pattern === undefined ? undefined : byPattern[s.pattern];
     return make ? make() : super.validString(s, name);
@@ -39,7 +51,14 @@ class EdgeGenerator extends Generator {
 }
 
 const specPath = repoPath('spec/openapi.yaml');
-const doc = parse(readFileSync(specPath, 'utf8')) as Schema;
+/** The parts of the spec document these checks read. */
+interface SpecDocument {
+  paths: Record<
+    string,
+    Record<string, { parameters?: Schema[]; requestBody?: Schema; responses: Record<string, Schema> }>
+  >;
+}
+const doc = parse(readFileSync(specPath, 'utf8')) as SpecDocument;
 const checker = createConformanceChecker({ specPath });
 const ROUNDS = 25;
 
@@ -52,17 +71,25 @@ describe('the edge values are edges', () => {
 describe.each(operationTable.map((op) => [op.operationId, op] as const))('%s', (operationId, op) => {
   it('accepts every random response body that Ajv accepts', () => {
     const gen = new EdgeGenerator(doc, new Random(operationId.length * 7919), { ids: {}, publicKey: 'AAAA' });
-    const responses = doc.paths[op.path][op.method.toLowerCase()].responses as Record<string, Schema>;
+    const responses = doc.paths[op.path]![op.method.toLowerCase()]!.responses;
     const success = gen.resolve(responses[String(op.status)]!);
-    const schema = success.content?.['application/json']?.schema as Schema | undefined;
+    const schema = (success.content as Record<string, { schema?: Schema }> | undefined)?.['application/json']?.schema;
     expect(schema, 'a JSON success body').toBeDefined();
     let accepted = 0;
     const refused: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const body = gen.valid(schema!);
-      const url = op.path.replace(/\{[^}]+\}/g, (_m) => (_m === '{type}' ? 'USDC' : '3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01'));
+      const url = op.path.replace(/\{[^}]+\}/g, (_m) =>
+        _m === '{type}' ? 'USDC' : '3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01',
+      );
       const findings = checker
-        .check({ method: op.method, url, status: op.status, responseHeaders: { 'content-type': 'application/json', 'x-request-id': 'req_1' }, responseBody: body })
+        .check({
+          method: op.method,
+          url,
+          status: op.status,
+          responseHeaders: { 'content-type': 'application/json', 'x-request-id': 'req_1' },
+          responseBody: body,
+        })
         .filter((f) => f.location.startsWith('response.body'));
       if (findings.length) continue; // not valid for the spec either: outside this check
       accepted++;

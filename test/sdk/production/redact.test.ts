@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, isLuhnValid, redactCardData, redactDeep, redactText, redactValues } from '../../../sdk/src/core/errors/redaction';
+import {
+  REDACTED,
+  isLuhnValid,
+  redactCardData,
+  redactDeep,
+  redactText,
+  redactValues,
+} from '../../../sdk/src/core/errors/redaction';
 
 describe('redaction of given values (the secret, the Authorization header)', () => {
   it('matches a short secret as a whole value only, never its letters inside words', () => {
@@ -9,7 +16,9 @@ describe('redaction of given values (the secret, the Authorization header)', () 
   });
 
   it('matches a secret of 8 characters or more wherever it appears, inside other text too', () => {
-    expect(redactValues('req_sk_live_1234 https://x/sk_live_1234', ['sk_live_1234'])).toBe(`req_${REDACTED} https://x/${REDACTED}`);
+    expect(redactValues('req_sk_live_1234 https://x/sk_live_1234', ['sk_live_1234'])).toBe(
+      `req_${REDACTED} https://x/${REDACTED}`,
+    );
   });
 
   it('redacts a header holding the secret before the secret, so nothing of it is left', () => {
@@ -40,7 +49,8 @@ describe('redaction of card data by its form', () => {
   });
 
   it('leaves UUIDs, request ids, amounts and timestamps alone', () => {
-    const text = 'user 00000000-0000-4000-8000-000000000000 req_4111111111111111 amount 4111111111111111.50 at 1767225600123';
+    const text =
+      'user 00000000-0000-4000-8000-000000000000 req_4111111111111111 amount 4111111111111111.50 at 1767225600123';
     expect(redactCardData(text)).toBe(text);
   });
 
@@ -61,7 +71,7 @@ describe('redaction of card data by its form', () => {
   });
 
   it('redacts deep: values and keys', () => {
-    expect(redactDeep({ detail: 'card 4111111111111111', ['s 4111111111111111']: ['cvv 123'] }, ['s'])).toEqual({
+    expect(redactDeep({ detail: 'card 4111111111111111', 's 4111111111111111': ['cvv 123'] }, ['s'])).toEqual({
       detail: `card ${REDACTED}`,
       [`${REDACTED} ${REDACTED}`]: [`cvv ${REDACTED}`],
     });

@@ -25,16 +25,32 @@ afterEach(async () => {
   }
 });
 
-const outcome = (promise: Promise<unknown>) => promise.then(() => 'ok', (e: unknown) => e);
+const outcome = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'ok',
+    (e: unknown) => e,
+  );
 
 describe('a server that base64-decodes the secret (the mock with secretEncoding base64)', () => {
   it("accepts a client signing with secretEncoding 'base64' and refuses utf8 with a hint naming base64", async () => {
     server = await startMockServer({ port: 0, apiKey: 'b64_key', apiSecret: B64_SECRET, secretEncoding: 'base64' });
-    const base64 = createCardIssuingClient({ baseUrl: server.url, apiKey: 'b64_key', apiSecret: B64_SECRET, secretEncoding: 'base64', retry: false });
+    const base64 = createCardIssuingClient({
+      baseUrl: server.url,
+      apiKey: 'b64_key',
+      apiSecret: B64_SECRET,
+      secretEncoding: 'base64',
+      retry: false,
+    });
     // A 404 NOT_FOUND comes after the signature held.
     expect(await outcome(base64.s2s.users.get(USER_ID))).toBeInstanceOf(NotFoundError);
 
-    const utf8 = createCardIssuingClient({ baseUrl: server.url, apiKey: 'b64_key', apiSecret: B64_SECRET, retry: false, logLevel: 'off' });
+    const utf8 = createCardIssuingClient({
+      baseUrl: server.url,
+      apiKey: 'b64_key',
+      apiSecret: B64_SECRET,
+      retry: false,
+      logLevel: 'off',
+    });
     const error = (await outcome(utf8.s2s.users.get(USER_ID))) as AuthenticationError;
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error.code).toBe('AUTH_SIGNATURE_MISMATCH');
@@ -44,7 +60,13 @@ describe('a server that base64-decodes the secret (the mock with secretEncoding 
 
   it("says to try 'utf8' when a base64-decoding client meets a server that signs with the characters", async () => {
     server = await startMockServer({ port: 0, apiKey: 'b64_key', apiSecret: B64_SECRET });
-    const base64 = createCardIssuingClient({ baseUrl: server.url, apiKey: 'b64_key', apiSecret: B64_SECRET, secretEncoding: 'base64', retry: false });
+    const base64 = createCardIssuingClient({
+      baseUrl: server.url,
+      apiKey: 'b64_key',
+      apiSecret: B64_SECRET,
+      secretEncoding: 'base64',
+      retry: false,
+    });
     const error = (await outcome(base64.s2s.users.get(USER_ID))) as AuthenticationError;
     expect(error.code).toBe('AUTH_SIGNATURE_MISMATCH');
     expect(error.detail).toMatch(/pass secretEncoding: 'utf8'/);
@@ -52,15 +74,24 @@ describe('a server that base64-decodes the secret (the mock with secretEncoding 
 
   it('gives no encoding hint where the strings differ, nor for a secret that does not read as base64', async () => {
     server = await startMockServer({ port: 0, apiKey: 'k', apiSecret: 'plain secret' });
-    const client = createCardIssuingClient({ baseUrl: server.url, apiKey: 'k', apiSecret: 'another plain secret', retry: false });
+    const client = createCardIssuingClient({
+      baseUrl: server.url,
+      apiKey: 'k',
+      apiSecret: 'another plain secret',
+      retry: false,
+    });
     const error = (await outcome(client.s2s.users.get(USER_ID))) as AuthenticationError;
     expect(error.code).toBe('AUTH_SIGNATURE_MISMATCH');
     expect(error.detail).not.toMatch(/secretEncoding/);
   });
 
   it('refuses, up front, a base64 mock with a secret that is no base64', () => {
-    expect(() => createMock({ secretEncoding: 'base64' })).toThrow(/every api secret must be base64; the secret of api key test_key is not/);
-    expect(() => createMock({ secretEncoding: 'latin1' as never })).toThrow(/secretEncoding must be 'utf8' or 'base64'/);
+    expect(() => createMock({ secretEncoding: 'base64' })).toThrow(
+      /every api secret must be base64; the secret of api key test_key is not/,
+    );
+    expect(() => createMock({ secretEncoding: 'latin1' as never })).toThrow(
+      /secretEncoding must be 'utf8' or 'base64'/,
+    );
   });
 });
 
@@ -70,7 +101,13 @@ describe('the CLI: --secret-encoding', () => {
     const url = (await cli.waitFor(/listening on (http:\/\/\S+)/))[1]!;
     expect(cli.stdout).toMatch(/apiSecret dGVzdF9zZWNyZXQ= \(the default under --secret-encoding base64\)/);
     expect(cli.stdout).toMatch(/secret base64-decoded: --secret-encoding base64/);
-    const client = createCardIssuingClient({ baseUrl: url, apiKey: 'test_key', apiSecret: 'dGVzdF9zZWNyZXQ=', secretEncoding: 'base64', retry: false });
+    const client = createCardIssuingClient({
+      baseUrl: url,
+      apiKey: 'test_key',
+      apiSecret: 'dGVzdF9zZWNyZXQ=',
+      secretEncoding: 'base64',
+      retry: false,
+    });
     expect(await outcome(client.s2s.users.get(USER_ID))).toBeInstanceOf(NotFoundError);
   });
 

@@ -24,7 +24,10 @@ export interface ServerOptions {
   /** Milliseconds the server's clock is ahead of this host's. */
   clockAheadMs?: number;
   /** The answer to a request whose signature holds; `undefined` is a 404 problem. */
-  answer: (seen: Seen, index: number) => { status: number; body?: unknown; headers?: Record<string, string> } | undefined;
+  answer: (
+    seen: Seen,
+    index: number,
+  ) => { status: number; body?: unknown; headers?: Record<string, string> } | undefined;
 }
 
 export interface RunningServer {
@@ -34,8 +37,16 @@ export interface RunningServer {
 }
 
 /** A problem+json body. */
-export function problem(status: number, code: string, detail: string): { status: number; body: unknown; headers: Record<string, string> } {
-  return { status, body: { type: 'about:blank', title: code, status, code, detail }, headers: { 'content-type': 'application/problem+json' } };
+export function problem(
+  status: number,
+  code: string,
+  detail: string,
+): { status: number; body: unknown; headers: Record<string, string> } {
+  return {
+    status,
+    body: { type: 'about:blank', title: code, status, code, detail },
+    headers: { 'content-type': 'application/problem+json' },
+  };
 }
 
 /** Starts a server; resolves once it listens. */
@@ -49,18 +60,35 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const body = Buffer.concat(chunks).toString('utf8');
     const url = `http://${req.headers.host}${req.url}`;
     const result = await verifySignature({
-      method: req.method!, url, body, authorization: req.headers.authorization, nonces, now: Math.floor(now() / 1000),
-      getSecret: (key) => (key === options.apiKey ? options.apiSecret : undefined), secretEncoding: options.secretEncoding ?? 'utf8',
+      method: req.method!,
+      url,
+      body,
+      authorization: req.headers.authorization,
+      nonces,
+      now: Math.floor(now() / 1000),
+      getSecret: (key) => (key === options.apiKey ? options.apiSecret : undefined),
+      secretEncoding: options.secretEncoding ?? 'utf8',
     });
-    const entry: Seen = { method: req.method!, path: req.url!.split('?')[0]!, url, headers: req.headers, body, verdict: result.ok ? 'ok' : result.code };
+    const entry: Seen = {
+      method: req.method!,
+      path: req.url!.split('?')[0]!,
+      url,
+      headers: req.headers,
+      body,
+      verdict: result.ok ? 'ok' : result.code,
+    };
     seen.push(entry);
     const reply = result.ok
-      ? (options.answer(entry, seen.length - 1) ?? problem(404, 'ROUTE_NOT_FOUND', `No route ${req.method} ${entry.path}.`))
+      ? (options.answer(entry, seen.length - 1) ??
+        problem(404, 'ROUTE_NOT_FOUND', `No route ${req.method} ${entry.path}.`))
       : problem(401, result.code, result.detail);
     // The server's own clock, as a real server with a clock ahead sends it.
     res.sendDate = false;
     res.writeHead(reply.status, {
-      date: new Date(now()).toUTCString(), 'content-type': 'application/json', 'x-request-id': `req_${String(seen.length).padStart(4, '0')}`, ...reply.headers,
+      date: new Date(now()).toUTCString(),
+      'content-type': 'application/json',
+      'x-request-id': `req_${String(seen.length).padStart(4, '0')}`,
+      ...reply.headers,
     });
     res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
   });

@@ -30,12 +30,18 @@ export async function cardReadyUser(contract: Contract, control: MockControl): P
   const user = await verifiedUser(contract, control);
   await control.kyc(user.id, 'PASSED');
   const configs = await contract.client.s2s.cards.listConfigs(user.id);
-  for (const config of configs.items) for (const consent of config.requiredConsents) await contract.client.s2s.consents.sign(user.id, consent.id);
+  for (const config of configs.items)
+    for (const consent of config.requiredConsents) await contract.client.s2s.consents.sign(user.id, consent.id);
   return contract.client.s2s.users.get(user.id);
 }
 
 /** Credits a user's balance with a USDC deposit (no verification); returns the balance id. */
-export async function fundBalance(contract: Contract, control: MockControl, userId: string, amount = '100'): Promise<string> {
+export async function fundBalance(
+  contract: Contract,
+  control: MockControl,
+  userId: string,
+  amount = '100',
+): Promise<string> {
   const { address } = await depositAddress(contract.client, { userId, type: 'USDC', acceptConsents: () => true });
   await control.incomingDeposit({ balanceId: address.balanceId, type: 'USDC', amount, network: address.network });
   return address.balanceId;

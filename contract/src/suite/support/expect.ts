@@ -18,16 +18,24 @@ interface Asymmetric {
 
 const isAsymmetric = (v: unknown): v is Asymmetric => typeof v === 'object' && v !== null && ASYMMETRIC in v;
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null);
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
+  (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null);
 
 /** Deep equality as vitest's `toEqual`: properties that are undefined count as absent; matchers match. */
 function equals(actual: unknown, expected: unknown): boolean {
   if (isAsymmetric(expected)) return expected.matches(actual);
   if (Object.is(actual, expected)) return true;
-  if (Array.isArray(expected)) return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => equals(actual[i], e));
+  if (Array.isArray(expected))
+    return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => equals(actual[i], e));
   if (isPlainObject(expected)) {
     if (!isPlainObject(actual)) return false;
-    const keys = new Set([...Object.keys(expected), ...Object.keys(actual)].filter((k) => expected[k] !== undefined || actual[k] !== undefined));
+    const keys = new Set(
+      [...Object.keys(expected), ...Object.keys(actual)].filter(
+        (k) => expected[k] !== undefined || actual[k] !== undefined,
+      ),
+    );
     return [...keys].every((k) => equals(actual[k], expected[k]));
   }
   return isDeepStrictEqual(actual, expected);
@@ -36,15 +44,23 @@ function equals(actual: unknown, expected: unknown): boolean {
 /** `toMatchObject`: every property of `expected` matches, at any depth; arrays match element by element. */
 function matchesObject(actual: unknown, expected: unknown): boolean {
   if (isAsymmetric(expected)) return expected.matches(actual);
-  if (Array.isArray(expected)) return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => matchesObject(actual[i], e));
+  if (Array.isArray(expected))
+    return (
+      Array.isArray(actual) &&
+      actual.length === expected.length &&
+      expected.every((e, i) => matchesObject(actual[i], e))
+    );
   if (isPlainObject(expected)) {
     if (typeof actual !== 'object' || actual === null) return false;
-    return Object.keys(expected).every((k) => k in actual && matchesObject((actual as Record<string, unknown>)[k], expected[k]));
+    return Object.keys(expected).every(
+      (k) => k in actual && matchesObject((actual as Record<string, unknown>)[k], expected[k]),
+    );
   }
   return equals(actual, expected);
 }
 
-const show = (v: unknown): string => inspect(v, { depth: 6, breakLength: 120, maxArrayLength: 30, maxStringLength: 400 });
+const show = (v: unknown): string =>
+  inspect(v, { depth: 6, breakLength: 120, maxArrayLength: 30, maxStringLength: 400 });
 
 function asymmetric(describe: string, matches: (actual: unknown) => boolean): Asymmetric {
   return { [ASYMMETRIC]: true, matches, toString: () => describe, [inspect.custom]: () => describe } as Asymmetric;
@@ -79,9 +95,23 @@ function assertion(actual: unknown, message: string | undefined, negated: boolea
     toEqual: (expected) => check(equals(actual, expected), 'to equal', expected, 'deepStrictEqual'),
     toMatchObject: (expected) => check(matchesObject(actual, expected), 'to match', expected, 'match'),
     toContain: (item) =>
-      check(typeof actual === 'string' ? actual.includes(String(item)) : Array.isArray(actual) && actual.some((a) => equals(a, item)), 'to contain', item, 'contains'),
-    toMatch: (pattern) => check(typeof actual === 'string' && (typeof pattern === 'string' ? actual.includes(pattern) : pattern.test(actual)), 'to match', pattern, 'match'),
-    toHaveLength: (length) => check((actual as { length?: unknown } | null)?.length === length, 'to have length', length, 'length'),
+      check(
+        typeof actual === 'string'
+          ? actual.includes(String(item))
+          : Array.isArray(actual) && actual.some((a) => equals(a, item)),
+        'to contain',
+        item,
+        'contains',
+      ),
+    toMatch: (pattern) =>
+      check(
+        typeof actual === 'string' && (typeof pattern === 'string' ? actual.includes(pattern) : pattern.test(actual)),
+        'to match',
+        pattern,
+        'match',
+      ),
+    toHaveLength: (length) =>
+      check((actual as { length?: unknown } | null)?.length === length, 'to have length', length, 'length'),
     toBeTruthy: () => check(Boolean(actual), 'to be truthy', undefined, 'truthy'),
     toBeNull: () => check(actual === null, 'to be null', undefined, 'strictEqual'),
     toBeInstanceOf: (type) => check(actual instanceof type, 'to be an instance of', type.name, 'instanceOf'),
@@ -105,14 +135,28 @@ function assertion(actual: unknown, message: string | undefined, negated: boolea
 }
 
 /** Assertions on `actual`; `message` says what the rule is, and leads the failure. */
-export const expect = Object.assign((actual: unknown, message?: string): Assertion => assertion(actual, message, false), {
-  /** Any value of the type (`String`, `Number`, a class). */
-  any: (type: unknown): Asymmetric =>
-    asymmetric(`any ${(type as { name?: string }).name ?? 'value'}`, (v) =>
-      type === String ? typeof v === 'string' : type === Number ? typeof v === 'number' : type === Boolean ? typeof v === 'boolean' : v instanceof (type as new () => unknown)),
-  /** An array holding each of `items` (each may be a matcher), in any order, among others. */
-  arrayContaining: (items: unknown[]): Asymmetric =>
-    asymmetric(`an array containing ${show(items)}`, (v) => Array.isArray(v) && items.every((item) => v.some((a) => equals(a, item)))),
-  /** A string containing `part`. */
-  stringContaining: (part: string): Asymmetric => asymmetric(`a string containing ${show(part)}`, (v) => typeof v === 'string' && v.includes(part)),
-});
+export const expect = Object.assign(
+  (actual: unknown, message?: string): Assertion => assertion(actual, message, false),
+  {
+    /** Any value of the type (`String`, `Number`, a class). */
+    any: (type: unknown): Asymmetric =>
+      asymmetric(`any ${(type as { name?: string }).name ?? 'value'}`, (v) =>
+        type === String
+          ? typeof v === 'string'
+          : type === Number
+            ? typeof v === 'number'
+            : type === Boolean
+              ? typeof v === 'boolean'
+              : v instanceof (type as new () => unknown),
+      ),
+    /** An array holding each of `items` (each may be a matcher), in any order, among others. */
+    arrayContaining: (items: unknown[]): Asymmetric =>
+      asymmetric(
+        `an array containing ${show(items)}`,
+        (v) => Array.isArray(v) && items.every((item) => v.some((a) => equals(a, item))),
+      ),
+    /** A string containing `part`. */
+    stringContaining: (part: string): Asymmetric =>
+      asymmetric(`a string containing ${show(part)}`, (v) => typeof v === 'string' && v.includes(part)),
+  },
+);

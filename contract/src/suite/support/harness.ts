@@ -18,7 +18,13 @@ import {
   type Problem,
 } from 'card-issuing-sdk';
 import type { Fixtures } from 'card-issuing-mock';
-import { createMockControl, createTenant, freshCredentials, type MockControl } from '../../../../examples/support/control';
+import {
+  createMockControl,
+  createTenant,
+  freshCredentials,
+  type MockControl,
+} from '../../../../examples/support/control';
+import { newRegistration as registrationOf } from '../../../../examples/support/example';
 import { createRecordingFetch } from '../../conformance/recording-fetch';
 import { createConformanceChecker } from '../../conformance/validator';
 import { expect } from './expect';
@@ -110,7 +116,13 @@ export function useContract(fileUrl: string): Contract {
       control = createMockControl({ baseUrl: target.baseUrl, ...credentials });
     }
     if (!credentials) throw new Error('No credentials: pass --api-key and --api-secret.');
-    const client = createCardIssuingClient({ baseUrl: target.baseUrl, ...credentials, ...target.signing, retry: false, fetch: recordingFetch });
+    const client = createCardIssuingClient({
+      baseUrl: target.baseUrl,
+      ...credentials,
+      ...target.signing,
+      retry: false,
+      fetch: recordingFetch,
+    });
     return { credentials, control, client };
   };
 
@@ -121,17 +133,44 @@ export function useContract(fileUrl: string): Contract {
   // Registered once the file's own tests are (they are declared synchronously), so it runs after all of them; in a
   // suite of its own, as JUnit readers expect every test case to be.
   setImmediate(() => {
-    void describe(`conformance of ${file}`, () => void it('every exchange matches the spec', () => {
-      const findings = checker.findings();
-      const result: FileConformance = { file, checked: checker.checked(), operations: checker.coverage().operations, findings, skippedForControl };
-      writeFileSync(join(target.resultsDir, `${file}.${process.pid}.json`), JSON.stringify(result));
-      const lines = [...new Set(findings.map((f) => `${f.operationId ?? '(no operation)'} ${f.method} ${f.path} ${f.location}: ${f.message.slice(0, 200)}`))];
-      expect(findings.length, `${file}: ${findings.length} exchange finding(s) that do not match the spec\n${lines.join('\n')}\n`).toBe(0);
-    }));
+    void describe(`conformance of ${file}`, () =>
+      void it('every exchange matches the spec', () => {
+        const findings = checker.findings();
+        const result: FileConformance = {
+          file,
+          checked: checker.checked(),
+          operations: checker.coverage().operations,
+          findings,
+          skippedForControl,
+        };
+        writeFileSync(join(target.resultsDir, `${file}.${process.pid}.json`), JSON.stringify(result));
+        const lines = [
+          ...new Set(
+            findings.map(
+              (f) =>
+                `${f.operationId ?? '(no operation)'} ${f.method} ${f.path} ${f.location}: ${f.message.slice(0, 200)}`,
+            ),
+          ),
+        ];
+        expect(
+          findings.length,
+          `${file}: ${findings.length} exchange finding(s) that do not match the spec\n${lines.join('\n')}\n`,
+        ).toBe(0);
+      }));
   });
   after(() => {
     // A file whose tenant could not be made never reaches its conformance test: leave what there is.
-    if (!fileTenant) writeFileSync(join(target.resultsDir, `${file}.${process.pid}.json`), JSON.stringify({ file, checked: checker.checked(), operations: [], findings: checker.findings(), skippedForControl }));
+    if (!fileTenant)
+      writeFileSync(
+        join(target.resultsDir, `${file}.${process.pid}.json`),
+        JSON.stringify({
+          file,
+          checked: checker.checked(),
+          operations: [],
+          findings: checker.findings(),
+          skippedForControl,
+        }),
+      );
   });
 
   const skipWithoutControl = (context: TestContext, reason = NEEDS_CONTROL): void => {
@@ -170,8 +209,16 @@ export function useContract(fileUrl: string): Contract {
       url,
       async send(request) {
         const address = url(request.path, request.query);
-        const body = request.body === undefined ? undefined : typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
-        const headers: Record<string, string> = { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...request.headers };
+        const body =
+          request.body === undefined
+            ? undefined
+            : typeof request.body === 'string'
+              ? request.body
+              : JSON.stringify(request.body);
+        const headers: Record<string, string> = {
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...request.headers,
+        };
         if (request.sign !== false) {
           const own = tenant().credentials;
           const { authorization } = await signRequest({
@@ -186,7 +233,11 @@ export function useContract(fileUrl: string): Contract {
           });
           headers.authorization = authorization;
         }
-        const response = await recordingFetch(address, { method: request.method, headers, ...(body === undefined ? {} : { body }) });
+        const response = await recordingFetch(address, {
+          method: request.method,
+          headers,
+          ...(body === undefined ? {} : { body }),
+        });
         const text = await response.text();
         let parsed: unknown;
         try {
@@ -200,7 +251,10 @@ export function useContract(fileUrl: string): Contract {
       fixtures,
       async corporate(context) {
         if (target.corporate) return target.corporate;
-        skipWithoutControl(context, `needs a corporate: pass --corporate UUID (and --corporate-currency), or ${NEEDS_CONTROL}`);
+        skipWithoutControl(
+          context,
+          `needs a corporate: pass --corporate UUID (and --corporate-currency), or ${NEEDS_CONTROL}`,
+        );
         const corporate = (await fixtures(context)).corporates[0];
         if (!corporate) throw new Error('The mock has no seeded corporate.');
         return { corporateUuid: corporate.corporateUuid, currency: corporate.balance.currency };
@@ -229,7 +283,10 @@ export function useContract(fileUrl: string): Contract {
  */
 export function expectProblem(response: RawResponse, status: number, code: string): Problem {
   const problem = (response.body ?? {}) as Problem;
-  expect({ status: response.status, code: problem.code }, `expected ${status} ${code}; the body was ${response.text.slice(0, 300)}`).toEqual({ status, code });
+  expect(
+    { status: response.status, code: problem.code },
+    `expected ${status} ${code}; the body was ${response.text.slice(0, 300)}`,
+  ).toEqual({ status, code });
   expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   expect(problem.status).toBe(status);
   expect(response.headers.get('x-request-id')).toBeTruthy();
@@ -253,21 +310,31 @@ export async function expectRefusal(call: ApiPromise<unknown>, expected: Expecte
     expect(actual, `refused, but not as the spec says: ${error.detail}`).toEqual(expected);
     return error;
   }
-  const named = [expected.currentStatus && `currentStatus ${expected.currentStatus}`, expected.operation && `operation ${expected.operation}`].filter(Boolean).join(', ');
+  const named = [
+    expected.currentStatus && `currentStatus ${expected.currentStatus}`,
+    expected.operation && `operation ${expected.operation}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
   const rule = `${expected.status} ${expected.code}${named ? ` (${named})` : ''}`;
-  expect({ status, code: '(none: the call succeeded)' }, `expected ${rule}, but the server accepted the call with ${status}`).toEqual(expected);
+  expect(
+    { status, code: '(none: the call succeeded)' },
+    `expected ${rule}, but the server accepted the call with ${status}`,
+  ).toEqual(expected);
   throw new Error('unreachable');
 }
 
-/** Registration data with a unique e-mail, so that runs and files never collide. */
-export function newRegistration(firstName = 'Ada', lastName = 'Lovelace') {
-  const tag = crypto.randomUUID().slice(0, 8);
-  return { email: `${firstName}.${lastName}.${tag}@example.org`.toLowerCase(), firstName, lastName, phone: '+447700900123', dateOfBirth: '1990-12-10', country: 'GB' };
-}
+/** Registration data with a unique e-mail, so that runs and files never collide (the examples' own). */
+export const newRegistration = (firstName = 'Ada', lastName = 'Lovelace') => registrationOf(firstName, lastName);
 
 /** A business user's data with a unique e-mail. */
 export function newBusinessUser(name = 'Grace', lastName = 'Hopper') {
-  return { name, lastName, email: `${name}.${lastName}.${crypto.randomUUID().slice(0, 8)}@corp.example`.toLowerCase(), phone: '+12025550143' };
+  return {
+    name,
+    lastName,
+    email: `${name}.${lastName}.${crypto.randomUUID().slice(0, 8)}@corp.example`.toLowerCase(),
+    phone: '+12025550143',
+  };
 }
 
 /** A UUID v4 that names nothing. */

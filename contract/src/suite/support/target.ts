@@ -51,6 +51,7 @@ export const NEEDS_CONTROL =
 /** The target of this run, as the CLI left it in the environment. */
 export function readTarget(): ContractTarget {
   const raw = process.env[TARGET_ENV];
-  if (!raw) throw new Error(`The contract suite runs through \`card-issuing-contract run\` (${TARGET_ENV} is not set).`);
+  if (!raw)
+    throw new Error(`The contract suite runs through \`card-issuing-contract run\` (${TARGET_ENV} is not set).`);
   return JSON.parse(raw) as ContractTarget;
 }

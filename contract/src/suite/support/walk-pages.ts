@@ -6,7 +6,10 @@ import { expect } from './expect';
  * full unless it is the last, and `nextCursor` null exactly on the last. Used by the mock's tests and the contract
  * suite alike.
  */
-export async function walkPages<B extends PageBody>(list: (options: ListOptions) => PagePromise<B>, limit: number): Promise<unknown[]> {
+export async function walkPages<B extends PageBody>(
+  list: (options: ListOptions) => PagePromise<B>,
+  limit: number,
+): Promise<unknown[]> {
   const items: unknown[] = [];
   let cursor: string | undefined;
   for (let pages = 0; pages < 1000; pages++) {

@@ -19,12 +19,22 @@ export function controlUrl(path: string, query: Record<string, string | number |
 
 /** A refused control call: the problem+json the mock answered. */
 export class ControlError extends Error {
-  constructor(readonly status: number, readonly code: string, readonly detail: string, readonly requestId: string | null) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly requestId: string | null,
+  ) {
     super(`${code}: ${detail}`);
   }
 }
 
-async function call<T>(method: string, path: string, body?: unknown, query?: Record<string, string | number | undefined>): Promise<T> {
+async function call<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  query?: Record<string, string | number | undefined>,
+): Promise<T> {
   const init: RequestInit = { method, headers: { accept: 'application/json' } };
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
@@ -35,17 +45,29 @@ async function call<T>(method: string, path: string, body?: unknown, query?: Rec
   const parsed: unknown = text ? JSON.parse(text) : null;
   if (!response.ok) {
     const p = (parsed ?? {}) as { code?: string; detail?: string; requestId?: string };
-    throw new ControlError(response.status, p.code ?? `HTTP_${response.status}`, p.detail ?? response.statusText, p.requestId ?? response.headers.get('x-request-id'));
+    throw new ControlError(
+      response.status,
+      p.code ?? `HTTP_${response.status}`,
+      p.detail ?? response.statusText,
+      p.requestId ?? response.headers.get('x-request-id'),
+    );
   }
   return parsed as T;
 }
 
 /** The page model of the tenant. */
-export const getView = () => call<InspectorView & { journal: { requests: { kept: number; recorded: number; capacity: number } } }>('GET', '/inspect');
+export const getView = () =>
+  call<InspectorView & { journal: { requests: { kept: number; recorded: number; capacity: number } } }>(
+    'GET',
+    '/inspect',
+  );
 
 /** The journal, newest first, without bodies. */
 export const getJournal = (filter: Record<string, string | number | undefined>) =>
-  call<{ items: JournalSummary[]; kept: number; recorded: number; capacity: number }>('GET', '/requests', undefined, { ...filter, bodies: 'false' });
+  call<{ items: JournalSummary[]; kept: number; recorded: number; capacity: number }>('GET', '/requests', undefined, {
+    ...filter,
+    bodies: 'false',
+  });
 
 /** One exchange with its (redacted) bodies. */
 export const getExchange = async (seq: number): Promise<JournalEntry | undefined> => {

@@ -14,7 +14,12 @@ import { ActionButton, ActionsContext, failureText, useActions, type Actions } f
 
 type Tab = 'business' | 's2s' | 'deposits' | 'outbox' | 'events' | 'faults';
 const TABS: [Tab, string][] = [
-  ['business', 'Business'], ['s2s', 'Server2Server'], ['deposits', 'Deposits'], ['outbox', 'Outbox'], ['events', 'Events'], ['faults', 'Faults'],
+  ['business', 'Business'],
+  ['s2s', 'Server2Server'],
+  ['deposits', 'Deposits'],
+  ['outbox', 'Outbox'],
+  ['events', 'Events'],
+  ['faults', 'Faults'],
 ];
 
 type Live = 'connecting' | 'live' | 'reconnecting';
@@ -59,42 +64,58 @@ export function App() {
   const [version, live, refresh] = useLiveVersion();
   const [view, setView] = useState<InspectorView | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
-  const [tab, setTab] = useState<Tab>(() => (TABS.some(([t]) => `#${t}` === location.hash) ? (location.hash.slice(1) as Tab) : 'business'));
+  const [tab, setTab] = useState<Tab>(() =>
+    TABS.some(([t]) => `#${t}` === location.hash) ? (location.hash.slice(1) as Tab) : 'business',
+  );
   const [notice, setNotice] = useState<Notice | null>(null);
 
   useEffect(() => {
     let current = true;
-    getView().then((v) => {
-      if (!current) return;
-      setView(v);
-      setLoadError(null);
-    }, (error: unknown) => current && setLoadError(failureText('Loading the state', error)));
-    return () => void (current = false);
+    getView().then(
+      (v) => {
+        if (!current) return;
+        setView(v);
+        setLoadError(null);
+      },
+      (error: unknown) => current && setLoadError(failureText('Loading the state', error)),
+    );
+    return () => {
+      current = false;
+    };
   }, [version]);
 
-  const actions = useMemo<Actions>(() => ({
-    async run(label, fn, done) {
-      try {
-        const result = await fn();
-        setNotice((n) => ({ ok: true, text: done ? done(result) : `${label}: done`, n: (n?.n ?? 0) + 1 }));
-        refresh();
-        return result;
-      } catch (error) {
-        setNotice((n) => ({ ok: false, text: failureText(label, error), n: (n?.n ?? 0) + 1 }));
-        refresh();
-        return undefined;
-      }
-    },
-  }), [refresh]);
+  const actions = useMemo<Actions>(
+    () => ({
+      async run(label, fn, done) {
+        try {
+          const result = await fn();
+          setNotice((n) => ({ ok: true, text: done ? done(result) : `${label}: done`, n: (n?.n ?? 0) + 1 }));
+          refresh();
+          return result;
+        } catch (error) {
+          setNotice((n) => ({ ok: false, text: failureText(label, error), n: (n?.n ?? 0) + 1 }));
+          refresh();
+          return undefined;
+        }
+      },
+    }),
+    [refresh],
+  );
 
   return (
     <ActionsContext.Provider value={actions}>
-      <a class="skip" href="#journal">Skip to the request journal</a>
+      <a class="skip" href="#journal">
+        Skip to the request journal
+      </a>
       <header class="top">
-        <h1>card-issuing-mock <span>inspector</span></h1>
+        <h1>
+          card-issuing-mock <span>inspector</span>
+        </h1>
         <div class="top-facts">
           <TenantPicker view={view} />
-          <span class={`live live-${live}`} role="status" data-live={live}>{live === 'live' ? '● live' : live === 'connecting' ? '○ connecting' : '○ reconnecting'}</span>
+          <span class={`live live-${live}`} role="status" data-live={live}>
+            {live === 'live' ? '● live' : live === 'connecting' ? '○ connecting' : '○ reconnecting'}
+          </span>
         </div>
         <div class="top-actions">
           <ActionButton
@@ -102,17 +123,33 @@ export function App() {
             name="Reset this tenant to its seeded state"
             kind="danger"
             onRun={async () => {
-              if (confirm('Reset this tenant to its seeded state? Every user, card, approval and message goes.')) await actions.run('Reset', () => act('/reset'), () => 'Tenant reset');
+              if (confirm('Reset this tenant to its seeded state? Every user, card, approval and message goes.'))
+                await actions.run(
+                  'Reset',
+                  () => act('/reset'),
+                  () => 'Tenant reset',
+                );
             }}
           />
-          <a class="btn" href={controlUrl('/state')} download={`mock-state-${view?.tenant ?? 'tenant'}.json`}>Download snapshot</a>
+          <a class="btn" href={controlUrl('/state')} download={`mock-state-${view?.tenant ?? 'tenant'}.json`}>
+            Download snapshot
+          </a>
           <RestoreSnapshot />
         </div>
       </header>
-      <p class={`notice ${notice ? (notice.ok ? 'notice-ok' : 'notice-bad') : ''}`} role="status" aria-live="polite" data-notice={notice ? (notice.ok ? 'ok' : 'error') : ''}>
+      <p
+        class={`notice ${notice ? (notice.ok ? 'notice-ok' : 'notice-bad') : ''}`}
+        role="status"
+        aria-live="polite"
+        data-notice={notice ? (notice.ok ? 'ok' : 'error') : ''}
+      >
         {notice?.text ?? ''}
       </p>
-      {loadError && <p class="notice notice-bad" role="alert">{loadError}</p>}
+      {loadError && (
+        <p class="notice notice-bad" role="alert">
+          {loadError}
+        </p>
+      )}
       <main class="layout">
         <div class="state">
           <div class="tabs" role="tablist" aria-label="State of the tenant" onKeyDown={(e) => moveTab(e, tab, setTab)}>
@@ -127,23 +164,34 @@ export function App() {
                 tabIndex={tab === id ? 0 : -1}
                 onClick={() => setTab(id)}
               >
-                {label}{view ? count(view, id) : ''}
+                {label}
+                {view ? count(view, id) : ''}
               </button>
             ))}
           </div>
           <div id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`} class="tabpanel">
-            {!view ? <p>Loading…</p>
-              : tab === 'business' ? <BusinessTab view={view} />
-              : tab === 's2s' ? <S2sTab view={view} />
-              : tab === 'deposits' ? <DepositsTab view={view} />
-              : tab === 'outbox' ? <OutboxTab view={view} />
-              : tab === 'events' ? <EventsTab version={version} />
-              : <FaultsTab view={view} />}
+            {!view ? (
+              <p>Loading…</p>
+            ) : tab === 'business' ? (
+              <BusinessTab view={view} />
+            ) : tab === 's2s' ? (
+              <S2sTab view={view} />
+            ) : tab === 'deposits' ? (
+              <DepositsTab view={view} />
+            ) : tab === 'outbox' ? (
+              <OutboxTab view={view} />
+            ) : tab === 'events' ? (
+              <EventsTab version={version} />
+            ) : (
+              <FaultsTab view={view} />
+            )}
           </div>
         </div>
         <aside class="side">
           {view && <ClockPanel view={view} />}
-          <div id="journal" tabIndex={-1}><JournalPanel version={version} /></div>
+          <div id="journal" tabIndex={-1}>
+            <JournalPanel version={version} />
+          </div>
         </aside>
       </main>
     </ActionsContext.Provider>
@@ -153,8 +201,16 @@ export function App() {
 /** Arrow keys, Home and End move between tabs (the WAI-ARIA tabs pattern). */
 function moveTab(e: KeyboardEvent, tab: Tab, setTab: (t: Tab) => void): void {
   const index = TABS.findIndex(([t]) => t === tab);
-  const to = e.key === 'ArrowRight' ? (index + 1) % TABS.length : e.key === 'ArrowLeft' ? (index - 1 + TABS.length) % TABS.length
-    : e.key === 'Home' ? 0 : e.key === 'End' ? TABS.length - 1 : -1;
+  const to =
+    e.key === 'ArrowRight'
+      ? (index + 1) % TABS.length
+      : e.key === 'ArrowLeft'
+        ? (index - 1 + TABS.length) % TABS.length
+        : e.key === 'Home'
+          ? 0
+          : e.key === 'End'
+            ? TABS.length - 1
+            : -1;
   if (to < 0) return;
   e.preventDefault();
   const next = TABS[to]![0];
@@ -163,14 +219,29 @@ function moveTab(e: KeyboardEvent, tab: Tab, setTab: (t: Tab) => void): void {
 }
 
 function count(view: InspectorView, tab: Tab): string {
-  const n = tab === 'business' ? view.chains.length : tab === 's2s' ? view.users.length : tab === 'deposits' ? view.verifications.length + view.topUps.length
-    : tab === 'outbox' ? view.outbox.length : tab === 'faults' ? view.faults.length : 0;
+  const n =
+    tab === 'business'
+      ? view.chains.length
+      : tab === 's2s'
+        ? view.users.length
+        : tab === 'deposits'
+          ? view.verifications.length + view.topUps.length
+          : tab === 'outbox'
+            ? view.outbox.length
+            : tab === 'faults'
+              ? view.faults.length
+              : 0;
   return n > 0 ? ` (${n})` : '';
 }
 
 function TenantPicker({ view }: { view: InspectorView | null }) {
   if (!view) return null;
-  if (view.tenants.length <= 1) return <span class="tenant">tenant <code>{view.tenant}</code></span>;
+  if (view.tenants.length <= 1)
+    return (
+      <span class="tenant">
+        tenant <code>{view.tenant}</code>
+      </span>
+    );
   return (
     <label class="tenant">
       tenant{' '}
@@ -184,7 +255,12 @@ function TenantPicker({ view }: { view: InspectorView | null }) {
           location.assign(url.href);
         }}
       >
-        {view.tenants.map((t) => <option key={t} value={t}>{t}{t === view.tenants[0] && tenantParam === null ? ' (default)' : ''}</option>)}
+        {view.tenants.map((t) => (
+          <option key={t} value={t}>
+            {t}
+            {t === view.tenants[0] && tenantParam === null ? ' (default)' : ''}
+          </option>
+        ))}
       </select>
     </label>
   );
@@ -195,7 +271,9 @@ function RestoreSnapshot() {
   const input = useRef<HTMLInputElement>(null);
   return (
     <>
-      <button type="button" class="btn" onClick={() => input.current?.click()}>Restore snapshot…</button>
+      <button type="button" class="btn" onClick={() => input.current?.click()}>
+        Restore snapshot…
+      </button>
       <input
         ref={input}
         type="file"
@@ -208,7 +286,11 @@ function RestoreSnapshot() {
           e.currentTarget.value = '';
           if (!file) return;
           const text = await file.text();
-          await run('Restore', () => act('/state', text, 'PUT'), () => `Restored ${file.name}`);
+          await run(
+            'Restore',
+            () => act('/state', text, 'PUT'),
+            () => `Restored ${file.name}`,
+          );
         }}
       />
     </>

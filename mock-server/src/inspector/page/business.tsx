@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import type { ChainView, InspectorView, InstanceView } from '../view';
 import { act } from './api';
 import { money, shortInstant, toMinor } from './format';
-import { ActionButton, AuthorizeForm, Badge, Empty, Field, Id, Purchases, Section, useActions } from './ui';
+import { ActionButton, AmountField, AuthorizeForm, Badge, Empty, Id, Purchases, Section, useActions } from './ui';
 
 /** The tab. */
 export function BusinessTab({ view }: { view: InspectorView }) {
@@ -12,9 +12,14 @@ export function BusinessTab({ view }: { view: InspectorView }) {
       <Corporates view={view} />
       <BusinessUsers view={view} />
       <Section title="Approvals">
-        {view.chains.length === 0
-          ? <Empty>No approvals yet: create one through the API (POST /corporates/corporates/&#123;corporateUuid&#125;/approvals).</Empty>
-          : view.chains.map((chain) => <Chain key={chain.cardId} chain={chain} currency={currencyOf(view, chain)} />)}
+        {view.chains.length === 0 ? (
+          <Empty>
+            No approvals yet: create one through the API (POST
+            /corporates/corporates/&#123;corporateUuid&#125;/approvals).
+          </Empty>
+        ) : (
+          view.chains.map((chain) => <Chain key={chain.cardId} chain={chain} currency={currencyOf(view, chain)} />)
+        )}
       </Section>
     </>
   );
@@ -29,16 +34,45 @@ function Corporates({ view }: { view: InspectorView }) {
     <Section title="Corporates">
       <div class="ledgers">
         {view.corporates.map((c) => (
-          <article class="card ledger" key={c.corporateUuid} aria-label={`Corporate ${c.name}`} data-corporate={c.corporateUuid}>
+          <article
+            class="card ledger"
+            key={c.corporateUuid}
+            aria-label={`Corporate ${c.name}`}
+            data-corporate={c.corporateUuid}
+          >
             <h3>{c.name}</h3>
-            <p class="muted"><Id id={c.corporateUuid} /> · balance <Id id={c.balanceId} /></p>
-            <Bar funded={c.funded} parts={[['available', c.available], ['reserved', c.reserved], ['spent', c.spent]]} />
+            <p class="muted">
+              <Id id={c.corporateUuid} /> · balance <Id id={c.balanceId} />
+            </p>
+            <Bar
+              funded={c.funded}
+              parts={[
+                ['available', c.available],
+                ['reserved', c.reserved],
+                ['spent', c.spent],
+              ]}
+            />
             <dl class="figures">
-              <div><dt>funded</dt><dd data-figure="funded">{money(c.funded, c.currency)}</dd></div>
-              <div><dt>available</dt><dd data-figure="available">{money(c.available, c.currency)}</dd></div>
-              <div><dt>reserved</dt><dd data-figure="reserved">{money(c.reserved, c.currency)}</dd></div>
-              <div><dt>of which held</dt><dd data-figure="held">{money(c.held, c.currency)}</dd></div>
-              <div><dt>spent</dt><dd data-figure="spent">{money(c.spent, c.currency)}</dd></div>
+              <div>
+                <dt>funded</dt>
+                <dd data-figure="funded">{money(c.funded, c.currency)}</dd>
+              </div>
+              <div>
+                <dt>available</dt>
+                <dd data-figure="available">{money(c.available, c.currency)}</dd>
+              </div>
+              <div>
+                <dt>reserved</dt>
+                <dd data-figure="reserved">{money(c.reserved, c.currency)}</dd>
+              </div>
+              <div>
+                <dt>of which held</dt>
+                <dd data-figure="held">{money(c.held, c.currency)}</dd>
+              </div>
+              <div>
+                <dt>spent</dt>
+                <dd data-figure="spent">{money(c.spent, c.currency)}</dd>
+              </div>
             </dl>
           </article>
         ))}
@@ -51,7 +85,9 @@ function Corporates({ view }: { view: InspectorView }) {
 function Bar({ funded, parts }: { funded: number; parts: [string, number][] }) {
   return (
     <div class="bar" aria-hidden="true">
-      {parts.map(([name, value]) => <span key={name} class={`bar-${name}`} style={{ width: `${funded > 0 ? (100 * value) / funded : 0}%` }} />)}
+      {parts.map(([name, value]) => (
+        <span key={name} class={`bar-${name}`} style={{ width: `${funded > 0 ? (100 * value) / funded : 0}%` }} />
+      ))}
     </div>
   );
 }
@@ -60,24 +96,46 @@ function BusinessUsers({ view }: { view: InspectorView }) {
   const { run } = useActions();
   return (
     <Section title="Business users">
-      {view.businessUsers.length === 0 ? <Empty>No business users yet.</Empty> : (
+      {view.businessUsers.length === 0 ? (
+        <Empty>No business users yet.</Empty>
+      ) : (
         <div class="table-wrap">
           <table>
-            <thead><tr><th>Name</th><th>E-mail</th><th>Registration</th><th>User</th><th><span class="sr-only">Actions</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>E-mail</th>
+                <th>Registration</th>
+                <th>User</th>
+                <th>
+                  <span class="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {view.businessUsers.map((u) => (
                 <tr key={u.userUuid} data-user={u.userUuid}>
                   <td data-label="Name">{u.name}</td>
                   <td data-label="E-mail">{u.email}</td>
-                  <td data-label="Registration"><Badge status={u.registrationStatus} /></td>
-                  <td data-label="User"><Id id={u.userUuid} /></td>
+                  <td data-label="Registration">
+                    <Badge status={u.registrationStatus} />
+                  </td>
+                  <td data-label="User">
+                    <Id id={u.userUuid} />
+                  </td>
                   <td data-label="" class="actions">
                     {u.registrationStatus !== 'COMPLETED' && (
                       <ActionButton
                         label="Complete registration"
                         name={`Complete registration of ${u.name}`}
                         kind="primary"
-                        onRun={() => run('Complete registration', () => act(`/users/${u.userUuid}/complete-registration`), () => `${u.name} finished registration`)}
+                        onRun={() =>
+                          run(
+                            'Complete registration',
+                            () => act(`/users/${u.userUuid}/complete-registration`),
+                            () => `${u.name} finished registration`,
+                          )
+                        }
                       />
                     )}
                   </td>
@@ -96,7 +154,9 @@ function Chain({ chain, currency }: { chain: ChainView; currency: string }) {
   return (
     <article class="card chain" aria-label={label} data-card={chain.cardId}>
       <header class="chain-head">
-        <h3>{chain.userName} · {chain.corporateName}</h3>
+        <h3>
+          {chain.userName} · {chain.corporateName}
+        </h3>
         <p>
           card <strong>{chain.last4 ? `•••• ${chain.last4}` : 'not generated yet'}</strong>{' '}
           {chain.cardStatus && <Badge status={chain.cardStatus} />} <Id id={chain.cardId} />
@@ -119,23 +179,32 @@ function Instance({ chain, instance, currency }: { chain: ChainView; instance: I
   const s = instance.status;
   const who = `approval ${instance.approvalUuid.slice(0, 8)}`;
   const doAction = (action: string, words: string) =>
-    run(words, () => act(`${base}/${action}`), () => `${words}: ${who}`);
+    run(
+      words,
+      () => act(`${base}/${action}`),
+      () => `${words}: ${who}`,
+    );
   return (
     <li class="instance" data-approval={instance.approvalUuid} data-status={s}>
       <div class="instance-head">
         <Badge status={s} />
         <span class="budget">{money(instance.budget.amount, instance.budget.currency)}</span>
         <span class="muted">
-          spent <span data-figure="spent">{money(instance.spent, instance.budget.currency)}</span>
-          {' '}· held <span data-figure="held">{money(instance.held, instance.budget.currency)}</span>
-          {' '}· remaining <span data-figure="remaining">{money(instance.remaining, instance.budget.currency)}</span>
+          spent <span data-figure="spent">{money(instance.spent, instance.budget.currency)}</span> · held{' '}
+          <span data-figure="held">{money(instance.held, instance.budget.currency)}</span> · remaining{' '}
+          <span data-figure="remaining">{money(instance.remaining, instance.budget.currency)}</span>
         </span>
         <Id id={instance.approvalUuid} />
       </div>
       <p class="muted small">
         valid {shortInstant(instance.validFrom)} → {shortInstant(instance.validTo)}
         {instance.expiresAt && s === 'CREATED' ? <> · change expires {shortInstant(instance.expiresAt)}</> : null}
-        {instance.statusReason ? <> · <span class="reason">{instance.statusReason}</span></> : null}
+        {instance.statusReason ? (
+          <>
+            {' '}
+            · <span class="reason">{instance.statusReason}</span>
+          </>
+        ) : null}
       </p>
       <ol class="history" aria-label={`Status history of ${who}`}>
         {instance.history.map((h, i) => (
@@ -147,10 +216,24 @@ function Instance({ chain, instance, currency }: { chain: ChainView; instance: I
         {!instance.historyComplete && <li class="muted">(older changes are no longer in the event log)</li>}
       </ol>
       <div class="actions">
-        {s === 'CREATED' && <ActionButton label="Accept" name={`Accept ${who}`} kind="primary" onRun={() => doAction('accept', 'Accept change')} />}
-        {s === 'CREATED' && <ActionButton label="Reject" name={`Reject ${who}`} onRun={() => doAction('reject', 'Reject change')} />}
+        {s === 'CREATED' && (
+          <ActionButton
+            label="Accept"
+            name={`Accept ${who}`}
+            kind="primary"
+            onRun={() => doAction('accept', 'Accept change')}
+          />
+        )}
+        {s === 'CREATED' && (
+          <ActionButton label="Reject" name={`Reject ${who}`} onRun={() => doAction('reject', 'Reject change')} />
+        )}
         {(s === 'CREATED' || s === 'ACCEPTED' || s === 'PREPARED') && (
-          <ActionButton label="Cancel" name={`Cancel ${who}`} kind="danger" onRun={() => doAction('cancel', 'Cancel')} />
+          <ActionButton
+            label="Cancel"
+            name={`Cancel ${who}`}
+            kind="danger"
+            onRun={() => doAction('cancel', 'Cancel')}
+          />
         )}
         {(s === 'ACCEPTED' || s === 'DELIVERED') && <RequestChange base={base} who={who} currency={currency} />}
       </div>
@@ -173,14 +256,20 @@ function RequestChange({ base, who, currency }: { base: string; who: string; cur
           ...(Number.isNaN(minor) || minor === 0 ? {} : { additionalBudget: { amount: minor, currency } }),
           ...(pin ? { pinUpdate: true } : {}),
         };
-        void run('Request change', () => act(`${base}/request-change`, body), () => `The user asked for a change of ${who}`);
+        void run(
+          'Request change',
+          () => act(`${base}/request-change`, body),
+          () => `The user asked for a change of ${who}`,
+        );
       }}
     >
-      <Field label={`Additional budget (${currency})`}>
-        <input inputMode="decimal" size={8} value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />
-      </Field>
-      <label class="check"><input type="checkbox" checked={pin} onChange={(e) => setPin(e.currentTarget.checked)} /> PIN update</label>
-      <button type="submit" class="btn">Request change</button>
+      <AmountField label={`Additional budget (${currency})`} value={amount} onInput={setAmount} />
+      <label class="check">
+        <input type="checkbox" checked={pin} onChange={(e) => setPin(e.currentTarget.checked)} /> PIN update
+      </label>
+      <button type="submit" class="btn">
+        Request change
+      </button>
     </form>
   );
 }
@@ -191,10 +280,30 @@ function CardActions({ chain, currency }: { chain: ChainView; currency: string }
   return (
     <div class="card-actions">
       {chain.cardStatus === 'ACTIVE' && (
-        <ActionButton label="Lock card" name={`Lock ${card}`} onRun={() => run('Lock', () => act(`/cards/${chain.cardId}/lock`), () => `Locked ${card}`)} />
+        <ActionButton
+          label="Lock card"
+          name={`Lock ${card}`}
+          onRun={() =>
+            run(
+              'Lock',
+              () => act(`/cards/${chain.cardId}/lock`),
+              () => `Locked ${card}`,
+            )
+          }
+        />
       )}
       {chain.cardStatus === 'LOCKED' && (
-        <ActionButton label="Unlock card" name={`Unlock ${card}`} onRun={() => run('Unlock', () => act(`/cards/${chain.cardId}/unlock`), () => `Unlocked ${card}`)} />
+        <ActionButton
+          label="Unlock card"
+          name={`Unlock ${card}`}
+          onRun={() =>
+            run(
+              'Unlock',
+              () => act(`/cards/${chain.cardId}/unlock`),
+              () => `Unlocked ${card}`,
+            )
+          }
+        />
       )}
       <AuthorizeForm cardId={chain.cardId} card={card} currency={currency} />
     </div>

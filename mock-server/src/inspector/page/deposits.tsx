@@ -11,18 +11,36 @@ export function DepositsTab({ view }: { view: InspectorView }) {
     <>
       <IncomingDeposit view={view} />
       <Section title="Deposit verifications">
-        {view.verifications.length === 0 ? <Empty>No deposits to users' balances yet.</Empty> : (
+        {view.verifications.length === 0 ? (
+          <Empty>No deposits to users' balances yet.</Empty>
+        ) : (
           <div class="table-wrap">
             <table>
-              <thead><tr><th>When</th><th>Amount</th><th>Status</th><th>Credited</th><th>Verification</th></tr></thead>
+              <thead>
+                <tr>
+                  <th>When</th>
+                  <th>Amount</th>
+                  <th>Status</th>
+                  <th>Credited</th>
+                  <th>Verification</th>
+                </tr>
+              </thead>
               <tbody>
                 {view.verifications.map((v) => (
                   <tr key={v.id}>
                     <td data-label="When">{shortInstant(v.createdAt)}</td>
-                    <td data-label="Amount">{v.amount} {v.type} <span class="muted">({v.network})</span></td>
-                    <td data-label="Status"><Badge status={v.status} /></td>
-                    <td data-label="Credited">{v.creditedAmount ? money(v.creditedAmount.amount, v.creditedAmount.currency) : '—'}</td>
-                    <td data-label="Verification"><Id id={v.id} /></td>
+                    <td data-label="Amount">
+                      {v.amount} {v.type} <span class="muted">({v.network})</span>
+                    </td>
+                    <td data-label="Status">
+                      <Badge status={v.status} />
+                    </td>
+                    <td data-label="Credited">
+                      {v.creditedAmount ? money(v.creditedAmount.amount, v.creditedAmount.currency) : '—'}
+                    </td>
+                    <td data-label="Verification">
+                      <Id id={v.id} />
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -31,10 +49,15 @@ export function DepositsTab({ view }: { view: InspectorView }) {
         )}
       </Section>
       <Section title="Corporate top-ups">
-        {view.topUps.length === 0 ? <Empty>No top-ups yet.</Empty> : (
+        {view.topUps.length === 0 ? (
+          <Empty>No top-ups yet.</Empty>
+        ) : (
           <ul>
             {view.topUps.map((t) => (
-              <li key={t.id}>{shortInstant(t.createdAt)}: {t.cryptoAmount} {t.type} → {money(t.amount.amount, t.amount.currency)} <Id id={t.corporateUuid} /></li>
+              <li key={t.id}>
+                {shortInstant(t.createdAt)}: {t.cryptoAmount} {t.type} → {money(t.amount.amount, t.amount.currency)}{' '}
+                <Id id={t.corporateUuid} />
+              </li>
             ))}
           </ul>
         )}
@@ -51,7 +74,7 @@ function IncomingDeposit({ view }: { view: InspectorView }) {
   const [verify, setVerify] = useState(false);
   const target = view.depositTargets.find((t) => t.balanceId === balanceId) ?? view.depositTargets[0];
   const types = target && target.types.length > 0 ? [...new Set(target.types)] : view.depositTypes.map((t) => t.type);
-  const chosenType = types.includes(type) ? type : types[0] ?? '';
+  const chosenType = types.includes(type) ? type : (types[0] ?? '');
   const corporate = target?.label.includes('(corporate');
   return (
     <Section title="Incoming deposit">
@@ -61,19 +84,35 @@ function IncomingDeposit({ view }: { view: InspectorView }) {
         onSubmit={(e) => {
           e.preventDefault();
           if (!target) return;
-          void run('Incoming deposit', () => act('/deposits/incoming', {
-            balanceId: target.balanceId, type: chosenType, amount: amount.trim(), ...(corporate ? {} : { requiresVerification: verify }),
-          }), () => `${amount} ${chosenType} arrived`);
+          void run(
+            'Incoming deposit',
+            () =>
+              act('/deposits/incoming', {
+                balanceId: target.balanceId,
+                type: chosenType,
+                amount: amount.trim(),
+                ...(corporate ? {} : { requiresVerification: verify }),
+              }),
+            () => `${amount} ${chosenType} arrived`,
+          );
         }}
       >
         <Field label="To balance">
           <select value={target?.balanceId ?? ''} onChange={(e) => setBalanceId(e.currentTarget.value)}>
-            {view.depositTargets.map((t) => <option key={t.balanceId} value={t.balanceId}>{t.label}</option>)}
+            {view.depositTargets.map((t) => (
+              <option key={t.balanceId} value={t.balanceId}>
+                {t.label}
+              </option>
+            ))}
           </select>
         </Field>
         <Field label="Type">
           <select value={chosenType} onChange={(e) => setType(e.currentTarget.value)}>
-            {types.map((t) => <option key={t} value={t}>{t}</option>)}
+            {types.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
           </select>
         </Field>
         <Field label="Amount">
@@ -81,13 +120,18 @@ function IncomingDeposit({ view }: { view: InspectorView }) {
         </Field>
         {!corporate && (
           <label class="check">
-            <input type="checkbox" checked={verify} onChange={(e) => setVerify(e.currentTarget.checked)} /> needs verification data first
+            <input type="checkbox" checked={verify} onChange={(e) => setVerify(e.currentTarget.checked)} /> needs
+            verification data first
           </label>
         )}
-        <button type="submit" class="btn btn-primary" disabled={!target}>Send deposit</button>
+        <button type="submit" class="btn btn-primary" disabled={!target}>
+          Send deposit
+        </button>
       </form>
       {target && !corporate && target.types.length === 0 && (
-        <p class="muted small">This balance has no deposit address yet: the deposit will be refused until one is created through the API.</p>
+        <p class="muted small">
+          This balance has no deposit address yet: the deposit will be refused until one is created through the API.
+        </p>
       )}
     </Section>
   );

@@ -7,8 +7,14 @@ import { shortInstant } from './format';
 import { Empty, Field, Section } from './ui';
 
 const KINDS: [string, string][] = [
-  ['', 'everything'], ['approval.', 'approvals'], ['card.', 'cards'], ['user.', 'users'], ['email.', 'e-mail'],
-  ['balance.,deposit.,topUp.', 'money'], ['authorization.', 'purchases'], ['clock.,mock.', 'clock and mock'],
+  ['', 'everything'],
+  ['approval.', 'approvals'],
+  ['card.', 'cards'],
+  ['user.', 'users'],
+  ['email.', 'e-mail'],
+  ['balance.,deposit.,topUp.', 'money'],
+  ['authorization.', 'purchases'],
+  ['clock.,mock.', 'clock and mock'],
 ];
 
 /** The tab; `version` changes whenever the mock reports something. */
@@ -18,26 +24,41 @@ export function EventsTab({ version }: { version: number }) {
   const [stats, setStats] = useState<{ kept: number; recorded: number; capacity: number } | null>(null);
   useEffect(() => {
     let live = true;
-    void getEvents({ type: kind || undefined, limit: 200 }).then((r) => {
-      if (!live) return;
-      setEvents([...r.items].reverse());
-      setStats({ kept: r.kept, recorded: r.recorded, capacity: r.capacity });
-    }, () => undefined);
-    return () => void (live = false);
+    void getEvents({ type: kind || undefined, limit: 200 }).then(
+      (r) => {
+        if (!live) return;
+        setEvents([...r.items].reverse());
+        setStats({ kept: r.kept, recorded: r.recorded, capacity: r.capacity });
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
   }, [kind, version]);
   return (
     <Section
       title="Events"
-      actions={(
+      actions={
         <Field label="Show">
           <select value={kind} onChange={(e) => setKind(e.currentTarget.value)}>
-            {KINDS.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+            {KINDS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
           </select>
         </Field>
-      )}
+      }
     >
-      {stats && <p class="muted small">Newest first; the log keeps the latest {stats.capacity} of this tenant ({stats.recorded} so far).</p>}
-      {events.length === 0 ? <Empty>Nothing happened yet.</Empty> : (
+      {stats && (
+        <p class="muted small">
+          Newest first; the log keeps the latest {stats.capacity} of this tenant ({stats.recorded} so far).
+        </p>
+      )}
+      {events.length === 0 ? (
+        <Empty>Nothing happened yet.</Empty>
+      ) : (
         <ol class="events">
           {events.map((e) => (
             <li key={e.seq} data-event={e.type}>

@@ -7,7 +7,8 @@ export function minorDigits(currency: string): number {
   let digits = digitsCache.get(currency);
   if (digits === undefined) {
     try {
-      digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+      digits =
+        new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
     } catch {
       digits = 2;
     }
@@ -52,16 +53,14 @@ export function wallTime(iso: string): string {
 export function shortTarget(target: string, max = 24): string {
   const q = target.indexOf('?');
   if (q === -1) return target;
-  const parts = target.slice(q + 1).split('&').map((pair) => {
-    const [name, value = ''] = pair.split('=');
-    return value.length > max ? `${name}=${value.slice(0, 8)}…(${value.length} chars)` : pair;
-  });
+  const parts = target
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const [name, value = ''] = pair.split('=');
+      return value.length > max ? `${name}=${value.slice(0, 8)}…(${value.length} chars)` : pair;
+    });
   return `${target.slice(0, q)}?${parts.join('&')}`;
-}
-
-/** The first 8 characters of an id, for tables (the whole id is in the title). */
-export function shortId(id: string): string {
-  return id.length > 12 ? `${id.slice(0, 8)}…` : id;
 }
 
 /** A duration of seconds in words: 3600 → `1 h`, 90000 → `1 d 1 h`. */

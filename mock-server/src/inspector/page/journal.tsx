@@ -31,20 +31,32 @@ export function JournalPanel({ version }: { version: number }) {
 
   useEffect(() => {
     let live = true;
-    void getJournal({ operation: operation.trim() || undefined, status: status || undefined, code: code.trim().toUpperCase() || undefined, requestId: requestId.trim() || undefined, limit: 200 })
-      .then((r) => {
+    void getJournal({
+      operation: operation.trim() || undefined,
+      status: status || undefined,
+      code: code.trim().toUpperCase() || undefined,
+      requestId: requestId.trim() || undefined,
+      limit: 200,
+    }).then(
+      (r) => {
         if (!live) return;
         setItems(r.items);
         setStats({ kept: r.kept, recorded: r.recorded, capacity: r.capacity });
-        setOperations((known) => [...new Set([...known, ...r.items.map((e) => e.operationId).filter((o): o is string => o !== null)])].sort());
+        setOperations((known) =>
+          [...new Set([...known, ...r.items.map((e) => e.operationId).filter((o): o is string => o !== null)])].sort(),
+        );
         // A request id given in the address opens its exchange once.
         const wanted = requestId.trim();
         if (wanted && r.items.length === 1 && autoOpened.current !== wanted && wanted === requestIdOfHash()) {
           autoOpened.current = wanted;
           setOpen(r.items[0]!);
         }
-      }, () => undefined);
-    return () => void (live = false);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
   }, [operation, status, code, requestId, version]);
 
   useEffect(() => {
@@ -59,26 +71,59 @@ export function JournalPanel({ version }: { version: number }) {
       <h2>Request journal</h2>
       <form class="filters" aria-label="Journal filters" onSubmit={(e) => e.preventDefault()}>
         <Field label="Request id">
-          <input name="requestId" placeholder="req_…" value={requestId} onInput={(e) => setRequestId(e.currentTarget.value)} />
+          <input
+            name="requestId"
+            placeholder="req_…"
+            value={requestId}
+            onInput={(e) => setRequestId(e.currentTarget.value)}
+          />
         </Field>
         <Field label="Operation">
-          <input name="operation" list="journal-operations" value={operation} onInput={(e) => setOperation(e.currentTarget.value)} />
-          <datalist id="journal-operations">{operations.map((o) => <option key={o} value={o} />)}</datalist>
+          <input
+            name="operation"
+            list="journal-operations"
+            value={operation}
+            onInput={(e) => setOperation(e.currentTarget.value)}
+          />
+          <datalist id="journal-operations">
+            {operations.map((o) => (
+              <option key={o} value={o} />
+            ))}
+          </datalist>
         </Field>
         <Field label="Status">
           <select name="status" value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
-            <option value="">any</option><option value="2xx">2xx</option><option value="4xx">4xx</option><option value="5xx">5xx</option><option value="0">dropped</option>
+            <option value="">any</option>
+            <option value="2xx">2xx</option>
+            <option value="4xx">4xx</option>
+            <option value="5xx">5xx</option>
+            <option value="0">dropped</option>
           </select>
         </Field>
         <Field label="Code">
           <input name="code" placeholder="NOT_FOUND" value={code} onInput={(e) => setCode(e.currentTarget.value)} />
         </Field>
         {filtered && (
-          <button type="button" class="btn" onClick={() => { setOperation(''); setStatus(''); setCode(''); setRequestId(''); }}>Clear filters</button>
+          <button
+            type="button"
+            class="btn"
+            onClick={() => {
+              setOperation('');
+              setStatus('');
+              setCode('');
+              setRequestId('');
+            }}
+          >
+            Clear filters
+          </button>
         )}
       </form>
       <p class="muted small" aria-live="polite">
-        {items.length} shown{stats ? `; the journal keeps the latest ${stats.capacity} exchanges of this tenant (${stats.recorded} so far)` : ''}. Newest first.
+        {items.length} shown
+        {stats
+          ? `; the journal keeps the latest ${stats.capacity} exchanges of this tenant (${stats.recorded} so far)`
+          : ''}
+        . Newest first.
       </p>
       <ol class="rows" aria-label="Exchanges, newest first">
         {items.map((e) => (
@@ -96,9 +141,13 @@ export function JournalPanel({ version }: { version: number }) {
             >
               <span class="t">{wallTime(e.time)}</span>
               <span class="m">{e.method}</span>
-              <span class="p" title={e.path}>{shortTarget(e.path)}</span>
+              <span class="p" title={e.path}>
+                {shortTarget(e.path)}
+              </span>
               <span class="o">{e.operationId ?? '—'}</span>
-              <span class="s"><Badge status={String(e.status)} /></span>
+              <span class="s">
+                <Badge status={String(e.status)} />
+              </span>
               <span class="c">{e.code ?? ''}</span>
               <span class="d">{e.durationMs.toFixed(1)} ms</span>
               <span class="r">{e.requestId ?? ''}</span>
@@ -106,7 +155,15 @@ export function JournalPanel({ version }: { version: number }) {
           </li>
         ))}
       </ol>
-      {open && <ExchangeDialog summary={open} onClose={() => { setOpen(null); opener.current?.focus(); }} />}
+      {open && (
+        <ExchangeDialog
+          summary={open}
+          onClose={() => {
+            setOpen(null);
+            opener.current?.focus();
+          }}
+        />
+      )}
     </section>
   );
 }
@@ -117,53 +174,122 @@ function ExchangeDialog({ summary, onClose }: { summary: JournalSummary; onClose
   const [events, setEvents] = useState<MockEvent[]>([]);
   useEffect(() => {
     ref.current?.showModal();
-    void getExchange(summary.seq).then((e) => setEntry(e ?? null), () => setEntry(null));
-    if (summary.requestId) void getEvents({ requestId: summary.requestId }).then((r) => setEvents(r.items), () => undefined);
+    void getExchange(summary.seq).then(
+      (e) => setEntry(e ?? null),
+      () => setEntry(null),
+    );
+    if (summary.requestId)
+      void getEvents({ requestId: summary.requestId }).then(
+        (r) => setEvents(r.items),
+        () => undefined,
+      );
   }, [summary.seq, summary.requestId]);
   return (
     <dialog ref={ref} class="exchange" aria-label={`Exchange ${summary.requestId ?? summary.seq}`} onClose={onClose}>
       <header class="dialog-head">
-        <h2>{summary.method} {shortTarget(summary.path)} → {summary.status}{summary.code ? ` ${summary.code}` : ''}</h2>
-        <button type="button" class="btn" onClick={() => ref.current?.close()} autoFocus>Close</button>
+        <h2>
+          {summary.method} {shortTarget(summary.path)} → {summary.status}
+          {summary.code ? ` ${summary.code}` : ''}
+        </h2>
+        {/* biome-ignore lint/a11y/noAutofocus: a modal dialog focuses the control to use first (HTML's guidance for dialog). */}
+        <button type="button" class="btn" onClick={() => ref.current?.close()} autoFocus>
+          Close
+        </button>
       </header>
       <dl class="facts">
-        <div><dt>Operation</dt><dd data-fact="operation">{summary.operationId ?? '—'}</dd></div>
-        <div><dt>Status</dt><dd data-fact="status">{summary.status}</dd></div>
-        <div><dt>Code</dt><dd data-fact="code">{summary.code ?? '—'}</dd></div>
-        <div><dt>Request id</dt><dd data-fact="requestId">{summary.requestId ?? '—'}</dd></div>
-        <div><dt>Duration</dt><dd>{summary.durationMs.toFixed(2)} ms</dd></div>
-        <div><dt>Time</dt><dd>{summary.time}</dd></div>
+        <div>
+          <dt>Operation</dt>
+          <dd data-fact="operation">{summary.operationId ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Status</dt>
+          <dd data-fact="status">{summary.status}</dd>
+        </div>
+        <div>
+          <dt>Code</dt>
+          <dd data-fact="code">{summary.code ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Request id</dt>
+          <dd data-fact="requestId">{summary.requestId ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Duration</dt>
+          <dd>{summary.durationMs.toFixed(2)} ms</dd>
+        </div>
+        <div>
+          <dt>Time</dt>
+          <dd>{summary.time}</dd>
+        </div>
       </dl>
       {summary.path !== shortTarget(summary.path) && (
-        <details><summary>Whole request target</summary><p class="target"><code>{summary.path}</code></p></details>
+        <details>
+          <summary>Whole request target</summary>
+          <p class="target">
+            <code>{summary.path}</code>
+          </p>
+        </details>
       )}
       {entry === undefined && <p>Loading…</p>}
       {entry === null && <p>This exchange is no longer in the journal (it keeps the latest ones only).</p>}
       {entry && (
         <div class="bodies">
-          <Message title="Request" headers={entry.request.headers} body={entry.request.body} truncated={entry.request.truncated === true} />
-          <Message title="Response" headers={entry.response.headers} body={entry.response.body} truncated={entry.response.truncated === true} />
+          <Message
+            title="Request"
+            headers={entry.request.headers}
+            body={entry.request.body}
+            truncated={entry.request.truncated === true}
+          />
+          <Message
+            title="Response"
+            headers={entry.response.headers}
+            body={entry.response.body}
+            truncated={entry.response.truncated === true}
+          />
         </div>
       )}
       {events.length > 0 && (
         <>
           <h3>What it changed</h3>
-          <ul>{events.map((e) => <li key={e.seq}>{describeEvent(e)}</li>)}</ul>
+          <ul>
+            {events.map((e) => (
+              <li key={e.seq}>{describeEvent(e)}</li>
+            ))}
+          </ul>
         </>
       )}
     </dialog>
   );
 }
 
-function Message({ title, headers, body, truncated }: { title: string; headers: Record<string, string>; body: unknown; truncated: boolean }) {
+function Message({
+  title,
+  headers,
+  body,
+  truncated,
+}: {
+  title: string;
+  headers: Record<string, string>;
+  body: unknown;
+  truncated: boolean;
+}) {
   return (
     <section class="message-part" aria-label={title}>
       <h3>{title}</h3>
       <table class="headers">
-        <tbody>{Object.entries(headers).map(([k, v]) => <tr key={k}><th>{k}</th><td>{v}</td></tr>)}</tbody>
+        <tbody>
+          {Object.entries(headers).map(([k, v]) => (
+            <tr key={k}>
+              <th>{k}</th>
+              <td>{v}</td>
+            </tr>
+          ))}
+        </tbody>
       </table>
       <pre>{body === null ? '(no body)' : typeof body === 'string' ? body : JSON.stringify(body, null, 2)}</pre>
-      {truncated && <p class="muted small">The body was longer than the journal keeps (16 KiB); this is its beginning.</p>}
+      {truncated && (
+        <p class="muted small">The body was longer than the journal keeps (16 KiB); this is its beginning.</p>
+      )}
     </section>
   );
 }

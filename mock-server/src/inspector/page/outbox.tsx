@@ -9,11 +9,16 @@ export function OutboxTab({ view }: { view: InspectorView }) {
   const [copied, setCopied] = useState<string | null>(null);
   return (
     <Section title="Outbox">
-      {view.outbox.length === 0 ? <Empty>No messages sent yet (an e-mail code is sent by POST /s2s/users/&#123;userId&#125;/email/otp).</Empty> : (
+      {view.outbox.length === 0 ? (
+        <Empty>No messages sent yet (an e-mail code is sent by POST /s2s/users/&#123;userId&#125;/email/otp).</Empty>
+      ) : (
         <ul class="outbox">
           {view.outbox.map((m, i) => (
             <li key={i} class="card message">
-              <div><strong>{m.subject}</strong> to {m.to} <span class="muted">{shortInstant(m.sentAt)}</span> <Id id={m.userId} /></div>
+              <div>
+                <strong>{m.subject}</strong> to {m.to} <span class="muted">{shortInstant(m.sentAt)}</span>{' '}
+                <Id id={m.userId} />
+              </div>
               {m.code && (
                 <div class="otp">
                   <code class="code">{m.code}</code>
@@ -34,7 +39,9 @@ export function OutboxTab({ view }: { view: InspectorView }) {
           ))}
         </ul>
       )}
-      <p class="sr-only" aria-live="polite">{copied !== null ? 'Code copied to the clipboard' : ''}</p>
+      <p class="sr-only" aria-live="polite">
+        {copied !== null ? 'Code copied to the clipboard' : ''}
+      </p>
     </Section>
   );
 }

@@ -26,18 +26,31 @@ export function failureText(label: string, error: unknown): string {
 
 /** A status as a coloured badge (the colour follows the status's meaning, the text says it). */
 export function Badge({ status }: { status: string }) {
-  return <span class={`badge badge-${tone(status)}`} data-status={status}>{status}</span>;
+  return (
+    <span class={`badge badge-${tone(status)}`} data-status={status}>
+      {status}
+    </span>
+  );
 }
 
 function tone(status: string): string {
   if (/^(DELIVERED|ACTIVE|COMPLETED|PASSED|CREDITED|APPROVED|CLEARED)$/.test(status) || /^2/.test(status)) return 'ok';
-  if (/^(CANCELED|REJECTED|EXPIRED|FAILED|DECLINED|CLOSED)$/.test(status) || /^[45]/.test(status) || status === '0') return 'bad';
+  if (/^(CANCELED|REJECTED|EXPIRED|FAILED|DECLINED|CLOSED)$/.test(status) || /^[45]/.test(status) || status === '0')
+    return 'bad';
   if (/^(REAPPROVED|FINISHED|REVERSED|REFUNDED)$/.test(status)) return 'done';
   return 'wait';
 }
 
 /** A titled part of a tab. */
-export function Section({ title, children, actions }: { title: string; children: ComponentChildren; actions?: ComponentChildren }) {
+export function Section({
+  title,
+  children,
+  actions,
+}: {
+  title: string;
+  children: ComponentChildren;
+  actions?: ComponentChildren;
+}) {
   return (
     <section class="section" aria-label={title}>
       <header class="section-head">
@@ -50,8 +63,16 @@ export function Section({ title, children, actions }: { title: string; children:
 }
 
 /** A button that runs an action and is disabled while it runs. */
-export function ActionButton({ label, name, onRun, kind = 'normal' }: {
-  label: string; name?: string; onRun: () => Promise<unknown>; kind?: 'normal' | 'primary' | 'danger';
+export function ActionButton({
+  label,
+  name,
+  onRun,
+  kind = 'normal',
+}: {
+  label: string;
+  name?: string;
+  onRun: () => Promise<unknown>;
+  kind?: 'normal' | 'primary' | 'danger';
 }) {
   const [busy, setBusy] = useState(false);
   return (
@@ -74,9 +95,27 @@ export function ActionButton({ label, name, onRun, kind = 'normal' }: {
   );
 }
 
+/** A labelled amount in major units (`25.00`), as the forms that move money ask for it. */
+export function AmountField({
+  label,
+  value,
+  onInput,
+}: {
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+}) {
+  return (
+    <Field label={label}>
+      <input inputMode="decimal" size={8} value={value} onInput={(e) => onInput(e.currentTarget.value)} />
+    </Field>
+  );
+}
+
 /** A labelled form control. */
 export function Field({ label, children }: { label: string; children: ComponentChildren }) {
   return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control is `children`, which the label wraps.
     <label class="field">
       <span>{label}</span>
       {children}
@@ -100,18 +139,31 @@ export function AuthorizeForm({ cardId, card, currency }: { cardId: string; card
       onSubmit={(e) => {
         e.preventDefault();
         const minor = toMinor(amount, currency);
-        void run('Authorize', () => act<{ status: string; state: string; declineReason: string | null }>(`/cards/${cardId}/authorize`, { amount: minor, currency, merchant, ...(holdOnly ? { capture: false } : {}) }),
-          (r) => `Purchase on ${card}: ${r.status}${r.declineReason ? ` (${r.declineReason})` : ''}${r.state === 'PENDING' ? ', held' : ''}`);
+        void run(
+          'Authorize',
+          () =>
+            act<{ status: string; state: string; declineReason: string | null }>(`/cards/${cardId}/authorize`, {
+              amount: minor,
+              currency,
+              merchant,
+              ...(holdOnly ? { capture: false } : {}),
+            }),
+          (r) =>
+            `Purchase on ${card}: ${r.status}${r.declineReason ? ` (${r.declineReason})` : ''}${r.state === 'PENDING' ? ', held' : ''}`,
+        );
       }}
     >
-      <Field label={`Amount (${currency})`}>
-        <input inputMode="decimal" size={8} value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />
-      </Field>
+      <AmountField label={`Amount (${currency})`} value={amount} onInput={setAmount} />
       <Field label="Merchant">
         <input size={12} value={merchant} onInput={(e) => setMerchant(e.currentTarget.value)} />
       </Field>
-      <label class="check"><input type="checkbox" checked={holdOnly} onChange={(e) => setHoldOnly(e.currentTarget.checked)} /> Hold only (capture later)</label>
-      <button type="submit" class="btn">Authorize purchase</button>
+      <label class="check">
+        <input type="checkbox" checked={holdOnly} onChange={(e) => setHoldOnly(e.currentTarget.checked)} /> Hold only
+        (capture later)
+      </label>
+      <button type="submit" class="btn">
+        Authorize purchase
+      </button>
     </form>
   );
 }
@@ -124,11 +176,24 @@ export function Purchases({ purchases }: { purchases: PurchaseView[] }) {
       <h4>Purchases</h4>
       <ul>
         {purchases.map((a) => (
-          <li key={a.id} data-purchase={a.approved ? 'approved' : 'declined'} data-authorization={a.id} data-state={a.state}>
+          <li
+            key={a.id}
+            data-purchase={a.approved ? 'approved' : 'declined'}
+            data-authorization={a.id}
+            data-state={a.state}
+          >
             <Badge status={a.state} /> {money(a.amount.amount, a.amount.currency)} at {a.merchant}
-            {a.reason ? <> — <span class="reason">{a.reason}</span></> : null} <span class="muted">{shortInstant(a.at)}</span>
+            {a.reason ? (
+              <>
+                {' '}
+                — <span class="reason">{a.reason}</span>
+              </>
+            ) : null}{' '}
+            <span class="muted">{shortInstant(a.at)}</span>
             {a.approved && <PurchaseFigures p={a} />}
-            {(a.state === 'PENDING' || a.state === 'CLEARED') && <PurchaseSteps key={`${a.state}-${a.held}-${a.refunded}`} p={a} />}
+            {(a.state === 'PENDING' || a.state === 'CLEARED') && (
+              <PurchaseSteps key={`${a.state}-${a.held}-${a.refunded}`} p={a} />
+            )}
           </li>
         ))}
       </ul>
@@ -140,9 +205,20 @@ function PurchaseFigures({ p }: { p: PurchaseView }) {
   const c = p.amount.currency;
   return (
     <span class="muted small purchase-figures">
-      {p.authorized !== p.amount.amount && <>{' '}· authorized <span data-figure="authorized">{money(p.authorized, c)}</span></>}
-      {' '}· held <span data-figure="held">{money(p.held, c)}</span> · captured <span data-figure="captured">{money(p.captured, c)}</span>
-      {p.refunded > 0 && <> · refunded <span data-figure="refunded">{money(p.refunded, c)}</span></>}
+      {p.authorized !== p.amount.amount && (
+        <>
+          {' '}
+          · authorized <span data-figure="authorized">{money(p.authorized, c)}</span>
+        </>
+      )}{' '}
+      · held <span data-figure="held">{money(p.held, c)}</span> · captured{' '}
+      <span data-figure="captured">{money(p.captured, c)}</span>
+      {p.refunded > 0 && (
+        <>
+          {' '}
+          · refunded <span data-figure="refunded">{money(p.refunded, c)}</span>
+        </>
+      )}
       {p.state === 'PENDING' && p.expiresAt && <> · expires {shortInstant(p.expiresAt)}</>}
     </span>
   );
@@ -157,22 +233,39 @@ function PurchaseSteps({ p }: { p: PurchaseView }) {
   const who = `purchase at ${p.merchant} ${p.id.slice(0, 8)}`;
   const step = (action: string, words: string) => {
     const minor = amount.trim() === '' ? undefined : toMinor(amount, c);
-    return run(words, () => act<{ state: string; held: number; captured: number; refunded: number }>(`/authorizations/${p.id}/${action}`, minor === undefined ? undefined : { amount: minor }),
-      (r) => `${words} ${who}: ${r.state}`);
+    return run(
+      words,
+      () =>
+        act<{ state: string; held: number; captured: number; refunded: number }>(
+          `/authorizations/${p.id}/${action}`,
+          minor === undefined ? undefined : { amount: minor },
+        ),
+      (r) => `${words} ${who}: ${r.state}`,
+    );
   };
   return (
     <form class="inline-form purchase-steps" aria-label={`Steps of ${who}`} onSubmit={(e) => e.preventDefault()}>
-      <Field label={`Step (${c})`}>
-        <input inputMode="decimal" size={8} value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />
-      </Field>
+      <AmountField label={`Step (${c})`} value={amount} onInput={setAmount} />
       {p.state === 'PENDING' && (
         <>
-          <ActionButton label="Capture" name={`Capture ${who}`} kind="primary" onRun={() => step('capture', 'Capture')} />
+          <ActionButton
+            label="Capture"
+            name={`Capture ${who}`}
+            kind="primary"
+            onRun={() => step('capture', 'Capture')}
+          />
           <ActionButton label="Increment" name={`Increment ${who}`} onRun={() => step('increment', 'Increment')} />
-          <ActionButton label="Reverse" name={`Reverse ${who}`} kind="danger" onRun={() => step('reverse', 'Reverse')} />
+          <ActionButton
+            label="Reverse"
+            name={`Reverse ${who}`}
+            kind="danger"
+            onRun={() => step('reverse', 'Reverse')}
+          />
         </>
       )}
-      {p.state === 'CLEARED' && <ActionButton label="Refund" name={`Refund ${who}`} onRun={() => step('refund', 'Refund')} />}
+      {p.state === 'CLEARED' && (
+        <ActionButton label="Refund" name={`Refund ${who}`} onRun={() => step('refund', 'Refund')} />
+      )}
     </form>
   );
 }
@@ -184,7 +277,11 @@ export function Empty({ children }: { children: ComponentChildren }) {
 
 /** An id shortened for reading, whole in its title and copyable by selecting it. */
 export function Id({ id }: { id: string }) {
-  return <code class="id" title={id}>{id.length > 12 ? `${id.slice(0, 8)}…` : id}</code>;
+  return (
+    <code class="id" title={id}>
+      {id.length > 12 ? `${id.slice(0, 8)}…` : id}
+    </code>
+  );
 }
 
 /** Copies text to the clipboard (with a fallback where the Clipboard API is not allowed). */

@@ -17,6 +17,14 @@ export class StateFileError extends Error {
 /** The end of every message about a file the server refused to touch. */
 export const LEAVE_IT = 'The file was left untouched; fix or remove it, or pass another --state-file.';
 
+/** The state file refused for `why`: the message names the file and ends with {@link LEAVE_IT}. */
+export function refused(file: string, why: string): StateFileError {
+  return new StateFileError(file, `The state file ${file} ${why}. ${LEAVE_IT}`);
+}
+
+/** A thrown value's message. */
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 /** True when `error` is a node errno error with `code`. */
 export function isErrno(error: unknown, code: string): boolean {
   return typeof error === 'object' && error !== null && 'code' in error && error.code === code;
@@ -25,7 +33,7 @@ export function isErrno(error: unknown, code: string): boolean {
 /** An errno error as `CODE (message)`, else its message. */
 export function errnoText(error: unknown): string {
   if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') {
-    return `${error.code} (${error instanceof Error ? error.message : String(error)})`;
+    return `${error.code} (${messageOf(error)})`;
   }
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }

@@ -12,8 +12,8 @@
  * @module
  */
 export { StateFileError, errnoText } from './errors';
-export { STATE_FILE_FORMAT, STATE_FILE_VERSION, readStateFile, removeStaleTempFiles, writeStateFile, type StateFileEnvelope } from './snapshot';
+export { STATE_FILE_FORMAT, readStateFile, removeStaleTempFiles, writeStateFile } from './snapshot';
 export { acquireLock } from './lock';
 export { WAL_FORMAT } from './wal-files';
 export { openStateFile } from './open';
-export { StateFile, type StateFileHooks, type StateFileOptions } from './writer';
+export { StateFile, type StateFileHooks } from './writer';

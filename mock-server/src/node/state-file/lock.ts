@@ -29,7 +29,10 @@ export async function acquireLock(file: string): Promise<() => Promise<void>> {
     } catch (error) {
       await unlink(temp).catch(() => undefined);
       if (!isErrno(error, 'EEXIST')) {
-        throw new StateFileError(file, `Cannot create the lock file ${lock} of the state file ${file}: ${errnoText(error)}.`);
+        throw new StateFileError(
+          file,
+          `Cannot create the lock file ${lock} of the state file ${file}: ${errnoText(error)}.`,
+        );
       }
     }
     const holder = Number.parseInt(await readFile(lock, 'utf8').catch(() => ''), 10);
@@ -40,7 +43,12 @@ export async function acquireLock(file: string): Promise<() => Promise<void>> {
       );
     }
     // The holder is gone (killed): take the stale lock over. The rename moves exactly one stale lock away.
-    await rename(lock, `${lock}.stale-${process.pid}`).then(() => unlink(`${lock}.stale-${process.pid}`)).catch(() => undefined);
+    await rename(lock, `${lock}.stale-${process.pid}`)
+      .then(() => unlink(`${lock}.stale-${process.pid}`))
+      .catch(() => undefined);
   }
-  throw new StateFileError(file, `Cannot take the lock file ${file}.lock of the state file ${file}: other servers keep taking it.`);
+  throw new StateFileError(
+    file,
+    `Cannot take the lock file ${file}.lock of the state file ${file}: other servers keep taking it.`,
+  );
 }

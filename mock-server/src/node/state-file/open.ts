@@ -2,7 +2,7 @@
  * Opening a state file: its lock, its snapshot and the replay of its write-ahead log into the mock.
  * @module
  */
-import { LEAVE_IT, StateFileError } from './errors';
+import { messageOf, refused } from './errors';
 import { acquireLock } from './lock';
 import { readStateFile, removeStaleTempFiles } from './snapshot';
 import { replayWal, walFiles } from './wal-files';
@@ -12,7 +12,11 @@ import { StateFile, type StateFileHooks, type StateFileOptions } from './writer'
  * Opens a state file: takes its lock, loads the snapshot and replays its write-ahead logs into the mock (through
  * `hooks`). Nothing is written yet; {@link StateFile.start} writes the first snapshot and opens the log.
  */
-export async function openStateFile(file: string, hooks: StateFileHooks, options: StateFileOptions = {}): Promise<StateFile> {
+export async function openStateFile(
+  file: string,
+  hooks: StateFileHooks,
+  options: StateFileOptions = {},
+): Promise<StateFile> {
   const release = await acquireLock(file);
   try {
     await removeStaleTempFiles(file);
@@ -21,8 +25,7 @@ export async function openStateFile(file: string, hooks: StateFileHooks, options
       try {
         hooks.importState(snapshot.state);
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new StateFileError(file, `The state file ${file} holds a state this mock cannot load (${reason}). ${LEAVE_IT}`);
+        throw refused(file, `holds a state this mock cannot load (${messageOf(error)})`);
       }
     }
     const from = snapshot?.wal ?? 0;
@@ -33,7 +36,11 @@ export async function openStateFile(file: string, hooks: StateFileHooks, options
       replayed += await replayWal(file, wal.path, (command) => hooks.replay(command));
       generation = wal.generation;
     }
-    return new StateFile(file, hooks, options, release, { loaded: snapshot !== undefined || replayed > 0, generation, replayed });
+    return new StateFile(file, hooks, options, release, {
+      loaded: snapshot !== undefined || replayed > 0,
+      generation,
+      replayed,
+    });
   } catch (error) {
     await release();
     throw error;

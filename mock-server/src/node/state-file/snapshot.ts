@@ -6,7 +6,7 @@
  */
 import { open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { errnoText, isErrno, LEAVE_IT, StateFileError } from './errors';
+import { errnoText, isErrno, LEAVE_IT, messageOf, refused, StateFileError } from './errors';
 import { isProcessAlive, isRecord, syncFolder } from './files';
 
 /** Marks a file as ours, so that a wrong `--state-file` is refused instead of overwritten. */
@@ -35,31 +35,25 @@ export async function readStateFile(file: string): Promise<{ state: unknown; wal
     if (isErrno(error, 'ENOENT')) return undefined;
     throw new StateFileError(file, `Cannot read the state file ${file}: ${errnoText(error)}. ${LEAVE_IT}`);
   }
-  if (text.trim() === '') throw new StateFileError(file, `The state file ${file} is empty. ${LEAVE_IT}`);
+  if (text.trim() === '') throw refused(file, 'is empty');
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new StateFileError(file, `The state file ${file} is not valid JSON (${reason}). ${LEAVE_IT}`);
+    throw refused(file, `is not valid JSON (${messageOf(error)})`);
   }
   if (!isRecord(parsed) || parsed.format !== STATE_FILE_FORMAT) {
-    throw new StateFileError(
-      file,
-      `The state file ${file} is not a card-issuing-mock state file (it has no "format": "${STATE_FILE_FORMAT}"). ${LEAVE_IT}`,
-    );
+    throw refused(file, `is not a card-issuing-mock state file (it has no "format": "${STATE_FILE_FORMAT}")`);
   }
   if (parsed.version !== STATE_FILE_VERSION) {
-    throw new StateFileError(
-      file,
-      `The state file ${file} has version ${JSON.stringify(parsed.version)}; this mock reads version ${STATE_FILE_VERSION}. ${LEAVE_IT}`,
-    );
+    throw refused(file, `has version ${JSON.stringify(parsed.version)}; this mock reads version ${STATE_FILE_VERSION}`);
   }
   if (!('state' in parsed) || !isRecord(parsed.state)) {
-    throw new StateFileError(file, `The state file ${file} has no "state" object. ${LEAVE_IT}`);
+    throw refused(file, 'has no "state" object');
   }
   // `journal` in the envelope: the on-disk name of the write-ahead log generation, kept so that existing files load.
-  const wal = typeof parsed.journal === 'number' && Number.isInteger(parsed.journal) && parsed.journal >= 0 ? parsed.journal : 0;
+  const wal =
+    typeof parsed.journal === 'number' && Number.isInteger(parsed.journal) && parsed.journal >= 0 ? parsed.journal : 0;
   return { state: parsed.state, wal };
 }
 
@@ -67,7 +61,13 @@ let tempCounter = 0;
 
 /** Writes `state` to `file` atomically: temporary file in the same folder, fsync, rename, fsync of the folder. */
 export async function writeStateFile(file: string, state: unknown, wal = 0, now: Date = new Date()): Promise<number> {
-  const envelope: StateFileEnvelope<unknown> = { format: STATE_FILE_FORMAT, version: STATE_FILE_VERSION, savedAt: now.toISOString(), journal: wal, state };
+  const envelope: StateFileEnvelope<unknown> = {
+    format: STATE_FILE_FORMAT,
+    version: STATE_FILE_VERSION,
+    savedAt: now.toISOString(),
+    journal: wal,
+    state,
+  };
   // Serialised before the first await: the snapshot is of one instant, even of a live state.
   const text = `${JSON.stringify(envelope)}\n`;
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}-${++tempCounter}.tmp`);

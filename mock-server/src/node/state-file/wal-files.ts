@@ -41,7 +41,10 @@ export async function replayWal(file: string, path: string, replay: (command: un
     }
     if (lineNo === 0) {
       if (!isRecord(parsed) || parsed.format !== WAL_FORMAT) {
-        throw new StateFileError(file, `The journal ${path} of the state file ${file} is not a card-issuing-mock journal. ${LEAVE_IT}`);
+        throw new StateFileError(
+          file,
+          `The journal ${path} of the state file ${file} is not a card-issuing-mock journal. ${LEAVE_IT}`,
+        );
       }
     } else {
       replay(parsed);

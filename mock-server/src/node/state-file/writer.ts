@@ -63,7 +63,13 @@ export class StateFile {
   #compactWanted = false;
   #closed = false;
 
-  constructor(file: string, hooks: StateFileHooks, options: StateFileOptions, release: () => Promise<void>, at: { loaded: boolean; generation: number; replayed: number }) {
+  constructor(
+    file: string,
+    hooks: StateFileHooks,
+    options: StateFileOptions,
+    release: () => Promise<void>,
+    at: { loaded: boolean; generation: number; replayed: number },
+  ) {
     this.#file = file;
     this.#hooks = hooks;
     this.#options = options;
@@ -225,13 +231,13 @@ export class StateFile {
   #settle(upTo: number): void {
     if (upTo > this.#durable) this.#durable = upTo;
     const still: Waiter[] = [];
-    for (const w of this.#waiters) (w.ticket <= this.#durable ? w.resolve() : still.push(w));
+    for (const w of this.#waiters) w.ticket <= this.#durable ? w.resolve() : still.push(w);
     this.#waiters = still;
   }
 
   #fail(upTo: number, error: unknown): void {
     const still: Waiter[] = [];
-    for (const w of this.#waiters) (w.ticket <= upTo ? w.reject(error) : still.push(w));
+    for (const w of this.#waiters) w.ticket <= upTo ? w.reject(error) : still.push(w);
     this.#waiters = still;
   }
 }

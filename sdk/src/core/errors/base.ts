@@ -111,7 +111,11 @@ const CARD_ISSUING_ERROR = Symbol.for('card-issuing-sdk.CardIssuingError');
  * ```
  */
 export function isCardIssuingError(value: unknown): value is CardIssuingError {
-  return typeof value === 'object' && value !== null && (value as { [CARD_ISSUING_ERROR]?: unknown })[CARD_ISSUING_ERROR] === true;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { [CARD_ISSUING_ERROR]?: unknown })[CARD_ISSUING_ERROR] === true
+  );
 }
 
 /**
@@ -151,7 +155,10 @@ export class CardIssuingError extends Error {
     const detail = clean(init.detail ?? init.title ?? init.code);
     const code = clean(init.code);
     const requestId = clean(init.requestId);
-    super(clean(init.message) ?? formatMessage(detail, code, init.status, requestId), init.cause === undefined ? undefined : { cause: init.cause });
+    super(
+      clean(init.message) ?? formatMessage(detail, code, init.status, requestId),
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
     this.status = init.status;
     this.code = code;
     this.detail = detail;
@@ -180,7 +187,16 @@ export class CardIssuingError extends Error {
 // On the prototype, not the instance: every subclass inherits it, and neither toJSON() nor a spread copies it.
 Object.defineProperty(CardIssuingError.prototype, CARD_ISSUING_ERROR, { value: true });
 
-function formatMessage(detail: string, code: string, status: number | undefined, requestId: string | undefined): string {
-  const facts = [code, status === undefined ? undefined : `HTTP ${status}`, requestId === undefined ? undefined : `request ${requestId}`];
+function formatMessage(
+  detail: string,
+  code: string,
+  status: number | undefined,
+  requestId: string | undefined,
+): string {
+  const facts = [
+    code,
+    status === undefined ? undefined : `HTTP ${status}`,
+    requestId === undefined ? undefined : `request ${requestId}`,
+  ];
   return `${detail} (${facts.filter(Boolean).join(', ')})`;
 }

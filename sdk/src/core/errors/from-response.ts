@@ -16,4 +16,3 @@ import { readProblem } from './problem';
 export function errorFromResponse(input: ErrorResponseInput): CardIssuingError {
   return errorFromProblem(input, readProblem(input.body));
 }
-

@@ -5,7 +5,15 @@
  */
 import type { Problem } from '../../../generated/types.gen';
 import { CardIssuingError, type CardIssuingErrorInit } from './base';
-import { AuthenticationError, BusinessRuleError, ConflictError, NotFoundError, RateLimitError, ServerError, ValidationError } from './classes';
+import {
+  AuthenticationError,
+  BusinessRuleError,
+  ConflictError,
+  NotFoundError,
+  RateLimitError,
+  ServerError,
+  ValidationError,
+} from './classes';
 import type { ReadProblem } from './problem';
 import { redactDeep } from './redaction';
 import { parseRetryAfter } from './retry-after';
@@ -41,11 +49,24 @@ export function errorFromProblem(input: ErrorResponseInput, read: ReadProblem): 
     const { code, title, detail, type, requestId } = redactDeep(read.newer, input.redact);
     newer = { code, title, detail: `${detail ?? title} (code ${code}, unknown to this SDK version)`, type, requestId };
   }
-  const requestId = redactDeep(input.headers.get('x-request-id') ?? problem?.requestId ?? newer?.requestId ?? undefined, input.redact);
-  const detail = problem?.detail ?? problem?.title ?? newer?.detail ?? `The server answered ${input.status} without a problem+json body.`;
-  const hint = problem?.code === 'AUTH_SIGNATURE_MISMATCH'
-    ? [signatureMismatchHint(input.signedString, problem.stringToSign), encodingHint(input.signedString, problem.stringToSign, input.secret)].filter(Boolean).join(' ')
-    : '';
+  const requestId = redactDeep(
+    input.headers.get('x-request-id') ?? problem?.requestId ?? newer?.requestId ?? undefined,
+    input.redact,
+  );
+  const detail =
+    problem?.detail ??
+    problem?.title ??
+    newer?.detail ??
+    `The server answered ${input.status} without a problem+json body.`;
+  const hint =
+    problem?.code === 'AUTH_SIGNATURE_MISMATCH'
+      ? [
+          signatureMismatchHint(input.signedString, problem.stringToSign),
+          encodingHint(input.signedString, problem.stringToSign, input.secret),
+        ]
+          .filter(Boolean)
+          .join(' ')
+      : '';
   const init: CardIssuingErrorInit = {
     status: input.status,
     // A code this version does not know is kept as it came (the spec tells clients to tolerate new codes).
@@ -98,7 +119,9 @@ function signatureMismatchHint(signed: string | undefined, expected: string | un
  * or it is used base64-decoded. A mismatch of the strings themselves is explained by them instead.
  */
 export function encodingHint(
-  signed: string | undefined, expected: string | undefined, secret: { encoding: 'utf8' | 'base64'; looksBase64: boolean } | undefined,
+  signed: string | undefined,
+  expected: string | undefined,
+  secret: { encoding: 'utf8' | 'base64'; looksBase64: boolean } | undefined,
 ): string {
   if (!secret || (expected !== undefined && signed !== expected)) return '';
   if (secret.encoding === 'base64') {

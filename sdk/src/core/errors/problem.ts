@@ -9,7 +9,9 @@ import type { Problem } from '../../../generated/types.gen';
 import { zProblem } from '../../../generated/zod.gen';
 
 /** A problem whose `code` this SDK version does not know (a newer server added it): read for its words. */
-const zNewerProblem = /* @__PURE__ */ z.extend(zProblem, { code: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[A-Z][A-Z0-9_]{0,63}$/)) });
+const zNewerProblem = /* @__PURE__ */ z.extend(zProblem, {
+  code: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[A-Z][A-Z0-9_]{0,63}$/)),
+});
 
 /** What an error body says: a problem of the spec, or one with a code newer than this SDK, or neither. */
 export interface ReadProblem {

@@ -17,7 +17,8 @@ const UNMISTAKABLE = 8;
 
 // 12 to 19 digits (ISO/IEC 7812), run together or in groups of four split by spaces or dashes, touching no word
 // character or dash, nor a decimal point (the last group of an all-digit UUID, an amount, an id's tail are no cards).
-const PAN_CANDIDATE = /(?<![\w-]|\d\.)(?:\d{12,19}|\d{4}(?:([ -])\d{4}){2,3}\1\d{1,7}|\d{4}([ -])\d{4}\2\d{4}(?:\2\d{1,4})?)(?![\w-]|\.\d)/g;
+const PAN_CANDIDATE =
+  /(?<![\w-]|\d\.)(?:\d{12,19}|\d{4}(?:([ -])\d{4}){2,3}\1\d{1,7}|\d{4}([ -])\d{4}\2\d{4}(?:\2\d{1,4})?)(?![\w-]|\.\d)/g;
 
 // A CVV (3 or 4 digits) right after a word that names it, with at most a few non-word characters between them:
 // `cvv 123`, `CVC: 1234`, `"cvv":"123"`, `security code=123`.
@@ -59,7 +60,9 @@ export function redactCardData(text: string): string {
  */
 export function redactValues(text: string, values: readonly (string | undefined)[] = []): string {
   let out = text;
-  const sorted = values.filter((v): v is string => typeof v === 'string' && v.length > 0).sort((a, b) => b.length - a.length);
+  const sorted = values
+    .filter((v): v is string => typeof v === 'string' && v.length > 0)
+    .sort((a, b) => b.length - a.length);
   for (const value of sorted) {
     if (!out.includes(value)) continue;
     if (value.length >= UNMISTAKABLE) {
@@ -72,7 +75,11 @@ export function redactValues(text: string, values: readonly (string | undefined)
       if (at < from) continue;
       const before = at > 0 ? out[at - 1]! : '';
       const after = out[at + value.length] ?? '';
-      if ((before && TOKEN_CHAR.test(before) && TOKEN_CHAR.test(value[0]!)) || (after && TOKEN_CHAR.test(after) && TOKEN_CHAR.test(value.at(-1)!))) continue;
+      if (
+        (before && TOKEN_CHAR.test(before) && TOKEN_CHAR.test(value[0]!)) ||
+        (after && TOKEN_CHAR.test(after) && TOKEN_CHAR.test(value.at(-1)!))
+      )
+        continue;
       result += out.slice(from, at) + REDACTED;
       from = at + value.length;
     }
