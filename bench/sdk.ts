@@ -436,9 +436,9 @@ out(
 out();
 out(`| page | esbuild | vs openapi-fetch + ky | Vite | vs openapi-fetch + ky |`);
 out(`|---|---|---|---|---|`);
-b.rows.forEach((row, i) =>
-  out(`| ${row.label} | ${cell(b.esbuild[i]!, b.peers.esbuild)} | ${cell(b.vite[i]!, b.peers.vite)} |`),
-);
+for (const [i, row] of b.rows.entries()) {
+  out(`| ${row.label} | ${cell(b.esbuild[i]!, b.peers.esbuild)} | ${cell(b.vite[i]!, b.peers.vite)} |`);
+}
 out();
 const validated = at('SDK client, validation on: after the first call');
 const lenient = at('SDK client, validation off: up front');

@@ -99,7 +99,9 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
     request: { value: rawRequest(run, client), enumerable: false },
     clockOffsetMs: {
       get: () => clock.offsetMs,
-      set: (value: number) => void (clock.offsetMs = value),
+      set: (value: number) => {
+        clock.offsetMs = value;
+      },
       enumerable: false,
     },
   });

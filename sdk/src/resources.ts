@@ -58,11 +58,15 @@ function partsOf(row: Row, args: readonly unknown[]): Parts {
     else if (arg === 'query') {
       // The optional query object: only the members given (an absent member is never sent as "undefined").
       for (const [key, member] of Object.entries((value ?? {}) as Record<string, unknown>)) {
-        if (member !== undefined) (parts.query ??= {})[key] = member;
+        if (member === undefined) continue;
+        parts.query ??= {};
+        parts.query[key] = member;
       }
     } else {
       const [where, key] = arg.split('.') as ['path' | 'query', string];
-      (parts[where] ??= {})[key] = value;
+      const members = parts[where] ?? {};
+      members[key] = value;
+      parts[where] = members;
     }
   });
   return parts;
@@ -123,7 +127,11 @@ export function buildResources(run: Run): ResourceMethods {
   const client: Record<string, Record<string, Record<string, unknown>>> = {};
   for (const row of resourceTable) {
     const [area, resource, name] = row.name.split('.') as [string, string, string];
-    ((client[area] ??= {})[resource] ??= {})[name] = method(row);
+    const areaMethods = client[area] ?? {};
+    client[area] = areaMethods;
+    const resourceMethods = areaMethods[resource] ?? {};
+    areaMethods[resource] = resourceMethods;
+    resourceMethods[name] = method(row);
   }
   return client as unknown as ResourceMethods;
 }

@@ -20,7 +20,8 @@ export { cardKeyBits } from './guards';
 export async function decryptCardDetails(
   ...args: Parameters<typeof Decrypt.decryptCardDetails>
 ): ReturnType<typeof Decrypt.decryptCardDetails> {
-  return (await (decrypt ??= import('./decrypt'))).decryptCardDetails(...args);
+  decrypt ??= import('./decrypt');
+  return (await decrypt).decryptCardDetails(...args);
 }
 
 /**

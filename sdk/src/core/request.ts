@@ -54,8 +54,13 @@ export interface RawOperation {
 // Validation runs on every call: once loaded, its module is used without another await.
 let validation: typeof import('./validation') | undefined;
 let validationLoad: Promise<typeof import('./validation')> | undefined;
-const loadValidation = async () =>
-  validation ?? (validationLoad ??= import('./validation').then((module) => (validation = module)));
+const loadValidation = async () => {
+  validationLoad ??= import('./validation').then((module) => {
+    validation = module;
+    return module;
+  });
+  return validation ?? validationLoad;
+};
 // The mapping of an error response (the problem reader with zod, the classes by status, the hints) loads with the
 // first error response: a page whose calls succeed never loads it.
 let fromResponse: Promise<typeof import('./errors/from-response')> | undefined;
@@ -121,7 +126,10 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
     if (retry !== clientRetry) return kyRetry(retry, method, retryable);
     const key = `${method}:${retryable}`;
     let made = clientKyRetry.get(key);
-    if (!made) clientKyRetry.set(key, (made = kyRetry(retry, method, retryable)));
+    if (!made) {
+      made = kyRetry(retry, method, retryable);
+      clientKyRetry.set(key, made);
+    }
     return made;
   };
 

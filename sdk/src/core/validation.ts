@@ -26,10 +26,17 @@ const capitalize = <S extends string>(text: S) => (text.charAt(0).toUpperCase() 
 const requestSchemas = new Map<OperationId, $ZodType>();
 const responseSchemas = new Map<OperationId, $ZodType>();
 
-/** The bad arguments of a call, as paths of the request (`body.email`, `path.userId`), or undefined when valid. */
+/**
+ * The bad arguments of a call, as paths of the request (`body.email`, `path.userId`), or undefined when valid.
+ * @public (read by the request engine through its lazy import)
+ */
 export function requestErrors(operation: OperationId, data: unknown): FieldError[] | undefined {
   let schema = requestSchemas.get(operation);
-  if (!schema) requestSchemas.set(operation, (schema = schemas[`z${capitalize(operation)}Data` as RequestSchemaName]));
+  if (!schema) {
+    // biome-ignore lint/performance/noDynamicNamespaceImportAccess: the schema is found by the operation's name once, then cached; this module is its own lazily loaded chunk.
+    schema = schemas[`z${capitalize(operation)}Data` as RequestSchemaName];
+    requestSchemas.set(operation, schema);
+  }
   // The request schema covers { body, path, query, headers }; paths read like the server's (body.items.0).
   return issuesOf(schema, data)?.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
 }
@@ -37,8 +44,11 @@ export function requestErrors(operation: OperationId, data: unknown): FieldError
 /** Where a response body departs from the spec (`items[0].status`), or undefined when it conforms. */
 export function responseErrors(operation: OperationId, data: unknown): FieldError[] | undefined {
   let schema = responseSchemas.get(operation);
-  if (!schema)
-    responseSchemas.set(operation, (schema = schemas[`z${capitalize(operation)}Response` as ResponseSchemaName]));
+  if (!schema) {
+    // biome-ignore lint/performance/noDynamicNamespaceImportAccess: as above, found by name once and cached.
+    schema = schemas[`z${capitalize(operation)}Response` as ResponseSchemaName];
+    responseSchemas.set(operation, schema);
+  }
   return issuesOf(schema, data)?.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
 }
 
@@ -48,6 +58,7 @@ const MAX_WARNED = 1000;
 /**
  * The differences of a response not yet reported for this operation and path (`validateResponses: 'warn'`), array
  * indices as `[]` (`items[].status`), each with its log line; `warned` remembers what was reported.
+ * @public (read by the request engine through its lazy import)
  */
 export function newDifferences(
   operation: string,

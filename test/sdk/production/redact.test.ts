@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  REDACTED,
-  isLuhnValid,
-  redactCardData,
-  redactDeep,
-  redactText,
-  redactValues,
-} from '../../../sdk/src/core/errors/redaction';
+import { isLuhnValid } from '../../../sdk/src/card-details/luhn';
+import { REDACTED, redactCardData, redactDeep, redactText, redactValues } from '../../../sdk/src/core/errors/redaction';
 
 describe('redaction of given values (the secret, the Authorization header)', () => {
   it('matches a short secret as a whole value only, never its letters inside words', () => {

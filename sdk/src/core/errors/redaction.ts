@@ -6,6 +6,7 @@
  * @module
  * @internal
  */
+import { isLuhnValid } from '../../card-details/luhn';
 
 /** What replaces a redacted value. */
 export const REDACTED = '[REDACTED]';
@@ -26,17 +27,6 @@ const CVV = /\b(cvv2?|cvc2?|cav2|cid|csc|security[ _-]?code)\b(\W{0,4})\d{3,4}(?
 
 // A JWE in compact form: five base64url parts, the first a protected header (`{"` is `eyJ`).
 const JWE = /\beyJ[\w-]*\.[\w-]*\.[\w-]+\.[\w-]+\.[\w-]+/g;
-
-/** True when the digits pass the Luhn check (as every card number does). */
-export function isLuhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = digits.length - 1, double = false; i >= 0; i--, double = !double) {
-    let d = digits.charCodeAt(i) - 48;
-    if (double && (d *= 2) > 9) d -= 9;
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
 
 /** `text` with every card number (12-19 digits passing Luhn), CVV and JWE replaced by `[REDACTED]`. */
 export function redactCardData(text: string): string {
