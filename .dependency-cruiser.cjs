@@ -59,6 +59,14 @@ module.exports = {
       to: { path: '^sdk/', pathNot: '^sdk/src/(index|server|schemas)\\.ts$' },
     },
     {
+      name: 'contract-by-package-name',
+      comment:
+        'The contract package reaches the SDK and the mock only by their package names, as an installed copy does.',
+      severity: 'error',
+      from: { path: '^contract/src/' },
+      to: { path: '^(sdk|mock-server)/', dependencyTypesNot: ['aliased-tsconfig'] },
+    },
+    {
       name: 'mock-sdk-by-package-name',
       comment: 'The mock names the SDK by its package name, never by a relative path into sdk/.',
       severity: 'error',
