@@ -86,14 +86,15 @@ const EMAIL =
 const annotatePure = fileURLToPath(new URL('./scripts/annotate-pure.mjs', import.meta.url));
 
 // One command (`npm run generate`) turns spec/openapi.yaml into generated code that is never edited by hand; CI
-// regenerates and diffs it (test/spec/generated.test.ts). One folder, sdk/generated/, what the SDK ships: types, one
-// function per operation on the ky client, the operation table, the client's resource layer, and one set of zod
-// schemas, in zod's smaller build (`zod/mini`: functions instead of methods, so a bundler keeps only what
+// regenerates and diffs it (test/spec/generated.test.ts). One folder, sdk/generated/, what the SDK ships: types, the
+// operation table, the client's resource layer (with each operation's path template, from which the client builds
+// its URLs and calls ky itself), and one set of zod schemas, in zod's smaller build (`zod/mini`: functions instead of methods, so a bundler keeps only what
 //   is used; all the schemas of the spec are 13 KiB gzip with it, 31 KiB with classic zod, and the client with
 //   validation has to stay under 40 KiB). The request schema of each operation is a named export
-//   (`zCreateUserData`), built once, not a `z.object` per call. The functions have no validators of their own: the
-//   client passes its own (sdk/src/core/validation.ts, loaded with import() on the first validated call), so a
-//   client with validation off never loads zod, and a page holds no 64 unused validator closures. A post-processing
+//   (`zCreateUserData`), built once, not a `z.object` per call. The client validates with them itself
+//   (sdk/src/core/validation.ts, loaded with import() on the first validated call), so a client with validation off
+//   never loads zod. The functions on hey-api's ky client (sdk.gen.ts, client/, core/) are generated for the mock's
+//   tests and the bench, not for the SDK: nothing under sdk/src imports them, so a page never downloads them. A post-processing
 //   step marks every schema constructor `@__PURE__`, so a bundler drops the schemas a page does not use. The mock
 //   uses the same schemas (`card-issuing-sdk/schemas`), composing them with zod's functions.
 export default defineConfig([
@@ -136,8 +137,8 @@ export default defineConfig([
           validator: () => null,
         },
       },
-      // No default client instance (a module-level side effect) and no auth plumbing: the SDK passes its own
-      // client to every call and signs in ky's hooks.
+      // For the mock's tests (test/mock/helpers.ts) and the bench's peer: no default client instance (a
+      // module-level side effect), no auth plumbing, no validators of their own.
       { name: '@hey-api/sdk', validator: true, client: false, auth: false },
       // operations.gen.ts: operationId, method, path, success status and schema names, for the mock's router.
       operationsPlugin(),

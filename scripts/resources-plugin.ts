@@ -6,9 +6,10 @@
  * - `Resources`, a type: area → resource → method, each method a descriptor of its kind (`call`, `list`, or
  *   `cardDetails`), its positional arguments (named, typed from the operation's generated `*Data`), and its
  *   response (the generated `*Response`); `sdk/src/resources.ts` turns each descriptor into a method signature.
- * - `resourceTable`, the same methods as data: the method's name, the operationId, the HTTP method, the kind and
- *   where each positional argument goes (`path.userId`, `query.userUuid`, `body`, or `query` for the optional
- *   query object). The client wires every method from it; the HTTP method decides retries and idempotency keys.
+ * - `resourceTable`, the same methods as data: the method's name, the operationId, the HTTP method, the path
+ *   template, the kind and where each positional argument goes (`path.userId`, `query.userUuid`, `body`, or `query`
+ *   for the optional query object). The client wires every method from it and builds each call's URL from the
+ *   template; the HTTP method decides retries and idempotency keys.
  *
  * The rules, so that an operation added to the spec gets its method after `npm run generate`:
  * - a list operation has a `cursor` query parameter; a card-details operation a `publicKey` query parameter (the
@@ -38,6 +39,8 @@ interface Row {
   name: string;
   operationId: string;
   method: string;
+  /** The path template (`/s2s/users/{userId}`): the client builds each call's URL from it. */
+  path: string;
   kind: Kind;
   args: string[];
 }
@@ -83,11 +86,18 @@ const handler: ResourcesPlugin['Handler'] = ({ plugin }) => {
       throw new Error(`resources: "${name}" (${id}) is not area.resource.method.`);
     if (seen.has(name)) throw new Error(`resources: two operations are named ${name}.`);
     seen.add(name);
-    const row: Row = { name, operationId: id, method: operation.method.toUpperCase(), kind, args };
+    const row: Row = {
+      name,
+      operationId: id,
+      method: operation.method.toUpperCase(),
+      path: operation.path,
+      kind,
+      args,
+    };
     rows.push(row);
     const symbol = (role: 'data' | 'response') =>
       plugin.querySymbol({ category: 'type', resource: 'operation', resourceId: id, role });
-    const doc = [`${operation.summary ?? id} (\`${id}\`: ${row.method} ${operation.path})`];
+    const doc = [`${operation.summary ?? id} (\`${id}\`: ${row.method} ${row.path})`];
     types.set(name, { data: symbol('data'), response: symbol('response'), row, doc, query: optionalQuery });
   });
   const unknown = Object.keys(names).filter((id) => !rows.some((r) => r.operationId === id));
@@ -153,7 +163,9 @@ const handler: ResourcesPlugin['Handler'] = ({ plugin }) => {
   plugin.node(
     $.const(tableSymbol)
       .export()
-      .doc(['Every method of the client as data: name, operation, HTTP method, kind and where each argument goes.'])
+      .doc([
+        'Every method of the client as data: name, operation, HTTP method, path template, kind and where each argument goes.',
+      ])
       .assign($($.fromValue(rows, { layout: 'pretty' })).as('const')),
   );
 };

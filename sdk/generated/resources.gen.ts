@@ -377,13 +377,14 @@ export type Resources = {
 };
 
 /**
- * Every method of the client as data: name, operation, HTTP method, kind and where each argument goes.
+ * Every method of the client as data: name, operation, HTTP method, path template, kind and where each argument goes.
  */
 export const resourceTable = [
     {
         name: 'app.consents.sign',
         operationId: 'signAppConsent',
         method: 'POST',
+        path: '/app/deposits/consents/{consentUuid}/sign',
         kind: 'call',
         args: [
             'query.userUuid',
@@ -394,6 +395,7 @@ export const resourceTable = [
         name: 'app.deposits.approveVerification',
         operationId: 'approveAppDepositVerification',
         method: 'POST',
+        path: '/app/deposits/verifications/{id}/approval',
         kind: 'call',
         args: [
             'path.id',
@@ -404,6 +406,7 @@ export const resourceTable = [
         name: 'app.deposits.createAddress',
         operationId: 'createAppDepositAddress',
         method: 'POST',
+        path: '/app/deposits/{balanceUuid}/{type}',
         kind: 'call',
         args: [
             'path.balanceUuid',
@@ -415,6 +418,7 @@ export const resourceTable = [
         name: 'app.deposits.listAddresses',
         operationId: 'listAppDepositAddresses',
         method: 'GET',
+        path: '/app/deposits/{balanceUuid}/{type}',
         kind: 'list',
         args: [
             'path.balanceUuid',
@@ -425,6 +429,7 @@ export const resourceTable = [
         name: 'app.deposits.listTypes',
         operationId: 'listAppDepositTypes',
         method: 'GET',
+        path: '/app/deposits/types',
         kind: 'list',
         args: [
             'query.userUuid'
@@ -434,6 +439,7 @@ export const resourceTable = [
         name: 'app.deposits.listVerifications',
         operationId: 'listAppDepositVerifications',
         method: 'GET',
+        path: '/app/deposits/verifications',
         kind: 'list',
         args: [
             'query.userUuid'
@@ -443,6 +449,7 @@ export const resourceTable = [
         name: 'corporates.approvals.create',
         operationId: 'createApproval',
         method: 'POST',
+        path: '/corporates/corporates/{corporateUuid}/approvals',
         kind: 'call',
         args: [
             'path.corporateUuid',
@@ -453,6 +460,7 @@ export const resourceTable = [
         name: 'corporates.approvals.get',
         operationId: 'getApproval',
         method: 'GET',
+        path: '/corporates/{corporateUuid}/approvals/{approvalUuid}',
         kind: 'call',
         args: [
             'path.corporateUuid',
@@ -463,6 +471,7 @@ export const resourceTable = [
         name: 'corporates.approvals.getDetails',
         operationId: 'getApprovalCardDetails',
         method: 'GET',
+        path: '/corporates/{corporateUuid}/approvals/{approvalUuid}/details',
         kind: 'cardDetails',
         args: [
             'path.corporateUuid',
@@ -473,6 +482,7 @@ export const resourceTable = [
         name: 'corporates.approvals.increaseBudget',
         operationId: 'increaseApprovalBudget',
         method: 'POST',
+        path: '/corporates/{corporateUuid}/approvals/{approvalUuid}/increase-budget',
         kind: 'call',
         args: [
             'path.corporateUuid',
@@ -484,6 +494,7 @@ export const resourceTable = [
         name: 'corporates.approvals.listForUser',
         operationId: 'listUserApprovals',
         method: 'GET',
+        path: '/corporates/{corporateUuid}/users/{userUuid}/approvals',
         kind: 'list',
         args: [
             'path.corporateUuid',
@@ -494,6 +505,7 @@ export const resourceTable = [
         name: 'corporates.deposits.list',
         operationId: 'listCorporateDepositAddresses',
         method: 'GET',
+        path: '/corporates/{corporateUuid}/deposits',
         kind: 'list',
         args: [
             'path.corporateUuid'
@@ -503,6 +515,7 @@ export const resourceTable = [
         name: 'corporates.topUps.list',
         operationId: 'listTopUps',
         method: 'GET',
+        path: '/corporates/{corporateUuid}/top-ups',
         kind: 'list',
         args: [
             'path.corporateUuid'
@@ -512,6 +525,7 @@ export const resourceTable = [
         name: 'corporates.users.create',
         operationId: 'createBusinessUser',
         method: 'POST',
+        path: '/corporates/users',
         kind: 'call',
         args: [
             'body'
@@ -521,6 +535,7 @@ export const resourceTable = [
         name: 's2s.balances.list',
         operationId: 'listBalances',
         method: 'GET',
+        path: '/s2s/balances',
         kind: 'list',
         args: [
             'query.userId'
@@ -530,6 +545,7 @@ export const resourceTable = [
         name: 's2s.cards.activate',
         operationId: 'activateCard',
         method: 'POST',
+        path: '/s2s/cards/{cardId}/activation',
         kind: 'call',
         args: [
             'path.cardId'
@@ -539,6 +555,7 @@ export const resourceTable = [
         name: 's2s.cards.chargeDraft',
         operationId: 'chargeDraft',
         method: 'POST',
+        path: '/s2s/cards/{cardId}/charge-draft',
         kind: 'call',
         args: [
             'path.cardId'
@@ -548,6 +565,7 @@ export const resourceTable = [
         name: 's2s.cards.completeDraft',
         operationId: 'completeDraft',
         method: 'POST',
+        path: '/s2s/cards/{cardId}/complete-draft',
         kind: 'call',
         args: [
             'path.cardId'
@@ -557,6 +575,7 @@ export const resourceTable = [
         name: 's2s.cards.create',
         operationId: 'createCard',
         method: 'POST',
+        path: '/s2s/users/{userId}/cards',
         kind: 'call',
         args: [
             'path.userId',
@@ -567,6 +586,7 @@ export const resourceTable = [
         name: 's2s.cards.getDetails',
         operationId: 'getCardDetails',
         method: 'GET',
+        path: '/s2s/cards/{cardId}/details',
         kind: 'cardDetails',
         args: [
             'path.cardId'
@@ -576,6 +596,7 @@ export const resourceTable = [
         name: 's2s.cards.list',
         operationId: 'listCards',
         method: 'GET',
+        path: '/s2s/cards',
         kind: 'list',
         args: [
             'query.userId'
@@ -585,6 +606,7 @@ export const resourceTable = [
         name: 's2s.cards.listConfigs',
         operationId: 'listCardConfigs',
         method: 'GET',
+        path: '/s2s/users/{userId}/cards/configs',
         kind: 'list',
         args: [
             'path.userId'
@@ -594,6 +616,7 @@ export const resourceTable = [
         name: 's2s.consents.sign',
         operationId: 'signUserConsent',
         method: 'POST',
+        path: '/s2s/users/{userId}/consents/{consentId}/sign',
         kind: 'call',
         args: [
             'path.userId',
@@ -604,6 +627,7 @@ export const resourceTable = [
         name: 's2s.deposits.approveVerification',
         operationId: 'approveDepositVerification',
         method: 'POST',
+        path: '/s2s/deposits/verifications/{id}/approval',
         kind: 'call',
         args: [
             'path.id',
@@ -614,6 +638,7 @@ export const resourceTable = [
         name: 's2s.deposits.createAddress',
         operationId: 'createDepositAddress',
         method: 'POST',
+        path: '/s2s/deposits/{balanceId}/{type}',
         kind: 'call',
         args: [
             'path.balanceId',
@@ -625,6 +650,7 @@ export const resourceTable = [
         name: 's2s.deposits.listAddresses',
         operationId: 'listDepositAddresses',
         method: 'GET',
+        path: '/s2s/deposits/{balanceId}/{type}',
         kind: 'list',
         args: [
             'path.balanceId',
@@ -635,6 +661,7 @@ export const resourceTable = [
         name: 's2s.deposits.listTypes',
         operationId: 'listDepositTypes',
         method: 'GET',
+        path: '/s2s/deposits/{balanceId}/types',
         kind: 'list',
         args: [
             'path.balanceId'
@@ -644,6 +671,7 @@ export const resourceTable = [
         name: 's2s.deposits.listVerifications',
         operationId: 'listDepositVerifications',
         method: 'GET',
+        path: '/s2s/deposits/verifications',
         kind: 'list',
         args: [
             'query'
@@ -653,6 +681,7 @@ export const resourceTable = [
         name: 's2s.email.confirm',
         operationId: 'confirmEmail',
         method: 'POST',
+        path: '/s2s/users/{userId}/email/confirm',
         kind: 'call',
         args: [
             'path.userId',
@@ -663,6 +692,7 @@ export const resourceTable = [
         name: 's2s.email.requestOtp',
         operationId: 'requestEmailOtp',
         method: 'POST',
+        path: '/s2s/users/{userId}/email/otp',
         kind: 'call',
         args: [
             'path.userId'
@@ -672,6 +702,7 @@ export const resourceTable = [
         name: 's2s.users.create',
         operationId: 'createUser',
         method: 'POST',
+        path: '/s2s/users',
         kind: 'call',
         args: [
             'body'
@@ -681,6 +712,7 @@ export const resourceTable = [
         name: 's2s.users.get',
         operationId: 'getUser',
         method: 'GET',
+        path: '/s2s/users/{userId}',
         kind: 'call',
         args: [
             'path.userId'

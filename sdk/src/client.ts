@@ -1,13 +1,12 @@
 /**
  * `createCardIssuingClient`: checks the options, makes what every call shares once (the signer with its HMAC key,
- * the generated ky client, the request engine), and returns the methods the generated resource layer describes.
+ * the request engine), and returns the methods the generated resource layer describes.
  *
  * Where the rest is: the methods (`./resources`, from `sdk/generated/resources.gen.ts`), one call from arguments
  * to parsed body (`./core/request`), retries (`./core/retry`), what a method returns (`./core/api-promise`,
  * `./core/pagination`), errors (`./core/errors/`), signing (`./signing/`), card details (`./card-details/`).
  * @module
  */
-import { createClient } from '../generated/client';
 import type { CardIssuingClientOptions, RawRequest, RequestOptions } from './options';
 import { ApiPromise } from './core/api-promise';
 import { assertSecretAllowedHere } from './core/browser-guard';
@@ -85,18 +84,12 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
       ? new TypeError(error.message.replace(/^signRequest:/, 'createCardIssuingClient:'))
       : error;
   }
-  const client = createClient({
-    baseUrl: baseUrl.href.replace(/\/+$/, ''),
-    throwOnError: true,
-    responseStyle: 'fields',
-    parseAs: 'json',
-  });
   const clock = createClientClock(options.clockOffsetMs ?? 0);
   const log = createLog({ logger: options.logger, logLevel: options.logLevel, secrets: [apiSecret] });
-  const run = createEngine({ options, baseUrl, maxResponseBytes, signer, client, clock, log });
+  const run = createEngine({ options, baseUrl, maxResponseBytes, signer, clock, log });
   const methods = buildResources(run) as CardIssuingClient;
   Object.defineProperties(methods, {
-    request: { value: rawRequest(run, client), enumerable: false },
+    request: { value: rawRequest(run), enumerable: false },
     clockOffsetMs: {
       get: () => clock.offsetMs,
       set: (value: number) => {
@@ -108,8 +101,8 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
   return methods;
 }
 
-/** `client.request()`: a call through the generated client's own `request`, named `METHOD /path` in logs and hooks. */
-function rawRequest(run: Run, client: ReturnType<typeof createClient>) {
+/** `client.request()`: a call of the path as given, named `METHOD /path` in logs and hooks. */
+function rawRequest(run: Run) {
   return <T>(request: RawRequest, options: RequestOptions = {}): ApiPromise<T> => {
     if (typeof request !== 'object' || request === null)
       throw new TypeError('client.request: pass { method, path, query?, body? }.');
@@ -118,22 +111,11 @@ function rawRequest(run: Run, client: ReturnType<typeof createClient>) {
       throw new TypeError('client.request: method must be an HTTP method such as GET or POST.');
     if (typeof request.path !== 'string' || !request.path.startsWith('/'))
       throw new TypeError('client.request: path must start with "/", e.g. /s2s/health.');
-    const query = Object.fromEntries(Object.entries(request.query ?? {}).filter(([, v]) => v !== undefined));
-    const hasBody = request.body !== undefined;
     return new ApiPromise(
-      run<T>(
-        { operationId: `${method} ${request.path}`, method, raw: true },
-        options,
-        (common) =>
-          client.request({
-            ...common,
-            method: method as 'GET',
-            url: request.path,
-            query,
-            ...(hasBody ? { body: request.body, bodySerializer: (body: unknown) => JSON.stringify(body) } : {}),
-            headers: { ...(hasBody ? { 'Content-Type': 'application/json' } : {}), ...common.headers },
-          }) as Promise<{ data: T; response: Response }>,
-      ),
+      run<T>({ operationId: `${method} ${request.path}`, method, path: request.path, raw: true }, options, {
+        query: request.query,
+        body: request.body,
+      }),
     );
   };
 }

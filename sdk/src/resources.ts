@@ -7,11 +7,11 @@
  */
 import type { CardDetails } from '../generated/types.gen';
 import { resourceTable, type Resources } from '../generated/resources.gen';
-import * as api from '../generated/sdk.gen';
 import type { CardDetailsRequestOptions, ListOptions, RequestOptions } from './options';
 import { ApiPromise, type ApiResponse } from './core/api-promise';
 import { PagePromise, toPage, type PageBody, type PageParams } from './core/pagination';
-import type { Run, Send } from './core/request';
+import type { Run } from './core/request';
+import type { CallParts } from './core/wire';
 
 /** One method's signature, from its generated descriptor: positional arguments, then the call's options. */
 export type MethodOf<D> = D extends {
@@ -39,15 +39,8 @@ export type CorporatesApi = AreaOf<Resources['corporates']>;
 /** Every operation of the spec, grouped by area and resource (the client adds `request()` and `clockOffsetMs`). */
 export type ResourceMethods = { [A in keyof Resources]: AreaOf<Resources[A]> };
 
-/** What the generated functions take beside the engine's options. */
-interface Parts {
-  path?: Record<string, unknown>;
-  query?: Record<string, unknown>;
-  body?: unknown;
-}
-
 type Row = (typeof resourceTable)[number];
-type Generated = (options: object) => Promise<{ data: unknown; response: Response }>;
+type Parts = CallParts;
 
 /** Where a call's positional arguments go, by the row's `args` (`path.userId`, `query.userUuid`, `body`, `query`). */
 function partsOf(row: Row, args: readonly unknown[]): Parts {
@@ -81,11 +74,6 @@ const loadCardKeys = () => (cardKeys ??= import('./card-details/keys'));
 /** The methods of a client over its engine, one per row of the generated table. */
 export function buildResources(run: Run): ResourceMethods {
   const method = (row: Row) => {
-    const send = (api as unknown as Record<string, Generated>)[row.operationId]!;
-    const sendWith =
-      <T>(parts: Parts): Send<T> =>
-      (common) =>
-        send({ ...common, ...parts }) as Promise<{ data: T; response: Response }>;
     const arity = row.args.length;
     if (row.kind === 'list') {
       return (...args: unknown[]) => {
@@ -97,7 +85,7 @@ export function buildResources(run: Run): ResourceMethods {
             ...(limit === undefined ? {} : { limit }),
             ...(after === undefined ? {} : { cursor: after }),
           };
-          const response = run<PageBody>(row, callOptions, sendWith({ ...parts, query: { ...parts.query, ...page } }));
+          const response = run<PageBody>(row, callOptions, { ...parts, query: { ...parts.query, ...page } });
           return new PagePromise(response.then((r) => ({ ...r, data: toPage(r.data, fetchPage) })));
         };
         return fetchPage(cursor);
@@ -110,18 +98,16 @@ export function buildResources(run: Run): ResourceMethods {
         const response = (async (): Promise<ApiResponse<CardDetails>> => {
           const [{ decryptCardDetails }, { exportPublicKey }] = await Promise.all([loadDecryption(), loadCardKeys()]);
           const publicKey = await exportPublicKey(keyPair);
-          const r = await run<{ encryptedDetails: string }>(
-            row,
-            callOptions,
-            sendWith({ ...parts, query: { ...parts.query, publicKey } }),
-          );
+          const r = await run<{ encryptedDetails: string }>(row, callOptions, {
+            ...parts,
+            query: { ...parts.query, publicKey },
+          });
           return { ...r, data: await decryptCardDetails(r.data.encryptedDetails, keyPair) };
         })();
         return new ApiPromise(response);
       };
     }
-    return (...args: unknown[]) =>
-      new ApiPromise(run(row, (args[arity] ?? {}) as RequestOptions, sendWith(partsOf(row, args))));
+    return (...args: unknown[]) => new ApiPromise(run(row, (args[arity] ?? {}) as RequestOptions, partsOf(row, args)));
   };
 
   const client: Record<string, Record<string, Record<string, unknown>>> = {};

@@ -28,6 +28,6 @@ export { encryptCardDetails } from './card-details/encrypt';
 export { importPublicKey } from './card-details/keys';
 export { CARD_DETAILS_JWE_HEADER } from './card-details/jwe';
 export type { CardPublicKeyInput } from './card-details/types';
-export { isLuhnValid, luhnCheckDigit } from './card-details/luhn';
+export { isLuhnValid, luhnCheckDigit } from './luhn';
 
 export { ArrivalQueue } from './arrival-queue';

@@ -16,7 +16,7 @@ import type { Approval, ApprovalStatus } from '../../sdk/generated/types.gen';
 import { zProblem } from '../../sdk/generated/zod.gen';
 import { decryptCardDetails } from '../../sdk/src/card-details/decrypt';
 import { exportPublicKey, generateCardKeyPair } from '../../sdk/src/card-details/keys';
-import { isLuhnValid } from '../../sdk/src/card-details/luhn';
+import { isLuhnValid } from '../../sdk/src/luhn';
 import type { CardKeyPair } from '../../sdk/src/card-details/types';
 import { makeApproval, makeBusinessUser } from './flows';
 import { DAY, expectError, expectProblem, mockHarness, ok, send, responseOf } from './helpers';

@@ -23,7 +23,7 @@ import {
 import type { Card, Draft } from '../../sdk/generated/types.gen';
 import { decryptCardDetails } from '../../sdk/src/card-details/decrypt';
 import { exportPublicKey, generateCardKeyPair } from '../../sdk/src/card-details/keys';
-import { isLuhnValid } from '../../sdk/src/card-details/luhn';
+import { isLuhnValid } from '../../sdk/src/luhn';
 import type { CardKeyPair } from '../../sdk/src/card-details/types';
 import { fund, makeUser, registration } from './flows';
 import { DAY, expectError, expectProblem, mockHarness, ok, send, responseOf } from './helpers';

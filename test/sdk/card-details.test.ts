@@ -15,7 +15,7 @@ import {
 } from '../../sdk/src/card-details/keys';
 import { decryptCardDetails } from '../../sdk/src/card-details/decrypt';
 import { encryptCardDetails } from '../../sdk/src/card-details/encrypt';
-import { isLuhnValid, luhnCheckDigit } from '../../sdk/src/card-details/luhn';
+import { isLuhnValid, luhnCheckDigit } from '../../sdk/src/luhn';
 import {
   CardDetailsDecryptionError,
   CardDetailsInvalidError,

@@ -11,7 +11,7 @@ import { formatPath, issuesOf } from '../core/zod-issues';
 import type { ForgePrivateKey } from './forge';
 import { isAgreedHeader, parseJson } from './jwe';
 import { importPrivateKey } from './keys';
-import { isLuhnValid } from './luhn';
+import { isLuhnValid } from '../luhn';
 import { RSA_OAEP, isCryptoKey, loadForge, requireWebCrypto } from './runtime';
 import type { CardPrivateKeyInput } from './types';
 

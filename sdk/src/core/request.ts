@@ -1,14 +1,14 @@
 /**
- * The request engine: one call of one operation, from the generated function to the parsed body. What it adds to
- * the generated ky client, all through ky's own options and hooks:
+ * The request engine: one call of one operation, from its arguments to the parsed body. It sends with ky, the URL
+ * built from the generated operation's path template (`./wire`), and adds, all through ky's own options and hooks:
  * - signing (contract section 2) in `beforeRequest`, and again in `beforeRetry`: ky 2 runs `beforeRequest` once
  *   per call and `beforeRetry` before every retry, so every attempt gets a fresh nonce and timestamp;
  * - retries by ky (`./retry`), with the call's `Idempotency-Key` made once, the same on every retry;
  * - each attempt bounded in time and size, body included (`./transport`);
  * - typed errors (ky's `beforeError` hook turns each failure into a {@link CardIssuingError});
- * - request and response validation with the generated zod schemas (`./validation`), passed to the generated
- *   functions as their `requestValidator` and `responseValidator`; in `'warn'` mode differences are reported
- *   (logger and hook, once per operation and path) and the body is returned as sent;
+ * - request and response validation with the generated zod schemas (`./validation`): the arguments before anything
+ *   is sent, the parsed body after; in `'warn'` mode differences are reported (logger and hook, once per
+ *   operation and path) and the body is returned as sent;
  * - the clock: every attempt is signed with the client's corrected time (`./clock`); a `401 AUTH_TIMESTAMP_SKEW`
  *   sets the offset from the response's `Date` and the call is sent once more;
  * - a debug log line per attempt (`./logger`), and the application's own headers (`./headers`).
@@ -17,9 +17,8 @@
  * turns validation off never loads zod. Browser-safe: no `node:` import here or below.
  * @module
  */
-import { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
+import ky, { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
 import type { Options as KyOptions, RetryOptions as KyRetryOptions } from 'ky';
-import type { Client } from '../../generated/client';
 import type { OperationId, OperationRow } from '../operation-table';
 import type { CardIssuingClientOptions, RequestEvent, RequestOptions, RetryConfig } from '../options';
 import type { ClientClock } from './clock';
@@ -39,14 +38,19 @@ import {
 } from './errors/classes';
 import { kyRetry, needsIdempotencyKey, resolveRetry } from './retry';
 import { boundCall } from './transport';
+import { jsonBody, requestUrl, type CallParts } from './wire';
 
-/** An operation of the spec, as the engine needs it: its id and its HTTP method (both generated). */
-export type Operation = Pick<OperationRow, 'operationId' | 'method'>;
+/** An operation of the spec, as the engine needs it: its id, HTTP method and path template (all generated). */
+export type Operation = Pick<OperationRow, 'operationId' | 'method' | 'path'>;
 
-/** A request the spec does not name (`client.request()`): no schema to validate against; named `METHOD /path`. */
+/**
+ * A request the spec does not name (`client.request()`): no schema to validate against; named `METHOD /path`;
+ * its `path` is sent as given (no placeholders filled).
+ */
 export interface RawOperation {
   operationId: string;
   method: string;
+  path: string;
   raw: true;
 }
 
@@ -67,21 +71,7 @@ let fromResponse: Promise<typeof import('./errors/from-response')> | undefined;
 const loadFromResponse = () => (fromResponse ??= import('./errors/from-response'));
 
 const DEFAULT_TIMEOUT_MS = 30_000;
-
-/** The options every generated function gets from the engine; typed once so that every call type-checks against it. */
-export interface CommonOptions {
-  client: Client;
-  throwOnError: true;
-  parseAs: 'json';
-  kyOptions: Omit<KyOptions, 'method' | 'prefixUrl'>;
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
-  requestValidator: ((data: unknown) => Promise<void>) | undefined;
-  responseValidator: ((data: unknown) => Promise<void>) | undefined;
-}
-
-/** Sends one call through a generated function, with the engine's common options. */
-export type Send<T> = (common: CommonOptions) => Promise<{ data: T; response: Response }>;
+const JSON_CONTENT = { 'Content-Type': 'application/json' } as const;
 
 type FetchFunction = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
 
@@ -91,7 +81,6 @@ export interface EngineConfig {
   baseUrl: URL;
   maxResponseBytes: number;
   signer: Signer;
-  client: Client;
   /** The client's clock (local time plus the offset to the server's). */
   clock: ClientClock;
   log: Log;
@@ -101,12 +90,14 @@ export interface EngineConfig {
 export type Run = <T>(
   operation: Operation | RawOperation,
   callOptions: RequestOptions,
-  send: Send<T>,
+  parts: CallParts,
 ) => Promise<ApiResponse<T>>;
 
 /** The engine of one client. */
-export function createEngine({ options, baseUrl, maxResponseBytes, signer, client, clock, log }: EngineConfig): Run {
+export function createEngine({ options, baseUrl, maxResponseBytes, signer, clock, log }: EngineConfig): Run {
   const { apiSecret } = options;
+  // Every call's URL starts with this (the base URL without its trailing slashes).
+  const base = baseUrl.href.replace(/\/+$/, '');
   const responseMode = responseValidation(options.validateResponses);
   const validateRequests = options.validateRequests ?? true;
   const hooks = options.hooks ?? {};
@@ -136,7 +127,7 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
   return async function run<T>(
     op: Operation | RawOperation,
     callOptions: RequestOptions,
-    send: Send<T>,
+    parts: CallParts,
   ): Promise<ApiResponse<T>> {
     const { operationId: operation, method } = op;
     const raw = 'raw' in op;
@@ -300,7 +291,7 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
       callOptions.signal,
     );
 
-    const kyOptions: Omit<KyOptions, 'method' | 'prefixUrl'> = {
+    const kyOptions: KyOptions = {
       throwHttpErrors: true,
       timeout: timeoutMs,
       retry: {
@@ -329,70 +320,87 @@ export function createEngine({ options, baseUrl, maxResponseBytes, signer, clien
       },
     };
 
-    const common: CommonOptions = {
-      client,
-      throwOnError: true,
-      parseAs: 'json',
-      kyOptions,
-      ...(idempotencyKey === undefined
-        ? headers
-          ? { headers }
-          : {}
-        : { headers: { ...headers, 'Idempotency-Key': idempotencyKey } }),
-      signal: transport.signal,
-      requestValidator:
-        validateRequests && !raw
-          ? async (data) => {
-              const errors = (validation ?? (await loadValidation())).requestErrors(operation as OperationId, data);
-              if (errors) {
-                throw new ValidationError({
-                  code: 'VALIDATION_FAILED',
-                  detail: `${operation}: the request was not sent, ${errors.length === 1 ? '1 argument is' : `${errors.length} arguments are`} invalid (${errors.map((e) => e.path).join(', ')}).`,
-                  errors,
-                });
-              }
+    const validateRequest =
+      validateRequests && !raw
+        ? async () => {
+            // The request schema covers { body, path, query, headers }; headers are the SDK's own, not checked here.
+            const errors = (validation ?? (await loadValidation())).requestErrors(operation as OperationId, {
+              path: parts.path,
+              query: parts.query,
+              body: parts.body,
+            });
+            if (errors) {
+              throw new ValidationError({
+                code: 'VALIDATION_FAILED',
+                detail: `${operation}: the request was not sent, ${errors.length === 1 ? '1 argument is' : `${errors.length} arguments are`} invalid (${errors.map((e) => e.path).join(', ')}).`,
+                errors,
+              });
             }
-          : undefined,
-      responseValidator:
-        responseMode && !raw
-          ? async (data) => {
-              const errors = (validation ?? (await loadValidation())).responseErrors(operation as OperationId, data);
-              if (!errors) return;
-              // Paths and messages can hold a hostile server's key names: redacted like everything else it sends.
-              if (responseMode === 'strict') {
-                throw new ResponseValidationError({
-                  operation,
-                  errors: errors.slice(0, MAX_REPORTED_ERRORS),
-                  status: state.status,
-                  requestId: state.requestId,
-                  redact: redact(),
-                });
-              }
-              for (const warning of (validation ?? (await loadValidation())).newDifferences(
+          }
+        : undefined;
+    const validateResponse =
+      responseMode && !raw
+        ? async (data: unknown) => {
+            const errors = (validation ?? (await loadValidation())).responseErrors(operation as OperationId, data);
+            if (!errors) return;
+            // Paths and messages can hold a hostile server's key names: redacted like everything else it sends.
+            if (responseMode === 'strict') {
+              throw new ResponseValidationError({
                 operation,
-                errors.slice(0, MAX_REPORTED_ERRORS),
-                warned,
-              )) {
-                log.warn(warning.line);
-                notify(hooks.onValidationWarning, () => ({
-                  operation,
-                  method,
-                  url: state.url,
-                  path: warning.path,
-                  message: warning.message,
-                  status: state.status,
-                  requestId: state.requestId,
-                }));
-              }
+                errors: errors.slice(0, MAX_REPORTED_ERRORS),
+                status: state.status,
+                requestId: state.requestId,
+                redact: redact(),
+              });
             }
-          : undefined,
+            for (const warning of (validation ?? (await loadValidation())).newDifferences(
+              operation,
+              errors.slice(0, MAX_REPORTED_ERRORS),
+              warned,
+            )) {
+              log.warn(warning.line);
+              notify(hooks.onValidationWarning, () => ({
+                operation,
+                method,
+                url: state.url,
+                path: warning.path,
+                message: warning.message,
+                status: state.status,
+                requestId: state.requestId,
+              }));
+            }
+          }
+        : undefined;
+
+    const body = parts.body === undefined ? undefined : jsonBody(parts.body);
+    const sendOptions: KyOptions = {
+      method,
+      // The call's own headers may replace the Content-Type (never Authorization or Idempotency-Key: ./headers).
+      headers: {
+        ...(body === undefined ? undefined : JSON_CONTENT),
+        ...headers,
+        ...(idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey }),
+      },
+      body,
+      signal: transport.signal,
+      ...kyOptions,
+    };
+    const send = async (): Promise<{ data: T; response: Response }> => {
+      const response = await ky(requestUrl(base, op.path, parts.path, parts.query), sendOptions);
+      // No content (204, or an empty body) is an empty object, as the generated clients read it.
+      const text =
+        response.status === 204 || response.headers.get('content-length') === '0' ? '' : await response.text();
+      const data = (text ? JSON.parse(text) : {}) as T;
+      if (validateResponse) await validateResponse(data);
+      return { data, response };
     };
 
     let result: { data: T; response: Response };
     try {
+      if (validateRequest) await validateRequest();
       for (let corrected = false; ; ) {
         try {
-          result = await send(common);
+          result = await send();
           break;
         } catch (error) {
           // A clock too far from the server's: take the offset from its Date, and send once more with it.

@@ -7,13 +7,12 @@
  * @internal
  */
 import type { $ZodType } from 'zod/v4/core';
-import type * as api from '../../generated/sdk.gen';
 import * as schemas from '../../generated/zod.gen';
+import type { OperationId } from '../operation-table';
 import type { FieldError } from './errors/base';
 import { formatPath, issuesOf } from './zod-issues';
 
-/** An operation of the spec, as its generated function is named (its `operationId`). */
-export type OperationId = keyof typeof api;
+export type { OperationId };
 
 // The generator names every operation's schemas after its operationId. Written as types, so an operation whose
 // schema is missing or renamed fails to compile instead of going unvalidated.

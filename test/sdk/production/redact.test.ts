@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLuhnValid } from '../../../sdk/src/card-details/luhn';
+import { isLuhnValid } from '../../../sdk/src/luhn';
 import { REDACTED, redactCardData, redactDeep, redactText, redactValues } from '../../../sdk/src/core/errors/redaction';
 
 describe('redaction of given values (the secret, the Authorization header)', () => {

@@ -6,7 +6,7 @@
  * @module
  * @internal
  */
-import { isLuhnValid } from '../../card-details/luhn';
+import { isLuhnValid } from '../../luhn';
 
 /** What replaces a redacted value. */
 export const REDACTED = '[REDACTED]';
