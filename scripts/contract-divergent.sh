@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `card-issuing-contract run` against the divergent server (test/divergent/server.ts), as a CI job would run it
+# `npm run test:contract:divergent` (npm puts the pinned Node on PATH): `card-issuing-contract run` against the
+# divergent server (test/divergent/server.ts), as a CI job would run it
 # against a sandbox: it must exit 1 and name each planted difference; signed as the default it must exit 2 and name
 # the secret encoding that works. Leaves test-results/contract-divergent.{xml,json}.
 set -euo pipefail
