@@ -3,7 +3,7 @@
  * the page was opened for another tenant than the default. No credentials, no secret: the page never signs.
  */
 import type { JournalEntry, JournalSummary, MockEvent } from '../../observe';
-import type { InspectorView } from '../view';
+import type { InspectorView } from '../view-model';
 
 /** The tenant the page was opened for (`/__mock/ui?apiKey=K`), or null for the default one. */
 export const tenantParam: string | null = new URLSearchParams(location.search).get('apiKey');

@@ -1,6 +1,6 @@
 /** The inspector page: header (tenant, live status, reset, snapshot), the tenant's state in tabs, the clock and the journal. */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { InspectorView } from '../view';
+import type { InspectorView } from '../view-model';
 import { act, controlUrl, getView, tenantParam } from './api';
 import { BusinessTab } from './business';
 import { ClockPanel } from './clock';

@@ -1,6 +1,6 @@
 /** The Business tab: corporates with their ledger, business users, approvals as chains of instances. */
 import { useState } from 'preact/hooks';
-import type { ChainView, InspectorView, InstanceView } from '../view';
+import type { ChainView, InspectorView, InstanceView } from '../view-model';
 import { act } from './api';
 import { money, shortInstant, toMinor } from './format';
 import { ActionButton, AmountField, AuthorizeForm, Badge, Empty, Id, Purchases, Section, useActions } from './ui';

@@ -1,7 +1,7 @@
 /** The virtual clock: where it stands, buttons to move it, what falls due next and what the last move made due. */
 import { useState } from 'preact/hooks';
 import type { MockEvent } from '../../observe';
-import type { InspectorView } from '../view';
+import type { InspectorView } from '../view-model';
 import { act, getEvents } from './api';
 import { describeEvent } from './describe';
 import { duration, instant, shortInstant } from './format';

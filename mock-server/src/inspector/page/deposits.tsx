@@ -1,6 +1,6 @@
 /** The Deposits tab: an incoming deposit (control API), verifications, top-ups. */
 import { useState } from 'preact/hooks';
-import type { InspectorView } from '../view';
+import type { InspectorView } from '../view-model';
 import { act } from './api';
 import { money, shortInstant } from './format';
 import { Badge, Empty, Field, Id, Section, useActions } from './ui';

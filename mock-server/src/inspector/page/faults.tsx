@@ -1,6 +1,6 @@
 /** The Faults tab: inject a fault (status, delay, count, per route) and see the active ones. */
 import { useState } from 'preact/hooks';
-import type { InspectorView } from '../view';
+import type { InspectorView } from '../view-model';
 import { act } from './api';
 import { Empty, Field, Section, useActions } from './ui';
 

@@ -1,6 +1,6 @@
 /** The Outbox tab: messages the mock sent to users, newest first, OTP codes copyable with one click. */
 import { useState } from 'preact/hooks';
-import type { InspectorView } from '../view';
+import type { InspectorView } from '../view-model';
 import { shortInstant } from './format';
 import { Empty, Id, Section, copyText } from './ui';
 

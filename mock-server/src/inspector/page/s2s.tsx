@@ -1,5 +1,5 @@
 /** The Server2Server tab: users (registration, e-mail, KYC, balances), their cards and drafts. */
-import type { InspectorView } from '../view';
+import type { InspectorView } from '../view-model';
 import { act } from './api';
 import { money } from './format';
 import { ActionButton, AuthorizeForm, Badge, Empty, Id, Purchases, Section, useActions } from './ui';

@@ -1,7 +1,7 @@
 /** Small shared pieces of the inspector page: the action runner, badges, sections, forms. */
 import { createContext, type ComponentChildren } from 'preact';
 import { useContext, useState } from 'preact/hooks';
-import type { PurchaseView } from '../view';
+import type { PurchaseView } from '../view-model';
 import { ControlError, act } from './api';
 import { money, shortInstant, toMinor } from './format';
 
