@@ -34,3 +34,15 @@ export function anchorOf(heading: string): string {
     .replace(/[^\p{L}\p{N}\s_-]/gu, '')
     .replace(/\s/g, '-');
 }
+
+/**
+ * The lines of a test file between `// ---- <marker> block start` and `// ---- <marker> block end`: the test's own
+ * copy of a docs block, which it runs as written and compares with the page.
+ */
+export function ownBlock(fileUrl: string, marker: string): string | undefined {
+  const self = readFileSync(new URL(fileUrl), 'utf8');
+  const start = `// ---- ${marker} block start\n`;
+  const from = self.indexOf(start);
+  const to = self.indexOf(`// ---- ${marker} block end\n`);
+  return from === -1 || to < from ? undefined : self.slice(from + start.length, to);
+}

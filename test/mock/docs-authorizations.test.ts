@@ -2,8 +2,8 @@
  * docs/mock-authorizations.md's example (the ```ts block under "## A purchase held, partly captured, then refunded"),
  * run as written: the block below is that block, and the last test checks that the page still says the same.
  */
-import { readFileSync } from 'node:fs';
 import { describe } from 'vitest';
+import { codeBlockOf, ownBlock } from '../helpers/markdown';
 import { repoPath } from '../helpers/spec';
 
 // ---- docs block start
@@ -64,11 +64,11 @@ it('holds a hotel stay, captures less, refunds part of it', async () => {
 
 describe('docs/mock-authorizations.md', () => {
   it('shows the block above as its example of a held, captured and refunded purchase', () => {
-    const doc = readFileSync(repoPath('docs/mock-authorizations.md'), 'utf8');
-    const section = doc.split(/^## /m).find((s) => s.startsWith('A purchase held, partly captured, then refunded'));
-    const block = section && /```ts\n([\s\S]*?)```/.exec(section)?.[1];
-    const self = readFileSync(new URL(import.meta.url), 'utf8');
-    const here = /\/\/ ---- docs block start\n([\s\S]*?)\/\/ ---- docs block end\n/.exec(self)?.[1];
+    const block = codeBlockOf(
+      repoPath('docs/mock-authorizations.md'),
+      'A purchase held, partly captured, then refunded',
+    );
+    const here = ownBlock(import.meta.url, 'docs');
     expect(here).toBeDefined();
     expect(block).toBe(here);
   });

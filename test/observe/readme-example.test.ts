@@ -3,9 +3,8 @@
  * tests"), run as written: the block below is that block, and the last test checks that the page still says the
  * same.
  */
-import { readFileSync } from 'node:fs';
 import { describe } from 'vitest';
-import { codeBlockOf } from '../helpers/markdown';
+import { codeBlockOf, ownBlock } from '../helpers/markdown';
 import { repoPath } from '../helpers/spec';
 
 // ---- docs/observe.md block start
@@ -53,10 +52,7 @@ it('creates one approval and delivers it once the user registers', async () => {
 describe('docs/observe.md', () => {
   it('shows the block above as its example of mock.requests() and mock.events()', () => {
     const block = codeBlockOf(repoPath('docs/observe.md'), 'In your tests');
-    const self = readFileSync(new URL(import.meta.url), 'utf8');
-    const here = /\/\/ ---- docs\/observe\.md block start\n([\s\S]*?)\/\/ ---- docs\/observe\.md block end\n/.exec(
-      self,
-    )?.[1];
+    const here = ownBlock(import.meta.url, 'docs/observe.md');
     expect(here).toBeDefined();
     expect(block).toBe(here);
   });
