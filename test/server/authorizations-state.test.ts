@@ -41,6 +41,15 @@ async function deliveredApproval(url: string, budget: number) {
   return { corporateUuid, approvalUuid: created.body.approvalUuid as string, cardId: created.body.card.id as string };
 }
 
+/** A purchase with the approval's card (`POST /__mock/cards/{id}/authorize`), in EUR; the authorization it made. */
+const purchase = async (
+  url: string,
+  cardId: string,
+  amount: number,
+  merchant: string,
+  extra: { capture?: boolean } = {},
+) => (await control(url, 'POST', `/cards/${cardId}/authorize`, { amount, currency: 'EUR', merchant, ...extra })).body;
+
 const approvalOf = async (url: string, a: { corporateUuid: string; approvalUuid: string }) =>
   (await signedFetch(url, 'GET', `/corporates/${a.corporateUuid}/approvals/${a.approvalUuid}`)).body;
 
@@ -52,14 +61,7 @@ describe('race probes over node:http, with a state file', () => {
     const step = (id: string, action: string, amount?: number) =>
       control(first.url, 'POST', `/authorizations/${id}/${action}`, amount === undefined ? undefined : { amount });
     const hold = async (amount: number, capture = false) =>
-      (
-        await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, {
-          amount,
-          currency: 'EUR',
-          merchant: 'Race',
-          capture,
-        })
-      ).body.id as string;
+      (await purchase(first.url, approval.cardId, amount, 'Race', { capture })).id as string;
     let spent = 0;
     for (let round = 0; round < 10; round++) {
       const a = await hold(1_000);
@@ -103,25 +105,11 @@ describe('authorizations in a state file', () => {
     const file = tempFile();
     const first = await startMockServer({ port: 0, stateFile: file });
     const approval = await deliveredApproval(first.url, 10_000);
-    const captured = (
-      await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, {
-        amount: 4_000,
-        currency: 'EUR',
-        merchant: 'Hotel',
-        capture: false,
-      })
-    ).body;
+    const captured = await purchase(first.url, approval.cardId, 4_000, 'Hotel', { capture: false });
     expect((await control(first.url, 'POST', `/authorizations/${captured.id}/capture`, { amount: 3_000 })).status).toBe(
       200,
     );
-    const pending = (
-      await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, {
-        amount: 2_000,
-        currency: 'EUR',
-        merchant: 'Fuel',
-        capture: false,
-      })
-    ).body;
+    const pending = await purchase(first.url, approval.cardId, 2_000, 'Fuel', { capture: false });
     const before = (await control(first.url, 'GET', `/authorizations?cardId=${approval.cardId}`)).body.items;
     await first.close();
 
@@ -157,25 +145,11 @@ describe('authorizations in a state file', () => {
     const first = await startMockServer({ port: 0, stateFile: file });
     try {
       const approval = await deliveredApproval(first.url, 10_000);
-      const a = (
-        await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, {
-          amount: 4_000,
-          currency: 'EUR',
-          merchant: 'Hotel',
-          capture: false,
-        })
-      ).body;
+      const a = await purchase(first.url, approval.cardId, 4_000, 'Hotel', { capture: false });
       await control(first.url, 'POST', `/authorizations/${a.id}/increment`, { amount: 500 });
       await control(first.url, 'POST', `/authorizations/${a.id}/capture`, { amount: 4_200 });
       await control(first.url, 'POST', `/authorizations/${a.id}/refund`, { amount: 200 });
-      const b = (
-        await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, {
-          amount: 1_000,
-          currency: 'EUR',
-          merchant: 'Fuel',
-          capture: false,
-        })
-      ).body;
+      const b = await purchase(first.url, approval.cardId, 1_000, 'Fuel', { capture: false });
       await control(first.url, 'POST', `/authorizations/${b.id}/reverse`, { amount: 300 });
       const journal = readdirSync(dirname(file)).filter((f) => f.startsWith(`${basename(file)}.journal-`));
       const actions = journal.flatMap((f) =>
@@ -221,20 +195,8 @@ describe('authorizations in a state file', () => {
     const file = tempFile();
     const first = await startMockServer({ port: 0, stateFile: file });
     const approval = await deliveredApproval(first.url, 10_000);
-    const bought = (
-      await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, {
-        amount: 2_500,
-        currency: 'EUR',
-        merchant: 'Books',
-      })
-    ).body;
-    const declined = (
-      await control(first.url, 'POST', `/cards/${approval.cardId}/authorize`, {
-        amount: 99_999,
-        currency: 'EUR',
-        merchant: 'Yacht',
-      })
-    ).body;
+    const bought = await purchase(first.url, approval.cardId, 2_500, 'Books');
+    const declined = await purchase(first.url, approval.cardId, 99_999, 'Yacht');
     await first.close();
     // What version 1 wrote: no held on approvals, authorizations only APPROVED (spent at once) or DECLINED.
     const envelope = JSON.parse(readFileSync(file, 'utf8'));
