@@ -10,12 +10,6 @@ import { describe, expect, it } from 'vitest';
 import { anchorOf, codeBlockOf } from '../helpers/markdown';
 import { repoPath } from '../helpers/spec';
 
-/**
- * Pages that other branches write (CI, production use, the mock's authorizations), linked from here already. Once
- * a page exists, the test below fails until it is taken off this list.
- */
-const WRITTEN_ELSEWHERE: string[] = [];
-
 const pages = [
   'README.md',
   ...readdirSync(repoPath('docs'))
@@ -54,15 +48,10 @@ describe.each(pages)('%s', (page) => {
       if (/^[a-z]+:/.test(target!)) continue; // http(s), mailto: not checked here
       const [file, fragment] = target!.split('#') as [string, string | undefined];
       const path = file === '' ? page : relative(repoPath('.'), join(dirname(repoPath(page)), file));
-      if (WRITTEN_ELSEWHERE.includes(path) && !existsSync(repoPath(path))) continue;
       if (!existsSync(repoPath(path))) broken.push(`${target} (no ${path})`);
       else if (fragment !== undefined && path.endsWith('.md') && !anchors(path).has(fragment))
         broken.push(`${target} (no heading #${fragment})`);
     }
     expect(broken).toEqual([]);
   });
-});
-
-it('every page written elsewhere that now exists is off the list', () => {
-  expect(WRITTEN_ELSEWHERE.filter((page) => existsSync(repoPath(page)))).toEqual([]);
 });
