@@ -41,6 +41,15 @@ expectTypeOf(client.corporates.approvals.increaseBudget).parameters.toEqualTypeO
   [corporateUuid: string, approvalUuid: string, body: sdk.BudgetIncrease, options?: sdk.RequestOptions]
 >();
 expectTypeOf(client.corporates.approvals.getDetails).returns.toEqualTypeOf<sdk.ApiPromise<sdk.CardDetails>>();
+// The relaying twins of the card-details methods: a public key in, the JWE as sent out (issue 26).
+expectTypeOf(client.s2s.cards.getEncryptedDetails).parameters.toEqualTypeOf<
+  [cardId: string, options: sdk.EncryptedDetailsRequestOptions]
+>();
+expectTypeOf(client.s2s.cards.getEncryptedDetails).returns.toEqualTypeOf<sdk.ApiPromise<string>>();
+expectTypeOf(client.corporates.approvals.getEncryptedDetails).parameters.toEqualTypeOf<
+  [corporateUuid: string, approvalUuid: string, options: sdk.EncryptedDetailsRequestOptions]
+>();
+expectTypeOf<sdk.EncryptedDetailsRequestOptions['publicKey']>().toEqualTypeOf<string>();
 expectTypeOf(client.corporates.topUps.list).returns.toEqualTypeOf<sdk.PagePromise<sdk.TopUpList>>();
 
 // Every area and resource users have; and the area types are the client's parts.
@@ -50,7 +59,7 @@ expectTypeOf<keyof sdk.AppApi>().toEqualTypeOf<'deposits' | 'consents'>();
 expectTypeOf<keyof sdk.CorporatesApi>().toEqualTypeOf<'users' | 'approvals' | 'deposits' | 'topUps'>();
 expectTypeOf<sdk.CardIssuingClient['s2s']>().toEqualTypeOf<sdk.S2sApi>();
 
-// One method per operation of the spec: 32, no more, no fewer.
+// One method per operation of the spec: 32, no more, no fewer (besides the relaying twins of the two details methods).
 type Leaves<T> = {
   [A in keyof T]: { [R in keyof T[A]]: `${A & string}.${R & string}.${keyof T[A][R] & string}` }[keyof T[A]];
 }[keyof T];
@@ -60,7 +69,11 @@ type Union2Tuple<U> = (U extends unknown ? (x: () => U) => void : never) extends
     ? [...Union2Tuple<Exclude<U, L>>, L]
     : []
   : [];
-expectTypeOf<Union2Tuple<Leaves<sdk.ResourceMethods>>['length']>().toEqualTypeOf<
+type Twins = `${string}.getEncrypted${string}`;
+expectTypeOf<Extract<Leaves<sdk.ResourceMethods>, Twins>>().toEqualTypeOf<
+  's2s.cards.getEncryptedDetails' | 'corporates.approvals.getEncryptedDetails'
+>();
+expectTypeOf<Union2Tuple<Exclude<Leaves<sdk.ResourceMethods>, Twins>>['length']>().toEqualTypeOf<
   Union2Tuple<OperationRow['operationId']>['length']
 >();
 expectTypeOf<Union2Tuple<OperationRow['operationId']>['length']>().toEqualTypeOf<32>();

@@ -57,6 +57,7 @@ const ROOT_TYPES = [
   'CardIssuingClientOptions',
   'CardIssuingErrorInit',
   'CardIssuingErrorJSON',
+  'EncryptedDetailsRequestOptions',
   'CardKeyPair',
   'CardPrivateKey',
   'CardPrivateKeyInput',
