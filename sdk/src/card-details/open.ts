@@ -11,7 +11,7 @@ import { asBuffer } from '../bytes';
 import { CardDetailsInvalidError } from '../core/errors/classes';
 import { formatPath, issuesOf } from '../core/zod-issues';
 import { isLuhnValid } from '../luhn';
-import { RSA_OAEP, requireWebCrypto } from './runtime';
+import { RSA_OAEP, requireWebCrypto } from './web-crypto';
 
 /** A JWE's decoded parts, and its protected header's bytes as the AES-GCM additional data. */
 export interface Sealed {
