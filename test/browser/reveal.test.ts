@@ -1,0 +1,297 @@
+/**
+ * Card details only the cardholder's screen reads (issue 26), in Debian's Chromium: a host page and its backend
+ * (node:http on 127.0.0.1) that relays with `getEncryptedDetails`, and the standalone mock (its API on 127.0.0.1,
+ * its reveal frame `/__mock/reveal` reached as localhost: another origin). The page is the docs' page block bundled
+ * with esbuild from the built package; the backend runs the docs' relay block. The frame shows the card; the card
+ * is nowhere in the host page's DOM, in any message the host window receives, or in anything the backend logged or
+ * answered; and the frame's private key cannot be exported.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as esbuild from 'esbuild';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  createCardIssuingClient,
+  generateCardKeyPair,
+  issueCard,
+  registerUser,
+  type CardDetails,
+} from 'card-issuing-sdk';
+import { startMockServer, type MockServer } from 'card-issuing-mock/node';
+import { launchChromium } from '../helpers/chromium';
+import { codeBlockOf, ownBlock } from '../helpers/markdown';
+import { repoPath } from '../helpers/spec';
+
+/** Luhn check, written here so that the test does not trust the SDK's own. */
+function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** Every way a text could carry the card: its number (bare or grouped), any Luhn-valid number, CVV, expiry. */
+function cardIn(text: string, card: CardDetails): string[] {
+  const found: string[] = [];
+  const token = (value: string) => new RegExp(`(?<![A-Za-z0-9_-])${value}(?![A-Za-z0-9_-])`);
+  const mm = String(card.expiryMonth).padStart(2, '0');
+  const yy = String(card.expiryYear % 100).padStart(2, '0');
+  if (text.includes(card.pan)) found.push('the card number');
+  if (text.replace(/[\s-]/g, '').includes(card.pan)) found.push('the card number, grouped');
+  for (const [run] of text.matchAll(/(?<!\d)\d(?:[ -]?\d){11,18}(?!\d)/g)) {
+    const digits = run.replace(/\D/g, '');
+    if (digits.length >= 12 && luhnValid(digits)) found.push(`a Luhn-valid number (${digits.length} digits)`);
+  }
+  if (token(card.cvv).test(text)) found.push('the CVV');
+  for (const expiry of [
+    `${mm}/${yy}`,
+    `${mm}/${card.expiryYear}`,
+    `${mm}-${card.expiryYear}`,
+    `${card.expiryYear}-${mm}`,
+  ])
+    if (text.includes(expiry)) found.push(`the expiry (${expiry})`);
+  if (/"(pan|cvv|expiryMonth|expiryYear|cardholderName)"\s*:/.test(text)) found.push('a card-details member');
+  return found;
+}
+
+let mock: MockServer;
+let backend: Server;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let card: CardDetails;
+let cardId: string;
+let frameUrl: string;
+/** What the backend logged (its own log, and everything written to the console meanwhile) and answered. */
+const backendLog: string[] = [];
+const backendAnswers: string[] = [];
+const pageErrors: string[] = [];
+
+/** The docs' page block, bundled from the built package (tsconfig paths off), as an app's bundler would. */
+async function bundlePage(): Promise<string> {
+  const result = await esbuild.build({
+    entryPoints: [repoPath('test/browser/fixtures/reveal/main.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    tsconfigRaw: {},
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]!.text;
+}
+
+/** Records every chunk a response writes. */
+function recordAnswer(res: ServerResponse): void {
+  const write = res.write.bind(res);
+  const end = res.end.bind(res);
+  const keep = (chunk: unknown) => {
+    if (typeof chunk === 'string' || chunk instanceof Uint8Array) backendAnswers.push(Buffer.from(chunk).toString());
+  };
+  res.write = ((chunk: unknown, ...rest: never[]) => {
+    keep(chunk);
+    return write(chunk as string, ...rest);
+  }) as typeof res.write;
+  res.end = ((chunk?: unknown, ...rest: never[]) => {
+    keep(chunk);
+    return end(chunk as string, ...rest);
+  }) as typeof res.end;
+}
+
+beforeAll(async () => {
+  mock = await startMockServer({ port: 0, seed: 'reveal-browser-test' });
+  const port = new URL(mock.url).port;
+  // The frame from the mock under the other loopback name: another origin (and site) than the page's 127.0.0.1.
+  frameUrl = `http://localhost:${port}/__mock/reveal`;
+
+  // A user with an ACTIVE virtual card, and the card as the test knows it (decrypted here, with its own key).
+  const client = createCardIssuingClient({ baseUrl: mock.url, apiKey: 'test_key', apiSecret: 'test_secret' });
+  const { user } = await registerUser(client, {
+    registration: {
+      email: 'reveal@example.org',
+      firstName: 'Mary',
+      lastName: 'Jackson',
+      phone: '+447700900124',
+      dateOfBirth: '1991-04-09',
+      country: 'GB',
+    },
+    acceptConsents: () => true,
+  });
+  const config = mock.mock.fixtures().cardConfigs.find((c) => c.type === 'VIRTUAL' && c.price === null)!;
+  const issued = await issueCard(client, {
+    userId: user.id,
+    configId: config.configId,
+    getOtpCode: () => mock.mock.outbox(user.id).at(-1)!.code!,
+    completeKyc: async () => void mock.mock.kyc(user.id, 'PASSED'),
+    acceptConsents: () => true,
+  });
+  cardId = issued.card.id;
+  card = await client.s2s.cards.getDetails(cardId, { keyPair: await generateCardKeyPair() });
+
+  // The backend: the host page, its script, and the docs' relay route.
+  Object.assign(process.env, { API_URL: mock.url, API_KEY: 'test_key', API_SECRET: 'test_secret' });
+  const { revealRoute } = await import('./fixtures/reveal/relay');
+  const script = await bundlePage();
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host</title></head><body>
+<h1>Your card</h1><div id="card"></div>
+<script>var cardId = ${JSON.stringify(cardId)}; var frameUrl = ${JSON.stringify(frameUrl)};</script>
+<script type="module" src="/page.js"></script></body></html>`;
+  backend = createServer((req: IncomingMessage, res: ServerResponse) => {
+    recordAnswer(res);
+    backendLog.push(`${req.method} ${req.url}`);
+    const relay = /^\/cards\/([\w-]+)\/reveal$/.exec(req.url ?? '');
+    if (req.method === 'POST' && relay) {
+      revealRoute(req, res, relay[1]!).then(
+        () => backendLog.push(`${req.url} ${res.statusCode}`),
+        (error: unknown) => {
+          backendLog.push(`${req.url} failed: ${String(error)}`);
+          res.writeHead(502).end();
+        },
+      );
+      return;
+    }
+    if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(html);
+    if (req.url === '/page.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));
+
+  browser = await launchChromium();
+  context = await browser.newContext();
+  page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  // Every message the host window receives, as it received it.
+  await page.addInitScript(() => {
+    if (window !== window.top) return;
+    const seen: { origin: string; data: string }[] = [];
+    Object.assign(window, { __messages: seen });
+    window.addEventListener('message', (e) => seen.push({ origin: e.origin, data: JSON.stringify(e.data) }));
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => (backend ? backend.close(resolve) : resolve(undefined)));
+  await mock?.close();
+});
+
+/** The reveal frame of the page. */
+function revealFrame(): Frame {
+  const frame = page.frames().find((f) => f.url().startsWith(frameUrl));
+  if (!frame) throw new Error(`no frame at ${frameUrl}`);
+  return frame;
+}
+
+describe('the reveal, end to end', () => {
+  it('the frame on the other origin shows number, expiry, CVV and cardholder', async () => {
+    const consoleSpies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
+        backendLog.push(args.map(String).join(' '));
+      }),
+    );
+    try {
+      const { port } = backend.address() as AddressInfo;
+      await page.goto(`http://127.0.0.1:${port}/`);
+      const frame = page.frameLocator('iframe');
+      await frame.locator('[data-field="cvv"] dd').first().waitFor({ timeout: 20_000 });
+      const shown = await frame
+        .locator('.row')
+        .evaluateAll((rows) =>
+          rows.map((row) => [(row as HTMLElement).dataset.field, row.querySelector('dt + dd')?.textContent]),
+        );
+      const mm = String(card.expiryMonth).padStart(2, '0');
+      expect(shown).toEqual([
+        ['number', card.pan.replace(/(\d{4})(?=\d)/g, '$1 ')],
+        ['expiry', `${mm}/${String(card.expiryYear % 100).padStart(2, '0')}`],
+        ['cvv', card.cvv],
+        ['cardholder', card.cardholderName],
+      ]);
+      expect(luhnValid(card.pan)).toBe(true);
+      // The detector of the checks below finds the card where it is.
+      expect(cardIn(JSON.stringify(card), card)).toEqual(expect.arrayContaining(['the card number', 'the CVV']));
+      expect(cardIn(shown.flat().join(' '), card).length).toBeGreaterThanOrEqual(3);
+      expect(new URL(revealFrame().url()).origin).not.toBe(new URL(page.url()).origin);
+      await expect(page.locator('iframe').getAttribute('sandbox')).resolves.toBe('allow-scripts');
+      expect(pageErrors).toEqual([]);
+    } finally {
+      for (const spy of consoleSpies) spy.mockRestore();
+    }
+  });
+
+  it("no card number, CVV or expiry in the host page's DOM", async () => {
+    const dom = await page.evaluate(
+      () => `${document.documentElement.outerHTML}\n${document.documentElement.textContent}`,
+    );
+    expect(dom).toContain('Your card'); // the page is there
+    expect(cardIn(dom, card)).toEqual([]);
+  });
+
+  it('no card number, CVV or expiry in any message the host window received', async () => {
+    const messages = await page.evaluate(
+      () => (window as unknown as { __messages: { origin: string; data: string }[] }).__messages,
+    );
+    // What it did receive: the frame's public key, its report of what it shows, its height; from the sandbox.
+    const types = messages.map((m) => (JSON.parse(m.data) as { type: string }).type);
+    expect(types).toEqual(expect.arrayContaining(['card-reveal:ready', 'card-reveal:revealed', 'card-reveal:resize']));
+    expect(new Set(messages.map((m) => m.origin))).toEqual(new Set(['null']));
+    expect(cardIn(messages.map((m) => m.data).join('\n'), card)).toEqual([]);
+  });
+
+  it('no card number, CVV or expiry in anything the backend logged or answered; it answered the JWE', async () => {
+    expect(backendLog).toContain(`/cards/${cardId}/reveal 200`);
+    const relayed = backendAnswers.find((a) => /^eyJ[\w-]*\.[\w-]+\.[\w-]+\.[\w-]+\.[\w-]+$/.test(a));
+    expect(relayed, 'the JWE the backend answered').toBeDefined();
+    expect(cardIn(backendLog.join('\n'), card)).toEqual([]);
+    expect(cardIn(backendAnswers.join('\n'), card)).toEqual([]);
+  });
+
+  it("crypto.subtle.exportKey on the frame's private key throws", async () => {
+    // The frame's keys, found in its heap through the DevTools protocol (the frame's script exposes none).
+    const cdp = await context.newCDPSession(revealFrame());
+    const { result: proto } = await cdp.send('Runtime.evaluate', { expression: 'CryptoKey.prototype' });
+    const { objects } = await cdp.send('Runtime.queryObjects', { prototypeObjectId: proto.objectId! });
+    const { result } = await cdp.send('Runtime.callFunctionOn', {
+      objectId: objects.objectId!,
+      functionDeclaration: `async function () {
+        return Promise.all(this.map(async (key) => {
+          const format = key.type === 'private' ? 'pkcs8' : 'spki';
+          try { await crypto.subtle.exportKey(format, key); return key.type + ': exported'; }
+          catch (error) { return key.type + ': ' + error.name; }
+        }));
+      }`,
+      awaitPromise: true,
+      returnByValue: true,
+    });
+    const outcomes = result.value as string[];
+    expect(outcomes).toContain('private: InvalidAccessError');
+    expect(outcomes.filter((o) => o.startsWith('private:'))).not.toContain('private: exported');
+  });
+
+  it('copies a field from inside the frame, and the host learns only which field', async () => {
+    const button = page.frameLocator('iframe').getByRole('button', { name: 'Copy card number' });
+    await button.click();
+    await expect(button.textContent()).resolves.toBe('Copied');
+    const messages = await page.evaluate(() =>
+      (window as unknown as { __messages: { data: string }[] }).__messages.map((m) => m.data),
+    );
+    expect(messages).toContain(JSON.stringify({ type: 'card-reveal:copied', field: 'number' }));
+  });
+});
+
+describe('docs/sdk.md', () => {
+  it.each(['relay', 'page'])('shows the %s block the test runs', (name) => {
+    const fixture = repoPath(`test/browser/fixtures/reveal/${name === 'page' ? 'main' : name}.ts`);
+    const here = ownBlock(`file://${fixture}`, `docs/sdk.md ${name}`);
+    expect(here).toBeDefined();
+    expect(
+      codeBlockOf(repoPath('docs/sdk.md'), name === 'relay' ? 'Relaying card details' : 'Revealing in a page'),
+    ).toBe(here);
+    expect(readFileSync(fixture, 'utf8')).toContain(here!);
+  });
+});
