@@ -1,13 +1,15 @@
 /**
  * `GET /__mock/reveal`: the SDK's reveal frame as the package ships it, under a CSP that allows exactly its inline
  * script and style (by hash), no connection, sandboxes the document, and lets local pages (and the origins the
- * server was told of) frame it.
+ * server was told of) frame it. And `GET /__mock/cards/{cardId}/details?publicKey=`, what the inspector's reveal
+ * fetches: the details of any ACTIVE card encrypted to the key, as the API's details operations answer.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from 'card-issuing-mock/node';
+import { createCardIssuingClient, decryptCardDetails, exportPublicKey, generateCardKeyPair } from 'card-issuing-sdk';
 
 let server: MockServer;
 beforeAll(async () => {
@@ -47,5 +49,47 @@ describe('GET /__mock/reveal', () => {
   it('serves only GET: another method goes on to the control routes (404)', async () => {
     const response = await fetch(`${server.url}/__mock/reveal`, { method: 'POST' });
     expect(response.status).toBe(404);
+  });
+});
+
+describe('GET /__mock/cards/{cardId}/details', () => {
+  it("answers an ACTIVE business card's details encrypted to the key, the API's refusals otherwise", async () => {
+    const client = createCardIssuingClient({ baseUrl: server.url, apiKey: 'test_key', apiSecret: 'test_secret' });
+    const user = await client.corporates.users.create({
+      name: 'Dorothy',
+      lastName: 'Vaughan',
+      email: 'dorothy@example.org',
+      phone: '+12025550144',
+    });
+    const corporateUuid = server.mock.fixtures().corporates[0]!.corporateUuid;
+    const now = server.mock.clock.now().getTime();
+    const approval = await client.corporates.approvals.create(corporateUuid, {
+      userUuid: user.userUuid,
+      budget: { amount: 10_000, currency: 'EUR' },
+      validFrom: new Date(now).toISOString(),
+      validTo: new Date(now + 10 * 24 * 3600 * 1000).toISOString(),
+    });
+    const keyPair = await generateCardKeyPair();
+    const publicKey = await exportPublicKey(keyPair);
+    const details = (cardId: string, key = publicKey) =>
+      fetch(`${server.url}/__mock/cards/${cardId}/details?publicKey=${key}`);
+
+    // Not generated yet: the card is INACTIVE until the approval is DELIVERED.
+    const inactive = await details(approval.card.id);
+    expect(inactive.status).toBe(409);
+    expect(await inactive.json()).toMatchObject({ code: 'CARD_NOT_ACTIVE' });
+
+    server.mock.users.completeRegistration(user.userUuid);
+    const response = await details(approval.card.id);
+    expect(response.status).toBe(200);
+    const { encryptedDetails } = (await response.json()) as { encryptedDetails: string };
+    const shown = await client.corporates.approvals.getDetails(corporateUuid, approval.approvalUuid, { keyPair });
+    await expect(decryptCardDetails(encryptedDetails, keyPair)).resolves.toEqual(shown);
+
+    const badKey = await details(approval.card.id, 'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAnotakey');
+    expect(badKey.status).toBe(400);
+    expect(await badKey.json()).toMatchObject({ code: 'PUBLIC_KEY_INVALID' });
+    const unknown = await details('00000000-0000-4000-8000-000000000000');
+    expect(unknown.status).toBe(404);
   });
 });
