@@ -284,6 +284,39 @@ describe('the reveal, end to end', () => {
   });
 });
 
+describe("the inspector's card view", () => {
+  it('shows a card through the reveal frame (the mock under its other loopback name); the page gets only the JWE', async () => {
+    const inspector = await context.newPage();
+    const errors: string[] = [];
+    inspector.on('pageerror', (e) => errors.push(e.message));
+    const received: string[] = [];
+    inspector.on('response', async (response) => {
+      if (response.url().includes('/__mock/cards/')) received.push(await response.text());
+    });
+    const response = await inspector.goto(`${mock.url}/__mock/ui`);
+    const csp = response?.headers()['content-security-policy'] ?? '';
+    expect(csp).toContain(`frame-src http://localhost:${new URL(mock.url).port}/__mock/reveal`);
+    await inspector.getByRole('tab', { name: /^Server2Server/ }).click();
+    const last4 = card.pan.slice(-4);
+    await inspector.getByRole('button', { name: `Show details of card •••• ${last4}` }).click();
+    const frame = inspector.frameLocator(`[data-reveal="${cardId}"] iframe`);
+    await expect(frame.locator('[data-field="number"] dt + dd').textContent({ timeout: 20_000 })).resolves.toBe(
+      card.pan.replace(/(\d{4})(?=\d)/g, '$1 '),
+    );
+    await expect(frame.locator('[data-field="cvv"] dt + dd').textContent()).resolves.toBe(card.cvv);
+    // The inspector page itself never holds the card: its DOM, and what it fetched for the reveal (the JWE).
+    const dom = await inspector.evaluate(() => document.documentElement.outerHTML);
+    expect(cardIn(dom, card)).toEqual([]);
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatch(/^\{"encryptedDetails":"eyJ/);
+    expect(cardIn(received.join('\n'), card)).toEqual([]);
+    await inspector.getByRole('button', { name: `Hide details of card •••• ${last4}` }).click();
+    await expect(inspector.locator(`[data-reveal="${cardId}"]`).count()).resolves.toBe(0);
+    expect(errors).toEqual([]);
+    await inspector.close();
+  });
+});
+
 describe('docs/sdk.md', () => {
   it.each(['relay', 'page'])('shows the %s block the test runs', (name) => {
     const fixture = repoPath(`test/browser/fixtures/reveal/${name === 'page' ? 'main' : name}.ts`);
