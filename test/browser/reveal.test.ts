@@ -12,8 +12,10 @@ import type { AddressInfo } from 'node:net';
 import * as esbuild from 'esbuild';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { encryptCardDetails } from 'card-issuing-sdk/server';
 import {
   createCardIssuingClient,
+  exportPublicKey,
   generateCardKeyPair,
   issueCard,
   registerUser,
@@ -87,6 +89,25 @@ async function bundlePage(): Promise<string> {
   return result.outputFiles[0]!.text;
 }
 
+/** The package's reveal entry on `window.reveal`, for the probe page that tries mountCardReveal's refusals. */
+async function bundleProbe(): Promise<string> {
+  const result = await esbuild.build({
+    stdin: {
+      contents: "import * as reveal from 'card-issuing-sdk/reveal'; Object.assign(window, { reveal });",
+      resolveDir: repoPath('.'),
+      loader: 'ts',
+    },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    tsconfigRaw: {},
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]!.text;
+}
+
 /** Records every chunk a response writes. */
 function recordAnswer(res: ServerResponse): void {
   const write = res.write.bind(res);
@@ -138,6 +159,7 @@ beforeAll(async () => {
   Object.assign(process.env, { API_URL: mock.url, API_KEY: 'test_key', API_SECRET: 'test_secret' });
   const { revealRoute } = await import('./fixtures/reveal/relay');
   const script = await bundlePage();
+  const probe = await bundleProbe();
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host</title></head><body>
 <h1>Your card</h1><div id="card"></div>
 <script>var cardId = ${JSON.stringify(cardId)}; var frameUrl = ${JSON.stringify(frameUrl)};</script>
@@ -158,6 +180,11 @@ beforeAll(async () => {
     }
     if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(html);
     if (req.url === '/page.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
+    if (req.url === '/probe')
+      return void res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><title>Probe</title><div id="card"></div><script type="module" src="/probe.js"></script>');
+    if (req.url === '/probe.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(probe);
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));
@@ -281,6 +308,70 @@ describe('the reveal, end to end', () => {
       (window as unknown as { __messages: { data: string }[] }).__messages.map((m) => m.data),
     );
     expect(messages).toContain(JSON.stringify({ type: 'card-reveal:copied', field: 'number' }));
+  });
+});
+
+describe('what mountCardReveal and the frame refuse', () => {
+  type Reveal = typeof import('card-issuing-sdk/reveal');
+  let probe: Page;
+  beforeAll(async () => {
+    probe = await context.newPage();
+    const { port } = backend.address() as AddressInfo;
+    await probe.goto(`http://127.0.0.1:${port}/probe`);
+    await probe.waitForFunction(() => 'reveal' in window);
+  });
+
+  it("a frame on the page's own origin (REVEAL_FRAME_SAME_ORIGIN)", async () => {
+    const code = await probe.evaluate(() => {
+      const { mountCardReveal } = (window as unknown as { reveal: Reveal }).reveal;
+      try {
+        mountCardReveal(document.body, { frameUrl: '/frame.html', fetchEncrypted: async () => '' });
+        return 'mounted';
+      } catch (error) {
+        return (error as { code?: string }).code;
+      }
+    });
+    expect(code).toBe('REVEAL_FRAME_SAME_ORIGIN');
+  });
+
+  it('messages from any window but its frame; a JWE for another key (CARD_DETAILS_DECRYPTION_FAILED)', async () => {
+    const otherKey = await exportPublicKey(await generateCardKeyPair());
+    const forOtherKey = await encryptCardDetails(card, otherKey);
+    const outcome = await probe.evaluate(
+      async ([url, jwe]) => {
+        const { mountCardReveal } = (window as unknown as { reveal: Reveal }).reveal;
+        const asked: string[] = [];
+        const reveal = mountCardReveal(document.querySelector<HTMLElement>('#card')!, {
+          frameUrl: url,
+          fetchEncrypted: async (publicKey) => {
+            asked.push(publicKey);
+            return jwe;
+          },
+        });
+        // The page's own window, not the frame: both must be ignored.
+        window.postMessage({ type: 'card-reveal:ready', publicKey: 'A'.repeat(400) }, '*');
+        window.postMessage({ type: 'card-reveal:revealed', fields: ['number'] }, '*');
+        const settled = await reveal.revealed.then(
+          (fields) => `revealed ${fields.join()}`,
+          (error: { code?: string }) => error.code,
+        );
+        return { asked, settled };
+      },
+      [frameUrl, forOtherKey] as const,
+    );
+    expect(outcome.settled).toBe('CARD_DETAILS_DECRYPTION_FAILED');
+    expect(outcome.asked).toHaveLength(1);
+    expect(outcome.asked[0]).not.toBe('A'.repeat(400));
+    await expect(probe.frameLocator('#card iframe').locator('.status').textContent()).resolves.toBe(
+      'The card details could not be shown.',
+    );
+  });
+
+  it('the frame opened on its own shows nothing and makes no key', async () => {
+    const alone = await context.newPage();
+    await alone.goto(frameUrl);
+    await expect(alone.locator('.status').textContent()).resolves.toMatch(/only inside mountCardReveal/);
+    await alone.close();
   });
 });
 
