@@ -111,13 +111,18 @@ export function mountCardReveal(element: HTMLElement, options: MountCardRevealOp
   const handle = (message: RevealFrameMessage) => {
     switch (message.type) {
       case 'card-reveal:ready':
-        options.fetchEncrypted(message.publicKey).then((jwe) => {
-          if (typeof jwe !== 'string') {
-            fail(new CardDetailsError({ code: 'REVEAL_FETCH_INVALID', detail: 'fetchEncrypted must return the JWE.' }));
-            return;
-          }
-          send({ type: 'card-reveal:reveal', jwe, fields, style });
-        }, fail);
+        // Called in a promise, so that one that throws at once rejects `revealed` like one that rejects.
+        Promise.resolve(message.publicKey)
+          .then((publicKey) => options.fetchEncrypted(publicKey))
+          .then((jwe) => {
+            if (typeof jwe !== 'string') {
+              fail(
+                new CardDetailsError({ code: 'REVEAL_FETCH_INVALID', detail: 'fetchEncrypted must return the JWE.' }),
+              );
+              return;
+            }
+            send({ type: 'card-reveal:reveal', jwe, fields, style });
+          }, fail);
         return;
       case 'card-reveal:revealed':
         settle?.resolve(message.fields);
