@@ -23,19 +23,9 @@ import {
 } from 'card-issuing-sdk';
 import { startMockServer, type MockServer } from 'card-issuing-mock/node';
 import { launchChromium } from '../helpers/chromium';
+import { luhnValid } from '../helpers/luhn';
 import { codeBlockOf, ownBlock } from '../helpers/markdown';
 import { repoPath } from '../helpers/spec';
-
-/** Luhn check, written here so that the test does not trust the SDK's own. */
-function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
 
 /** Every way a text could carry the card: its number (bare or grouped), any Luhn-valid number, CVV, expiry. */
 function cardIn(text: string, card: CardDetails): string[] {
@@ -74,29 +64,13 @@ const backendLog: string[] = [];
 const backendAnswers: string[] = [];
 const pageErrors: string[] = [];
 
-/** The docs' page block, bundled from the built package (tsconfig paths off), as an app's bundler would. */
-async function bundlePage(): Promise<string> {
+/**
+ * A script bundled from the built package (tsconfig paths off), as an app's bundler would: the docs' page block, or
+ * the probe that puts the reveal entry on `window.reveal` to try mountCardReveal's refusals.
+ */
+async function bundle(input: { entryPoints: string[] } | { stdin: esbuild.StdinOptions }): Promise<string> {
   const result = await esbuild.build({
-    entryPoints: [repoPath('test/browser/fixtures/reveal/main.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    tsconfigRaw: {},
-    logLevel: 'silent',
-  });
-  return result.outputFiles[0]!.text;
-}
-
-/** The package's reveal entry on `window.reveal`, for the probe page that tries mountCardReveal's refusals. */
-async function bundleProbe(): Promise<string> {
-  const result = await esbuild.build({
-    stdin: {
-      contents: "import * as reveal from 'card-issuing-sdk/reveal'; Object.assign(window, { reveal });",
-      resolveDir: repoPath('.'),
-      loader: 'ts',
-    },
+    ...input,
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -158,8 +132,14 @@ beforeAll(async () => {
   // The backend: the host page, its script, and the docs' relay route.
   Object.assign(process.env, { API_URL: mock.url, API_KEY: 'test_key', API_SECRET: 'test_secret' });
   const { revealRoute } = await import('./fixtures/reveal/relay');
-  const script = await bundlePage();
-  const probe = await bundleProbe();
+  const script = await bundle({ entryPoints: [repoPath('test/browser/fixtures/reveal/main.ts')] });
+  const probe = await bundle({
+    stdin: {
+      contents: "import * as reveal from 'card-issuing-sdk/reveal'; Object.assign(window, { reveal });",
+      resolveDir: repoPath('.'),
+      loader: 'ts',
+    },
+  });
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host</title></head><body>
 <h1>Your card</h1><div id="card"></div>
 <script>var cardId = ${JSON.stringify(cardId)}; var frameUrl = ${JSON.stringify(frameUrl)};</script>

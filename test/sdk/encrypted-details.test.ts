@@ -13,6 +13,7 @@ import {
   type CardIssuingClient,
 } from 'card-issuing-sdk';
 import { startMockServer, type MockServer } from 'card-issuing-mock/node';
+import { businessCard } from '../helpers/business-card';
 
 /** The base64url DER SPKI the API takes, from jose's PEM export. */
 async function spkiBase64Url(publicKey: CryptoKey): Promise<string> {
@@ -46,21 +47,12 @@ describe('getEncryptedDetails against the standalone mock', () => {
   });
 
   it('returns the JWE exactly as sent; jose decrypts it with the private key to the card that getDetails shows', async () => {
-    const user = await client.corporates.users.create({
+    const { corporateUuid, approval } = await businessCard(client, server.mock, {
       name: 'Grace',
       lastName: 'Hopper',
       email: 'grace.relay@example.org',
       phone: '+12025550143',
     });
-    const corporateUuid = server.mock.fixtures().corporates[0]!.corporateUuid;
-    const now = server.mock.clock.now().getTime();
-    const approval = await client.corporates.approvals.create(corporateUuid, {
-      userUuid: user.userUuid,
-      budget: { amount: 10_000, currency: 'EUR' },
-      validFrom: new Date(now).toISOString(),
-      validTo: new Date(now + 10 * 24 * 3600 * 1000).toISOString(),
-    });
-    server.mock.users.completeRegistration(user.userUuid);
 
     const { publicKey, privateKey } = await generateKeyPair('RSA-OAEP-256', { extractable: true });
     const jwe = await client.corporates.approvals.getEncryptedDetails(corporateUuid, approval.approvalUuid, {

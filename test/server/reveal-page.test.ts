@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from 'card-issuing-mock/node';
+import { businessCard } from '../helpers/business-card';
 import { createCardIssuingClient, decryptCardDetails, exportPublicKey, generateCardKeyPair } from 'card-issuing-sdk';
 
 let server: MockServer;
@@ -55,20 +56,12 @@ describe('GET /__mock/reveal', () => {
 describe('GET /__mock/cards/{cardId}/details', () => {
   it("answers an ACTIVE business card's details encrypted to the key, the API's refusals otherwise", async () => {
     const client = createCardIssuingClient({ baseUrl: server.url, apiKey: 'test_key', apiSecret: 'test_secret' });
-    const user = await client.corporates.users.create({
-      name: 'Dorothy',
-      lastName: 'Vaughan',
-      email: 'dorothy@example.org',
-      phone: '+12025550144',
-    });
-    const corporateUuid = server.mock.fixtures().corporates[0]!.corporateUuid;
-    const now = server.mock.clock.now().getTime();
-    const approval = await client.corporates.approvals.create(corporateUuid, {
-      userUuid: user.userUuid,
-      budget: { amount: 10_000, currency: 'EUR' },
-      validFrom: new Date(now).toISOString(),
-      validTo: new Date(now + 10 * 24 * 3600 * 1000).toISOString(),
-    });
+    const { corporateUuid, approval, userUuid } = await businessCard(
+      client,
+      server.mock,
+      { name: 'Dorothy', lastName: 'Vaughan', email: 'dorothy@example.org', phone: '+12025550144' },
+      false,
+    );
     const keyPair = await generateCardKeyPair();
     const publicKey = await exportPublicKey(keyPair);
     const details = (cardId: string, key = publicKey) =>
@@ -79,7 +72,7 @@ describe('GET /__mock/cards/{cardId}/details', () => {
     expect(inactive.status).toBe(409);
     expect(await inactive.json()).toMatchObject({ code: 'CARD_NOT_ACTIVE' });
 
-    server.mock.users.completeRegistration(user.userUuid);
+    server.mock.users.completeRegistration(userUuid);
     const response = await details(approval.card.id);
     expect(response.status).toBe(200);
     const { encryptedDetails } = (await response.json()) as { encryptedDetails: string };
