@@ -7,6 +7,7 @@ import { expectTypeOf } from 'vitest';
 import type * as sdk from 'card-issuing-sdk';
 import type { schemas } from 'card-issuing-sdk/schemas';
 import type { operationTable, OperationRow, VerifySignatureInput } from 'card-issuing-sdk/server';
+import type * as reveal from 'card-issuing-sdk/reveal';
 
 declare const client: sdk.CardIssuingClient;
 
@@ -77,6 +78,31 @@ expectTypeOf<Union2Tuple<Exclude<Leaves<sdk.ResourceMethods>, Twins>>['length']>
   Union2Tuple<OperationRow['operationId']>['length']
 >();
 expectTypeOf<Union2Tuple<OperationRow['operationId']>['length']>().toEqualTypeOf<32>();
+
+// ------------------------------------------------------------------ card-issuing-sdk/reveal (issue 26)
+
+declare const revealEntry: typeof reveal;
+expectTypeOf(revealEntry.createRevealKey).returns.toEqualTypeOf<Promise<reveal.RevealKey>>();
+expectTypeOf<reveal.RevealKey['publicKey']>().toEqualTypeOf<string>();
+expectTypeOf(revealEntry.revealCardDetails).parameters.toEqualTypeOf<
+  [jwe: string, key: reveal.RevealKey | CryptoKey]
+>();
+expectTypeOf(revealEntry.revealCardDetails).returns.toEqualTypeOf<Promise<sdk.CardDetails>>();
+expectTypeOf(revealEntry.mountCardReveal).parameters.toEqualTypeOf<
+  [element: HTMLElement, options: reveal.MountCardRevealOptions]
+>();
+expectTypeOf(revealEntry.mountCardReveal).returns.toEqualTypeOf<reveal.CardReveal>();
+expectTypeOf<reveal.MountCardRevealOptions['fetchEncrypted']>().toEqualTypeOf<(publicKey: string) => Promise<string>>();
+expectTypeOf<reveal.CardReveal['revealed']>().toEqualTypeOf<Promise<reveal.RevealField[]>>();
+expectTypeOf<reveal.RevealField>().toEqualTypeOf<'number' | 'expiry' | 'cvv' | 'cardholder'>();
+expectTypeOf<reveal.RevealFrameMessage['type']>().toEqualTypeOf<
+  'card-reveal:ready' | 'card-reveal:revealed' | 'card-reveal:copied' | 'card-reveal:resize' | 'card-reveal:error'
+>();
+// No message of the frame has a member for card data (every member of every message, listed).
+type MembersOf<T> = T extends unknown ? keyof T : never;
+expectTypeOf<MembersOf<reveal.RevealFrameMessage>>().toEqualTypeOf<
+  'type' | 'publicKey' | 'fields' | 'field' | 'height' | 'code' | 'message'
+>();
 
 // ------------------------------------------------------------------ options
 
