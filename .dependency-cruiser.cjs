@@ -53,10 +53,10 @@ module.exports = {
     {
       name: 'mock-uses-sdk-exports',
       comment:
-        'The mock reaches the SDK only through its package exports (card-issuing-sdk, card-issuing-sdk/server, card-issuing-sdk/schemas).',
+        'The mock reaches the SDK only through its package exports (card-issuing-sdk, card-issuing-sdk/server, card-issuing-sdk/schemas, card-issuing-sdk/reveal).',
       severity: 'error',
       from: { path: '^mock-server/src/' },
-      to: { path: '^sdk/', pathNot: '^sdk/src/(index|server|schemas)\\.ts$' },
+      to: { path: '^sdk/', pathNot: '^sdk/src/(index|server|schemas|reveal/index)\\.ts$' },
     },
     {
       name: 'contract-by-package-name',

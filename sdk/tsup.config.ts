@@ -1,14 +1,27 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
+import { FRAME_CSS, frameHtml } from './src/reveal/frame-page';
 
 // card-issuing-sdk: the root entry and the server subpath, ESM and CJS with declarations; `npm run build`
 // empties dist/ first.
 const shared: Options = {
-  entry: { index: 'src/index.ts', server: 'src/server.ts', schemas: 'src/schemas.ts' },
+  entry: { index: 'src/index.ts', server: 'src/server.ts', schemas: 'src/schemas.ts', reveal: 'src/reveal/index.ts' },
   dts: true,
   sourcemap: true,
   target: 'es2023',
   platform: 'neutral',
 };
+
+const cspHash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+/** dist/reveal/frame.html: the frame's script (built just before) inline, with the CSP hashes of script and style. */
+function writeFrameHtml(): void {
+  const script = readFileSync('dist/reveal/frame.js', 'utf8').trim();
+  if (/<\/script/i.test(script)) throw new Error('The frame script contains </script and cannot be inlined.');
+  writeFileSync('dist/reveal/frame.html', frameHtml(script, { script: cspHash(script), style: cspHash(FRAME_CSS) }));
+  rmSync('dist/reveal/frame.js');
+}
 
 export default defineConfig([
   // ESM: every dependency stays external (ky, zod, node-forge), one copy of each in the consumer's graph.
@@ -18,4 +31,21 @@ export default defineConfig([
   // all; so ky is bundled into the CJS build. zod and node-forge ship CommonJS and stay external. Splitting puts what
   // the entries share in chunks, so every class exists once (an error from /server is an instance of the root's).
   { ...shared, format: ['cjs'], splitting: true, noExternal: ['ky'], external: ['zod', 'node-forge', /^node:/] },
+  // The reveal frame (`card-issuing-sdk/reveal/frame.html`): one self-contained page, its script (the Web Crypto
+  // decryption, zod's check of the details) bundled and inlined, to serve as it is from an origin of one's choosing.
+  {
+    entry: { 'reveal/frame': 'src/reveal/frame.ts' },
+    format: ['iife'],
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    sourcemap: false,
+    dts: false,
+    noExternal: [/.*/],
+    outExtension: () => ({ js: '.js' }),
+    esbuildOptions(options) {
+      options.legalComments = 'none';
+    },
+    onSuccess: async () => writeFrameHtml(),
+  },
 ]);

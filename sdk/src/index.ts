@@ -15,6 +15,7 @@
 
 export { createCardIssuingClient, type CardIssuingClient } from './client';
 export type { AppApi, CorporatesApi, ResourceMethods, S2sApi } from './resources';
+export type { EncryptedDetailsRequestOptions } from './card-details/relay';
 export type { HeadersInit } from './core/headers';
 export type { Logger, LogLevel } from './core/logger';
 export type {

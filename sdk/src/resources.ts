@@ -12,6 +12,7 @@ import { ApiPromise, type ApiResponse } from './core/api-promise';
 import { PagePromise, toPage, type PageBody, type PageParams } from './core/pagination';
 import type { Run } from './core/request';
 import type { CallParts } from './core/wire';
+import { relayedJwe, type EncryptedDetailsRequestOptions } from './card-details/relay';
 
 /** One method's signature, from its generated descriptor: positional arguments, then the call's options. */
 export type MethodOf<D> = D extends {
@@ -26,8 +27,20 @@ export type MethodOf<D> = D extends {
       ? (...args: [...A, options?: RequestOptions]) => ApiPromise<R>
       : never;
 
+/** The name of a card-details method's relaying twin: `getDetails` → `getEncryptedDetails`. */
+type EncryptedName<M> = M extends `get${infer Rest}` ? `getEncrypted${Rest}` : never;
+
+/** Beside every card-details method, its twin that returns the JWE as the service sent it, never decrypted. */
+type EncryptedMethodsOf<R> = {
+  [M in keyof R as R[M] extends { kind: 'cardDetails' } ? EncryptedName<M> : never]: R[M] extends {
+    args: infer A extends unknown[];
+  }
+    ? (...args: [...A, options: EncryptedDetailsRequestOptions]) => ApiPromise<string>
+    : never;
+};
+
 /** The methods of one area, resource by resource. */
-export type AreaOf<A> = { [R in keyof A]: { [M in keyof A[R]]: MethodOf<A[R][M]> } };
+export type AreaOf<A> = { [R in keyof A]: { [M in keyof A[R]]: MethodOf<A[R][M]> } & EncryptedMethodsOf<A[R]> };
 
 /** The Server2Server area (`/s2s`): the application acts for an end user. */
 export type S2sApi = AreaOf<Resources['s2s']>;
@@ -110,6 +123,20 @@ export function buildResources(run: Run): ResourceMethods {
     return (...args: unknown[]) => new ApiPromise(run(row, (args[arity] ?? {}) as RequestOptions, partsOf(row, args)));
   };
 
+  // `getEncryptedDetails`: the public key as given, the JWE as received (checked, never decrypted).
+  const encryptedMethod =
+    (row: Row) =>
+    (...args: unknown[]): ApiPromise<string> => {
+      const arity = row.args.length;
+      const { publicKey, ...callOptions } = (args[arity] ?? {}) as EncryptedDetailsRequestOptions;
+      const parts = partsOf(row, args);
+      const response = run<{ encryptedDetails: string }>(row, callOptions, {
+        ...parts,
+        query: { ...parts.query, publicKey },
+      });
+      return new ApiPromise(response.then((r) => relayedJwe(row.operationId, r)));
+    };
+
   const client: Record<string, Record<string, Record<string, unknown>>> = {};
   for (const row of resourceTable) {
     const [area, resource, name] = row.name.split('.') as [string, string, string];
@@ -118,6 +145,7 @@ export function buildResources(run: Run): ResourceMethods {
     const resourceMethods = areaMethods[resource] ?? {};
     areaMethods[resource] = resourceMethods;
     resourceMethods[name] = method(row);
+    if (row.kind === 'cardDetails') resourceMethods[name.replace(/^get/, 'getEncrypted')] = encryptedMethod(row);
   }
   return client as unknown as ResourceMethods;
 }

@@ -6,6 +6,7 @@ import { build, createServer, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConformanceChecker, type ConformanceChecker, type Exchange } from '../conformance/validator';
 import { chromePath } from '../helpers/chromium';
+import { luhnValid } from '../helpers/luhn';
 import { repoPath } from '../helpers/spec';
 
 // The front-end example (examples/browser), served by Vite on a free localhost port (the dev server, then the
@@ -14,17 +15,6 @@ import { repoPath } from '../helpers/spec';
 
 /** Where the screenshot of the page with the card details is left (test-results/ is ignored by git). */
 const screenshotPath = repoPath('test-results/browser-card-details.png');
-
-/** Luhn check, written here so that the test does not trust the SDK's own. */
-function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
 
 /** A running site: its base URL and how to stop it. */
 interface Site {

@@ -107,6 +107,8 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
       luhn: true,
       notFound: NOT_FOUND_OK,
       rootMockCorporates: fixtures.corporates.length,
+      revealRoundTrip: true,
+      frameHtml: true,
       // In plain Node: msw refuses its browser build (exports "node": null), the Jest setup asks for Jest's hooks.
       outsideTheirRunner: {
         browser: 'ERR_PACKAGE_PATH_NOT_EXPORTED',
@@ -118,6 +120,7 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
     // The CommonJS and ESM builds export the same names from every entry.
     expect(required.exports).toEqual(imported.exports);
     expect((required.exports as { sdk: string[] }).sdk).toContain('isCardIssuingError');
+    expect((required.exports as { reveal: string[] }).reveal).toContain('mountCardReveal');
   });
 
   it('ESM TypeScript (moduleResolution bundler, and node16) with only card-issuing-sdk: import, a signed flow, a typed 404', async () => {

@@ -34,13 +34,15 @@ describe('the packages', () => {
   });
 
   it.each([
-    ['card-issuing-sdk', sdk, ['.', './server', './schemas']],
+    ['card-issuing-sdk', sdk, ['.', './server', './schemas', './reveal']],
     ['card-issuing-mock', mock, ['.', './node', './browser', './vitest', './jest', './jest-environment-jsdom']],
   ] as const)(
     '%s exports each entry to import and require, each with its own declarations in dist/',
     (name, pkg, entries) => {
       expect(pkg.name).toBe(name);
-      expect(Object.keys(pkg.exports).filter((key) => key !== './package.json')).toEqual(entries);
+      // The reveal frame is an HTML page to serve, not a module (below).
+      const modules = Object.keys(pkg.exports).filter((key) => key !== './package.json' && !key.endsWith('.html'));
+      expect(modules).toEqual(entries);
       for (const entry of entries) {
         const base = entry === '.' ? 'index' : entry.slice(2);
         expect(pkg.exports[entry], entry).toEqual({
@@ -51,6 +53,11 @@ describe('the packages', () => {
       expect(pkg.files).toEqual(['dist', 'README.md']);
     },
   );
+
+  it('the SDK exports the reveal frame, one HTML file, beside its modules', () => {
+    expect(Object.keys(sdk.exports).filter((key) => key.endsWith('.html'))).toEqual(['./reveal/frame.html']);
+    expect(sdk.exports['./reveal/frame.html']).toBe('./dist/reveal/frame.html');
+  });
 
   it("the mock's runner peers are optional (npm installs neither vitest nor Jest for a user of the mock) and its setup files keep their side effects", () => {
     expect(Object.keys(mock.peerDependencies ?? {}).sort()).toEqual(['jest-environment-jsdom', 'vitest']);

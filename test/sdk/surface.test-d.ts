@@ -7,6 +7,7 @@ import { expectTypeOf } from 'vitest';
 import type * as sdk from 'card-issuing-sdk';
 import type { schemas } from 'card-issuing-sdk/schemas';
 import type { operationTable, OperationRow, VerifySignatureInput } from 'card-issuing-sdk/server';
+import type * as reveal from 'card-issuing-sdk/reveal';
 
 declare const client: sdk.CardIssuingClient;
 
@@ -41,6 +42,15 @@ expectTypeOf(client.corporates.approvals.increaseBudget).parameters.toEqualTypeO
   [corporateUuid: string, approvalUuid: string, body: sdk.BudgetIncrease, options?: sdk.RequestOptions]
 >();
 expectTypeOf(client.corporates.approvals.getDetails).returns.toEqualTypeOf<sdk.ApiPromise<sdk.CardDetails>>();
+// The relaying twins of the card-details methods: a public key in, the JWE as sent out (issue 26).
+expectTypeOf(client.s2s.cards.getEncryptedDetails).parameters.toEqualTypeOf<
+  [cardId: string, options: sdk.EncryptedDetailsRequestOptions]
+>();
+expectTypeOf(client.s2s.cards.getEncryptedDetails).returns.toEqualTypeOf<sdk.ApiPromise<string>>();
+expectTypeOf(client.corporates.approvals.getEncryptedDetails).parameters.toEqualTypeOf<
+  [corporateUuid: string, approvalUuid: string, options: sdk.EncryptedDetailsRequestOptions]
+>();
+expectTypeOf<sdk.EncryptedDetailsRequestOptions['publicKey']>().toEqualTypeOf<string>();
 expectTypeOf(client.corporates.topUps.list).returns.toEqualTypeOf<sdk.PagePromise<sdk.TopUpList>>();
 
 // Every area and resource users have; and the area types are the client's parts.
@@ -50,7 +60,7 @@ expectTypeOf<keyof sdk.AppApi>().toEqualTypeOf<'deposits' | 'consents'>();
 expectTypeOf<keyof sdk.CorporatesApi>().toEqualTypeOf<'users' | 'approvals' | 'deposits' | 'topUps'>();
 expectTypeOf<sdk.CardIssuingClient['s2s']>().toEqualTypeOf<sdk.S2sApi>();
 
-// One method per operation of the spec: 32, no more, no fewer.
+// One method per operation of the spec: 32, no more, no fewer (besides the relaying twins of the two details methods).
 type Leaves<T> = {
   [A in keyof T]: { [R in keyof T[A]]: `${A & string}.${R & string}.${keyof T[A][R] & string}` }[keyof T[A]];
 }[keyof T];
@@ -60,10 +70,39 @@ type Union2Tuple<U> = (U extends unknown ? (x: () => U) => void : never) extends
     ? [...Union2Tuple<Exclude<U, L>>, L]
     : []
   : [];
-expectTypeOf<Union2Tuple<Leaves<sdk.ResourceMethods>>['length']>().toEqualTypeOf<
+type Twins = `${string}.getEncrypted${string}`;
+expectTypeOf<Extract<Leaves<sdk.ResourceMethods>, Twins>>().toEqualTypeOf<
+  's2s.cards.getEncryptedDetails' | 'corporates.approvals.getEncryptedDetails'
+>();
+expectTypeOf<Union2Tuple<Exclude<Leaves<sdk.ResourceMethods>, Twins>>['length']>().toEqualTypeOf<
   Union2Tuple<OperationRow['operationId']>['length']
 >();
 expectTypeOf<Union2Tuple<OperationRow['operationId']>['length']>().toEqualTypeOf<32>();
+
+// ------------------------------------------------------------------ card-issuing-sdk/reveal (issue 26)
+
+declare const revealEntry: typeof reveal;
+expectTypeOf(revealEntry.createRevealKey).returns.toEqualTypeOf<Promise<reveal.RevealKey>>();
+expectTypeOf<reveal.RevealKey['publicKey']>().toEqualTypeOf<string>();
+expectTypeOf(revealEntry.revealCardDetails).parameters.toEqualTypeOf<
+  [jwe: string, key: reveal.RevealKey | CryptoKey]
+>();
+expectTypeOf(revealEntry.revealCardDetails).returns.toEqualTypeOf<Promise<sdk.CardDetails>>();
+expectTypeOf(revealEntry.mountCardReveal).parameters.toEqualTypeOf<
+  [element: HTMLElement, options: reveal.MountCardRevealOptions]
+>();
+expectTypeOf(revealEntry.mountCardReveal).returns.toEqualTypeOf<reveal.CardReveal>();
+expectTypeOf<reveal.MountCardRevealOptions['fetchEncrypted']>().toEqualTypeOf<(publicKey: string) => Promise<string>>();
+expectTypeOf<reveal.CardReveal['revealed']>().toEqualTypeOf<Promise<reveal.RevealField[]>>();
+expectTypeOf<reveal.RevealField>().toEqualTypeOf<'number' | 'expiry' | 'cvv' | 'cardholder'>();
+expectTypeOf<reveal.RevealFrameMessage['type']>().toEqualTypeOf<
+  'card-reveal:ready' | 'card-reveal:revealed' | 'card-reveal:copied' | 'card-reveal:resize' | 'card-reveal:error'
+>();
+// No message of the frame has a member for card data (every member of every message, listed).
+type MembersOf<T> = T extends unknown ? keyof T : never;
+expectTypeOf<MembersOf<reveal.RevealFrameMessage>>().toEqualTypeOf<
+  'type' | 'publicKey' | 'fields' | 'field' | 'height' | 'code' | 'message'
+>();
 
 // ------------------------------------------------------------------ options
 

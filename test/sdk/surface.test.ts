@@ -57,6 +57,7 @@ const ROOT_TYPES = [
   'CardIssuingClientOptions',
   'CardIssuingErrorInit',
   'CardIssuingErrorJSON',
+  'EncryptedDetailsRequestOptions',
   'CardKeyPair',
   'CardPrivateKey',
   'CardPrivateKeyInput',
@@ -159,7 +160,7 @@ function exportsOf(...entries: string[]): Record<string, { name: string; value: 
 }
 
 describe('the public surface', () => {
-  const entries = exportsOf('sdk/src/index.ts', 'sdk/src/server.ts', 'sdk/src/schemas.ts');
+  const entries = exportsOf('sdk/src/index.ts', 'sdk/src/server.ts', 'sdk/src/schemas.ts', 'sdk/src/reveal/index.ts');
   const values = (entry: string) => entries[entry]!.filter((e) => e.value).map((e) => e.name);
   const types = (entry: string) => entries[entry]!.filter((e) => !e.value).map((e) => e.name);
   const sorted = (names: string[]) => [...names].sort((a, b) => a.localeCompare(b));
@@ -202,6 +203,37 @@ describe('the public surface', () => {
     expect(values('sdk/src/schemas.ts')).toEqual(expect.arrayContaining(SCHEMAS_VALUES));
     const module = await import('../../sdk/src/schemas');
     expect(Object.keys(module.schemas).sort()).toEqual(named);
+  });
+
+  it('/reveal exports the browser reveal: the frame mount, the key and decryption, the typed messages', async () => {
+    const REVEAL_VALUES = [
+      'REVEAL_FIELDS',
+      'createRevealKey',
+      'isRevealFrameMessage',
+      'isRevealHostMessage',
+      'mountCardReveal',
+      'revealCardDetails',
+    ];
+    expect(values('sdk/src/reveal/index.ts')).toEqual(sorted(REVEAL_VALUES));
+    expect(types('sdk/src/reveal/index.ts')).toEqual(
+      sorted([
+        'CardDetails',
+        'CardReveal',
+        'MountCardRevealOptions',
+        'RevealField',
+        'RevealFrameMessage',
+        'RevealHostMessage',
+        'RevealKey',
+        'RevealRequestMessage',
+        'RevealStyle',
+      ]),
+    );
+    expect(Object.keys(await import('../../sdk/src/reveal/index')).sort((a, b) => a.localeCompare(b))).toEqual(
+      sorted(REVEAL_VALUES),
+    );
+    // The reveal is the screen's side: nothing of the client, signing or the server on it.
+    const root = new Set([...values('sdk/src/index.ts'), ...values('sdk/src/server.ts')]);
+    expect(REVEAL_VALUES.filter((name) => root.has(name))).toEqual([]);
   });
 
   it('no server-side helper is on the root', () => {

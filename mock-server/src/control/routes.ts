@@ -129,6 +129,13 @@ export function controlRoutes(api: ControlApi): RouteDef[] {
         ok(control.cards.authorize(params.cardId!, body as z.infer<typeof zAuthorizeBody>), 201),
     },
     {
+      method: 'get',
+      path: '/__mock/cards/{cardId}/details',
+      params: z.object({ cardId: uuid }),
+      run: async ({ control, params, url }) =>
+        ok(await control.cards.details(params.cardId!, url.searchParams.get('publicKey') ?? '')),
+    },
+    {
       method: 'post',
       path: '/__mock/cards/{cardId}/{action}',
       params: z.object({ cardId: uuid, action: z.enum(['lock', 'unlock']) }),

@@ -26,6 +26,7 @@ import { indexOf, outboxOf } from '../domain/lookups';
 import { injectFault, type FaultSpec } from '../pipeline/faults';
 import type { ObservedRuntime } from '../observe/runtime';
 import { validateParts } from '../pipeline/validation';
+import { encryptDetails } from '../pipeline/operations';
 import type { EventFilter, JournalEntry, MockEvent, ObservedListener, RequestFilter } from '../observe';
 import {
   cloneState,
@@ -98,6 +99,12 @@ export interface TenantControl {
      * `capture: false` leaves it PENDING for {@link TenantControl.authorizations}' steps. 404 for an unknown card.
      */
     authorize(cardId: string, purchase: Purchase): AuthorizationRecord;
+    /**
+     * The details of an ACTIVE card (Server2Server or business) encrypted to `publicKey` (base64url DER SPKI), as
+     * the API's details operations answer: 404 for an unknown card, 409 CARD_NOT_ACTIVE, 400 PUBLIC_KEY_INVALID.
+     * For the inspector's reveal, which shows them in the SDK's reveal frame.
+     */
+    details(cardId: string, publicKey: string): Promise<{ encryptedDetails: string }>;
   };
   /**
    * The authorizations that match `filter` (card, approval instance made under, `status`: the network's answer or the
@@ -260,6 +267,11 @@ export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant)
     cards: {
       lock: (cardId) => act((ctx) => cards.setCardLock(ctx, cardId, 'lock')),
       unlock: (cardId) => act((ctx) => cards.setCardLock(ctx, cardId, 'unlock')),
+      details: async (cardId, publicKey) =>
+        encryptDetails(
+          read((ctx) => cards.anyCardDetails(ctx, cardId)),
+          publicKey,
+        ),
       authorize: (cardId, purchase) =>
         act((ctx) => {
           const [body] = validateParts([{ location: 'body', schema: zAuthorizeBody, value: purchase }]) as [Purchase];

@@ -254,6 +254,14 @@ export function cardDetails(ctx: DomainContext, cardId: string, operation = 'get
   return activeCardDetails(cardOrDraftConflict(ctx, cardId, 'CARD_NOT_ACTIVE', operation), operation);
 }
 
+/**
+ * The plaintext details of any card, Server2Server or business (control API: the inspector's reveal), served only
+ * for an ACTIVE card; 404 for an unknown card. The control layer encrypts them to the caller's key.
+ */
+export function anyCardDetails(ctx: DomainContext, cardId: string): CardDetails {
+  return activeCardDetails(findCard(ctx, cardId), 'mock.cards.details');
+}
+
 /** The details of a card that is ACTIVE; any other status is 409 CARD_NOT_ACTIVE (a Server2Server or a business card). */
 export function activeCardDetails(card: CardRecord, operation: string): CardDetails {
   if (card.status !== 'ACTIVE') {

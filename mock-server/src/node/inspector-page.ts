@@ -8,12 +8,17 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Pipeline } from '../pipeline/index.js';
 import type { Reply } from '../pipeline/reply.js';
+import { revealFrameOrigin } from '../inspector/reveal-origin.js';
+import { REVEAL_PATH } from './reveal-page.js';
 
 /** The page's assets: where they are relative to this module, built (dist/) or from the sources (src/node/). */
 const CANDIDATES = ['./inspector/', '../../dist/inspector/'];
 
-const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/** The page's CSP; it frames only the reveal frame, from this server under its other loopback name. */
+function cspOf(revealOrigin: string | undefined): string {
+  const frames = revealOrigin ? `${revealOrigin}${REVEAL_PATH}` : "'none'";
+  return `default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; frame-src ${frames}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+}
 
 const HTML = `<!doctype html>
 <html lang="en">
@@ -62,21 +67,21 @@ function assets(): Promise<Assets | undefined> {
 }
 
 const SECURITY = {
-  'content-security-policy': CSP,
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-cache',
 };
 
-function reply(status: number, contentType: string, body: string): Reply {
-  return { status, headers: { 'content-type': contentType, ...SECURITY }, body };
+function reply(status: number, contentType: string, body: string, csp = cspOf(undefined)): Reply {
+  return { status, headers: { 'content-type': contentType, 'content-security-policy': csp, ...SECURITY }, body };
 }
 
 const MISSING = 'The inspector page is not built: run `npm run build` (it writes dist/inspector/).\n';
 
 /** The page at `/__mock/ui` (and `/__mock/ui/`), its script and its stylesheet, or undefined for another path. */
-async function page(pathname: string): Promise<Reply | undefined> {
-  if (pathname === '/__mock/ui' || pathname === '/__mock/ui/') return reply(200, 'text/html; charset=utf-8', HTML);
+async function page(pathname: string, url: URL): Promise<Reply | undefined> {
+  if (pathname === '/__mock/ui' || pathname === '/__mock/ui/')
+    return reply(200, 'text/html; charset=utf-8', HTML, cspOf(revealFrameOrigin(url)));
   if (pathname !== '/__mock/ui/app.js' && pathname !== '/__mock/ui/app.css') return undefined;
   const found = await assets();
   if (!found) return reply(503, 'text/plain; charset=utf-8', MISSING);
@@ -93,7 +98,7 @@ export function withInspectorPage(pipeline: Pipeline): Pipeline {
   return {
     async handle(request) {
       if (request.method === 'GET' && request.pathname.startsWith('/__mock/ui')) {
-        const found = await page(request.pathname);
+        const found = await page(request.pathname, new URL(request.url));
         if (found) return { kind: 'reply', reply: found };
       }
       return pipeline.handle(request);

@@ -10,6 +10,7 @@ import type { CardIssuingMock } from '../mock/options.js';
 import { createGuard } from './guard.js';
 import { withDocsPage } from './docs-page.js';
 import { withInspectorPage } from './inspector-page.js';
+import { withRevealPage } from './reveal-page.js';
 import { servePipeline } from './server.js';
 import { errnoText, openStateFile, StateFileError, type StateFile } from './state-file/index.js';
 
@@ -146,7 +147,10 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
   });
   let http: Awaited<ReturnType<typeof servePipeline>>;
   try {
-    http = await servePipeline(withDocsPage(withInspectorPage(mockInternals(mock).pipeline), options.docsDir), {
+    // The reveal frame may be framed by the pages the guard lets call the mock (local ones, --cors-origin, public URL).
+    const framers = [...(options.corsOrigins ?? []), ...(options.publicUrl ? [new URL(options.publicUrl).origin] : [])];
+    const pages = withRevealPage(withInspectorPage(mockInternals(mock).pipeline), framers);
+    http = await servePipeline(withDocsPage(pages, options.docsDir), {
       port: options.port ?? 4010,
       host,
       ...(log ? { log } : {}),

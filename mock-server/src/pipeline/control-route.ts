@@ -29,7 +29,8 @@ export interface ControlRoute<C> {
   body?: z.ZodType;
   /** The body may be absent (then `body` is `{}`). */
   optionalBody?: boolean;
-  run(args: RouteArgs<C>): RouteResult;
+  /** Synchronous, or a promise for what must wait (the encryption of card details). */
+  run(args: RouteArgs<C>): RouteResult | Promise<RouteResult>;
 }
 
 /** How the pipeline finds the control a route acts on. */

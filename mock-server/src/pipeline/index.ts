@@ -183,7 +183,7 @@ async function control<C>(
     if (!tenantControl) throw notFound('tenant with api key', apiKey ?? '');
     const before = ticketOf(runtime);
     // The events the action emits name this request (the journal shows what a control call changed).
-    const result = runtime.observer.during(requestId, () =>
+    const result = await runtime.observer.during(requestId, () =>
       def.run({
         control: tenantControl,
         params: (parsedParams ?? {}) as Record<string, string>,

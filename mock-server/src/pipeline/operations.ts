@@ -57,7 +57,7 @@ export interface Operation {
 }
 
 /** Encrypts card details to the caller's key (Web Crypto, so async); a key that is not usable is 400 PUBLIC_KEY_INVALID. */
-async function encrypt(details: CardDetails, publicKey: string): Promise<{ encryptedDetails: string }> {
+export async function encryptDetails(details: CardDetails, publicKey: string): Promise<{ encryptedDetails: string }> {
   try {
     return { encryptedDetails: await encryptCardDetails(details, publicKey) };
   } catch (error) {
@@ -85,7 +85,7 @@ const runners: Runners = {
   activateCard: (ctx, { path }) => cards.activateCard(ctx, path.cardId),
   listBalances: (ctx, { query }) => cards.listBalances(ctx, query.userId, query),
   listCards: (ctx, { query }) => cards.listCards(ctx, query.userId, query),
-  getCardDetails: (ctx, { path, query }) => encrypt(cards.cardDetails(ctx, path.cardId), query.publicKey),
+  getCardDetails: (ctx, { path, query }) => encryptDetails(cards.cardDetails(ctx, path.cardId), query.publicKey),
   listDepositTypes: (ctx, { path, query }) => deposits.listDepositTypes(ctx, path.balanceId, query),
   listDepositVerifications: (ctx, { query }) => deposits.listVerifications(ctx, query.userId, query),
   approveDepositVerification: (ctx, { path, body }) =>
@@ -106,7 +106,7 @@ const runners: Runners = {
   createBusinessUser: (ctx, { body }) => business.createBusinessUser(ctx, body),
   createApproval: (ctx, { path, body }) => business.createApproval(ctx, path.corporateUuid, body),
   getApprovalCardDetails: (ctx, { path, query }) =>
-    encrypt(business.approvalCardDetails(ctx, path.corporateUuid, path.approvalUuid), query.publicKey),
+    encryptDetails(business.approvalCardDetails(ctx, path.corporateUuid, path.approvalUuid), query.publicKey),
   increaseApprovalBudget: (ctx, { path, body }) => {
     const reapproval = business.increaseBudget(ctx, path.corporateUuid, path.approvalUuid, body.additionalBudget);
     return { ...reapproval, previousApprovalUuid: reapproval.previousApprovalUuid ?? path.approvalUuid };

@@ -4,15 +4,13 @@
  * @module
  */
 import type { CardDetails } from '../../generated/types.gen';
-import { zCardDetails } from '../../generated/zod.gen';
-import { asBuffer, asciiBytes, fromBase64Url, utf8Decode } from '../bytes';
-import { CardDetailsDecryptionError, CardDetailsInvalidError } from '../core/errors/classes';
-import { formatPath, issuesOf } from '../core/zod-issues';
+import { asciiBytes, utf8Decode } from '../bytes';
+import { CardDetailsDecryptionError } from '../core/errors/classes';
 import type { ForgePrivateKey } from './forge';
-import { isAgreedHeader, parseJson } from './jwe';
+import { parseJson, readCompactJwe } from './jwe';
 import { importPrivateKey } from './keys';
-import { isLuhnValid } from '../luhn';
-import { RSA_OAEP, isCryptoKey, loadForge, requireWebCrypto } from './runtime';
+import { checkDetails, decryptNative, type Sealed } from './open';
+import { isCryptoKey, loadForge } from './runtime';
 import type { CardPrivateKeyInput } from './types';
 
 /**
@@ -29,29 +27,9 @@ export async function decryptCardDetails(
   privateKey: CardPrivateKeyInput,
 ): Promise<CardDetails> {
   const key = await importPrivateKey(privateKey);
-  const parts = typeof encryptedDetails === 'string' ? encryptedDetails.split('.') : [];
-  if (parts.length !== 5 || parts.some((part, i) => !/^[A-Za-z0-9_-]*$/.test(part) || (part === '' && i !== 1))) {
-    throw new CardDetailsDecryptionError(
-      'The encrypted card details are not a JWE compact serialization (five base64url parts).',
-    );
-  }
-  const [protectedHeader, encryptedKeyPart, ivPart, ciphertextPart, tagPart] = parts as [
-    string,
-    string,
-    string,
-    string,
-    string,
-  ];
-  const header = parseJson(utf8Decode(fromBase64Url(protectedHeader)));
-  if (!isAgreedHeader(header)) {
-    throw new CardDetailsDecryptionError(
-      'The JWE header is not {"alg":"RSA-OAEP-256","enc":"A256GCM"}; refusing to decrypt it.',
-    );
-  }
-  const [encryptedKey, iv, ciphertext, tag] = [encryptedKeyPart, ivPart, ciphertextPart, tagPart].map(fromBase64Url);
-  if (!encryptedKey || !ciphertext || iv?.length !== 12 || tag?.length !== 16) {
-    throw new CardDetailsDecryptionError('The JWE must have a 96-bit IV and a 128-bit authentication tag.');
-  }
+  const jwe = readCompactJwe(encryptedDetails);
+  if ('invalid' in jwe) throw new CardDetailsDecryptionError(jwe.invalid);
+  const { protectedHeader, encryptedKey, iv, ciphertext, tag } = jwe;
   const sealed: Sealed = { encryptedKey, iv, aad: asciiBytes(protectedHeader), ciphertext, tag };
   const plaintext = isCryptoKey(key)
     ? await decryptNative(key, sealed)
@@ -64,39 +42,6 @@ export async function decryptCardDetails(
   return checkDetails(parseJson(utf8Decode(plaintext)));
 }
 
-/** A JWE's decoded parts, and its protected header's bytes as the AES-GCM additional data. */
-interface Sealed {
-  encryptedKey: Uint8Array;
-  iv: Uint8Array;
-  aad: Uint8Array;
-  ciphertext: Uint8Array;
-  tag: Uint8Array;
-}
-
-async function decryptNative(
-  key: CryptoKey,
-  { encryptedKey, iv, aad, ciphertext, tag }: Sealed,
-): Promise<Uint8Array | undefined> {
-  const subtle = requireWebCrypto();
-  try {
-    const contentKey = await subtle.decrypt(RSA_OAEP, key, asBuffer(encryptedKey));
-    if (contentKey.byteLength !== 32) return undefined;
-    const aesKey = await subtle.importKey('raw', contentKey, 'AES-GCM', false, ['decrypt']);
-    const sealed = new Uint8Array(ciphertext.length + tag.length);
-    sealed.set(ciphertext);
-    sealed.set(tag, ciphertext.length);
-    return new Uint8Array(
-      await subtle.decrypt(
-        { name: 'AES-GCM', iv: asBuffer(iv), additionalData: asBuffer(aad), tagLength: 128 },
-        aesKey,
-        sealed,
-      ),
-    );
-  } catch {
-    return undefined;
-  }
-}
-
 async function decryptForge(
   key: ForgePrivateKey,
   { encryptedKey, iv, aad, ciphertext, tag }: Sealed,
@@ -105,24 +50,4 @@ async function decryptForge(
   const contentKey = forge.rsaOaepDecrypt(key, encryptedKey);
   if (contentKey?.length !== 32) return undefined;
   return forge.aesGcmDecrypt(contentKey, iv, aad, ciphertext, tag);
-}
-
-/** The plaintext as validated card details, or a {@link CardDetailsInvalidError} naming paths (never values). */
-function checkDetails(plaintext: unknown): CardDetails {
-  const issues = issuesOf(zCardDetails, plaintext);
-  if (issues) {
-    // Paths and zod's messages only: zod 4 does not put the input into its messages.
-    const errors = issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
-    throw new CardDetailsInvalidError(
-      `The decrypted card details do not match the CardDetails schema (${errors.map((e) => e.path || '(body)').join(', ')}).`,
-      errors,
-    );
-  }
-  const details = plaintext as CardDetails;
-  if (!isLuhnValid(details.pan)) {
-    throw new CardDetailsInvalidError('The decrypted PAN fails the Luhn check.', [
-      { path: 'pan', message: 'Fails the Luhn check' },
-    ]);
-  }
-  return details;
 }

@@ -4,21 +4,15 @@
  * @module
  * @internal
  */
-import { PrivateKeyInvalidError, type PublicKeyInvalidError } from '../core/errors/classes';
+import type { PrivateKeyInvalidError, PublicKeyInvalidError } from '../core/errors/classes';
 import { MIN_RSA_BITS } from './types';
 export { isCryptoKey, isForgeKey, isKeyPair } from './guards';
-
-/** Web Crypto's RSA-OAEP with SHA-256: the key's algorithm (the hash belongs to the key), and the operation's. */
-export const RSA_OAEP_256 = { name: 'RSA-OAEP', hash: 'SHA-256' } as const;
-export const RSA_OAEP = { name: 'RSA-OAEP' } as const;
+export { RSA_OAEP, RSA_OAEP_256, requireWebCrypto, webCrypto } from './web-crypto';
 
 type ForgeModule = typeof import('./forge');
 let forgeModule: Promise<ForgeModule> | undefined;
 /** node-forge, loaded on first need (a separate chunk in a bundle). */
 export const loadForge = (): Promise<ForgeModule> => (forgeModule ??= import('./forge'));
-
-/** Web Crypto, where the runtime has it; read at each call, so a test can take it away. */
-export const webCrypto = (): SubtleCrypto | undefined => globalThis.crypto?.subtle;
 
 type KeyError = typeof PublicKeyInvalidError | typeof PrivateKeyInvalidError;
 
@@ -31,13 +25,6 @@ export function checkRsaCryptoKey(key: CryptoKey, type: 'public' | 'private', Fa
 export function checkBits(bits: number, Failure: KeyError, type: 'public' | 'private'): void {
   if (bits < MIN_RSA_BITS)
     throw new Failure(`The ${type} key has ${bits} bits; at least ${MIN_RSA_BITS} are required.`);
-}
-
-export function requireWebCrypto(): SubtleCrypto {
-  const subtle = webCrypto();
-  if (!subtle)
-    throw new PrivateKeyInvalidError('A CryptoKey needs Web Crypto (crypto.subtle), which this runtime does not have.');
-  return subtle;
 }
 
 /** True when the bytes are one DER SEQUENCE and nothing after it (tag, definite length, content, end). */

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import type { ChainView, InspectorView, InstanceView } from '../view-model';
 import { act } from './api';
 import { money, shortInstant, toMinor } from './format';
+import { RevealCard } from './reveal';
 import { ActionButton, AmountField, AuthorizeForm, Badge, Empty, Id, Purchases, Section, useActions } from './ui';
 
 /** The tab. */
@@ -305,6 +306,7 @@ function CardActions({ chain, currency }: { chain: ChainView; currency: string }
           }
         />
       )}
+      {chain.cardStatus === 'ACTIVE' && <RevealCard cardId={chain.cardId} card={card} />}
       <AuthorizeForm cardId={chain.cardId} card={card} currency={currency} />
     </div>
   );

@@ -2,6 +2,7 @@
 import type { InspectorView } from '../view-model';
 import { act } from './api';
 import { money } from './format';
+import { RevealCard } from './reveal';
 import { ActionButton, AuthorizeForm, Badge, Empty, Id, Purchases, Section, useActions } from './ui';
 
 /** The tab. */
@@ -138,6 +139,9 @@ export function S2sTab({ view }: { view: InspectorView }) {
                             )
                           }
                         />
+                      )}
+                      {c.status === 'ACTIVE' && (
+                        <RevealCard cardId={c.id} card={`card •••• ${c.last4 ?? c.id.slice(0, 4)}`} />
                       )}
                       <AuthorizeForm
                         cardId={c.id}
