@@ -58,7 +58,9 @@ describe.each(pages)('%s', (page) => {
 });
 
 /** What git tracks: the files and every folder on their way. */
-const tracked = execFileSync('git', ['ls-files'], { cwd: repoPath('.'), encoding: 'utf8' }).trim().split('\n');
+const tracked = execFileSync('git', ['ls-files'], { cwd: repoPath('.'), encoding: 'utf8' })
+  .trim()
+  .split('\n');
 const trackedNames = new Set(tracked.map((file) => file.split('/').pop()));
 const trackedDirs = new Set(tracked.flatMap((file) => file.split('/').slice(0, -1)));
 const TOP = ['sdk/', 'mock-server/', 'contract/', 'test/', 'docs/', 'examples/', 'scripts/', 'bench/', 'spec/', '.ci/'];
