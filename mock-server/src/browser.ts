@@ -13,7 +13,7 @@
  * const client = createCardIssuingClient({ baseUrl: 'https://api.example.test', apiKey: 'test_key',
  *   apiSecret: 'test_secret', dangerouslyAllowBrowser: true });
  * ```
- * @module
+ * @module card-issuing-mock/browser
  */
 import { setupWorker, type SetupWorker } from 'msw/browser';
 import {

@@ -17,7 +17,7 @@
  * setupServer(...mock.handlers).listen();
  * mock.clock.advance(3 * 24 * 3600); // a physical card's order completes
  * ```
- * @packageDocumentation
+ * @module card-issuing-mock
  */
 export { createMock } from './mock/create-mock';
 export type { CardIssuingMock, CreateMockOptions, ServerState } from './mock/options';

@@ -9,7 +9,7 @@
  * // jest.config.js (needs jest-environment-jsdom installed, as 'jsdom' does)
  * module.exports = { testEnvironment: 'card-issuing-mock/jest-environment-jsdom', setupFilesAfterEnv: ['card-issuing-mock/jest'] };
  * ```
- * @module
+ * @module card-issuing-mock/jest-environment-jsdom
  */
 import { createRequire } from 'node:module';
 

@@ -10,7 +10,7 @@
  * Each test file gets a fresh mock (default credentials `test_key` / `test_secret`, any base URL), and the global
  * `fetch` answers from it while the file runs. `require('card-issuing-mock/jest').mock` (or `import { mock }`) is the
  * control API. The CommonJS build carries msw inside it, so Jest loads it without transforming node_modules.
- * @module
+ * @module card-issuing-mock/jest
  */
 import type { CardIssuingMock } from './index.js';
 import { mockForFile, type FileHooks } from './runners/setup.js';

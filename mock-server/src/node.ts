@@ -1,6 +1,6 @@
 /**
  * `card-issuing-mock/node`: the mock as a real HTTP server, for front-end dev servers, other languages and
- * CI jobs that talk HTTP. It serves the request pipeline of {@link createMock} straight from node:http (no msw
+ * CI jobs that talk HTTP. It serves the request pipeline of `createMock` (from `card-issuing-mock`) straight from node:http (no msw
  * routing on the way, HMAC with node:crypto), so the server, the in-process mock and the service worker share one
  * implementation.
  *
@@ -10,7 +10,7 @@
  * // server.url → 'http://127.0.0.1:53127'; server.mock is the control API
  * await server.close();
  * ```
- * @module
+ * @module card-issuing-mock/node
  */
 export { startMockServer, type MockServer, type StartMockServerOptions } from './node/start.js';
 export { StateFileError } from './node/state-file/index.js';

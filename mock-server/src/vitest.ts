@@ -9,7 +9,7 @@
  * Each test file gets a fresh mock (default credentials `test_key` / `test_secret`, any base URL), and the global
  * `fetch` answers from it while the file runs; the SDK's client needs no other option. Import `mock` for the
  * control API (`mock.kyc`, `mock.outbox`, `mock.clock.advance`, ...).
- * @module
+ * @module card-issuing-mock/vitest
  */
 import { afterAll, beforeAll } from 'vitest';
 import type { CardIssuingMock } from './index.js';

@@ -142,7 +142,7 @@ export const activateCard = <ThrowOnError extends boolean = false>(options: Opti
 /**
  * List a user's balances
  *
- * The user's balances, oldest first. `userId` is a query parameter (contract section 5: signed, not a header).
+ * The user's balances, oldest first. `userId` is a query parameter (decided: signed, not a header).
  */
 export const listBalances = <ThrowOnError extends boolean = false>(options: Options<ListBalancesData, ThrowOnError>): RequestResult<ListBalancesResponses, ListBalancesErrors, ThrowOnError> => options.client.get<ListBalancesResponses, ListBalancesErrors, ThrowOnError>({ url: '/s2s/balances', ...options });
 
@@ -160,7 +160,7 @@ export const listCards = <ThrowOnError extends boolean = false>(options: Options
  * Get a card's details, encrypted to the caller's public key
  *
  * The card's PAN, expiry, CVV and cardholder name as a JWE encrypted to the RSA public key given in the
- * `publicKey` query parameter (contract section 3; in the query so that the signature covers it). Served only
+ * `publicKey` query parameter (in the query so that the signature covers it). Served only
  * for an `ACTIVE` card; otherwise `409 CARD_NOT_ACTIVE`. A key that is not an RSA key of at least 2048 bits is
  * `400 PUBLIC_KEY_INVALID`. A business card (one issued with an approval) is `404 NOT_FOUND` here: its details
  * are served by `getApprovalCardDetails`.
@@ -240,7 +240,7 @@ export const listAppDepositTypes = <ThrowOnError extends boolean = false>(option
  * Sign a consent for an app user
  *
  * The Wallet App twin of `signUserConsent`. The path segment the interface leaves out is `deposits`
- * (contract section 5). The user is named by the `userUuid` query parameter (decided). No body is sent.
+ * (decided). The user is named by the `userUuid` query parameter (decided). No body is sent.
  *
  */
 export const signAppConsent = <ThrowOnError extends boolean = false>(options: Options<SignAppConsentData, ThrowOnError>): RequestResult<SignAppConsentResponses, SignAppConsentErrors, ThrowOnError> => options.client.post<SignAppConsentResponses, SignAppConsentErrors, ThrowOnError>({ url: '/app/deposits/consents/{consentUuid}/sign', ...options });

@@ -116,7 +116,7 @@ export const zPageCursor = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.mi
 
 /**
  * An error, as `application/problem+json` (RFC 9457). `code` is a stable upper-snake identifier to branch on;
- * `title` and `detail` are for people and may change. Status use (contract section 4): 400 malformed or invalid
+ * `title` and `detail` are for people and may change. Status use: 400 malformed or invalid
  * request, 401 signing, 404 unknown resource (also one of another api key), 409 wrong state for the operation,
  * 422 business rule, 429 too many requests (with `Retry-After`), 5xx the server's fault (safe to retry only for
  * GET or with an `Idempotency-Key`).
@@ -820,7 +820,7 @@ export const zApprovalUuidPath = /* @__PURE__ */ z.uuid().check(/* @__PURE__ */ 
 
 /**
  * The caller's RSA public key (2048 or 4096 bits) as base64url without padding of its DER
- * SubjectPublicKeyInfo (contract section 3). In the query, so that the signature covers it and no one on the way
+ * SubjectPublicKeyInfo. In the query, so that the signature covers it and no one on the way
  * can swap it. The example is a real 2048-bit key (made with openssl), so a tool that sends the examples as they
  * are is answered as any caller would be.
  *

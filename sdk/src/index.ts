@@ -10,7 +10,7 @@
  * import { createCardIssuingClient, NotFoundError } from 'card-issuing-sdk';
  * const client = createCardIssuingClient({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'test_key', apiSecret: 'test_secret' });
  * ```
- * @packageDocumentation
+ * @module card-issuing-sdk
  */
 
 export { createCardIssuingClient, type CardIssuingClient } from './client';
@@ -74,7 +74,14 @@ export {
 } from './core/errors/classes';
 export { FlowError, type FlowName } from './core/errors/flow-error';
 
-export { signRequest, type SignedRequest, type SignRequestInput } from './signing/sign';
+export {
+  createSigner,
+  type SignedRequest,
+  type Signer,
+  type SignerOptions,
+  type SignRequestInput,
+  signRequest,
+} from './signing/sign';
 export type { SignableBody } from './signing/string-to-sign';
 export type { SecretEncoding } from './signing/hmac-key';
 

@@ -4,7 +4,7 @@
  * {@link errorFromResponse}, which reads a problem with them at once. Their own entry so that the root entry never
  * loads zod: a bundler that splits code (esbuild, Vite) would load, up front, every module the root imports, and the
  * client loads validation with import() only when it validates.
- * @packageDocumentation
+ * @module card-issuing-sdk/schemas
  */
 export * as schemas from '../generated/zod.gen';
 export * from '../generated/zod.gen';

@@ -4,7 +4,7 @@
  * verification with its nonce cache, the pieces of the signature (string to sign, header, nonce), encryption of
  * card details to a caller's public key, and Luhn check digits. The spec's zod schemas the table names are the root
  * entry's `schemas`. Runs in Node 22+ and in browsers (the mock runs in a service worker).
- * @packageDocumentation
+ * @module card-issuing-sdk/server
  */
 
 export { operationTable, type OperationId, type OperationRow } from './operation-table';

@@ -4,6 +4,7 @@
  * The code blocks that run are run by their own tests (test/sdk/readme-quickstart.test.ts, the consumer matrix,
  * test/observe/readme-example.test.ts).
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -53,5 +54,47 @@ describe.each(pages)('%s', (page) => {
         broken.push(`${target} (no heading #${fragment})`);
     }
     expect(broken).toEqual([]);
+  });
+});
+
+/** What git tracks: the files and every folder on their way. */
+const tracked = execFileSync('git', ['ls-files'], { cwd: repoPath('.'), encoding: 'utf8' })
+  .trim()
+  .split('\n');
+const trackedNames = new Set(tracked.map((file) => file.split('/').pop()));
+const trackedDirs = new Set(tracked.flatMap((file) => file.split('/').slice(0, -1)));
+const TOP = ['sdk/', 'mock-server/', 'contract/', 'test/', 'docs/', 'examples/', 'scripts/', 'bench/', 'spec/', '.ci/'];
+/**
+ * Names a page mentions that are not in the tree on purpose: what `npm run docs` and the builds write (git-ignored),
+ * the files a reader writes in their own project, and the files the drift proxy and the tools write.
+ */
+const NOT_IN_THE_TREE = new Set([
+  'docs/api',
+  'docs/api/',
+  'dist/',
+  'http/',
+  'quickstart.ts',
+  'drift.json',
+  'drift.md',
+  'drift.overlay.yaml',
+]);
+const scripts = Object.keys(JSON.parse(read('package.json')).scripts);
+
+describe.each([...pages, 'contract/README.md'])('%s names', (page) => {
+  it('only files, folders and npm scripts that exist', () => {
+    const text = read(page);
+    const missing: string[] = [];
+    for (const [, token] of text.matchAll(/`([^`\s]+)`/g)) {
+      const name = token!.replace(/#.*$/, '').replace(/:\d+$/, '');
+      if (NOT_IN_THE_TREE.has(name) || /[*{<]/.test(name)) continue;
+      if (TOP.some((top) => name.startsWith(top))) {
+        if (!existsSync(repoPath(name))) missing.push(name);
+      } else if (/^[\w.-]+\.(ts|mts|mjs|cjs|js|json|md|yaml|yml|html)$/.test(name)) {
+        if (!trackedNames.has(name)) missing.push(name);
+      } else if (/^[\w.-]+\/$/.test(name) && !trackedDirs.has(name.slice(0, -1))) missing.push(name);
+    }
+    for (const [, script] of text.matchAll(/npm run (?:-s )?([\w:.-]+)/g))
+      if (!scripts.includes(script!)) missing.push(`npm run ${script}`);
+    expect(missing).toEqual([]);
   });
 });

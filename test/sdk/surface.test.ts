@@ -35,6 +35,7 @@ const ROOT_VALUES = [
   'approveDeposit',
   'cardKeyBits',
   'createCardIssuingClient',
+  'createSigner',
   'decryptCardDetails',
   'depositAddress',
   'exportPublicKey',
@@ -105,6 +106,8 @@ const ROOT_TYPES = [
   'SignRequestInput',
   'SignableBody',
   'SignedRequest',
+  'Signer',
+  'SignerOptions',
   'ValidationWarningEvent',
 ];
 /** card-issuing-sdk/schemas: the zod schemas (as `schemas` and each by name) and errorFromResponse, which reads with them. */

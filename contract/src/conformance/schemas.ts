@@ -36,16 +36,7 @@ export function compileSchemas(doc: Json, operations: OperationDef[]): SchemaVal
   // The pointer of every schema object of the document, by identity, made on the first finding that needs one.
   let pointers: Map<object, string> | undefined;
   const pointerOfSchema = (schema: unknown): string | undefined => {
-    if (!pointers) {
-      pointers = new Map();
-      const walk = (node: Json, at: string): void => {
-        if (node === null || typeof node !== 'object') return;
-        if (!pointers!.has(node)) pointers!.set(node, at);
-        if (Array.isArray(node)) for (const [i, child] of node.entries()) walk(child, `${at}/${i}`);
-        else for (const [key, child] of Object.entries(node)) walk(child, `${at}/${escapeToken(key)}`);
-      };
-      walk(doc, '');
-    }
+    pointers ??= pointersByIdentity(doc);
     return typeof schema === 'object' && schema !== null ? pointers.get(schema) : undefined;
   };
 
@@ -63,15 +54,30 @@ export function compileSchemas(doc: Json, operations: OperationDef[]): SchemaVal
     return fn;
   };
   // Compile everything up front so that a schema the spec gets wrong fails at once, not in the middle of a run.
-  for (const op of operations) {
-    for (const p of op.parameters) if (p.schemaPointer) validatorFor(p.schemaPointer, true);
-    for (const media of Object.values(op.requestBody?.content ?? {}))
-      if (media.schemaPointer) validatorFor(media.schemaPointer);
-    for (const response of op.responses.values()) {
-      for (const media of Object.values(response.content)) if (media.schemaPointer) validatorFor(media.schemaPointer);
-      for (const header of Object.values(response.headers))
-        if (header.schemaPointer) validatorFor(header.schemaPointer, true);
-    }
-  }
+  for (const op of operations) for (const [pointer, forParams] of schemasOf(op)) validatorFor(pointer, forParams);
   return { validatorFor, pointerOfSchema };
+}
+
+/** Every object of the document by identity, with its JSON Pointer (the first place it appears). */
+function pointersByIdentity(doc: Json): Map<object, string> {
+  const pointers = new Map<object, string>();
+  const walk = (node: Json, at: string): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (!pointers.has(node)) pointers.set(node, at);
+    if (Array.isArray(node)) for (const [i, child] of node.entries()) walk(child, `${at}/${i}`);
+    else for (const [key, child] of Object.entries(node)) walk(child, `${at}/${escapeToken(key)}`);
+  };
+  walk(doc, '');
+  return pointers;
+}
+
+/** The schemas of an operation, each with whether it is read from a string (parameters and headers). */
+function* schemasOf(op: OperationDef): Generator<[pointer: string, forParams: boolean]> {
+  for (const p of op.parameters) if (p.schemaPointer) yield [p.schemaPointer, true];
+  for (const media of Object.values(op.requestBody?.content ?? {}))
+    if (media.schemaPointer) yield [media.schemaPointer, false];
+  for (const response of op.responses.values()) {
+    for (const media of Object.values(response.content)) if (media.schemaPointer) yield [media.schemaPointer, false];
+    for (const header of Object.values(response.headers)) if (header.schemaPointer) yield [header.schemaPointer, true];
+  }
 }

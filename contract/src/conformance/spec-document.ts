@@ -73,65 +73,87 @@ export function readOperations(doc: JsonObject): OperationDef[] {
   const operations: OperationDef[] = [];
   for (const [template, item] of Object.entries(paths)) {
     if (!isObject(item)) continue;
-    const segments = template.split('/').slice(1);
     for (const method of HTTP_METHODS) {
       const op = item[method];
-      if (!isObject(op)) continue;
-      const opPointer = pointerOf('paths', template, method);
-      // Path-level parameters first, overridden by operation-level ones with the same name and location.
-      const byKey = new Map<string, ParameterDef>();
-      for (const [list, listPointer] of [
-        [item.parameters, pointerOf('paths', template, 'parameters')],
-        [op.parameters, `${opPointer}/parameters`],
-      ] as const) {
-        if (!Array.isArray(list)) continue;
-        list.forEach((entry, i) => {
-          const { node, pointer } = deref(doc, entry, `${listPointer}/${i}`);
-          const def: ParameterDef = {
-            name: String(node.name),
-            in: node.in as ParameterDef['in'],
-            required: node.required === true,
-            schemaPointer: node.schema === undefined ? null : `${pointer}/schema`,
-          };
-          byKey.set(`${def.in}:${def.in === 'header' ? def.name.toLowerCase() : def.name}`, def);
-        });
-      }
-      let requestBody: OperationDef['requestBody'] = null;
-      if (op.requestBody !== undefined) {
-        const { node, pointer } = deref(doc, op.requestBody, `${opPointer}/requestBody`);
-        requestBody = { required: node.required === true, content: readContent(node, pointer) };
-      }
-      const responses = new Map<string, ResponseDef>();
-      if (isObject(op.responses)) {
-        for (const [status, response] of Object.entries(op.responses)) {
-          const { node, pointer } = deref(doc, response, `${opPointer}/responses/${escapeToken(status)}`);
-          const headers: ResponseDef['headers'] = {};
-          if (isObject(node.headers)) {
-            for (const [name, header] of Object.entries(node.headers)) {
-              const h = deref(doc, header, `${pointer}/headers/${escapeToken(name)}`);
-              headers[name.toLowerCase()] = {
-                required: h.node.required === true,
-                schemaPointer: h.node.schema === undefined ? null : `${h.pointer}/schema`,
-              };
-            }
-          }
-          responses.set(status.toUpperCase(), { pointer, content: readContent(node, pointer), headers });
-        }
-      }
-      operations.push({
-        operationId: String(op.operationId),
-        method: method.toUpperCase(),
-        template,
-        segments: segments.map((s) => (/^\{[^}]+\}$/.test(s) ? null : s)),
-        paramNames: segments.map((s) => /^\{([^}]+)\}$/.exec(s)?.[1] ?? null),
-        parameters: [...byKey.values()],
-        requestBody,
-        responses,
-        secured: Array.isArray(op.security) ? op.security.length > 0 : rootSecured,
-      });
+      if (isObject(op)) operations.push(readOperation(doc, { template, item, method, op, rootSecured }));
     }
   }
   return operations;
+}
+
+/** One operation of a path item, its references resolved. */
+function readOperation(
+  doc: JsonObject,
+  at: { template: string; item: JsonObject; method: string; op: JsonObject; rootSecured: boolean },
+): OperationDef {
+  const { template, item, method, op } = at;
+  const opPointer = pointerOf('paths', template, method);
+  const segments = template.split('/').slice(1);
+  let requestBody: OperationDef['requestBody'] = null;
+  if (op.requestBody !== undefined) {
+    const { node, pointer } = deref(doc, op.requestBody, `${opPointer}/requestBody`);
+    requestBody = { required: node.required === true, content: readContent(node, pointer) };
+  }
+  return {
+    operationId: String(op.operationId),
+    method: method.toUpperCase(),
+    template,
+    segments: segments.map((s) => (/^\{[^}]+\}$/.test(s) ? null : s)),
+    paramNames: segments.map((s) => /^\{([^}]+)\}$/.exec(s)?.[1] ?? null),
+    parameters: readParameters(doc, item, op, template, opPointer),
+    requestBody,
+    responses: readResponses(doc, op, opPointer),
+    secured: Array.isArray(op.security) ? op.security.length > 0 : at.rootSecured,
+  };
+}
+
+/** Path-level parameters first, overridden by operation-level ones with the same name and location. */
+function readParameters(
+  doc: JsonObject,
+  item: JsonObject,
+  op: JsonObject,
+  template: string,
+  opPointer: string,
+): ParameterDef[] {
+  const byKey = new Map<string, ParameterDef>();
+  for (const [list, listPointer] of [
+    [item.parameters, pointerOf('paths', template, 'parameters')],
+    [op.parameters, `${opPointer}/parameters`],
+  ] as const) {
+    if (!Array.isArray(list)) continue;
+    list.forEach((entry, i) => {
+      const { node, pointer } = deref(doc, entry, `${listPointer}/${i}`);
+      const def: ParameterDef = {
+        name: String(node.name),
+        in: node.in as ParameterDef['in'],
+        required: node.required === true,
+        schemaPointer: node.schema === undefined ? null : `${pointer}/schema`,
+      };
+      byKey.set(`${def.in}:${def.in === 'header' ? def.name.toLowerCase() : def.name}`, def);
+    });
+  }
+  return [...byKey.values()];
+}
+
+/** The operation's responses by status (upper case, so `2XX` ranges match), with their content and headers. */
+function readResponses(doc: JsonObject, op: JsonObject, opPointer: string): Map<string, ResponseDef> {
+  const responses = new Map<string, ResponseDef>();
+  if (!isObject(op.responses)) return responses;
+  for (const [status, response] of Object.entries(op.responses)) {
+    const { node, pointer } = deref(doc, response, `${opPointer}/responses/${escapeToken(status)}`);
+    const headers: ResponseDef['headers'] = {};
+    if (isObject(node.headers)) {
+      for (const [name, header] of Object.entries(node.headers)) {
+        const h = deref(doc, header, `${pointer}/headers/${escapeToken(name)}`);
+        headers[name.toLowerCase()] = {
+          required: h.node.required === true,
+          schemaPointer: h.node.schema === undefined ? null : `${h.pointer}/schema`,
+        };
+      }
+    }
+    responses.set(status.toUpperCase(), { pointer, content: readContent(node, pointer), headers });
+  }
+  return responses;
 }
 
 function readContent(node: JsonObject, pointer: string): Record<string, { schemaPointer: string | null }> {

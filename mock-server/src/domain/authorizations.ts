@@ -62,7 +62,7 @@ export interface Purchase {
   capture?: boolean;
 }
 
-/** Which authorizations {@link listAuthorizations} gives. Every given field must match. */
+/** Which authorizations `mock.authorizations.list` gives. Every given field must match. */
 export interface AuthorizationFilter {
   cardId?: string;
   /** Made under this approval instance. */

@@ -51,17 +51,7 @@ export async function depositAddress(
   const run = new FlowRun('depositAddress', options);
   const app = options.area === 'app';
   const { userId, type } = options;
-
-  let balanceId = options.balanceId;
-  if (balanceId === undefined && !app) {
-    balanceId = await run.step(
-      'listBalances',
-      async () =>
-        (await client.s2s.balances.list(userId, run.call)).items[0]?.id ??
-        run.refuse('listBalances', 'BALANCE_NOT_FOUND', `user ${userId} has no balance`),
-      (id) => `balance ${id}`,
-    );
-  }
+  const balanceId = options.balanceId ?? (app ? undefined : await firstBalance(client, run, userId));
 
   const depositType = await run.step(
     'listTypes',
@@ -118,6 +108,17 @@ export async function depositAddress(
     (a) => `address ${a.id} on ${a.network}`,
   );
   return { depositType, address, created: true };
+}
+
+/** The user's first balance (Server2Server), when the caller named none. */
+function firstBalance(client: CardIssuingClient, run: FlowRun, userId: string): Promise<string> {
+  return run.step(
+    'listBalances',
+    async () =>
+      (await client.s2s.balances.list(userId, run.call)).items[0]?.id ??
+      run.refuse('listBalances', 'BALANCE_NOT_FOUND', `user ${userId} has no balance`),
+    (id) => `balance ${id}`,
+  );
 }
 
 /** Options of {@link approveDeposit}. Steps: `listVerifications`, `approveVerification`. */

@@ -63,148 +63,172 @@ export interface IssueCardResult {
  * order is completed.
  */
 export async function issueCard(client: CardIssuingClient, options: IssueCardOptions): Promise<IssueCardResult> {
-  const run = new FlowRun('issueCard', options);
+  const flow: Flow = { client, options, run: new FlowRun('issueCard', options) };
   const { userId } = options;
 
-  const findConfig = (list: CardConfigList) => list.items.find((c) => c.id === options.configId);
-  let configs = await run.step(
+  let configs = await listConfigs(flow);
+  const config = findConfig(configs, options.configId)!;
+  const visualId = options.visualId ?? config.visuals[0]!.id; // the schema requires at least one visual
+  const user = await verifyEmail(flow);
+  configs = await passKyc(flow, configs);
+
+  const current = findConfig(configs, options.configId) ?? config;
+  await flow.run.signConsents(
+    'signCardConsents',
+    current.requiredConsents,
+    { userId, purpose: 'card' },
+    options.acceptConsents,
+    (c) => client.s2s.consents.sign(userId, c.id, flow.run.call),
+  );
+
+  const created = await flow.run.step(
+    'createCard',
+    () => client.s2s.cards.create(userId, { configId: config.id, visualId }, flow.run.call),
+    (r) =>
+      r.object === 'card'
+        ? `card ${r.id} ${r.status}`
+        : `draft ${r.cardId} to pay ${r.price.amount} ${r.price.currency}`,
+  );
+  const { card, draft } = created.object === 'card' ? skipPayment(flow, created) : await payDraft(flow, created);
+  return { user, config, card: await activate(flow, card), draft };
+}
+
+/** What every step of one run of the flow needs. */
+interface Flow {
+  client: CardIssuingClient;
+  options: IssueCardOptions;
+  run: FlowRun;
+}
+
+const findConfig = (list: CardConfigList, configId: string) => list.items.find((c) => c.id === configId);
+
+async function listConfigs({ client, options, run }: Flow): Promise<CardConfigList> {
+  return run.step(
     'listConfigs',
     async () => {
-      const list = await client.s2s.cards.listConfigs(userId, run.call);
-      if (!findConfig(list))
-        run.refuse('listConfigs', 'CONFIG_NOT_FOUND', `no card config ${options.configId} for user ${userId}`);
+      const list = await client.s2s.cards.listConfigs(options.userId, run.call);
+      if (!findConfig(list, options.configId))
+        run.refuse('listConfigs', 'CONFIG_NOT_FOUND', `no card config ${options.configId} for user ${options.userId}`);
       return list;
     },
     (l) => `${l.items.length} configs, KYC ${l.kycStatus}`,
   );
-  const config = findConfig(configs)!;
-  const visualId = options.visualId ?? config.visuals[0]!.id; // the schema requires at least one visual
+}
 
-  let user = await run.step(
+/** Reads the user, and verifies the e-mail by one-time code unless it already is. */
+async function verifyEmail({ client, options, run }: Flow): Promise<User> {
+  const { userId } = options;
+  const user = await run.step(
     'getUser',
     () => client.s2s.users.get(userId, run.call),
     (u) => `e-mail ${u.emailVerified ? 'verified' : 'unverified'}`,
   );
   if (user.emailVerified) {
     run.skip('verifyEmail', 'e-mail already verified');
-  } else {
-    user = await run.step(
-      'verifyEmail',
-      async () => {
-        let challenge = await client.s2s.email.requestOtp(userId, run.call);
-        for (let failed = false; ; failed = true) {
-          const code = await run.callback('verifyEmail', () =>
-            options.getOtpCode({ userId, challenge, previousAttemptFailed: failed }),
-          );
-          try {
-            return await client.s2s.email.confirm(userId, { code }, run.call);
-          } catch (error) {
-            // A mistyped code uses one of the tries; ask again while tries remain.
-            const retryable =
-              error instanceof BusinessRuleError && error.code === 'OTP_INVALID' && challenge.attemptsRemaining > 1;
-            if (!retryable) throw error;
-            challenge = { ...challenge, attemptsRemaining: challenge.attemptsRemaining - 1 };
-          }
-        }
-      },
-      () => 'e-mail verified',
-    );
+    return user;
   }
+  return run.step(
+    'verifyEmail',
+    async () => {
+      let challenge = await client.s2s.email.requestOtp(userId, run.call);
+      for (let failed = false; ; failed = true) {
+        const code = await run.callback('verifyEmail', () =>
+          options.getOtpCode({ userId, challenge, previousAttemptFailed: failed }),
+        );
+        try {
+          return await client.s2s.email.confirm(userId, { code }, run.call);
+        } catch (error) {
+          // A mistyped code uses one of the tries; ask again while tries remain.
+          const retryable =
+            error instanceof BusinessRuleError && error.code === 'OTP_INVALID' && challenge.attemptsRemaining > 1;
+          if (!retryable) throw error;
+          challenge = { ...challenge, attemptsRemaining: challenge.attemptsRemaining - 1 };
+        }
+      }
+    },
+    () => 'e-mail verified',
+  );
+}
 
+/** Has the user pass KYC unless they have; the configs as they are after it. */
+async function passKyc({ client, options, run }: Flow, configs: CardConfigList): Promise<CardConfigList> {
+  const { userId } = options;
   if (configs.kycStatus === 'PASSED') {
     run.skip('kyc', 'KYC already passed');
-  } else {
-    configs = await run.step(
-      'kyc',
-      async () => {
-        await run.callback('kyc', () =>
-          options.completeKyc({ userId, kycUrl: configs.kycUrl, kycStatus: configs.kycStatus }),
-        );
-        const after = await client.s2s.cards.listConfigs(userId, run.call);
-        if (after.kycStatus !== 'PASSED')
-          run.refuse('kyc', 'KYC_NOT_PASSED', `KYC is ${after.kycStatus} after completeKyc`);
-        return after;
-      },
-      () => 'KYC passed',
-    );
+    return configs;
   }
-
-  const current = findConfig(configs) ?? config;
-  await run.signConsents(
-    'signCardConsents',
-    current.requiredConsents,
-    { userId, purpose: 'card' },
-    options.acceptConsents,
-    (c) => client.s2s.consents.sign(userId, c.id, run.call),
+  return run.step(
+    'kyc',
+    async () => {
+      await run.callback('kyc', () =>
+        options.completeKyc({ userId, kycUrl: configs.kycUrl, kycStatus: configs.kycStatus }),
+      );
+      const after = await client.s2s.cards.listConfigs(userId, run.call);
+      if (after.kycStatus !== 'PASSED')
+        run.refuse('kyc', 'KYC_NOT_PASSED', `KYC is ${after.kycStatus} after completeKyc`);
+      return after;
+    },
+    () => 'KYC passed',
   );
+}
 
-  const created = await run.step(
-    'createCard',
-    () => client.s2s.cards.create(userId, { configId: config.id, visualId }, run.call),
-    (r) =>
-      r.object === 'card'
-        ? `card ${r.id} ${r.status}`
-        : `draft ${r.cardId} to pay ${r.price.amount} ${r.price.currency}`,
+function skipPayment({ run }: Flow, card: Card): { card: Card; draft: undefined } {
+  for (const step of ['topUp', 'chargeDraft', 'completeDraft'] as const) run.skip(step, 'the config is free');
+  return { card, draft: undefined };
+}
+
+/** A paid config: top up if need be, charge the draft, complete it; the card it became. */
+async function payDraft(flow: Flow, toPay: Draft): Promise<{ card: Card; draft: Draft }> {
+  const { client, options, run } = flow;
+  await topUp(client, run, options.userId, toPay, options.topUpBalance);
+  const draft = await run.step(
+    'chargeDraft',
+    () => client.s2s.cards.chargeDraft(toPay.cardId, run.call),
+    (d) => `draft ${d.status}`,
   );
+  const card = await run.step(
+    'completeDraft',
+    async () => {
+      const completed = await client.s2s.cards.completeDraft(toPay.cardId, run.call);
+      if (completed.object === 'card') return completed;
+      // The interface allows draft data here; the card then appears in the user's list (on whichever page).
+      let listed: Card | undefined;
+      for await (const c of client.s2s.cards.list(options.userId, run.call)) if (c.id === toPay.cardId) listed = c;
+      return (
+        listed ??
+        run.refuse(
+          'completeDraft',
+          'CARD_NOT_ISSUED',
+          `draft ${toPay.cardId} is ${completed.status} but no card was issued`,
+        )
+      );
+    },
+    (c) => `card ${c.id} ${c.status}`,
+  );
+  return { card, draft };
+}
 
-  let card: Card;
-  let draft: Draft | undefined;
-  if (created.object === 'card') {
-    card = created;
-    run.skip('topUp', 'the config is free');
-    run.skip('chargeDraft', 'the config is free');
-    run.skip('completeDraft', 'the config is free');
-  } else {
-    draft = created;
-    const toPay = created;
-    await topUp(client, run, userId, toPay, options.topUpBalance);
-    draft = await run.step(
-      'chargeDraft',
-      () => client.s2s.cards.chargeDraft(toPay.cardId, run.call),
-      (d) => `draft ${d.status}`,
+/** A physical card: waits for its order and activates it, when the caller can tell when the order is done. */
+async function activate({ client, options, run }: Flow, card: Card): Promise<Card> {
+  const skipBoth = (why: string, activateWhy = why) => {
+    run.skip('waitForOrder', why);
+    run.skip('activateCard', activateWhy);
+    return card;
+  };
+  if (card.type !== 'PHYSICAL') return skipBoth('virtual cards are active at once');
+  if (card.status === 'ACTIVE') return skipBoth('the card is already active');
+  const wait = options.waitForOrderCompletion;
+  if (!wait)
+    return skipBoth(
+      'no waitForOrderCompletion given',
+      `the card is ${card.status}; activate it once its order has completed`,
     );
-    card = await run.step(
-      'completeDraft',
-      async () => {
-        const completed = await client.s2s.cards.completeDraft(toPay.cardId, run.call);
-        if (completed.object === 'card') return completed;
-        // The interface allows draft data here; the card then appears in the user's list (on whichever page).
-        let listed: Card | undefined;
-        for await (const c of client.s2s.cards.list(userId, run.call)) if (c.id === toPay.cardId) listed = c;
-        return (
-          listed ??
-          run.refuse(
-            'completeDraft',
-            'CARD_NOT_ISSUED',
-            `draft ${toPay.cardId} is ${completed.status} but no card was issued`,
-          )
-        );
-      },
-      (c) => `card ${c.id} ${c.status}`,
-    );
-  }
-
-  if (card.type !== 'PHYSICAL') {
-    run.skip('waitForOrder', 'virtual cards are active at once');
-    run.skip('activateCard', 'virtual cards are active at once');
-  } else if (card.status === 'ACTIVE') {
-    run.skip('waitForOrder', 'the card is already active');
-    run.skip('activateCard', 'the card is already active');
-  } else if (!options.waitForOrderCompletion) {
-    run.skip('waitForOrder', 'no waitForOrderCompletion given');
-    run.skip('activateCard', `the card is ${card.status}; activate it once its order has completed`);
-  } else {
-    const wait = options.waitForOrderCompletion;
-    const ordered = card;
-    await run.step('waitForOrder', () => run.callback('waitForOrder', () => wait({ userId, card: ordered })));
-    card = await run.step(
-      'activateCard',
-      () => client.s2s.cards.activate(ordered.id, run.call),
-      (c) => `card ${c.status}`,
-    );
-  }
-
-  return { user, config, card, draft };
+  await run.step('waitForOrder', () => run.callback('waitForOrder', () => wait({ userId: options.userId, card })));
+  return run.step(
+    'activateCard',
+    () => client.s2s.cards.activate(card.id, run.call),
+    (c) => `card ${c.status}`,
+  );
 }
 
 async function topUp(
