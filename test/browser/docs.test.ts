@@ -117,7 +117,7 @@ describe('/__mock/docs in Chromium', () => {
     const entries = [
       ...Object.keys(sdkPackage.exports).map((key) => key.replace(/^\./, 'card-issuing-sdk')),
       ...Object.keys(mockPackage.exports).map((key) => key.replace(/^\./, 'card-issuing-mock')),
-    ].filter((entry) => !entry.endsWith('/package.json'));
+    ].filter((entry) => !/\.(json|html)$/.test(entry));
     for (const entry of entries) expect(body.replace(/\s+/g, '')).toContain(entry);
     for (const cli of ['card-issuing-mock CLI', 'card-issuing-contract CLI']) {
       await page.locator('a', { hasText: cli }).first().click();

@@ -13,7 +13,7 @@
  *   fetchEncrypted: async (publicKey) => (await fetch(`/api/cards/${cardId}/reveal?publicKey=${publicKey}`)).text(),
  * });
  * ```
- * @packageDocumentation
+ * @module card-issuing-sdk/reveal
  */
 
 export { createRevealKey, revealCardDetails, type RevealKey } from './key';
