@@ -149,9 +149,25 @@ export function controlRoutes(api: ControlApi): RouteDef[] {
       method: 'post',
       path: '/__mock/faults',
       body: zFaultBody,
-      run: ({ control, body }) => {
-        control.faults.inject(body as z.infer<typeof zFaultBody>);
-        return ok({ injected: body }, 201);
+      run: ({ control, body }) => ok(control.faults.inject(body as z.infer<typeof zFaultBody>), 201),
+    },
+    { method: 'get', path: '/__mock/faults', run: ({ control }) => ok({ items: control.faults.list() }) },
+    {
+      method: 'delete',
+      path: '/__mock/faults',
+      run: ({ control }) => {
+        const cleared = control.faults.list().length;
+        control.faults.clear();
+        return ok({ cleared });
+      },
+    },
+    {
+      method: 'delete',
+      path: '/__mock/faults/{id}',
+      params: z.object({ id: z.string().regex(/^fault_\d{1,15}$/, 'A fault id (fault_N)') }),
+      run: ({ control, params }) => {
+        control.faults.remove(params.id!);
+        return ok({ removed: params.id });
       },
     },
     {

@@ -9,6 +9,7 @@ import { advanceClock, clockNow, setClock } from '../clock';
 import {
   ProblemError,
   authorizations,
+  notFound,
   business,
   cards,
   contextOf,
@@ -23,7 +24,7 @@ import type { ChangeRequest } from '../domain/business';
 import type { Purchase } from '../domain/authorizations';
 import { authorizationControl, type AuthorizationControl } from './authorization-control';
 import { indexOf, outboxOf } from '../domain/lookups';
-import { injectFault, type FaultSpec } from '../pipeline/faults';
+import { injectFault, removeFault, type FaultSpec } from '../pipeline/faults';
 import type { ObservedRuntime } from '../observe/runtime';
 import { validateParts } from '../pipeline/validation';
 import type { EventFilter, JournalEntry, MockEvent, ObservedListener, RequestFilter } from '../observe';
@@ -33,6 +34,7 @@ import {
   migrateSnapshot,
   snapshotErrors,
   type AuthorizationRecord,
+  type FaultRule,
   type Fixtures,
   type OutboxMessage,
   type Tenant,
@@ -54,7 +56,7 @@ export interface TenantControl {
     /** Forward only; a frozen clock stays frozen at the instant. */
     set(instant: string | Date): void;
   };
-  /** Back to the seeded state (same ids), the clock as configured, no faults. */
+  /** Back to the seeded state (same ids), the clock as configured, no faults, no overrides. */
   reset(): void;
   /** A deep copy of the tenant's whole state (JSON-serialisable). */
   snapshot(): TenantSnapshot;
@@ -105,8 +107,16 @@ export interface TenantControl {
    */
   authorizations: AuthorizationControl;
   faults: {
-    /** The next `times` (default 1) requests matching `method` and `path` fail with `status` and/or wait `delayMs`. */
-    inject(fault: FaultSpec): void;
+    /**
+     * The next `times` (default 1) requests of `operationId`, or matching `method` and `path`, fail with `status`,
+     * `code` (default: the spec's code for the status), `detail` and `retryAfter`, and/or wait `delayMs`; status 0
+     * drops the connection. Returns the fault as kept (with its `id`).
+     */
+    inject(fault: FaultSpec): FaultRule;
+    /** The faults waiting, in the order they are tried. */
+    list(): FaultRule[];
+    /** Removes one fault by id (404 NOT_FOUND for an unknown one). */
+    remove(id: string): void;
     clear(): void;
   };
   /** Seeded ids, credentials and current corporate balances. */
@@ -201,6 +211,7 @@ export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant)
       const tenant = getTenant();
       tenant.state = runtime.tenants.fresh(tenant.apiKey);
       tenant.faults = [];
+      tenant.overrides = [];
       runtime.observer.emit(tenant.apiKey, { type: 'mock.reset' });
       runtime.changed();
     },
@@ -268,8 +279,10 @@ export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant)
     },
     authorizations: authorizationControl(act, read),
     faults: {
-      inject: (fault) => {
-        injectFault(getTenant(), fault);
+      inject: (fault) => injectFault(getTenant(), fault),
+      list: () => getTenant().faults.map((f) => ({ ...f })),
+      remove: (id) => {
+        if (!removeFault(getTenant(), id)) throw notFound('fault', id);
       },
       clear: () => {
         getTenant().faults = [];

@@ -138,12 +138,6 @@ export function inspectorView(input: {
       name: t.name,
       minimumAmount: t.minimumAmount,
     })),
-    faults: input.faults.map((f) => ({
-      method: f.method ?? null,
-      path: f.path,
-      status: f.status ?? null,
-      delayMs: f.delayMs ?? null,
-      remaining: f.remaining,
-    })),
+    faults: input.faults.map((f) => ({ ...f })),
   };
 }

@@ -123,10 +123,10 @@ async function api(
     checkBodySize(request.body, false);
     tenant = runtime.verifySignatures ? await verifiedTenant(runtime, request) : hinted;
     // Faults are the verified tenant's: a forged request names a tenant but cannot use up its faults.
-    const fault = takeFault(tenant, request.method, request.pathname);
+    const fault = takeFault(tenant, operation.operationId, request.method, request.pathname);
     if (fault?.delayMs) await delay(fault.delayMs);
     if (fault?.status === 0) return { outcome: { kind: 'network-error' }, tenant };
-    if (fault?.status !== undefined) throw faultProblem(fault.status);
+    if (fault?.status !== undefined) throw faultProblem({ ...fault, status: fault.status });
     const text = bodyText(request.body);
     const body = operation.schemas.body ? parseJson(text) : undefined;
     const idempotencyKey = request.header('idempotency-key');

@@ -1,8 +1,8 @@
-/** The Faults tab: inject a fault (status, delay, count, per route) and see the active ones. */
+/** The Faults tab: inject a fault (status, code, Retry-After, delay, count, per route), see the waiting ones, remove or clear them. */
 import { useState } from 'preact/hooks';
 import type { InspectorView } from '../view-model';
 import { act } from './api';
-import { Empty, Field, Section, useActions } from './ui';
+import { ActionButton, Empty, Field, Section, useActions } from './ui';
 
 /** The tab. */
 export function FaultsTab({ view }: { view: InspectorView }) {
@@ -10,6 +10,8 @@ export function FaultsTab({ view }: { view: InspectorView }) {
   const [method, setMethod] = useState('');
   const [path, setPath] = useState('/s2s/users/*');
   const [status, setStatus] = useState('503');
+  const [code, setCode] = useState('');
+  const [retryAfter, setRetryAfter] = useState('');
   const [delayMs, setDelayMs] = useState('');
   const [times, setTimes] = useState('1');
   return (
@@ -24,6 +26,8 @@ export function FaultsTab({ view }: { view: InspectorView }) {
               ...(method ? { method } : {}),
               path,
               ...(status.trim() ? { status: Number(status) } : {}),
+              ...(code.trim() ? { code: code.trim() } : {}),
+              ...(retryAfter.trim() ? { retryAfter: Number(retryAfter) } : {}),
               ...(delayMs.trim() ? { delayMs: Number(delayMs) } : {}),
               ...(times.trim() ? { times: Number(times) } : {}),
             };
@@ -47,6 +51,12 @@ export function FaultsTab({ view }: { view: InspectorView }) {
           <Field label="Status (0: drop the connection)">
             <input inputMode="numeric" value={status} onInput={(e) => setStatus(e.currentTarget.value)} />
           </Field>
+          <Field label="Code (default: the spec's for the status)">
+            <input value={code} onInput={(e) => setCode(e.currentTarget.value)} />
+          </Field>
+          <Field label="Retry-After (s)">
+            <input inputMode="numeric" value={retryAfter} onInput={(e) => setRetryAfter(e.currentTarget.value)} />
+          </Field>
           <Field label="Delay (ms)">
             <input inputMode="numeric" value={delayMs} onInput={(e) => setDelayMs(e.currentTarget.value)} />
           </Field>
@@ -62,15 +72,32 @@ export function FaultsTab({ view }: { view: InspectorView }) {
         {view.faults.length === 0 ? (
           <Empty>No faults waiting.</Empty>
         ) : (
-          <ul>
-            {view.faults.map((f, i) => (
-              <li key={i}>
-                {f.method ?? 'any method'} {f.path}:{' '}
-                {f.status === null ? 'delay only' : f.status === 0 ? 'connection dropped' : `status ${f.status}`}
-                {f.delayMs ? ` after ${f.delayMs} ms` : ''}, {f.remaining} more time(s)
-              </li>
-            ))}
-          </ul>
+          <>
+            <ul>
+              {view.faults.map((f) => (
+                <li key={f.id}>
+                  {f.operationId ?? `${f.method ?? 'any method'} ${f.path}`}:{' '}
+                  {f.status === undefined
+                    ? 'delay only'
+                    : f.status === 0
+                      ? 'connection dropped'
+                      : `status ${f.status} ${f.code ?? ''}`}
+                  {f.retryAfter !== undefined ? `, Retry-After ${f.retryAfter}` : ''}
+                  {f.delayMs ? ` after ${f.delayMs} ms` : ''}, {f.remaining} more time(s){' '}
+                  <ActionButton
+                    label="Remove"
+                    name={`Remove ${f.id}`}
+                    onRun={() => run('Remove fault', () => act(`/faults/${f.id}`, undefined, 'DELETE'))}
+                  />
+                </li>
+              ))}
+            </ul>
+            <ActionButton
+              label="Clear all faults"
+              kind="danger"
+              onRun={() => run('Clear faults', () => act('/faults', undefined, 'DELETE'))}
+            />
+          </>
         )}
       </Section>
     </>
