@@ -19,6 +19,8 @@ import {
   zRequestChangeBody,
 } from './schemas';
 import type { TenantControl } from './tenant-control';
+import type { OperationId } from 'card-issuing-sdk/server';
+import type { OverrideSpec } from '../pipeline/overrides';
 import { authorizationRoutes } from './authorization-routes';
 
 /** What the routes need from the mock: the control of a tenant (as the pipeline finds it), and adding one. */
@@ -167,6 +169,33 @@ export function controlRoutes(api: ControlApi): RouteDef[] {
       params: z.object({ id: z.string().regex(/^fault_\d{1,15}$/, 'A fault id (fault_N)') }),
       run: ({ control, params }) => {
         control.faults.remove(params.id!);
+        return ok({ removed: params.id });
+      },
+    },
+    {
+      method: 'post',
+      path: '/__mock/overrides',
+      run: ({ control, body }) => {
+        const given = (typeof body === 'object' && body !== null ? body : {}) as { operationId?: unknown };
+        return ok(control.override(given.operationId as OperationId, given as OverrideSpec), 201);
+      },
+    },
+    { method: 'get', path: '/__mock/overrides', run: ({ control }) => ok({ items: control.overrides.list() }) },
+    {
+      method: 'delete',
+      path: '/__mock/overrides',
+      run: ({ control }) => {
+        const cleared = control.overrides.list().length;
+        control.overrides.clear();
+        return ok({ cleared });
+      },
+    },
+    {
+      method: 'delete',
+      path: '/__mock/overrides/{id}',
+      params: z.object({ id: z.string().regex(/^override_\d{1,15}$/, 'An override id (override_N)') }),
+      run: ({ control, params }) => {
+        control.overrides.remove(params.id!);
         return ok({ removed: params.id });
       },
     },

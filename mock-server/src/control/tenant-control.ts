@@ -24,7 +24,9 @@ import type { ChangeRequest } from '../domain/business';
 import type { Purchase } from '../domain/authorizations';
 import { authorizationControl, type AuthorizationControl } from './authorization-control';
 import { indexOf, outboxOf } from '../domain/lookups';
+import type { OperationId } from 'card-issuing-sdk/server';
 import { injectFault, removeFault, type FaultSpec } from '../pipeline/faults';
+import { removeOverride, setOverride, type OverrideSpec } from '../pipeline/overrides';
 import type { ObservedRuntime } from '../observe/runtime';
 import { validateParts } from '../pipeline/validation';
 import type { EventFilter, JournalEntry, MockEvent, ObservedListener, RequestFilter } from '../observe';
@@ -37,6 +39,7 @@ import {
   type FaultRule,
   type Fixtures,
   type OutboxMessage,
+  type OverrideRule,
   type Tenant,
   type TenantSnapshot,
 } from '../store';
@@ -116,6 +119,22 @@ export interface TenantControl {
     /** The faults waiting, in the order they are tried. */
     list(): FaultRule[];
     /** Removes one fault by id (404 NOT_FOUND for an unknown one). */
+    remove(id: string): void;
+    clear(): void;
+  };
+  /**
+   * Answers `operationId` with `status`, `body` and `headers` instead of the domain (every request until removed,
+   * or the next `times`; after `delayMs`), as msw's `server.use` would, for this tenant only. Typed from the spec:
+   * an undeclared status or a body of the wrong shape does not compile; checked against the spec's response
+   * schema (400 VALIDATION_FAILED naming each bad path) unless `unchecked: true`. An error status without a body
+   * answers the problem of the spec's code for it. The latest override of an operation answers; each answer is
+   * marked in the journal (`override: id`). Returns the override as kept (with its `id`).
+   */
+  override<K extends OperationId>(operationId: K, override: OverrideSpec<K>): OverrideRule;
+  overrides: {
+    /** The overrides, oldest first. */
+    list(): OverrideRule[];
+    /** Removes one by id (404 NOT_FOUND for an unknown one). */
     remove(id: string): void;
     clear(): void;
   };
@@ -286,6 +305,16 @@ export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant)
       },
       clear: () => {
         getTenant().faults = [];
+      },
+    },
+    override: (operationId, override) => setOverride(getTenant(), operationId, override),
+    overrides: {
+      list: () => structuredClone(getTenant().overrides),
+      remove: (id) => {
+        if (!removeOverride(getTenant(), id)) throw notFound('override', id);
+      },
+      clear: () => {
+        getTenant().overrides = [];
       },
     },
     fixtures: () =>

@@ -9,12 +9,16 @@ import { commandWall, recordCommand } from '../pipeline/commands';
 import type { MockRuntime } from '../pipeline/runtime';
 import type { TenantControl } from './tenant-control';
 
-/** Actions that never touch the persisted state (faults are not part of a snapshot). */
+/** Actions that never touch the persisted state (faults and overrides are not part of a snapshot). */
 const NOT_STATE = new Set([
   'faults.inject',
   'faults.list',
   'faults.remove',
   'faults.clear',
+  'override',
+  'overrides.list',
+  'overrides.remove',
+  'overrides.clear',
   'clock.now',
   'clock.frozen',
   'requests',

@@ -3,7 +3,7 @@
  * @module
  */
 import type { ApprovalStatus, DepositVerification, Money } from 'card-issuing-sdk';
-import type { FaultRule } from '../store';
+import type { FaultRule, OverrideRule } from '../store';
 
 /** One status change of an approval instance. */
 export interface StatusChange {
@@ -129,4 +129,6 @@ export interface InspectorView {
   depositTypes: { type: string; name: string; minimumAmount: string }[];
   /** The faults waiting, in the order they are tried (as `GET /__mock/faults` lists them). */
   faults: FaultRule[];
+  /** The overrides, oldest first (as `GET /__mock/overrides` lists them); the latest of an operation answers. */
+  overrides: OverrideRule[];
 }

@@ -1,4 +1,7 @@
-/** The Faults tab: inject a fault (status, code, Retry-After, delay, count, per route), see the waiting ones, remove or clear them. */
+/**
+ * The Faults & overrides tab: inject a fault (status, code, Retry-After, delay, count, per route), see the waiting
+ * ones, remove or clear them; see the overrides (`mock.override`, `POST /__mock/overrides`), remove or clear them.
+ */
 import { useState } from 'preact/hooks';
 import type { InspectorView } from '../view-model';
 import { act } from './api';
@@ -96,6 +99,34 @@ export function FaultsTab({ view }: { view: InspectorView }) {
               label="Clear all faults"
               kind="danger"
               onRun={() => run('Clear faults', () => act('/faults', undefined, 'DELETE'))}
+            />
+          </>
+        )}
+      </Section>
+      <Section title="Overrides">
+        {view.overrides.length === 0 ? (
+          <Empty>No overrides: every operation gets the mock's own answer.</Empty>
+        ) : (
+          <>
+            <ul>
+              {view.overrides.map((o) => (
+                <li key={o.id}>
+                  {o.operationId} answers {o.status}
+                  {o.unchecked ? ' (unchecked body)' : ''}
+                  {o.delayMs ? ` after ${o.delayMs} ms` : ''},{' '}
+                  {o.remaining === null ? 'until removed' : `${o.remaining} more time(s)`}{' '}
+                  <ActionButton
+                    label="Remove"
+                    name={`Remove ${o.id}`}
+                    onRun={() => run('Remove override', () => act(`/overrides/${o.id}`, undefined, 'DELETE'))}
+                  />
+                </li>
+              ))}
+            </ul>
+            <ActionButton
+              label="Clear all overrides"
+              kind="danger"
+              onRun={() => run('Clear overrides', () => act('/overrides', undefined, 'DELETE'))}
             />
           </>
         )}
