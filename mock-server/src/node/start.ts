@@ -11,6 +11,7 @@ import { createGuard } from './guard.js';
 import { withDocsPage } from './docs-page.js';
 import { withInspectorPage } from './inspector-page.js';
 import { servePipeline } from './server.js';
+import { withMcp } from './mcp-endpoint.js';
 import { errnoText, openStateFile, StateFileError, type StateFile } from './state-file/index.js';
 
 /** Options of {@link startMockServer}. */
@@ -146,7 +147,9 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
   });
   let http: Awaited<ReturnType<typeof servePipeline>>;
   try {
-    http = await servePipeline(withDocsPage(withInspectorPage(mockInternals(mock).pipeline), options.docsDir), {
+    const pipeline = withDocsPage(withInspectorPage(internals.pipeline), options.docsDir);
+    // The MCP endpoint's tools send their requests to the mock's own pipeline, in-process.
+    http = await servePipeline(withMcp(pipeline, internals.pipeline, internals.runtime), {
       port: options.port ?? 4010,
       host,
       ...(log ? { log } : {}),
