@@ -4,7 +4,7 @@
  * /__mock/overrides`; every overridden answer marked in the journal; the inspector's model, the journal and `GET
  * /__mock/overrides` agree; `mock.use(...handlers)` puts raw msw handlers before the mock's own.
  */
-import { HttpResponse, http } from 'msw';
+import { HttpResponse, http, passthrough } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { createUser, getUser, listBalances } from '../../sdk/generated/sdk.gen';
 import { createCardIssuingClient } from 'card-issuing-sdk';
@@ -207,6 +207,9 @@ describe('mock.use', () => {
     expect((await client.s2s.users.get(user.id)).firstName).toBe('Raw');
     expect(seen).toEqual(['newest, passes', user.id]);
     remove();
+    expect((await client.s2s.users.get(user.id)).firstName).toBe(user.firstName);
+    // passthrough() in a handler of the mock's own URL means: let the mock answer.
+    h.mock.use(http.get(`${BASE_URL}/s2s/users/:userId`, () => passthrough()));
     expect((await client.s2s.users.get(user.id)).firstName).toBe(user.firstName);
     h.mock.use(http.get(`${BASE_URL}/s2s/users/:userId`, () => HttpResponse.json({ firstName: 'Again' })));
     h.mock.resetHandlers();

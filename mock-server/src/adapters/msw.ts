@@ -4,7 +4,7 @@
  * its own; anything else falls through to the next handler or to the network, untouched.
  * @module
  */
-import { getResponse, http, type HttpHandler, type RequestHandler } from 'msw';
+import { getResponse, http, isPassthroughResponse, type HttpHandler, type RequestHandler } from 'msw';
 import type { Pipeline } from '../pipeline';
 import { fromFetchRequest } from '../pipeline/request';
 import { toResponse } from '../pipeline/reply';
@@ -23,8 +23,9 @@ export function mswHandlers(
   return [
     http.all(pattern, async ({ request }) => {
       if (used.length > 0) {
+        // A handler that answers nothing, or passes through, lets the mock answer.
         const answered = await getResponse([...used], request.clone());
-        if (answered) return answered;
+        if (answered && !isPassthroughResponse(answered)) return answered;
       }
       const outcome = await pipeline.handle(await fromFetchRequest(request));
       if (outcome.kind === 'pass') return undefined;
