@@ -461,13 +461,17 @@ describe('the inspector page at /__mock/ui', () => {
     await shows(page, '.rows [data-operation="getUser"]:has-text("503")');
     await page.locator('section[aria-label="Active faults"] li').waitFor({ state: 'detached' });
     // Faults with a code and Retry-After are listed, removed one by one, and cleared.
+    await faults.getByLabel(/^Operation/).fill('getUser');
     await faults.getByLabel(/^Code/).fill('SERVICE_UNAVAILABLE');
     await faults.getByLabel(/^Retry-After/).fill('30');
     await faults.getByLabel(/^Times/).fill('2');
     await noticeAfter(page, () => faults.getByRole('button', { name: 'Inject fault' }).click());
     await faults.getByRole('button', { name: 'Inject fault' }).click(); // the same notice again
     await expect.poll(() => server.mock.faults.list().length).toBe(2);
-    await shows(page, 'section[aria-label="Active faults"] li:has-text("SERVICE_UNAVAILABLE, Retry-After 30")');
+    await shows(
+      page,
+      'section[aria-label="Active faults"] li:has-text("getUser: status 503 SERVICE_UNAVAILABLE, Retry-After 30")',
+    );
     const [first, second] = server.mock.faults.list();
     await noticeAfter(page, () => page.getByRole('button', { name: `Remove ${first!.id}` }).click());
     expect(server.mock.faults.list().map((f) => f.id)).toEqual([second!.id]);

@@ -10,6 +10,7 @@ import { ActionButton, Empty, Field, Section, useActions } from './ui';
 /** The tab. */
 export function FaultsTab({ view }: { view: InspectorView }) {
   const { run } = useActions();
+  const [operationId, setOperationId] = useState('');
   const [method, setMethod] = useState('');
   const [path, setPath] = useState('/s2s/users/*');
   const [status, setStatus] = useState('503');
@@ -25,9 +26,12 @@ export function FaultsTab({ view }: { view: InspectorView }) {
           aria-label="Inject a fault"
           onSubmit={(e) => {
             e.preventDefault();
+            // An operationId names the operation whatever its path; else a method and path (pattern).
+            const target = operationId.trim()
+              ? { operationId: operationId.trim() }
+              : { ...(method ? { method } : {}), path };
             const body = {
-              ...(method ? { method } : {}),
-              path,
+              ...target,
               ...(status.trim() ? { status: Number(status) } : {}),
               ...(code.trim() ? { code: code.trim() } : {}),
               ...(retryAfter.trim() ? { retryAfter: Number(retryAfter) } : {}),
@@ -41,6 +45,13 @@ export function FaultsTab({ view }: { view: InspectorView }) {
             );
           }}
         >
+          <Field label="Operation (operationId, instead of the path)">
+            <input
+              value={operationId}
+              placeholder="listUserApprovals"
+              onInput={(e) => setOperationId(e.currentTarget.value)}
+            />
+          </Field>
           <Field label="Method">
             <select value={method} onChange={(e) => setMethod(e.currentTarget.value)}>
               <option value="">any</option>
