@@ -40,6 +40,39 @@ function publicFixtures(control: TenantControl) {
   return { ...fixtures, credentials: fixtures.credentials.map(({ apiKey }) => ({ apiKey })) };
 }
 
+/** What a tenant keeps a list of, by id: its faults, its overrides. */
+interface Rules {
+  list(): unknown[];
+  remove(id: string): void;
+  clear(): void;
+}
+
+/** `GET /__mock/{name}` lists the rules, `DELETE /__mock/{name}` clears them, `DELETE /__mock/{name}/{id}` removes one. */
+function ruleRoutes(name: string, idPrefix: string, rules: (control: TenantControl) => Rules): RouteDef[] {
+  const path = `/__mock/${name}`;
+  return [
+    { method: 'get', path, run: ({ control }) => ({ status: 200, body: { items: rules(control).list() } }) },
+    {
+      method: 'delete',
+      path,
+      run: ({ control }) => {
+        const cleared = rules(control).list().length;
+        rules(control).clear();
+        return { status: 200, body: { cleared } };
+      },
+    },
+    {
+      method: 'delete',
+      path: `${path}/{id}`,
+      params: z.object({ id: z.string().regex(new RegExp(`^${idPrefix}_\\d{1,15}$`), `An id (${idPrefix}_N)`) }),
+      run: ({ control, params }) => {
+        rules(control).remove(params.id!);
+        return { status: 200, body: { removed: params.id } };
+      },
+    },
+  ];
+}
+
 /** The `/__mock/` routes (the pipeline answers 404 ROUTE_NOT_FOUND for any other path under `/__mock`). */
 export function controlRoutes(api: ControlApi): RouteDef[] {
   const ok = (body: unknown, status = 200) => ({ status, body });
@@ -153,25 +186,7 @@ export function controlRoutes(api: ControlApi): RouteDef[] {
       body: zFaultBody,
       run: ({ control, body }) => ok(control.faults.inject(body as z.infer<typeof zFaultBody>), 201),
     },
-    { method: 'get', path: '/__mock/faults', run: ({ control }) => ok({ items: control.faults.list() }) },
-    {
-      method: 'delete',
-      path: '/__mock/faults',
-      run: ({ control }) => {
-        const cleared = control.faults.list().length;
-        control.faults.clear();
-        return ok({ cleared });
-      },
-    },
-    {
-      method: 'delete',
-      path: '/__mock/faults/{id}',
-      params: z.object({ id: z.string().regex(/^fault_\d{1,15}$/, 'A fault id (fault_N)') }),
-      run: ({ control, params }) => {
-        control.faults.remove(params.id!);
-        return ok({ removed: params.id });
-      },
-    },
+    ...ruleRoutes('faults', 'fault', (control) => control.faults),
     {
       method: 'post',
       path: '/__mock/overrides',
@@ -180,25 +195,7 @@ export function controlRoutes(api: ControlApi): RouteDef[] {
         return ok(control.override(given.operationId as OperationId, given as OverrideSpec), 201);
       },
     },
-    { method: 'get', path: '/__mock/overrides', run: ({ control }) => ok({ items: control.overrides.list() }) },
-    {
-      method: 'delete',
-      path: '/__mock/overrides',
-      run: ({ control }) => {
-        const cleared = control.overrides.list().length;
-        control.overrides.clear();
-        return ok({ cleared });
-      },
-    },
-    {
-      method: 'delete',
-      path: '/__mock/overrides/{id}',
-      params: z.object({ id: z.string().regex(/^override_\d{1,15}$/, 'An override id (override_N)') }),
-      run: ({ control, params }) => {
-        control.overrides.remove(params.id!);
-        return ok({ removed: params.id });
-      },
-    },
+    ...ruleRoutes('overrides', 'override', (control) => control.overrides),
     {
       method: 'post',
       path: '/__mock/credentials',

@@ -83,65 +83,76 @@ export function FaultsTab({ view }: { view: InspectorView }) {
         </form>
       </Section>
       <Section title="Active faults">
-        {view.faults.length === 0 ? (
-          <Empty>No faults waiting.</Empty>
-        ) : (
-          <>
-            <ul>
-              {view.faults.map((f) => (
-                <li key={f.id}>
-                  {f.operationId ?? `${f.method ?? 'any method'} ${f.path}`}:{' '}
-                  {f.status === undefined
-                    ? 'delay only'
-                    : f.status === 0
-                      ? 'connection dropped'
-                      : `status ${f.status} ${f.code ?? ''}`}
-                  {f.retryAfter !== undefined ? `, Retry-After ${f.retryAfter}` : ''}
-                  {f.delayMs ? ` after ${f.delayMs} ms` : ''}, {f.remaining} more time(s){' '}
-                  <ActionButton
-                    label="Remove"
-                    name={`Remove ${f.id}`}
-                    onRun={() => run('Remove fault', () => act(`/faults/${f.id}`, undefined, 'DELETE'))}
-                  />
-                </li>
-              ))}
-            </ul>
-            <ActionButton
-              label="Clear all faults"
-              kind="danger"
-              onRun={() => run('Clear faults', () => act('/faults', undefined, 'DELETE'))}
-            />
-          </>
-        )}
+        <Removable
+          items={view.faults}
+          kind="fault"
+          path="/faults"
+          empty="No faults waiting."
+          describe={(f) =>
+            `${f.operationId ?? `${f.method ?? 'any method'} ${f.path}`}: ${
+              f.status === undefined
+                ? 'delay only'
+                : f.status === 0
+                  ? 'connection dropped'
+                  : `status ${f.status} ${f.code ?? ''}`
+            }${f.retryAfter !== undefined ? `, Retry-After ${f.retryAfter}` : ''}${
+              f.delayMs ? ` after ${f.delayMs} ms` : ''
+            }, ${f.remaining} more time(s)`
+          }
+        />
       </Section>
       <Section title="Overrides">
-        {view.overrides.length === 0 ? (
-          <Empty>No overrides: every operation gets the mock's own answer.</Empty>
-        ) : (
-          <>
-            <ul>
-              {view.overrides.map((o) => (
-                <li key={o.id}>
-                  {o.operationId} answers {o.status}
-                  {o.unchecked ? ' (unchecked body)' : ''}
-                  {o.delayMs ? ` after ${o.delayMs} ms` : ''},{' '}
-                  {o.remaining === null ? 'until removed' : `${o.remaining} more time(s)`}{' '}
-                  <ActionButton
-                    label="Remove"
-                    name={`Remove ${o.id}`}
-                    onRun={() => run('Remove override', () => act(`/overrides/${o.id}`, undefined, 'DELETE'))}
-                  />
-                </li>
-              ))}
-            </ul>
-            <ActionButton
-              label="Clear all overrides"
-              kind="danger"
-              onRun={() => run('Clear overrides', () => act('/overrides', undefined, 'DELETE'))}
-            />
-          </>
-        )}
+        <Removable
+          items={view.overrides}
+          kind="override"
+          path="/overrides"
+          empty="No overrides: every operation gets the mock's own answer."
+          describe={(o) =>
+            `${o.operationId} answers ${o.status}${o.unchecked ? ' (unchecked body)' : ''}${
+              o.delayMs ? ` after ${o.delayMs} ms` : ''
+            }, ${o.remaining === null ? 'until removed' : `${o.remaining} more time(s)`}`
+          }
+        />
       </Section>
+    </>
+  );
+}
+
+/** A list of what the tenant keeps by id (faults, overrides), each with a button to remove it, and one to clear all. */
+function Removable<T extends { id: string }>({
+  items,
+  kind,
+  path,
+  empty,
+  describe,
+}: {
+  items: T[];
+  kind: string;
+  path: string;
+  empty: string;
+  describe: (item: T) => string;
+}) {
+  const { run } = useActions();
+  if (items.length === 0) return <Empty>{empty}</Empty>;
+  return (
+    <>
+      <ul>
+        {items.map((item) => (
+          <li key={item.id}>
+            {describe(item)}{' '}
+            <ActionButton
+              label="Remove"
+              name={`Remove ${item.id}`}
+              onRun={() => run(`Remove ${kind}`, () => act(`${path}/${item.id}`, undefined, 'DELETE'))}
+            />
+          </li>
+        ))}
+      </ul>
+      <ActionButton
+        label={`Clear all ${kind}s`}
+        kind="danger"
+        onRun={() => run(`Clear ${kind}s`, () => act(path, undefined, 'DELETE'))}
+      />
     </>
   );
 }
