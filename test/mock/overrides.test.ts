@@ -86,6 +86,9 @@ describe('mock.override', () => {
     expect(refusedPaths(() => h.mock.override('getUsers' as never, { status: 200, body: user } as never))).toEqual([
       'operationId',
     ]);
+    expect(
+      refusedPaths(() => h.mock.override('getUser', { status: 200, body: { n: 1n }, unchecked: true } as never)),
+    ).toEqual(['body']);
     expect(h.mock.overrides.list()).toEqual([]);
 
     h.mock.override('getUser', { status: 200, body: { nonsense: true }, unchecked: true });

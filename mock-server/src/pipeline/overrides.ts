@@ -75,8 +75,9 @@ export function setOverride(tenant: Tenant, operationId: string, given: object):
     errors.push({ path: 'status', message: `${row.operationId} answers ${row.status}, or 400 to 599 (a Problem)` });
   if (tenant.overrides.length >= MAX_OVERRIDES)
     errors.push({ path: 'operationId', message: `At most ${MAX_OVERRIDES} overrides at once; clear some` });
-  let body = spec.body === undefined ? undefined : (JSON.parse(JSON.stringify(spec.body)) as unknown);
-  if (errors.length === 0 && row && !spec.unchecked) {
+  let body = spec.body === undefined ? undefined : asJson(spec.body);
+  if (body instanceof Error) errors.push({ path: 'body', message: 'Not JSON (a BigInt, a cycle?)' });
+  if (errors.length === 0 && row && !spec.unchecked && !(body instanceof Error)) {
     if (spec.status === row.status) {
       if (body === undefined) errors.push({ path: 'body', message: `A ${row.status} answer needs a body` });
       else errors.push(...schemaErrors(responseSchema(row), body));
@@ -187,6 +188,15 @@ function schemaErrors(schema: z.core.$ZodType, value: unknown): FieldError[] {
 
 function responseSchema(row: OperationRow): z.core.$ZodType {
   return (schemas as unknown as Record<string, z.core.$ZodType>)[row.schemas.response]!;
+}
+
+/** The body as JSON keeps it (a copy: the override never shares objects with the caller), or the error. */
+function asJson(value: unknown): unknown {
+  try {
+    return JSON.parse(JSON.stringify(value)) as unknown;
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
 }
 
 function isProblemLike(body: unknown): boolean {
