@@ -29,6 +29,7 @@ export type { ChangeRequest } from './domain/business';
 export type { AuthorizationFilter, Purchase } from './domain/authorizations';
 export { DECLINE_REASONS } from './domain/authorizations';
 export type { FaultSpec } from './pipeline/faults';
+export type { ErrorStatus, OverrideSpec, SuccessBody, SuccessStatus } from './pipeline/overrides';
 export type { Exchange } from './pipeline/runtime';
 export type { Reply } from './pipeline/reply';
 export type { AuthorizationControl, TenantControl } from './control';
@@ -51,7 +52,9 @@ export type {
   AuthorizationStep,
   Credentials,
   DeclineReason,
+  FaultRule,
   Fixtures,
   OutboxMessage,
+  OverrideRule,
   TenantSnapshot,
 } from './store';

@@ -460,6 +460,42 @@ describe('the inspector page at /__mock/ui', () => {
     expect((failure as CardIssuingError).status).toBe(503);
     await shows(page, '.rows [data-operation="getUser"]:has-text("503")');
     await page.locator('section[aria-label="Active faults"] li').waitFor({ state: 'detached' });
+    // Faults with a code and Retry-After are listed, removed one by one, and cleared.
+    await faults.getByLabel(/^Operation/).fill('getUser');
+    await faults.getByLabel(/^Code/).fill('SERVICE_UNAVAILABLE');
+    await faults.getByLabel(/^Retry-After/).fill('30');
+    await faults.getByLabel(/^Times/).fill('2');
+    await noticeAfter(page, () => faults.getByRole('button', { name: 'Inject fault' }).click());
+    await faults.getByRole('button', { name: 'Inject fault' }).click(); // the same notice again
+    await expect.poll(() => server.mock.faults.list().length).toBe(2);
+    await shows(
+      page,
+      'section[aria-label="Active faults"] li:has-text("getUser: status 503 SERVICE_UNAVAILABLE, Retry-After 30")',
+    );
+    const [first, second] = server.mock.faults.list();
+    await noticeAfter(page, () => page.getByRole('button', { name: `Remove ${first!.id}` }).click());
+    expect(server.mock.faults.list().map((f) => f.id)).toEqual([second!.id]);
+    await noticeAfter(page, () => page.getByRole('button', { name: 'Clear all faults' }).click());
+    expect(server.mock.faults.list()).toEqual([]);
+    // An override: the page lists it as GET /__mock/overrides does, marks its answers in the journal, removes it.
+    const set = await fetch(`${server.url}/__mock/overrides`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ operationId: 'getUser', status: 404 }),
+    });
+    const override = (await set.json()) as { id: string };
+    expect(server.mock.overrides.list().map((o) => o.id)).toEqual([override.id]);
+    await shows(page, 'section[aria-label="Overrides"] li:has-text("getUser answers 404, until removed")');
+    await expect(client.s2s.users.get(adaId)).rejects.toMatchObject({ status: 404 });
+    await shows(page, `.rows [data-override="${override.id}"]`);
+    expect(server.mock.requests({ overridden: true })[0]).toMatchObject({
+      operationId: 'getUser',
+      override: override.id,
+    });
+    await page.screenshot({ path: shot('9-faults-overrides-1280x800') });
+    await noticeAfter(page, () => page.getByRole('button', { name: `Remove ${override.id}` }).click());
+    expect(server.mock.overrides.list()).toEqual([]);
+    await page.locator('section[aria-label="Overrides"] li').waitFor({ state: 'detached' });
     // Lock and unlock the live card; reject one change request and cancel another.
     await tab(/^Business/);
     const chain = page.locator(`[data-card="${longApproval.card.id}"]`);

@@ -28,6 +28,9 @@ import {
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { chromePath } from '../helpers/chromium';
@@ -121,6 +124,30 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
     expect(required.exports).toEqual(imported.exports);
     expect((required.exports as { sdk: string[] }).sdk).toContain('isCardIssuingError');
     expect((required.exports as { reveal: string[] }).reveal).toContain('mountCardReveal');
+  });
+
+  it('the packed mock serves its MCP tools: Streamable HTTP at /__mock/mcp, and npx card-issuing-mock mcp --url over stdio', async () => {
+    const { dir, url } = await mockCommand();
+    const overHttp = new Client({ name: 'consumer', version: '1.0.0' });
+    await overHttp.connect(new StreamableHTTPClientTransport(new URL(`${url}/__mock/mcp`)));
+    const names = (await overHttp.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['call_api', 'given', 'override', 'inject_fault', 'journal']));
+    const fixtures = await overHttp.callTool({ name: 'fixtures', arguments: {} });
+    expect(JSON.parse((fixtures.content as { text: string }[])[0]!.text)).toMatchObject({ status: 200 });
+    await overHttp.close();
+    const overStdio = new Client({ name: 'consumer-stdio', version: '1.0.0' });
+    await overStdio.connect(
+      new StdioClientTransport({
+        command: 'npx',
+        args: ['card-issuing-mock', 'mcp', '--url', url],
+        cwd: dir,
+        stderr: 'pipe',
+      }),
+    );
+    expect((await overStdio.listTools()).tools.map((t) => t.name)).toEqual(names);
+    const clock = await overStdio.callTool({ name: 'get_clock', arguments: {} });
+    expect(JSON.parse((clock.content as { text: string }[])[0]!.text)).toMatchObject({ status: 200 });
+    await overStdio.close();
   });
 
   it('ESM TypeScript (moduleResolution bundler, and node16) with only card-issuing-sdk: import, a signed flow, a typed 404', async () => {

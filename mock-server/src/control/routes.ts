@@ -19,6 +19,8 @@ import {
   zRequestChangeBody,
 } from './schemas';
 import type { TenantControl } from './tenant-control';
+import type { OperationId } from 'card-issuing-sdk/server';
+import type { OverrideSpec } from '../pipeline/overrides';
 import { authorizationRoutes } from './authorization-routes';
 
 /** What the routes need from the mock: the control of a tenant (as the pipeline finds it), and adding one. */
@@ -36,6 +38,39 @@ const uuid = z.uuid();
 function publicFixtures(control: TenantControl) {
   const fixtures = control.fixtures();
   return { ...fixtures, credentials: fixtures.credentials.map(({ apiKey }) => ({ apiKey })) };
+}
+
+/** What a tenant keeps a list of, by id: its faults, its overrides. */
+interface Rules {
+  list(): unknown[];
+  remove(id: string): void;
+  clear(): void;
+}
+
+/** `GET /__mock/{name}` lists the rules, `DELETE /__mock/{name}` clears them, `DELETE /__mock/{name}/{id}` removes one. */
+function ruleRoutes(name: string, idPrefix: string, rules: (control: TenantControl) => Rules): RouteDef[] {
+  const path = `/__mock/${name}`;
+  return [
+    { method: 'get', path, run: ({ control }) => ({ status: 200, body: { items: rules(control).list() } }) },
+    {
+      method: 'delete',
+      path,
+      run: ({ control }) => {
+        const cleared = rules(control).list().length;
+        rules(control).clear();
+        return { status: 200, body: { cleared } };
+      },
+    },
+    {
+      method: 'delete',
+      path: `${path}/{id}`,
+      params: z.object({ id: z.string().regex(new RegExp(`^${idPrefix}_\\d{1,15}$`), `An id (${idPrefix}_N)`) }),
+      run: ({ control, params }) => {
+        rules(control).remove(params.id!);
+        return { status: 200, body: { removed: params.id } };
+      },
+    },
+  ];
 }
 
 /** The `/__mock/` routes (the pipeline answers 404 ROUTE_NOT_FOUND for any other path under `/__mock`). */
@@ -156,11 +191,18 @@ export function controlRoutes(api: ControlApi): RouteDef[] {
       method: 'post',
       path: '/__mock/faults',
       body: zFaultBody,
+      run: ({ control, body }) => ok(control.faults.inject(body as z.infer<typeof zFaultBody>), 201),
+    },
+    ...ruleRoutes('faults', 'fault', (control) => control.faults),
+    {
+      method: 'post',
+      path: '/__mock/overrides',
       run: ({ control, body }) => {
-        control.faults.inject(body as z.infer<typeof zFaultBody>);
-        return ok({ injected: body }, 201);
+        const given = (typeof body === 'object' && body !== null ? body : {}) as { operationId?: unknown };
+        return ok(control.override(given.operationId as OperationId, given as OverrideSpec), 201);
       },
     },
+    ...ruleRoutes('overrides', 'override', (control) => control.overrides),
     {
       method: 'post',
       path: '/__mock/credentials',

@@ -94,14 +94,5 @@ export const zAuthorization = z.strictObject({
   updatedAt: z.iso.datetime(),
 });
 
-/** `POST /__mock/faults`. */
-export const zFaultBody = z.strictObject({
-  method: z
-    .string()
-    .regex(/^[A-Za-z]+$/)
-    .optional(),
-  path: z.string().min(1).max(2048),
-  status: z.int().optional(),
-  delayMs: z.number().optional(),
-  times: z.int().optional(),
-});
+/** `POST /__mock/faults`: the same checks as `faults.inject` (pipeline/faults.ts). */
+export { zFaultSpec as zFaultBody } from '../pipeline/faults';

@@ -9,6 +9,7 @@ import { advanceClock, clockNow, setClock } from '../clock';
 import {
   ProblemError,
   authorizations,
+  notFound,
   business,
   cards,
   contextOf,
@@ -23,7 +24,9 @@ import type { ChangeRequest } from '../domain/business';
 import type { Purchase } from '../domain/authorizations';
 import { authorizationControl, type AuthorizationControl } from './authorization-control';
 import { indexOf, outboxOf } from '../domain/lookups';
-import { injectFault, type FaultSpec } from '../pipeline/faults';
+import type { OperationId } from 'card-issuing-sdk/server';
+import { injectFault, removeFault, type FaultSpec } from '../pipeline/faults';
+import { removeOverride, setOverride, type OverrideSpec } from '../pipeline/overrides';
 import type { ObservedRuntime } from '../observe/runtime';
 import { validateParts } from '../pipeline/validation';
 import { encryptDetails } from '../pipeline/operations';
@@ -34,8 +37,10 @@ import {
   migrateSnapshot,
   snapshotErrors,
   type AuthorizationRecord,
+  type FaultRule,
   type Fixtures,
   type OutboxMessage,
+  type OverrideRule,
   type Tenant,
   type TenantSnapshot,
 } from '../store';
@@ -55,7 +60,7 @@ export interface TenantControl {
     /** Forward only; a frozen clock stays frozen at the instant. */
     set(instant: string | Date): void;
   };
-  /** Back to the seeded state (same ids), the clock as configured, no faults. */
+  /** Back to the seeded state (same ids), the clock as configured, no faults, no overrides. */
   reset(): void;
   /** A deep copy of the tenant's whole state (JSON-serialisable). */
   snapshot(): TenantSnapshot;
@@ -112,8 +117,32 @@ export interface TenantControl {
    */
   authorizations: AuthorizationControl;
   faults: {
-    /** The next `times` (default 1) requests matching `method` and `path` fail with `status` and/or wait `delayMs`. */
-    inject(fault: FaultSpec): void;
+    /**
+     * The next `times` (default 1) requests of `operationId`, or matching `method` and `path`, fail with `status`,
+     * `code` (default: the spec's code for the status), `detail` and `retryAfter`, and/or wait `delayMs`; status 0
+     * drops the connection. Returns the fault as kept (with its `id`).
+     */
+    inject(fault: FaultSpec): FaultRule;
+    /** The faults waiting, in the order they are tried. */
+    list(): FaultRule[];
+    /** Removes one fault by id (404 NOT_FOUND for an unknown one). */
+    remove(id: string): void;
+    clear(): void;
+  };
+  /**
+   * Answers `operationId` with `status`, `body` and `headers` instead of the domain (every request until removed,
+   * or the next `times`; after `delayMs`), as msw's `server.use` would, for this tenant only. Typed from the spec:
+   * an undeclared status or a body of the wrong shape does not compile; checked against the spec's response
+   * schema (400 VALIDATION_FAILED naming each bad path) unless `unchecked: true`. An error status without a body
+   * answers the problem of the spec's code for it. The latest override of an operation answers; each answer is
+   * marked in the journal (`override: id`). Returns the override as kept (with its `id`).
+   */
+  override<K extends OperationId>(operationId: K, override: OverrideSpec<K>): OverrideRule;
+  overrides: {
+    /** The overrides, oldest first. */
+    list(): OverrideRule[];
+    /** Removes one by id (404 NOT_FOUND for an unknown one). */
+    remove(id: string): void;
     clear(): void;
   };
   /** Seeded ids, credentials and current corporate balances. */
@@ -208,6 +237,7 @@ export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant)
       const tenant = getTenant();
       tenant.state = runtime.tenants.fresh(tenant.apiKey);
       tenant.faults = [];
+      tenant.overrides = [];
       runtime.observer.emit(tenant.apiKey, { type: 'mock.reset' });
       runtime.changed();
     },
@@ -280,11 +310,23 @@ export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant)
     },
     authorizations: authorizationControl(act, read),
     faults: {
-      inject: (fault) => {
-        injectFault(getTenant(), fault);
+      inject: (fault) => injectFault(getTenant(), fault),
+      list: () => getTenant().faults.map((f) => ({ ...f })),
+      remove: (id) => {
+        if (!removeFault(getTenant(), id)) throw notFound('fault', id);
       },
       clear: () => {
         getTenant().faults = [];
+      },
+    },
+    override: (operationId, override) => setOverride(getTenant(), operationId, override),
+    overrides: {
+      list: () => structuredClone(getTenant().overrides),
+      remove: (id) => {
+        if (!removeOverride(getTenant(), id)) throw notFound('override', id);
+      },
+      clear: () => {
+        getTenant().overrides = [];
       },
     },
     fixtures: () =>

@@ -40,6 +40,11 @@ const zRequestsQuery = z.strictObject({
   after: zSeq.optional(),
   limit: zLimit.optional(),
   bodies: z.enum(['true', 'false']).optional(),
+  /** `true`, `false`, or an override's id. */
+  overridden: z
+    .string()
+    .regex(/^(true|false|override_\d{1,15})$/, 'true, false or an override id')
+    .optional(),
 });
 
 const zEventsQuery = z.strictObject({
@@ -84,6 +89,12 @@ export function inspectorRoutes(runtime: ObservedRuntime): RouteDef[] {
           seq: q.seq,
           after: q.after,
           limit: q.limit ?? 100,
+          overridden:
+            q.overridden === undefined
+              ? undefined
+              : q.overridden.startsWith('override_')
+                ? q.overridden
+                : q.overridden === 'true',
         });
         const items =
           q.bodies === 'false' ? runtime.observer.requestSummaries(control.apiKey, filter) : control.requests(filter);
@@ -148,7 +159,8 @@ export function inspectorRoutes(runtime: ObservedRuntime): RouteDef[] {
               // only, so the page offers no other (with --no-auth it may switch to any).
               tenants: runtime.verifySignatures ? [control.apiKey] : runtime.tenants.all().map((t) => t.apiKey),
               events: runtime.observer.events(control.apiKey, { type: 'approval.statusChanged' }),
-              faults: runtime.tenants.get(control.apiKey)?.faults ?? [],
+              faults: control.faults.list(),
+              overrides: control.overrides.list(),
             }),
             journal: stats(control),
           },

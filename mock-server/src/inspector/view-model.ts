@@ -3,6 +3,7 @@
  * @module
  */
 import type { ApprovalStatus, DepositVerification, Money } from 'card-issuing-sdk';
+import type { FaultRule, OverrideRule } from '../store';
 
 /** One status change of an approval instance. */
 export interface StatusChange {
@@ -126,5 +127,8 @@ export interface InspectorView {
   topUps: { id: string; corporateUuid: string; type: string; cryptoAmount: string; amount: Money; createdAt: string }[];
   depositTargets: { balanceId: string; label: string; types: string[] }[];
   depositTypes: { type: string; name: string; minimumAmount: string }[];
-  faults: { method: string | null; path: string; status: number | null; delayMs: number | null; remaining: number }[];
+  /** The faults waiting, in the order they are tried (as `GET /__mock/faults` lists them). */
+  faults: FaultRule[];
+  /** The overrides, oldest first (as `GET /__mock/overrides` lists them); the latest of an operation answers. */
+  overrides: OverrideRule[];
 }

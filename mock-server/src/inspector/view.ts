@@ -9,7 +9,7 @@
  */
 import { verificationView } from '../domain/views';
 import type { MockEvent } from '../observe';
-import type { FaultRule, TenantState, UserRecord } from '../store';
+import type { FaultRule, OverrideRule, TenantState, UserRecord } from '../store';
 import { approvalChains } from './chains';
 import { last4Of, purchasesByCard } from './purchases';
 import { upcoming } from './upcoming';
@@ -31,6 +31,7 @@ export function inspectorView(input: {
   tenants: string[];
   events: readonly MockEvent[];
   faults: readonly FaultRule[];
+  overrides: readonly OverrideRule[];
 }): InspectorView {
   const { state, now } = input;
   const users = Object.values(state.users);
@@ -138,12 +139,7 @@ export function inspectorView(input: {
       name: t.name,
       minimumAmount: t.minimumAmount,
     })),
-    faults: input.faults.map((f) => ({
-      method: f.method ?? null,
-      path: f.path,
-      status: f.status ?? null,
-      delayMs: f.delayMs ?? null,
-      remaining: f.remaining,
-    })),
+    faults: input.faults.map((f) => ({ ...f })),
+    overrides: input.overrides.map((o) => ({ ...o })),
   };
 }

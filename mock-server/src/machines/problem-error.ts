@@ -33,9 +33,6 @@ export type CodeOfStatus<S extends number> = {
   [C in ProblemCode]: (typeof problemStatus)[C] extends S ? C : never;
 }[ProblemCode];
 
-/** The codes an injected fault answers with at the status it was injected with (a 429 is RATE_LIMITED, at its own). */
-export type FaultProblemCode = 'INJECTED_FAULT' | 'INTERNAL_ERROR';
-
 /** An error with a stable code of the spec's closed `ProblemCode` set (`NOT_FOUND`, ...) and that code's HTTP status. */
 export class ProblemError extends Error {
   override readonly name = 'ProblemError';
@@ -66,9 +63,9 @@ export class ProblemError extends Error {
 
   /**
    * The problem of a fault injected through the control API, at the status the fault names (400-599): the only
-   * status `INJECTED_FAULT` has, and for `INTERNAL_ERROR` (an injected 5xx) one that replaces the spec's 500.
+   * status `INJECTED_FAULT` has; for another code, the fault checked that it is the code's own.
    */
-  static injected(status: number, code: FaultProblemCode, detail: string, extras: ProblemExtras = {}): ProblemError {
+  static injected(status: number, code: ProblemCode, detail: string, extras: ProblemExtras = {}): ProblemError {
     const error = new ProblemError('INTERNAL_ERROR', detail, extras);
     error.#code = code;
     error.#status = status;

@@ -4,6 +4,7 @@
  * inspector routes, the request journal, and the msw handlers.
  * @module
  */
+import type { RequestHandler } from 'msw';
 import { mswHandlers } from '../adapters/msw';
 import { atWallClock } from '../clock';
 import { callAction, controlRoutes, tenantControl, walRecorded, type TenantControl } from '../control';
@@ -95,7 +96,9 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
   );
   // The request journal listens to the pipeline's exchanges (unless it keeps nothing).
   if (runtime.observer.journalSize > 0) runtime.exchangeListeners.add(journalListener(runtime));
-  const handlers = mswHandlers(pipeline, runtime.baseUrl);
+  // What mock.use() added, newest first; the mock's own handler tries them before its pipeline.
+  const used: RequestHandler[] = [];
+  const handlers = mswHandlers(pipeline, runtime.baseUrl, used);
 
   const importState = (given: ServerState): void => {
     const state = migrateServerState(given);
@@ -130,12 +133,26 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     users: defaultControl.users,
     cards: defaultControl.cards,
     faults: defaultControl.faults,
+    override: defaultControl.override,
+    overrides: defaultControl.overrides,
     fixtures: defaultControl.fixtures,
     authorizations: defaultControl.authorizations,
     requests: defaultControl.requests,
     events: defaultControl.events,
     subscribe: defaultControl.subscribe,
     handlers,
+    use: (...added: RequestHandler[]) => {
+      used.unshift(...added);
+      return () => {
+        for (const handler of added) {
+          const index = used.indexOf(handler);
+          if (index >= 0) used.splice(index, 1);
+        }
+      };
+    },
+    resetHandlers: () => {
+      used.length = 0;
+    },
     tenant: controlOf,
     addCredentials: (c: Credentials) => addCredentials(c).control,
     exportState: (): ServerState => serverState(cloneState),

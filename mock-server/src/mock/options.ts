@@ -3,7 +3,7 @@
  * a standalone server keeps in its state file.
  * @module
  */
-import type { HttpHandler } from 'msw';
+import type { HttpHandler, RequestHandler } from 'msw';
 import type { SecretEncoding } from 'card-issuing-sdk/server';
 import type { TenantControl } from '../control';
 import type { ObserveOptions } from '../observe';
@@ -66,6 +66,15 @@ export interface CardIssuingMock extends TenantControl {
    * anything else passes on to the next handler.
    */
   handlers: HttpHandler[];
+  /**
+   * Adds raw msw handlers (`http.get(url, resolver)`) that answer before the mock's own, newest first, as msw's
+   * `server.use` does, for every tenant and whichever runner serves `handlers` (setupServer, the test setups'
+   * fetch, the service worker). A handler that returns nothing lets the mock answer. Returns the function
+   * that removes these handlers; {@link CardIssuingMock.resetHandlers} removes all of them.
+   */
+  use(...handlers: RequestHandler[]): () => void;
+  /** Removes every handler `use()` added (as msw's `server.resetHandlers()`); the mock's own stay. */
+  resetHandlers(): void;
   /** The same control surface for another tenant (404 NOT_FOUND ProblemError when the key is unknown). */
   tenant(apiKey: string): TenantControl;
   /** A new tenant with its own seeded state; the same credentials again change nothing; a known key with another secret is 409 API_KEY_EXISTS. */

@@ -6,11 +6,15 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startMockServer, type MockServer, type StartMockServerOptions } from './start.js';
 import { copyWorkerScript } from './init.js';
+import { serveMcpStdio, type McpStdioOptions } from './mcp-stdio.js';
 
 /** What the command prints for --help and after a bad flag. */
 export const USAGE = `Usage:
   card-issuing-mock [options]           start the mock server
   card-issuing-mock init <publicDir>    copy msw's mockServiceWorker.js into publicDir (for card-issuing-mock/browser)
+  card-issuing-mock mcp --url <url>     the mock's MCP tools over stdio, for a running mock at <url> (signed with
+                                        --api-key/--api-secret, default test_key/test_secret; also --sign-body,
+                                        --secret-encoding)
 
 Options:
   --port <n>           port to listen on (default 4010; 0 picks a free one)
@@ -63,6 +67,15 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   if (parsed.kind === 'help') {
     io.out(`${USAGE}\n`);
     return 0;
+  }
+  if (parsed.kind === 'mcp') {
+    try {
+      await serveMcpStdio(parsed.options);
+      return undefined;
+    } catch (error) {
+      io.err(`card-issuing-mock mcp: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
+    }
   }
   if (parsed.kind === 'init') {
     try {
@@ -135,6 +148,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
 type Parsed =
   | { kind: 'help' }
   | { kind: 'init'; publicDir: string }
+  | { kind: 'mcp'; options: McpStdioOptions }
   | { kind: 'serve'; options: StartMockServerOptions & { stateFile?: string } };
 
 function parse(argv: readonly string[]): Parsed {
@@ -157,6 +171,7 @@ function parse(argv: readonly string[]): Parsed {
       'cors-origin': { type: 'string', multiple: true },
       seed: { type: 'string' },
       docs: { type: 'string' },
+      url: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -172,7 +187,9 @@ function parse(argv: readonly string[]): Parsed {
       );
     return { kind: 'init', publicDir: rest[0]! };
   }
+  if (command === 'mcp') return { kind: 'mcp', options: mcpOptions(values, rest) };
   if (command !== undefined) throw new UsageError(`Unknown command "${command}".`);
+  if (values.url !== undefined) throw new UsageError('--url is an option of `card-issuing-mock mcp`.');
 
   const options: StartMockServerOptions = {};
   if (values.port !== undefined) options.port = integer('--port', values.port, 0, 65535);
@@ -245,6 +262,31 @@ function parse(argv: readonly string[]): Parsed {
     options.docsDir = resolve(values.docs);
   }
   return { kind: 'serve', options };
+}
+
+/** The options of `mcp`: the URL of a running mock and the credentials its tools sign with. */
+function mcpOptions(values: Record<string, unknown>, rest: readonly string[]): McpStdioOptions {
+  const allowed = new Set(['url', 'api-key', 'api-secret', 'sign-body', 'secret-encoding']);
+  const others = Object.keys(values).filter((name) => !allowed.has(name));
+  if (others.length > 0 || rest.length > 0)
+    throw new UsageError(`mcp takes --url, --api-key, --api-secret, --sign-body and --secret-encoding only.`);
+  const url = URL.parse(String(values.url ?? ''));
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash)
+    throw new UsageError("mcp needs --url, the running mock's URL, e.g. --url http://127.0.0.1:4010.");
+  if ((values['api-key'] === undefined) !== (values['api-secret'] === undefined))
+    throw new UsageError('--api-key and --api-secret go together; give both or neither.');
+  const encoding = values['secret-encoding'];
+  if (encoding !== undefined && encoding !== 'utf8' && encoding !== 'base64')
+    throw new UsageError(`--secret-encoding is utf8 or base64 (got "${String(encoding)}").`);
+  return {
+    url: url.href.replace(/\/+$/, ''),
+    credentials: {
+      apiKey: String(values['api-key'] ?? 'test_key'),
+      apiSecret: String(values['api-secret'] ?? (encoding === 'base64' ? BASE64_DEFAULT_SECRET : 'test_secret')),
+    },
+    ...(values['sign-body'] ? { bodyHash: true } : {}),
+    ...(encoding !== undefined ? { secretEncoding: encoding } : {}),
+  };
 }
 
 function integer(flag: string, text: string, min: number, max: number): number {

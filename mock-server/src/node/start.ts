@@ -12,6 +12,7 @@ import { withDocsPage } from './docs-page.js';
 import { withInspectorPage } from './inspector-page.js';
 import { withRevealPage } from './reveal-page.js';
 import { servePipeline } from './server.js';
+import { withMcp } from './mcp-endpoint.js';
 import { errnoText, openStateFile, StateFileError, type StateFile } from './state-file/index.js';
 
 /** Options of {@link startMockServer}. */
@@ -149,8 +150,10 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
   try {
     // The reveal frame may be framed by the pages the guard lets call the mock (local ones, --cors-origin, public URL).
     const framers = [...(options.corsOrigins ?? []), ...(options.publicUrl ? [new URL(options.publicUrl).origin] : [])];
-    const pages = withRevealPage(withInspectorPage(mockInternals(mock).pipeline), framers);
-    http = await servePipeline(withDocsPage(pages, options.docsDir), {
+    const pages = withRevealPage(withInspectorPage(internals.pipeline), framers);
+    const pipeline = withDocsPage(pages, options.docsDir);
+    // The MCP endpoint's tools send their requests to the mock's own pipeline, in-process.
+    http = await servePipeline(withMcp(pipeline, internals.pipeline, internals.runtime), {
       port: options.port ?? 4010,
       host,
       ...(log ? { log } : {}),

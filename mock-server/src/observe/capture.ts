@@ -41,6 +41,7 @@ export function journalListener(runtime: ObservedRuntime): (exchange: Exchange) 
       responseHeaders: response ? response.headers : {},
       responseBody: response && !response.stream && response.body !== '' ? response.body : null,
       startedAt: Date.now() - exchange.durationMs,
+      ...(exchange.override !== undefined ? { override: exchange.override } : {}),
     });
   };
 }

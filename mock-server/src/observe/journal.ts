@@ -30,6 +30,8 @@ export interface ExchangeRecord {
   responseBody: string | null;
   /** Wall-clock epoch ms when the request arrived. */
   startedAt: number;
+  /** The override that answered instead of the domain, when one did. */
+  override?: string;
 }
 
 /** A kept exchange: bodies cut to {@link JOURNAL_BODY_LIMIT}. */
@@ -63,6 +65,8 @@ export interface JournalSummary {
   code: string | null;
   durationMs: number;
   requestId: string | null;
+  /** Present when an override answered instead of the domain: its id (`override_3`). */
+  override?: string;
 }
 
 /** A journal entry with both bodies. */
@@ -85,6 +89,8 @@ export interface RequestFilter {
   method?: string;
   /** The one entry with this sequence number. */
   seq?: number;
+  /** Only the answers of an override (true), of this override (its id), or of none (false). */
+  overridden?: boolean | string;
   /** Only entries after this sequence number (for polling). */
   after?: number;
   /** At most this many (the newest). */
@@ -122,6 +128,14 @@ export function exchangeMatches(e: StoredExchange, filter: RequestFilter): boole
   if (filter.method !== undefined && e.method !== filter.method.toUpperCase()) return false;
   if (filter.seq !== undefined && e.seq !== filter.seq) return false;
   if (filter.after !== undefined && !(e.seq > filter.after)) return false;
+  if (filter.overridden !== undefined) {
+    if (
+      typeof filter.overridden === 'string'
+        ? e.override !== filter.overridden
+        : filter.overridden !== (e.override !== undefined)
+    )
+      return false;
+  }
   return true;
 }
 
@@ -138,6 +152,7 @@ export function summaryOf(e: StoredExchange, secrets: readonly string[]): Journa
     code: e.code,
     durationMs: Math.round(e.durationMs * 100) / 100,
     requestId: e.requestId,
+    ...(e.override !== undefined ? { override: e.override } : {}),
   };
 }
 

@@ -23,7 +23,7 @@ export type RouteResult =
 
 /** One control route. */
 export interface ControlRoute<C> {
-  method: 'get' | 'post' | 'put';
+  method: 'get' | 'post' | 'put' | 'delete';
   path: string;
   params?: z.ZodType;
   body?: z.ZodType;

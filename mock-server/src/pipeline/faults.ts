@@ -1,68 +1,126 @@
 /**
- * Injected faults: the next `times` requests that match a method and path pattern answer with a status (after
- * an optional delay), so that an integrator can test retries, timeouts and error handling.
+ * Injected faults: the next `times` requests that match an operation (by operationId, or by method and path
+ * pattern) answer with a problem (status, code, detail, `Retry-After`) or a dropped connection, after an optional
+ * delay, so that an integrator can test retries, timeouts and error handling. A fault without a code answers with
+ * the spec's code for its status (`x-status` of `ProblemCode`, generated into `problemStatus`): 503
+ * SERVICE_UNAVAILABLE, 429 RATE_LIMITED, 500 INTERNAL_ERROR; a status the spec gives no code, INJECTED_FAULT.
+ * Faults are plain JSON data on the tenant (store/tenants.ts), listed and cleared like its overrides.
  * @module
  */
+import * as z from 'zod';
+import type { ProblemCode } from 'card-issuing-sdk';
+import { schemas } from 'card-issuing-sdk/schemas';
+import { operationTable, problemStatus } from 'card-issuing-sdk/server';
 import type { FaultRule, Tenant } from '../store';
 import { ProblemError } from '../domain/errors';
 import { compilePathPattern, MAX_PATTERN_TOKENS, type PathPattern } from './path-pattern';
+import { validateParts } from './validation';
+
+const OPERATION_IDS = operationTable.map((o) => o.operationId) as [string, ...string[]];
+
+/** What `faults.inject` and `POST /__mock/faults` take. */
+export const zFaultSpec = z.strictObject({
+  /** The spec's operationId (`listUserApprovals`): the operation's method and path. */
+  operationId: z.enum(OPERATION_IDS).optional(),
+  /** Only this method (any case); default: every method. */
+  method: z
+    .string()
+    .regex(/^[A-Za-z]{1,10}$/)
+    .optional(),
+  /** The request path, exact or a pattern: `*` matches anything, `{name}` or `:name` one segment. */
+  path: z.string().min(1).max(MAX_PATTERN_TOKENS).optional(),
+  /** The status to answer with (400-599), or 0 for a network error; omitted: the code's status, or only the delay. */
+  status: z.union([z.literal(0), z.int().min(400).max(599)]).optional(),
+  /** The problem code (default: the spec's code for the status); its status is the spec's. */
+  code: z.optional(schemas.zProblemCode),
+  /** The problem's `detail` (default: says it was injected). */
+  detail: z.string().min(1).max(1000).optional(),
+  /** Seconds sent as `Retry-After` (default 1 for 429 RATE_LIMITED and 503 SERVICE_UNAVAILABLE, else none). */
+  retryAfter: z.int().min(0).max(86_400).optional(),
+  /** Wait this long first (ms). */
+  delayMs: z.number().min(0).max(600_000).optional(),
+  /** How many matching requests it affects (default 1). */
+  times: z.int().min(1).max(1_000_000).optional(),
+});
 
 /** What `faults.inject` takes. */
-export interface FaultSpec {
-  /** Only this method (any case); default: every method. */
-  method?: string;
-  /** The request path, exact or a pattern: `*` matches anything, `{name}` or `:name` one segment. */
-  path: string;
-  /** The status to answer with (400-599), or 0 for a network error; omitted: only the delay. */
-  status?: number;
-  /** Wait this long first (ms). */
-  delayMs?: number;
-  /** How many matching requests it affects (default 1). */
-  times?: number;
-}
+export type FaultSpec = z.input<typeof zFaultSpec>;
 
 /** At most this many faults wait in one tenant (each is tried against every request). */
 export const MAX_FAULTS = 1000;
 
-/** Adds a fault to a tenant; refuses a status or count that makes no sense with 400 VALIDATION_FAILED. */
-export function injectFault(tenant: Tenant, spec: FaultSpec): FaultRule {
+/** Codes that come with `Retry-After` (the spec says to wait that long): given 1 second unless the fault says. */
+const RETRY_AFTER_CODES: ReadonlySet<ProblemCode> = new Set(['RATE_LIMITED', 'SERVICE_UNAVAILABLE']);
+
+/** The spec's code for a status: the first `ProblemCode` whose `x-status` it is; INJECTED_FAULT when none is. */
+export function codeOfStatus(status: number): ProblemCode {
+  const found = Object.entries(problemStatus).find(([, s]) => s === status);
+  return (found?.[0] as ProblemCode | undefined) ?? 'INJECTED_FAULT';
+}
+
+/** Adds a fault to a tenant; refuses one that makes no sense with 400 VALIDATION_FAILED naming each field. */
+export function injectFault(tenant: Tenant, given: FaultSpec): FaultRule {
+  const [spec] = validateParts([{ location: 'body', schema: zFaultSpec, value: given }]) as [FaultSpec];
   const errors: { path: string; message: string }[] = [];
-  if (typeof spec.path !== 'string' || spec.path.length === 0)
-    errors.push({ path: 'path', message: 'A path or path pattern is required' });
-  if (
-    spec.status !== undefined &&
-    !(spec.status === 0 || (Number.isInteger(spec.status) && spec.status >= 400 && spec.status <= 599))
-  ) {
-    errors.push({ path: 'status', message: 'A status is 400 to 599, or 0 for a network error' });
-  }
-  if (spec.delayMs !== undefined && !(Number.isFinite(spec.delayMs) && spec.delayMs >= 0 && spec.delayMs <= 600_000)) {
-    errors.push({ path: 'delayMs', message: 'delayMs is 0 to 600000' });
-  }
-  if (spec.times !== undefined && !(Number.isInteger(spec.times) && spec.times >= 1))
-    errors.push({ path: 'times', message: 'times is a positive integer' });
-  if (spec.status === undefined && spec.delayMs === undefined)
-    errors.push({ path: 'status', message: 'Give a status, a delayMs, or both' });
-  if (typeof spec.path === 'string' && spec.path.length > MAX_PATTERN_TOKENS) {
-    errors.push({ path: 'path', message: `A path pattern has at most ${MAX_PATTERN_TOKENS} characters` });
-  }
+  if (spec.operationId !== undefined && (spec.path !== undefined || spec.method !== undefined))
+    errors.push({ path: 'body.operationId', message: 'Give an operationId, or a method and path, not both' });
+  if (spec.operationId === undefined && spec.path === undefined)
+    errors.push({ path: 'body.path', message: 'Give an operationId or a path (pattern)' });
+  const codeStatus = spec.code === undefined ? undefined : problemStatus[spec.code];
+  if (spec.code !== undefined && spec.status === 0)
+    errors.push({ path: 'body.code', message: 'A dropped connection (status 0) has no code' });
+  else if (spec.code !== undefined && codeStatus === null && spec.status === undefined)
+    errors.push({ path: 'body.status', message: `${spec.code} needs a status` });
+  else if (codeStatus != null && spec.status !== undefined && spec.status !== codeStatus)
+    errors.push({ path: 'body.code', message: `${spec.code} comes with status ${codeStatus}, not ${spec.status}` });
+  if (spec.status === undefined && spec.code === undefined && spec.delayMs === undefined)
+    errors.push({ path: 'body.status', message: 'Give a status, a code, a delayMs, or a mix' });
+  if (spec.status === 0 && (spec.detail !== undefined || spec.retryAfter !== undefined))
+    errors.push({ path: 'body.status', message: 'A dropped connection (status 0) has no detail or Retry-After' });
   if (tenant.faults.length >= MAX_FAULTS)
-    errors.push({ path: 'path', message: `At most ${MAX_FAULTS} faults wait at once; reset or let some be used` });
+    errors.push({ path: 'body', message: `At most ${MAX_FAULTS} faults wait at once; clear them or let some be used` });
   if (errors.length > 0) throw new ProblemError('VALIDATION_FAILED', 'The fault is invalid.', { errors });
+
+  const status = spec.status ?? codeStatus ?? undefined;
+  const code = status === undefined || status === 0 ? undefined : (spec.code ?? codeOfStatus(status));
+  const retryAfter = spec.retryAfter ?? (code !== undefined && RETRY_AFTER_CODES.has(code) ? 1 : undefined);
+  tenant.ruleSeq = (tenant.ruleSeq ?? 0) + 1;
   const rule: FaultRule = {
+    id: `fault_${tenant.ruleSeq}`,
+    ...(spec.operationId !== undefined ? { operationId: spec.operationId } : {}),
     ...(spec.method !== undefined ? { method: spec.method.toUpperCase() } : {}),
-    path: spec.path.replace(/^[a-z]+:\/\/[^/]+/i, ''),
-    ...(spec.status !== undefined ? { status: spec.status } : {}),
+    ...(spec.path !== undefined ? { path: spec.path.replace(/^[a-z]+:\/\/[^/]+/i, '') } : {}),
+    ...(status !== undefined ? { status } : {}),
+    ...(code !== undefined ? { code } : {}),
+    ...(spec.detail !== undefined ? { detail: spec.detail } : {}),
+    ...(retryAfter !== undefined ? { retryAfter } : {}),
     ...(spec.delayMs !== undefined ? { delayMs: spec.delayMs } : {}),
     remaining: spec.times ?? 1,
   };
   tenant.faults.push(rule);
-  return rule;
+  return { ...rule };
+}
+
+/** Removes one fault by id; false when the tenant has none of that id. */
+export function removeFault(tenant: Tenant, id: string): boolean {
+  const index = tenant.faults.findIndex((f) => f.id === id);
+  if (index < 0) return false;
+  tenant.faults.splice(index, 1);
+  return true;
 }
 
 /** The first fault matching the request, used up by one; undefined when none matches. */
-export function takeFault(tenant: Tenant, method: string, pathname: string): FaultRule | undefined {
-  const index = tenant.faults.findIndex(
-    (f) => (f.method === undefined || f.method === method.toUpperCase()) && pathPattern(f.path).matches(pathname),
+export function takeFault(
+  tenant: Tenant,
+  operationId: string,
+  method: string,
+  pathname: string,
+): FaultRule | undefined {
+  const upper = method.toUpperCase();
+  const index = tenant.faults.findIndex((f) =>
+    f.operationId !== undefined
+      ? f.operationId === operationId
+      : (f.method === undefined || f.method === upper) && f.path !== undefined && pathPattern(f.path).matches(pathname),
   );
   if (index < 0) return undefined;
   const fault = tenant.faults[index]!;
@@ -84,12 +142,15 @@ function pathPattern(path: string): PathPattern {
   return pattern;
 }
 
-/** The problem a fault answers with: 429 RATE_LIMITED (Retry-After 1), 5xx INTERNAL_ERROR, else INJECTED_FAULT. */
-export function faultProblem(status: number): ProblemError {
-  if (status === 429)
-    return new ProblemError('RATE_LIMITED', 'Too many requests (an injected fault); try again in 1 second.', {
-      retryAfter: 1,
-    });
-  if (status >= 500) return ProblemError.injected(status, 'INTERNAL_ERROR', 'The server failed (an injected fault).');
-  return ProblemError.injected(status, 'INJECTED_FAULT', 'An injected fault.');
+/** The problem a fault with a status answers with: its code (or the status's), detail and `Retry-After`. */
+export function faultProblem(fault: FaultRule & { status: number }): ProblemError {
+  const code = (fault.code as ProblemCode | undefined) ?? codeOfStatus(fault.status);
+  const detail =
+    fault.detail ??
+    (fault.retryAfter !== undefined
+      ? `An injected fault; try again in ${fault.retryAfter} second${fault.retryAfter === 1 ? '' : 's'}.`
+      : 'An injected fault.');
+  return ProblemError.injected(fault.status, code, detail, {
+    ...(fault.retryAfter !== undefined ? { retryAfter: fault.retryAfter } : {}),
+  });
 }

@@ -4,7 +4,8 @@
  *
  * An API request goes through these stages, in this order: route (a table compiled once) → limits (414 target,
  * 413 body) → signature (HMAC, wall clock, nonce cache; the expected `stringToSign` in the body of a mismatch) →
- * injected faults (only once the signature holds, so a forged request cannot use up a tenant's faults) → parse (400
+ * injected faults (only once the signature holds, so a forged request cannot use up a tenant's faults) → overrides
+ * (the tenant's answer for the operation instead of the domain's, marked in the journal) → parse (400
  * MALFORMED_JSON) → validate path, query, headers and body with the generated zod schemas (400 VALIDATION_FAILED
  * naming each field) → the command: Idempotency-Key replay, settle (due time-driven transitions), domain, record
  * of the reply → durability (with a state file, the reply waits until its change is on disk; 503 when it cannot
@@ -18,6 +19,7 @@ import type { Tenant } from '../store';
 import { commandWall, runApi, ticketOf } from './commands';
 import type { ControlAccess, ControlRoute } from './control-route';
 import { faultProblem, takeFault } from './faults';
+import { overrideReply, takeOverride } from './overrides';
 import { fingerprint } from './idempotency';
 import { operations, type Operation } from './operations';
 import { bodyText, parseJson, parseQuery } from './parse';
@@ -80,6 +82,7 @@ export function createPipeline<C>(
       const requestId = runtime.nextRequestId();
       let operationId: string | undefined;
       let tenant: Tenant | undefined;
+      let override: string | undefined;
       let outcome: Outcome;
       const tooLong = limitProblem(() => checkTarget(request.pathname, request.search));
       if (tooLong) {
@@ -97,13 +100,14 @@ export function createPipeline<C>(
         const result = await api(runtime, operation, request, found.match.params, requestId);
         tenant = result.tenant;
         outcome = result.outcome;
+        override = result.override;
       } else {
         const def = found.match.route.def;
         operationId = `control:${def.method.toUpperCase()} ${def.path}`;
         outcome = { kind: 'reply', reply: await control(runtime, access, def, request, found.match.params, requestId) };
       }
       if (runtime.exchangeListeners.size > 0)
-        observe(runtime, request, outcome, operationId, requestId, started, tenant);
+        observe(runtime, request, outcome, operationId, requestId, started, tenant, override);
       return outcome;
     },
   };
@@ -115,7 +119,7 @@ async function api(
   request: PipelineRequest,
   params: Record<string, string>,
   requestId: string,
-): Promise<{ outcome: Outcome; tenant: Tenant | undefined }> {
+): Promise<{ outcome: Outcome; tenant: Tenant | undefined; override?: string }> {
   const hinted = tenantOfHeader(runtime, request.header('authorization')) ?? runtime.tenants.default;
   let reply: Reply;
   let tenant: Tenant | undefined;
@@ -123,10 +127,18 @@ async function api(
     checkBodySize(request.body, false);
     tenant = runtime.verifySignatures ? await verifiedTenant(runtime, request) : hinted;
     // Faults are the verified tenant's: a forged request names a tenant but cannot use up its faults.
-    const fault = takeFault(tenant, request.method, request.pathname);
+    const fault = takeFault(tenant, operation.operationId, request.method, request.pathname);
     if (fault?.delayMs) await delay(fault.delayMs);
     if (fault?.status === 0) return { outcome: { kind: 'network-error' }, tenant };
-    if (fault?.status !== undefined) throw faultProblem(fault.status);
+    if (fault?.status !== undefined) throw faultProblem({ ...fault, status: fault.status });
+    // An override answers instead of the domain, whatever the request (as an msw handler put first would).
+    const override = takeOverride(tenant, operation.operationId);
+    if (override) {
+      if (override.delayMs) await delay(override.delayMs);
+      if (runtime.latencyMs > 0) await delay(runtime.latencyMs);
+      const reply = overrideReply(override, requestId, request.pathname);
+      return { outcome: { kind: 'reply', reply }, tenant, override: override.id };
+    }
     const text = bodyText(request.body);
     const body = operation.schemas.body ? parseJson(text) : undefined;
     const idempotencyKey = request.header('idempotency-key');
@@ -228,6 +240,7 @@ function observe(
   requestId: string,
   started: number,
   tenant: Tenant | undefined,
+  override: string | undefined,
 ): void {
   const response = outcome.kind === 'reply' ? outcome.reply : undefined;
   const exchange: Exchange = {
@@ -246,6 +259,7 @@ function observe(
     durationMs: performance.now() - started,
     requestId,
     apiKey: tenant?.apiKey,
+    ...(override !== undefined ? { override } : {}),
   };
   for (const listener of runtime.exchangeListeners) {
     try {

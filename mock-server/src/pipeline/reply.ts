@@ -71,13 +71,13 @@ export interface Reply {
   stream?: ReadableStream<Uint8Array>;
 }
 
-/** The problem+json reply of an error, with `X-Request-Id` (and `Retry-After` for 429). */
+/** The problem+json reply of an error, with `X-Request-Id` (and `Retry-After` when the error gives one). */
 export function problemReply(error: ProblemError, requestId: string, instance: string): Reply {
   const headers: Record<string, string> = { 'content-type': 'application/problem+json', 'x-request-id': requestId };
   if (error.extras.retryAfter !== undefined) {
     headers['retry-after'] = String(error.extras.retryAfter);
-    // The spec's RateLimit header (IETF draft): nothing left in this window, which resets after Retry-After.
-    headers.ratelimit = `"default";r=0;t=${error.extras.retryAfter}`;
+    // The spec's RateLimit header (IETF draft) on a 429: nothing left in this window, which resets after Retry-After.
+    if (error.status === 429) headers.ratelimit = `"default";r=0;t=${error.extras.retryAfter}`;
   }
   return { status: error.status, headers, body: JSON.stringify(problemBody(error, requestId, instance)) };
 }

@@ -25,6 +25,8 @@ export interface Exchange {
   requestId: string;
   /** The tenant the request acted on (its api key), when it got that far. */
   apiKey: string | undefined;
+  /** The id of the override that answered instead of the domain (`override_3`), when one did. */
+  override?: string;
 }
 
 /**

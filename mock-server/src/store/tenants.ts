@@ -13,25 +13,60 @@ export interface Credentials {
   apiSecret: string;
 }
 
-/** An injected fault: requests matching `method` and `path` fail with `status` (or only wait `delayMs`). */
+/**
+ * An injected fault (pipeline/faults.ts): requests matching `operationId`, or `method` and `path`, fail with
+ * `status` and `code` (or only wait `delayMs`). Plain JSON, kept with the tenant.
+ */
 export interface FaultRule {
+  /** `fault_N`, unique in the tenant: what `DELETE /__mock/faults/{id}` removes. */
+  id: string;
+  /** The spec's operationId; when set, `method` and `path` are not. */
+  operationId?: string;
   /** Upper-case method; undefined matches every method. */
   method?: string;
   /** A path pattern: `*` matches anything, `{name}` or `:name` one segment. */
-  path: string;
+  path?: string;
   /** The status to answer with (400-599), or 0 for a network error; undefined: only the delay. */
   status?: number;
+  /** The problem code (the spec's code for the status unless the fault named one). */
+  code?: string;
+  detail?: string;
+  /** Seconds sent as `Retry-After`. */
+  retryAfter?: number;
   delayMs?: number;
   /** How many matching requests it still affects. */
   remaining: number;
 }
 
-/** A tenant: its credentials, state and injected faults (faults are not part of its snapshot). */
+/**
+ * An override (pipeline/overrides.ts): the next `remaining` requests of `operationId` (all of them when null) are
+ * answered with `status`, `headers` and `body` instead of the domain's answer. Plain JSON, kept with the tenant.
+ */
+export interface OverrideRule {
+  /** `override_N`, unique in the tenant: what `DELETE /__mock/overrides/{id}` removes. */
+  id: string;
+  operationId: string;
+  status: number;
+  /** The JSON body (checked against the spec's response schema for the status unless `unchecked`). */
+  body?: unknown;
+  /** Lower-case names. */
+  headers?: Record<string, string>;
+  delayMs?: number;
+  /** Set with `unchecked: true`: the body was not checked against the spec. */
+  unchecked?: true;
+  /** How many requests it still answers; null: every one until removed. */
+  remaining: number | null;
+}
+
+/** A tenant: its credentials, state, injected faults and overrides (faults and overrides are not part of its snapshot). */
 export interface Tenant {
   readonly apiKey: string;
   apiSecret: string;
   state: TenantState;
   faults: FaultRule[];
+  overrides: OverrideRule[];
+  /** The number of the last fault or override id given out in this tenant. */
+  ruleSeq?: number;
 }
 
 /** The tenants of one mock. */
@@ -78,6 +113,7 @@ export class TenantRegistry {
       apiSecret: credentials.apiSecret,
       state: this.fresh(credentials.apiKey),
       faults: [],
+      overrides: [],
     };
     this.#tenants.set(credentials.apiKey, tenant);
     return tenant;
@@ -98,6 +134,7 @@ export class TenantRegistry {
         apiSecret: credentials.apiSecret,
         state,
         faults: [],
+        overrides: [],
       });
     }
     this.#defaultKey =

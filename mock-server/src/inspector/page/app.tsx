@@ -19,7 +19,7 @@ const TABS: [Tab, string][] = [
   ['deposits', 'Deposits'],
   ['outbox', 'Outbox'],
   ['events', 'Events'],
-  ['faults', 'Faults'],
+  ['faults', 'Faults & overrides'],
 ];
 
 type Live = 'connecting' | 'live' | 'reconnecting';
@@ -229,7 +229,7 @@ function count(view: InspectorView, tab: Tab): string {
           : tab === 'outbox'
             ? view.outbox.length
             : tab === 'faults'
-              ? view.faults.length
+              ? view.faults.length + view.overrides.length
               : 0;
   return n > 0 ? ` (${n})` : '';
 }

@@ -133,7 +133,8 @@ export function JournalPanel({ version }: { version: number }) {
               class="row"
               data-request-id={e.requestId ?? ''}
               data-operation={e.operationId ?? ''}
-              aria-label={`${e.method} ${e.path}, ${e.operationId ?? 'no operation'}, ${e.status}${e.code ? ` ${e.code}` : ''}, ${e.requestId ?? ''}`}
+              data-override={e.override ?? ''}
+              aria-label={`${e.method} ${e.path}, ${e.operationId ?? 'no operation'}, ${e.status}${e.code ? ` ${e.code}` : ''}${e.override ? `, overridden by ${e.override}` : ''}, ${e.requestId ?? ''}`}
               onClick={(ev) => {
                 opener.current = ev.currentTarget;
                 setOpen(e);
@@ -144,7 +145,10 @@ export function JournalPanel({ version }: { version: number }) {
               <span class="p" title={e.path}>
                 {shortTarget(e.path)}
               </span>
-              <span class="o">{e.operationId ?? '—'}</span>
+              <span class="o">
+                {e.operationId ?? '—'}
+                {e.override ? <span title={`Answered by ${e.override}`}> (overridden)</span> : null}
+              </span>
               <span class="s">
                 <Badge status={String(e.status)} />
               </span>
@@ -208,6 +212,10 @@ function ExchangeDialog({ summary, onClose }: { summary: JournalSummary; onClose
         <div>
           <dt>Code</dt>
           <dd data-fact="code">{summary.code ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Override</dt>
+          <dd data-fact="override">{summary.override ?? '— (the mock answered)'}</dd>
         </div>
         <div>
           <dt>Request id</dt>
