@@ -20,6 +20,7 @@ import {
 } from './schemas';
 import type { TenantControl } from './tenant-control';
 import { authorizationRoutes } from './authorization-routes';
+import { givenRoutes } from './given/routes';
 
 /** What the routes need from the mock: the control of a tenant (as the pipeline finds it), and adding one. */
 export interface ControlApi extends ControlAccess<TenantControl> {
@@ -136,6 +137,7 @@ export function controlRoutes(api: ControlApi): RouteDef[] {
         ok(params.action === 'lock' ? control.cards.lock(params.cardId!) : control.cards.unlock(params.cardId!)),
     },
     ...authorizationRoutes(),
+    ...givenRoutes(),
     { method: 'get', path: '/__mock/state', run: ({ control }) => ok(control.snapshot()) },
     {
       method: 'put',

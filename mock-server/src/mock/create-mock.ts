@@ -132,6 +132,8 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     faults: defaultControl.faults,
     fixtures: defaultControl.fixtures,
     authorizations: defaultControl.authorizations,
+    given: defaultControl.given,
+    loadScenario: defaultControl.loadScenario,
     requests: defaultControl.requests,
     events: defaultControl.events,
     subscribe: defaultControl.subscribe,
