@@ -6,7 +6,15 @@
  */
 import { mswHandlers } from '../adapters/msw';
 import { atWallClock } from '../clock';
-import { callAction, controlRoutes, tenantControl, walRecorded, type TenantControl } from '../control';
+import {
+  callAction,
+  checkScenario,
+  controlRoutes,
+  furnish,
+  tenantControl,
+  walRecorded,
+  type TenantControl,
+} from '../control';
 import { ProblemError, notFound } from '../domain/errors';
 import { inspectorRoutes } from '../inspector/routes';
 import { journalListener, observerOf } from '../observe';
@@ -35,7 +43,14 @@ const DEFAULT_CREDENTIALS: Credentials = { apiKey: 'test_key', apiSecret: 'test_
 /** Creates a mock. Deterministic for a `seed` (with a frozen clock, byte-for-byte). */
 export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
   const credentials = (options.credentials ?? [DEFAULT_CREDENTIALS]).map(checkCredentials);
-  const tenants = new TenantRegistry(String(options.seed ?? 'card-issuing'), options.clock?.now, credentials);
+  const scenario = options.scenario;
+  if (scenario !== undefined) checkScenario(scenario);
+  const tenants = new TenantRegistry(
+    String(options.seed ?? 'card-issuing'),
+    options.clock?.now,
+    credentials,
+    scenario === undefined ? undefined : (state) => furnish(state, scenario),
+  );
   const listeners = new Set<() => void>();
   const serverState = (copy: (state: TenantState) => TenantState): ServerState => ({
     version: 1,

@@ -27,30 +27,34 @@ const zInstant = z.iso.datetime({ offset: true });
 export const zGivenBusinessUser = z.strictObject({
   name: z.optional(zBusinessUserCreate.shape.name),
   lastName: z.optional(zBusinessUserCreate.shape.lastName),
-  /** Default: a new address of example.org. */
-  email: z.optional(zBusinessUserCreate.shape.email),
+  email: z.optional(zBusinessUserCreate.shape.email).describe('Default: a new address of example.org.'),
   phone: z.optional(zBusinessUserCreate.shape.phone),
-  /** Completed registration (default false: PENDING). */
-  registered: z.boolean().optional(),
+  registered: z.boolean().optional().describe('Completed registration (default false: PENDING).'),
 });
 
 /** `given.approval`: an approval in any of the nine statuses, made through the lifecycle's own transitions. */
 export const zGivenApproval = z.strictObject({
   status: zApprovalStatus,
-  /** Minor units in the corporate's currency, or a Money (default 1,000.00). */
-  budget: z.union([z.int().min(1).max(MAX_MONEY), z.strictObject(zMoney.shape)]).optional(),
+  budget: z
+    .union([z.int().min(1).max(MAX_MONEY), z.strictObject(zMoney.shape)])
+    .optional()
+    .describe("Minor units in the corporate's currency, or a Money (default 1,000.00)."),
   validFrom: zInstant.optional(),
   validTo: zInstant.optional(),
-  /** A business user (id or name); default: a new one, made 90 days back. */
-  user: zRef.optional(),
-  /** A corporate: its corporateUuid or its name in the fixtures (default: the first). */
-  corporate: zRef.optional(),
-  /** Captured purchases on the card while it was DELIVERED, in minor units. */
-  spent: zMinor.optional(),
-  /** A pending card hold (an authorization not captured yet), in minor units. */
-  held: zMinor.optional(),
-  /** REAPPROVED: what the budget increase adds; CREATED, REJECTED, EXPIRED: what the change request asks to add (default 0, a PIN update). */
-  additionalBudget: z.int().min(1).max(MAX_MONEY).optional(),
+  user: zRef.optional().describe('A business user (id or name); default: a new one, made 90 days back.'),
+  corporate: zRef
+    .optional()
+    .describe('A corporate: its corporateUuid or its name in the fixtures (default: the first).'),
+  spent: zMinor.optional().describe('Captured purchases on the card while it was DELIVERED, in minor units.'),
+  held: zMinor.optional().describe('A pending card hold (an authorization not captured yet), in minor units.'),
+  additionalBudget: z
+    .int()
+    .min(1)
+    .max(MAX_MONEY)
+    .optional()
+    .describe(
+      'REAPPROVED: what the budget increase adds; CREATED, REJECTED, EXPIRED: what the change request asks to add (default 0, a PIN update).',
+    ),
 });
 
 /** `given.user`: a Server2Server user at any step of registration, e-mail verification and KYC, with a balance. */
@@ -61,26 +65,31 @@ export const zGivenUser = z.strictObject({
   phone: z.optional(zRegistrationData.shape.phone),
   dateOfBirth: z.optional(zRegistrationData.shape.dateOfBirth),
   country: z.optional(zRegistrationData.shape.country),
-  /** Every registration consent signed (default true). */
-  registered: z.boolean().optional(),
-  /** E-mail verified through the one-time code (default false). */
-  emailVerified: z.boolean().optional(),
-  /** The KYC provider's answer (default NOT_STARTED). */
-  kyc: z.enum(['NOT_STARTED', 'PASSED', 'FAILED']).optional(),
-  /** Credited to the user's balance by a deposit, in minor units (0, or at least the smallest deposit's worth). */
-  balance: zMinor.optional(),
+  registered: z.boolean().optional().describe('Every registration consent signed (default true).'),
+  emailVerified: z.boolean().optional().describe('E-mail verified through the one-time code (default false).'),
+  kyc: z
+    .enum(['NOT_STARTED', 'PASSED', 'FAILED'])
+    .optional()
+    .describe("The KYC provider's answer (default NOT_STARTED)."),
+  balance: zMinor
+    .optional()
+    .describe(
+      "Credited to the user's balance by a deposit, in minor units (0, or at least the smallest deposit's worth).",
+    ),
 });
 
 /** `given.card`: a Server2Server card at any step of card issuing. */
 const zGivenCardFields = z.strictObject({
-  /** A Server2Server user (id or name); default: a new one, ready for cards. */
-  user: zRef.optional(),
-  /** Default VIRTUAL. */
-  type: z.enum(['VIRTUAL', 'PHYSICAL']).optional(),
-  /** ACTIVE (default), ORDERED (physical, order not completed) or LOCKED. */
-  status: z.enum(['ACTIVE', 'ORDERED', 'LOCKED']).optional(),
-  /** A priced card left as a draft: CREATED (not paid) or CHARGED (paid, not completed). */
-  draft: z.enum(['CREATED', 'CHARGED']).optional(),
+  user: zRef.optional().describe('A Server2Server user (id or name); default: a new one, ready for cards.'),
+  type: z.enum(['VIRTUAL', 'PHYSICAL']).optional().describe('Default VIRTUAL.'),
+  status: z
+    .enum(['ACTIVE', 'ORDERED', 'LOCKED'])
+    .optional()
+    .describe('ACTIVE (default), ORDERED (physical, order not completed) or LOCKED.'),
+  draft: z
+    .enum(['CREATED', 'CHARGED'])
+    .optional()
+    .describe('A priced card left as a draft: CREATED (not paid) or CHARGED (paid, not completed).'),
 });
 
 /** The checks across a card's fields (JSON Schema cannot say them; the mock says them with the path). */
@@ -103,35 +112,32 @@ export const zGivenCard = cardChecks(zGivenCardFields);
 /** `given.balance`: a Server2Server user's balance credited with an amount. */
 export const zGivenBalance = z.strictObject({
   user: zRef.optional(),
-  /** Minor units credited by a deposit. */
-  amount: z.int().min(1).max(MAX_MONEY),
+  amount: z.int().min(1).max(MAX_MONEY).describe('Minor units credited by a deposit.'),
 });
 
 /** `given.depositAddress`: a deposit address of a user's balance. */
 export const zGivenDepositAddress = z.strictObject({
   user: zRef.optional(),
-  /** Default USDC. */
-  type: z.optional(zDepositTypeCode),
-  /** Default the type's first network. */
-  network: z.optional(zCryptoNetwork),
+  type: z.optional(zDepositTypeCode).describe('Default USDC.'),
+  network: z.optional(zCryptoNetwork).describe("Default the type's first network."),
 });
 
 /** `given.verification`: a deposit that arrived and waits for verification data (or was credited). */
 export const zGivenVerification = z.strictObject({
   user: zRef.optional(),
-  /** Default USDC. */
-  type: z.optional(zDepositTypeCode),
-  /** The crypto amount (default the type's minimum). */
-  amount: z.optional(zCryptoAmount),
-  /** Default PENDING_APPROVAL. */
-  status: z.enum(['PENDING_APPROVAL', 'CREDITED']).optional(),
+  type: z.optional(zDepositTypeCode).describe('Default USDC.'),
+  amount: z.optional(zCryptoAmount).describe("The crypto amount (default the type's minimum)."),
+  status: z.enum(['PENDING_APPROVAL', 'CREDITED']).optional().describe('Default PENDING_APPROVAL.'),
 });
 
 /** `given.corporateBalance`: a corporate whose available balance is raised to an amount by a top-up. */
 export const zGivenCorporateBalance = z.strictObject({
   corporate: zRef.optional(),
-  /** The available balance afterwards, in minor units (at least what is available now). */
-  available: z.int().min(0).max(MAX_MONEY),
+  available: z
+    .int()
+    .min(0)
+    .max(MAX_MONEY)
+    .describe('The available balance afterwards, in minor units (at least what is available now).'),
 });
 
 /** Every builder's options by kind (the `{kind}` of `POST /__mock/given/{kind}`). */
@@ -170,7 +176,10 @@ const zAs = z
 export const zScenarioEntry = z.discriminatedUnion(
   'kind',
   GIVEN_KINDS.map((kind) => {
-    const fields = { kind: z.literal(kind), as: zAs.optional() };
+    const fields = {
+      kind: z.literal(kind).describe('The builder: what this entry makes.'),
+      as: zAs.optional().describe('A name for what this entry made, for later entries\' "user" or "corporate".'),
+    };
     // The card's checks across fields apply to its entry too (an object with checks cannot be extended).
     return kind === 'card' ? cardChecks(zGivenCardFields.extend(fields)) : GIVEN_OPTIONS[kind].extend(fields);
   }) as unknown as [z.ZodObject, ...z.ZodObject[]],
@@ -181,7 +190,7 @@ export const zScenario = z.strictObject({
   /** The JSON Schema the file follows (editors read it). */
   $schema: z.string().optional(),
   description: z.string().max(2000).optional(),
-  given: z.array(zScenarioEntry).max(1000),
+  given: z.array(zScenarioEntry).max(1000).describe('The builders, applied in order; all or nothing.'),
 });
 
 /** A scenario (a parsed JSON or YAML file). */
