@@ -34,13 +34,22 @@ describe('the packages', () => {
   });
 
   it.each([
-    ['card-issuing-sdk', sdk, ['.', './server', './schemas']],
-    ['card-issuing-mock', mock, ['.', './node', './browser', './vitest', './jest', './jest-environment-jsdom']],
+    ['card-issuing-sdk', sdk, ['.', './server', './schemas'], []],
+    [
+      'card-issuing-mock',
+      mock,
+      ['.', './node', './browser', './vitest', './jest', './jest-environment-jsdom'],
+      ['scenario.schema.json'],
+    ],
   ] as const)(
     '%s exports each entry to import and require, each with its own declarations in dist/',
-    (name, pkg, entries) => {
+    (name, pkg, entries, jsonFiles) => {
       expect(pkg.name).toBe(name);
-      expect(Object.keys(pkg.exports).filter((key) => key !== './package.json')).toEqual(entries);
+      // JSON files (the scenario schema) are exported as themselves, and shipped beside dist/.
+      for (const file of jsonFiles) expect(pkg.exports[`./${file}`]).toBe(`./${file}`);
+      expect(Object.keys(pkg.exports).filter((key) => key !== './package.json' && !key.endsWith('.json'))).toEqual(
+        entries,
+      );
       for (const entry of entries) {
         const base = entry === '.' ? 'index' : entry.slice(2);
         expect(pkg.exports[entry], entry).toEqual({
@@ -48,7 +57,7 @@ describe('the packages', () => {
           require: { types: `./dist/${base}.d.cts`, default: `./dist/${base}.cjs` },
         });
       }
-      expect(pkg.files).toEqual(['dist', 'README.md']);
+      expect(pkg.files).toEqual(['dist', ...jsonFiles, 'README.md']);
     },
   );
 
