@@ -225,7 +225,7 @@ export function applyScenario(ctx: DomainContext, scenario: Scenario): ScenarioR
 
 /** 400 VALIDATION_FAILED whose detail lists every error (a CLI prints it as it is). */
 function scenarioRefused(errors: FieldError[]): ProblemError {
-  const list = errors.map((e) => `${e.path}: ${e.message}`).join('; ');
+  const list = errors.map((e) => `${e.path}: ${e.message.replace(/\.$/, '')}`).join('; ');
   return new ProblemError('VALIDATION_FAILED', `The scenario is refused, nothing applied: ${list}.`, { errors });
 }
 
