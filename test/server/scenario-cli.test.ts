@@ -7,6 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startMockServer } from '../../mock-server/src/node.js';
 import { type CliProcess, control, runCli, signedFetch, startCli } from './helpers.js';
 import { repoPath } from '../helpers/spec';
 
@@ -71,5 +72,30 @@ describe('card-issuing-mock --scenario', () => {
     running.push(missing);
     expect((await missing.exited).code).toBe(2);
     expect(missing.stderr).toMatch(/Cannot read the scenario .*no-such-scenario\.json: ENOENT/);
+  });
+});
+
+describe('builders with a state file', () => {
+  it('a builder-made world survives a restart, the same approvals with their histories', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cim-given-')), 'state.json');
+    const first = await startMockServer({ port: 0, stateFile: file });
+    const made = await control(first.url, 'POST', '/given/approval', { status: 'FINISHED', spent: 1_000 });
+    const expired = await control(first.url, 'POST', '/given/approval', { status: 'EXPIRED' });
+    const before = (await control(first.url, 'GET', '/state')).body;
+    await first.close();
+    const second = await startMockServer({ port: 0, stateFile: file });
+    try {
+      const after = (await control(second.url, 'GET', '/state')).body;
+      expect(after.approvals).toEqual(before.approvals);
+      const read = await signedFetch(
+        second.url,
+        'GET',
+        `/corporates/${made.body.corporateUuid}/approvals/${made.body.approval.approvalUuid}`,
+      );
+      expect([read.body.status, read.body.spent.amount]).toEqual(['FINISHED', 1_000]);
+      expect(after.approvals[expired.body.approval.approvalUuid].status).toBe('EXPIRED');
+    } finally {
+      await second.close();
+    }
   });
 });
