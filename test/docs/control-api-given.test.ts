@@ -11,6 +11,7 @@ import { startMockServer, type MockServer } from '../../mock-server/src/node.js'
 import { approvalMachine } from '../../mock-server/src/machines';
 import { codeBlockOf } from '../helpers/markdown';
 import { repoPath } from '../helpers/spec';
+import { zApprovalStatus } from '../../sdk/generated/zod.gen';
 
 const run = promisify(execFile);
 const SIGNED = fileURLToPath(new URL('../server/curl-signed.sh', import.meta.url));
@@ -21,17 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const STATUSES = [
-  'ACCEPTED',
-  'PREPARED',
-  'DELIVERED',
-  'FINISHED',
-  'CANCELED',
-  'CREATED',
-  'REJECTED',
-  'EXPIRED',
-  'REAPPROVED',
-];
+/** The nine statuses, from the spec. */
+const STATUSES = zApprovalStatus.options;
 
 describe('docs/control-api.md: POST /__mock/given/approval with curl', () => {
   it('the block names the default address and builds a DELIVERED approval', () => {

@@ -8,18 +8,10 @@ import { createCardIssuingClient, type ApprovalStatus } from 'card-issuing-sdk';
 import { createMock, createMockFetch, ProblemError, type CardIssuingMock } from '../../mock-server/src/index';
 import { approvalMachine } from '../../mock-server/src/machines';
 import { T0 } from './helpers';
+import { zApprovalStatus } from '../../sdk/generated/zod.gen';
 
-const STATUSES: ApprovalStatus[] = [
-  'CREATED',
-  'ACCEPTED',
-  'CANCELED',
-  'REJECTED',
-  'EXPIRED',
-  'PREPARED',
-  'DELIVERED',
-  'FINISHED',
-  'REAPPROVED',
-];
+/** The nine statuses, from the spec. */
+const STATUSES = zApprovalStatus.options;
 
 function setup(): { mock: CardIssuingMock; client: ReturnType<typeof createCardIssuingClient> } {
   const mock = createMock({ clock: { now: T0 } });
