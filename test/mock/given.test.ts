@@ -281,3 +281,19 @@ describe('POST /__mock/given/{kind} and POST /__mock/scenario', () => {
     expect(result.named.card.approval.userUuid).toBe(result.named.ada.user.userUuid);
   });
 });
+
+describe('typed results', () => {
+  it('an approval result carries its status in its type; a status that is not one does not compile', () => {
+    const { mock } = setup();
+    const finished = mock.given.approval({ status: 'FINISHED' });
+    const status: 'FINISHED' = finished.approval.status;
+    const reapproved = mock.given.approval({ status: 'REAPPROVED' });
+    const successor: string = reapproved.successor.approvalUuid; // present, typed, for REAPPROVED
+    const changed: string = mock.given.approval({ status: 'EXPIRED' }).changed.approvalUuid; // and the changed one
+    expect([status, typeof successor, typeof changed]).toEqual(['FINISHED', 'string', 'string']);
+    // @ts-expect-error: not an approval status
+    expect(() => mock.given.approval({ status: 'DONE' })).toThrow(ProblemError);
+    // @ts-expect-error: budget is minor units or a Money
+    expect(() => mock.given.approval({ status: 'DELIVERED', budget: '100' })).toThrow(/body\.budget/);
+  });
+});
