@@ -82,7 +82,7 @@ describe('given.approval: each of the nine statuses in one call', () => {
 
   it('carries purchases already made: spent and held, within the budget', async () => {
     const { mock, client } = setup();
-    for (const status of ['DELIVERED', 'FINISHED', 'REAPPROVED', 'CREATED'] as const) {
+    for (const status of ['DELIVERED', 'FINISHED', 'REAPPROVED', 'CREATED', 'EXPIRED'] as const) {
       const made = mock.given.approval({ status, budget: 50_000, spent: 12_000, held: 3_000 });
       const live = made.successor ?? made.changed ?? made.approval;
       const read = await client.corporates.approvals.get(made.corporateUuid, live.approvalUuid);

@@ -72,7 +72,7 @@ function newBusinessUser(
     business.createBusinessUser(ctx, {
       name: o.name ?? 'Ada',
       lastName: o.lastName ?? 'Lovelace',
-      email: o.email ?? `cardholder.${ctxTag(ctx)}@example.org`,
+      email: o.email ?? `cardholder.${emailTag(ctx)}@example.org`,
       phone: o.phone ?? '+447700900123',
     }),
   );
@@ -81,7 +81,7 @@ function newBusinessUser(
 }
 
 /** A short deterministic tag for default e-mail addresses (from the tenant's generator). */
-export function ctxTag(ctx: DomainContext): string {
+export function emailTag(ctx: DomainContext): string {
   return ctx.rng.uuid().slice(0, 8);
 }
 
@@ -244,7 +244,7 @@ function planOf(b: BuildContext, o: GivenApprovalOptions, user: BusinessUserReco
         'validTo',
         'The approval the change was requested on is still in force: validTo must be after now',
       );
-      return { created, validFrom, validTo, registered: true, purchases: T };
+      return { created, validFrom, validTo, registered: true, purchases: created + MINUTE };
     }
     default: {
       // DELIVERED, and the live approval of CREATED, REJECTED and REAPPROVED.

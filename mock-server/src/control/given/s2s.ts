@@ -12,7 +12,7 @@ import { balancesOf, findUser } from '../../domain/lookups';
 import { balanceView, cardView, draftView, registrationStatus, userView } from '../../domain/views';
 import { ORDER_COMPLETION_MS } from '../../machines';
 import type { CardConfigRecord, DepositTypeRecord, UserRecord } from '../../store';
-import { ctxTag } from './business';
+import { emailTag } from './business';
 import { MINUTE, USER_HISTORY_MS, at, bad, notBefore, resolveUser, type BuildContext } from './context';
 import { depositFor, smallestDeposit } from './money';
 import type {
@@ -60,7 +60,7 @@ function newUser(b: BuildContext, o: GivenUserOptions): UserRecord {
   const made = b.now - USER_HISTORY_MS;
   const id = at(b, made, (ctx) =>
     users.createUser(ctx, {
-      email: o.email ?? `user.${ctxTag(ctx)}@example.org`,
+      email: o.email ?? `user.${emailTag(ctx)}@example.org`,
       firstName: o.firstName ?? 'Ada',
       lastName: o.lastName ?? 'Lovelace',
       phone: o.phone ?? '+447700900123',
