@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { createMock, ProblemError, type CardIssuingMock } from '../../mock-server/src/index';
 import { loadScenarioFile } from '../../mock-server/src/node.js';
 import { scenarioJsonSchema } from '../../mock-server/src/control/given/json-schema';
+import { codeBlockOf } from '../helpers/markdown';
 import { repoPath } from '../helpers/spec';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -41,6 +42,16 @@ describe('the shipped scenario schema', () => {
       expect(ok).toBe(true);
     });
   }
+
+  it("docs/control-api.md's example validates, and loads: Ada's DELIVERED and FINISHED approvals", () => {
+    const example = JSON.parse(codeBlockOf(repoPath('docs/control-api.md'), 'Scenarios: a world in a file', 'json'));
+    expect(validate(example)).toBe(true);
+    const approvals = Object.values(createMock({ scenario: example }).snapshot().approvals);
+    expect(approvals.map((a) => [a.status, a.spent])).toEqual([
+      ['DELIVERED', 12_000],
+      ['FINISHED', 0],
+    ]);
+  });
 
   it('refuses with Ajv what the mock refuses: a status that is not one, an unknown option', () => {
     expect(validate({ given: [{ kind: 'approval', status: 'DONE' }] })).toBe(false);
