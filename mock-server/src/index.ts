@@ -34,6 +34,28 @@ export type { Exchange } from './pipeline/runtime';
 export type { Reply } from './pipeline/reply';
 export type { AuthorizationControl, TenantControl } from './control';
 export type {
+  GivenApproval,
+  GivenApprovalOptions,
+  GivenBalanceOptions,
+  GivenBusinessUser,
+  GivenBusinessUserOptions,
+  GivenCard,
+  GivenCardOptions,
+  GivenControl,
+  GivenCorporateBalance,
+  GivenCorporateBalanceOptions,
+  GivenDepositAddress,
+  GivenDepositAddressOptions,
+  GivenKind,
+  GivenUser,
+  GivenUserOptions,
+  GivenVerification,
+  GivenVerificationOptions,
+  Scenario,
+  ScenarioEntry,
+  ScenarioResult,
+} from './control/given';
+export type {
   EventFilter,
   JournalEntry,
   JournalMessage,

@@ -14,3 +14,4 @@
  */
 export { startMockServer, type MockServer, type StartMockServerOptions } from './node/start.js';
 export { StateFileError } from './node/state-file/index.js';
+export { loadScenarioFile } from './node/scenario-file.js';

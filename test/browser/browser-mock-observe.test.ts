@@ -1,57 +1,26 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { chromium, type Browser } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { chromePath } from '../helpers/chromium';
-import { repoPath } from '../helpers/spec';
+import { browserMockPage } from '../helpers/browser-mock-page';
 
 // The browser mock (service worker) shows what it saw to the page: a page served by Vite starts
 // `startBrowserMock`, makes SDK calls that the worker answers, and reads `requests()`, `events()` and `subscribe()`
 // on what it got back, and on the global that `expose` names.
 
-let vite: ViteDevServer;
+let served: Awaited<ReturnType<typeof browserMockPage>>;
 let browser: Browser;
 
 beforeAll(async () => {
-  const workerScript = () => readFileSync(createRequire(import.meta.url).resolve('msw/mockServiceWorker.js'), 'utf8');
-  vite = await createServer({
-    configFile: false,
-    root: repoPath('test/browser/fixtures/observe'),
-    resolve: { tsconfigPaths: true },
-    server: { host: '127.0.0.1', port: 0 },
-    logLevel: 'warn',
-    clearScreen: false,
-    plugins: [
-      {
-        name: 'msw-worker-script',
-        configureServer(server) {
-          server.middlewares.use('/mockServiceWorker.js', (_req, res) => {
-            res.setHeader('content-type', 'text/javascript');
-            res.end(workerScript());
-          });
-        },
-      },
-    ],
-  });
-  await vite.listen();
-  browser = await chromium.launch({
-    executablePath: chromePath(),
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  served = await browserMockPage('observe');
+  browser = served.browser;
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await vite?.close();
-});
+afterAll(() => served?.close());
 
 it('exposes the journal and the events of the service-worker mock to the page, live and by request id', async () => {
   const page = await browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(vite.resolvedUrls!.local[0]!);
+  await page.goto(served.url);
   await page.locator('body[data-state="done"], body[data-state="error"]').waitFor({ timeout: 60_000 });
   expect(await page.locator('body').getAttribute('data-error')).toBeNull();
   expect(errors).toEqual([]);

@@ -214,7 +214,7 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
     });
     const result = await project.run('npx', ['jest', '--ci']);
     expect(result.code, result.output).toBe(0);
-    expect(result.stderr).toMatch(/Tests:\s+3 passed, 3 total/);
+    expect(result.stderr).toMatch(/Tests:\s+4 passed, 4 total/);
   });
 
   it('Jest 30 in an ESM project (node --experimental-vm-modules): node and jsdom test files, one line of setup', async () => {
@@ -232,7 +232,7 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
     });
     const result = await project.run('npx', ['jest', '--ci'], { NODE_OPTIONS: '--experimental-vm-modules' });
     expect(result.code, result.output).toBe(0);
-    expect(result.stderr).toMatch(/Tests:\s+2 passed, 2 total/);
+    expect(result.stderr).toMatch(/Tests:\s+3 passed, 3 total/);
   });
 
   it('vitest: node, jsdom and happy-dom test files, one line of setup', async () => {
@@ -252,7 +252,7 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
     });
     const result = await project.run('npx', ['vitest', 'run']);
     expect(result.code, result.output).toBe(0);
-    expect(result.stdout).toMatch(/Tests\s+4 passed \(4\)/);
+    expect(result.stdout).toMatch(/Tests\s+5 passed \(5\)/);
   });
 
   it('a Vite production build of a page with card-issuing-mock/browser, opened in Chromium', async () => {

@@ -75,11 +75,18 @@ describe('the packed tarballs', () => {
         exports: unknown;
         bin?: Record<string, string>;
       };
-      const targets = JSON.stringify(manifest.exports).match(/\.\/dist\/[^"]+/g)!;
+      const targets = JSON.stringify(manifest.exports).match(/\.\/(dist\/[^"]+|[\w.-]+\.json)/g)!;
       for (const target of [...targets, ...Object.values(manifest.bin ?? {})])
         expect(existsSync(join(extracted[pkg], target)), target).toBe(true);
       expect(readFileSync(join(extracted[pkg], 'README.md'), 'utf8')).toMatch(/### Quickstart/);
-      expect(readdirSync(extracted[pkg]).sort()).toEqual(['README.md', 'dist', 'package.json']);
+      // The mock also ships the JSON Schema of its scenario files (card-issuing-mock/scenario.schema.json).
+      expect(readdirSync(extracted[pkg]).sort()).toEqual(
+        ['README.md', 'dist', 'package.json', ...(pkg === 'mock' ? ['scenario.schema.json'] : [])].sort(),
+      );
+      if (pkg === 'mock')
+        expect(JSON.parse(readFileSync(join(extracted.mock, 'scenario.schema.json'), 'utf8')).title).toBe(
+          'card-issuing-mock scenario',
+        );
     },
   );
 

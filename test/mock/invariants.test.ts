@@ -27,15 +27,38 @@ import {
 } from '../../sdk/generated/zod.gen';
 import { zAuthorization } from '../../mock-server/src/control/schemas';
 import { exportPublicKey, generateCardKeyPair } from '../../sdk/src/card-details/keys';
-import { ProblemError } from '../../mock-server/src/index';
+import { ProblemError, type CardIssuingMock } from '../../mock-server/src/index';
 import { BASE_URL, DAY, mockHarness, signedClient, responseOf } from './helpers';
 
 /** Operations per run. */
 const OPERATIONS = 3000;
+/** Operations of the walk from builder-made states. */
+const BUILT_OPERATIONS = 800;
 /** Full invariant checks every this many operations (and at the end). */
 const CHECK_EVERY = 250;
 
 const h = mockHarness({ seed: 'invariants' });
+
+/** A world made by the builders: an approval in every status (with purchases where it was DELIVERED), Server2Server users and cards at each step, deposits, a corporate topped up. */
+function buildWorld(mock: CardIssuingMock): void {
+  const ada = mock.given.businessUser({ registered: true }).user.userUuid;
+  for (const status of ['ACCEPTED', 'PREPARED', 'CANCELED'] as const) mock.given.approval({ status, budget: 40_000 });
+  for (const status of ['DELIVERED', 'FINISHED', 'REAPPROVED', 'CREATED', 'REJECTED', 'EXPIRED'] as const)
+    mock.given.approval({ status, budget: 60_000, user: ada, spent: 10_000, held: 5_000 });
+  mock.given.approval({ status: 'DELIVERED', corporate: 'Globex Studio SARL', spent: 99_000, budget: 100_000 });
+  const user = mock.given.user({ emailVerified: true, kyc: 'PASSED', balance: 50_000 }).user.id;
+  mock.given.card({ user });
+  mock.given.card({ type: 'PHYSICAL' });
+  mock.given.card({ type: 'PHYSICAL', status: 'ORDERED' });
+  mock.given.card({ status: 'LOCKED' });
+  mock.given.card({ draft: 'CREATED' });
+  mock.given.card({ type: 'PHYSICAL', draft: 'CHARGED' });
+  mock.given.user({ registered: false });
+  mock.given.verification({ user });
+  mock.given.verification({ status: 'CREDITED', amount: '25' });
+  mock.given.depositAddress({ type: 'BTC' });
+  mock.given.corporateBalance({ corporate: 'Globex Studio SARL', available: 30_000_000 });
+}
 
 /** mulberry32: the test's own seeded generator. */
 function generator(seed: number) {
@@ -64,8 +87,22 @@ describe('invariants under random operations', () => {
   });
 
   it(`hold over ${OPERATIONS} seeded operations`, async () => {
+    await walkFrom(h.mock, OPERATIONS, true);
+  });
+
+  it(`hold from builder-made states (every approval status, users, cards, deposits) over ${BUILT_OPERATIONS} operations`, async () => {
+    const mock = h.start();
+    buildWorld(mock);
+    await walkFrom(mock, BUILT_OPERATIONS, false);
+  });
+
+  /**
+   * The random walk from the mock's state as it is: the model starts from what is there (nothing on a fresh mock;
+   * the builders' records otherwise), every invariant is checked before the first step, then as the walk goes. With
+   * `everywhere`, the end asserts that the walk reached every status, reason, decline and state.
+   */
+  async function walkFrom(mock: CardIssuingMock, operations: number, everywhere: boolean): Promise<void> {
     const rng = generator(Number(process.env.INVARIANTS_SEED ?? 1));
-    const mock = h.mock;
     const client = signedClient(mock.fixtures().credentials[0]!, BASE_URL, mock.handlers);
     const fixtures = mock.fixtures();
     const consents = fixtures.consents.map((c) => c.id);
@@ -264,6 +301,48 @@ describe('invariants under random operations', () => {
         });
         const fate = FATES[changesRequested++ % FATES.length]!;
         if (fate !== 'leave') fates.set(result.approvalUuid, fate);
+      }
+    };
+
+    /** The model of what the mock holds before the walk: the records builders made (nothing on a fresh mock). */
+    const seedModel = () => {
+      const state = mock.snapshot();
+      for (const u of Object.values(state.users)) {
+        const balance = Object.values(state.balances).find((b) => b.userId === u.id)!;
+        users.push({ id: u.id, balanceId: balance.id, email: u.email });
+        entryOf(balance.id);
+      }
+      for (const v of Object.values(state.verifications)) {
+        verifications.set(v.id, v.status);
+        if (v.creditedAmount) credit(v.balanceId, v.creditedAmount.amount);
+      }
+      for (const d of Object.values(state.drafts)) {
+        drafts.push(d.cardId);
+        if (d.chargedAt !== null) entryOf(d.balanceId).charged += d.price.amount;
+      }
+      for (const c of Object.values(state.cards)) {
+        if (c.corporateUuid === null) cards.push(c.id);
+        else cardCorporate.set(c.id, c.corporateUuid);
+      }
+      for (const u of Object.values(state.businessUsers)) businessUsers.push(u.userUuid);
+      for (const a of Object.values(state.approvals)) {
+        approvals.push({ corporateUuid: a.corporateUuid, approvalUuid: a.approvalUuid, cardId: a.cardId });
+        statusOf.set(a.approvalUuid, a.status);
+        if (a.status === 'CREATED' && a.previousApprovalUuid)
+          pendingChangeOf.set(a.previousApprovalUuid, a.approvalUuid);
+      }
+      for (const auth of Object.values(state.authorizations)) {
+        if (auth.status !== 'APPROVED') continue;
+        holds.set(auth.id, {
+          id: auth.id,
+          corporateUuid: cardCorporate.get(auth.cardId) ?? null,
+          balanceId: auth.balanceId,
+          state: auth.state,
+          held: auth.held,
+          captured: auth.captured,
+          refunded: auth.refunded,
+          expiresAt: Date.parse(auth.expiresAt ?? '') || 0,
+        });
       }
     };
 
@@ -853,13 +932,16 @@ describe('invariants under random operations', () => {
         expect(c.reserved.amount, `${c.name} reserved`).toBe(reserved.get(c.corporateUuid) ?? 0);
     };
 
-    for (let i = 1; i <= OPERATIONS; i++) {
+    seedModel();
+    await checkAll();
+    for (let i = 1; i <= operations; i++) {
       await step();
       checkCorporates();
       if (i % CHECK_EVERY === 0) await checkAll();
     }
     await checkAll();
     unsubscribe();
+    if (!everywhere) return;
 
     // The run means something only if it went everywhere: every approval status, and both outcomes of the main operations.
     expect([...statusesSeen].sort()).toEqual([
@@ -923,5 +1005,5 @@ describe('invariants under random operations', () => {
       expect(outcomes.get(name)?.refused, `${name} was refused at least once`).toBeGreaterThan(0);
     }
     expect(replays).toBeGreaterThan(10);
-  });
+  }
 });

@@ -34,14 +34,21 @@ describe('the packages', () => {
   });
 
   it.each([
-    ['card-issuing-sdk', sdk, ['.', './server', './schemas', './reveal']],
-    ['card-issuing-mock', mock, ['.', './node', './browser', './vitest', './jest', './jest-environment-jsdom']],
+    ['card-issuing-sdk', sdk, ['.', './server', './schemas', './reveal'], []],
+    [
+      'card-issuing-mock',
+      mock,
+      ['.', './node', './browser', './vitest', './jest', './jest-environment-jsdom'],
+      ['scenario.schema.json'],
+    ],
   ] as const)(
     '%s exports each entry to import and require, each with its own declarations in dist/',
-    (name, pkg, entries) => {
+    (name, pkg, entries, jsonFiles) => {
       expect(pkg.name).toBe(name);
-      // The reveal frame is an HTML page to serve, not a module (below).
-      const modules = Object.keys(pkg.exports).filter((key) => key !== './package.json' && !key.endsWith('.html'));
+      // JSON files (the scenario schema) are exported as themselves, and shipped beside dist/; the reveal frame is an
+      // HTML page to serve, not a module (below).
+      for (const file of jsonFiles) expect(pkg.exports[`./${file}`]).toBe(`./${file}`);
+      const modules = Object.keys(pkg.exports).filter((key) => key !== './package.json' && !/\.(json|html)$/.test(key));
       expect(modules).toEqual(entries);
       for (const entry of entries) {
         const base = entry === '.' ? 'index' : entry.slice(2);
@@ -50,7 +57,7 @@ describe('the packages', () => {
           require: { types: `./dist/${base}.d.cts`, default: `./dist/${base}.cjs` },
         });
       }
-      expect(pkg.files).toEqual(['dist', 'README.md']);
+      expect(pkg.files).toEqual(['dist', ...jsonFiles, 'README.md']);
     },
   );
 

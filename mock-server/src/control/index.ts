@@ -8,3 +8,4 @@ export * from './wal-recorded';
 export * from './schemas';
 export * from './authorization-routes';
 export type { AuthorizationControl } from './authorization-control';
+export * from './given';

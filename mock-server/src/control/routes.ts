@@ -22,6 +22,7 @@ import type { TenantControl } from './tenant-control';
 import type { OperationId } from 'card-issuing-sdk/server';
 import type { OverrideSpec } from '../pipeline/overrides';
 import { authorizationRoutes } from './authorization-routes';
+import { givenRoutes } from './given/routes';
 
 /** What the routes need from the mock: the control of a tenant (as the pipeline finds it), and adding one. */
 export interface ControlApi extends ControlAccess<TenantControl> {
@@ -178,6 +179,7 @@ export function controlRoutes(api: ControlApi): RouteDef[] {
         ok(params.action === 'lock' ? control.cards.lock(params.cardId!) : control.cards.unlock(params.cardId!)),
     },
     ...authorizationRoutes(),
+    ...givenRoutes(),
     { method: 'get', path: '/__mock/state', run: ({ control }) => ok(control.snapshot()) },
     {
       method: 'put',

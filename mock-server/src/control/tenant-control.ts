@@ -23,6 +23,7 @@ import {
 import type { ChangeRequest } from '../domain/business';
 import type { Purchase } from '../domain/authorizations';
 import { authorizationControl, type AuthorizationControl } from './authorization-control';
+import { givenControl, type GivenControl, type Scenario, type ScenarioResult } from './given';
 import { indexOf, outboxOf } from '../domain/lookups';
 import type { OperationId } from 'card-issuing-sdk/server';
 import { injectFault, removeFault, type FaultSpec } from '../pipeline/faults';
@@ -145,6 +146,13 @@ export interface TenantControl {
     remove(id: string): void;
     clear(): void;
   };
+  /**
+   * Builders: any state the interface document names in one call (an approval in each of the nine statuses, users,
+   * cards, balances, deposits), reached through the domain's own transitions; each returns the records it made.
+   */
+  given: GivenControl;
+  /** Applies a scenario (builders in order, later entries naming earlier ones): checked whole, all or nothing. */
+  loadScenario(scenario: Scenario): ScenarioResult;
   /** Seeded ids, credentials and current corporate balances. */
   fixtures(): Fixtures;
   /**
@@ -309,6 +317,7 @@ export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant)
         }),
     },
     authorizations: authorizationControl(act, read),
+    ...givenControl(runtime, getTenant),
     faults: {
       inject: (fault) => injectFault(getTenant(), fault),
       list: () => getTenant().faults.map((f) => ({ ...f })),

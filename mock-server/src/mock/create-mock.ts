@@ -7,7 +7,7 @@
 import type { RequestHandler } from 'msw';
 import { mswHandlers } from '../adapters/msw';
 import { atWallClock } from '../clock';
-import { callAction, controlRoutes, tenantControl, walRecorded, type TenantControl } from '../control';
+import { callAction, controlRoutes, furnish, tenantControl, walRecorded, type TenantControl } from '../control';
 import { ProblemError, notFound } from '../domain/errors';
 import { inspectorRoutes } from '../inspector/routes';
 import { journalListener, observerOf } from '../observe';
@@ -36,7 +36,14 @@ const DEFAULT_CREDENTIALS: Credentials = { apiKey: 'test_key', apiSecret: 'test_
 /** Creates a mock. Deterministic for a `seed` (with a frozen clock, byte-for-byte). */
 export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
   const credentials = (options.credentials ?? [DEFAULT_CREDENTIALS]).map(checkCredentials);
-  const tenants = new TenantRegistry(String(options.seed ?? 'card-issuing'), options.clock?.now, credentials);
+  // A wrong scenario is refused (every error listed) when the first tenant's state is furnished, below.
+  const scenario = options.scenario;
+  const tenants = new TenantRegistry(
+    String(options.seed ?? 'card-issuing'),
+    options.clock?.now,
+    credentials,
+    scenario === undefined ? undefined : (state) => furnish(state, scenario),
+  );
   const listeners = new Set<() => void>();
   const serverState = (copy: (state: TenantState) => TenantState): ServerState => ({
     version: 1,
@@ -137,6 +144,8 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     overrides: defaultControl.overrides,
     fixtures: defaultControl.fixtures,
     authorizations: defaultControl.authorizations,
+    given: defaultControl.given,
+    loadScenario: defaultControl.loadScenario,
     requests: defaultControl.requests,
     events: defaultControl.events,
     subscribe: defaultControl.subscribe,

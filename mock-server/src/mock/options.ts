@@ -5,7 +5,7 @@
  */
 import type { HttpHandler, RequestHandler } from 'msw';
 import type { SecretEncoding } from 'card-issuing-sdk/server';
-import type { TenantControl } from '../control';
+import type { Scenario, TenantControl } from '../control';
 import type { ObserveOptions } from '../observe';
 import type { Exchange } from '../pipeline/runtime';
 import type { Credentials, TenantSnapshot } from '../store';
@@ -47,6 +47,12 @@ export interface CreateMockOptions {
    * passes node:crypto's). Default: Web Crypto with each secret's key imported once.
    */
   hmac?: (secret: string, message: string) => Uint8Array | Promise<Uint8Array>;
+  /**
+   * Builders applied to every tenant's fresh state, in order (at creation, for a tenant added later, and again on
+   * `reset`): a parsed scenario file (`card-issuing-mock/scenario.schema.json`). A wrong one throws a 400
+   * VALIDATION_FAILED ProblemError listing every error; nothing is made.
+   */
+  scenario?: Scenario;
   /** How many exchanges and events each tenant keeps (`{ requests: 500, events: 1000 }` by default; 0 keeps none). */
   observe?: ObserveOptions;
 }

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { startMockServer, type MockServer, type StartMockServerOptions } from './start.js';
 import { copyWorkerScript } from './init.js';
 import { serveMcpStdio, type McpStdioOptions } from './mcp-stdio.js';
+import { loadScenarioFile } from './scenario-file.js';
 
 /** What the command prints for --help and after a bad flag. */
 export const USAGE = `Usage:
@@ -32,6 +33,8 @@ Options:
   --allowed-host <h>   another name the mock may be reached by (repeatable); any other Host is refused (403)
   --cors-origin <o>    another origin browser pages may call from (repeatable); any other Origin is refused (403)
   --seed <seed>        seed of the fixtures and ids (same seed, same fixtures)
+  --scenario <file>    a scenario (JSON or YAML: builders in order) applied to every tenant's fresh state and
+                       again on reset; a wrong one is refused whole, every error listed
   --docs <dir>         serve the API reference built by \`npm run docs\` (docs/api in a clone) at /__mock/docs
   -h, --help           show this help
 
@@ -170,6 +173,7 @@ function parse(argv: readonly string[]): Parsed {
       'allowed-host': { type: 'string', multiple: true },
       'cors-origin': { type: 'string', multiple: true },
       seed: { type: 'string' },
+      scenario: { type: 'string' },
       docs: { type: 'string' },
       url: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -257,6 +261,11 @@ function parse(argv: readonly string[]): Parsed {
     options.corsOrigins = values['cors-origin'];
   }
   if (values.seed !== undefined) options.seed = values.seed;
+  if (values.scenario !== undefined) {
+    if (values.scenario.trim() === '')
+      throw new UsageError('--scenario needs a file, e.g. examples/scenarios/approvals.json.');
+    options.scenario = loadScenarioFile(resolve(values.scenario));
+  }
   if (values.docs !== undefined) {
     if (values.docs.trim() === '') throw new UsageError('--docs needs a folder, e.g. docs/api.');
     options.docsDir = resolve(values.docs);

@@ -7,6 +7,7 @@ import { createHmac } from 'node:crypto';
 import { createMock } from '../mock/create-mock.js';
 import { mockInternals } from '../mock/internals.js';
 import type { CardIssuingMock } from '../mock/options.js';
+import type { Scenario } from '../control/index.js';
 import { createGuard } from './guard.js';
 import { withDocsPage } from './docs-page.js';
 import { withInspectorPage } from './inspector-page.js';
@@ -52,6 +53,8 @@ export interface StartMockServerOptions {
   corsOrigins?: readonly string[];
   /** Seed of the fixtures and generated ids (default as `createMock`'s). */
   seed?: number | string;
+  /** Builders applied to every tenant's fresh state and again on reset (CLI `--scenario FILE`; see `loadScenarioFile`). */
+  scenario?: Scenario;
   /** Receives one line per request, and the server's own notices (a failed save). Silent without it. */
   log?: (line: string) => void;
   /**
@@ -85,6 +88,7 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
   }
   const mock = createMock({
     ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.scenario === undefined ? {} : { scenario: options.scenario }),
     ...(options.apiKey === undefined || options.apiSecret === undefined
       ? {}
       : { credentials: [{ apiKey: options.apiKey, apiSecret: options.apiSecret }] }),

@@ -90,6 +90,11 @@ export class Observer {
     this.eventLogSize = checkSize(options.events ?? DEFAULT_EVENT_LOG_SIZE, 'events');
   }
 
+  /** Forgets what every tenant's journal and event log kept (a test that starts afresh sees only its own). */
+  forget(): void {
+    this.#logs.clear();
+  }
+
   #log(tenant: string): TenantLog {
     let log = this.#logs.get(tenant);
     if (!log) {

@@ -78,6 +78,8 @@ export class TenantRegistry {
     readonly seed: string,
     private readonly clockNow: string | Date | undefined,
     credentials: readonly Credentials[],
+    /** What every fresh state gets on top of the seed (a scenario), at creation and on reset. */
+    private readonly furnish?: (state: TenantState) => void,
   ) {
     if (credentials.length === 0) throw new TypeError('createMock needs at least one { apiKey, apiSecret }.');
     for (const c of credentials) this.add(c);
@@ -119,9 +121,11 @@ export class TenantRegistry {
     return tenant;
   }
 
-  /** Seeded state for an api key, the clock as `createMock` configured it. */
+  /** Seeded state for an api key (furnished), the clock as `createMock` configured it. */
   fresh(apiKey: string): TenantState {
-    return seedTenant(this.seed, apiKey, initialClock(this.clockNow));
+    const state = seedTenant(this.seed, apiKey, initialClock(this.clockNow));
+    this.furnish?.(state);
+    return state;
   }
 
   /** Replaces every tenant (state file import); the first entry becomes the default unless `defaultApiKey` names one. */

@@ -10,7 +10,8 @@ import { FaultsTab } from './faults';
 import { JournalPanel } from './journal';
 import { OutboxTab } from './outbox';
 import { S2sTab } from './s2s';
-import { ActionButton, ActionsContext, failureText, useActions, type Actions } from './ui';
+import { LoadScenario } from './scenario';
+import { ActionButton, ActionsContext, FileButton, failureText, useActions, type Actions } from './ui';
 
 type Tab = 'business' | 's2s' | 'deposits' | 'outbox' | 'events' | 'faults';
 const TABS: [Tab, string][] = [
@@ -135,6 +136,7 @@ export function App() {
             Download snapshot
           </a>
           <RestoreSnapshot />
+          <LoadScenario />
         </div>
       </header>
       <p
@@ -268,31 +270,18 @@ function TenantPicker({ view }: { view: InspectorView | null }) {
 
 function RestoreSnapshot() {
   const { run } = useActions();
-  const input = useRef<HTMLInputElement>(null);
   return (
-    <>
-      <button type="button" class="btn" onClick={() => input.current?.click()}>
-        Restore snapshot…
-      </button>
-      <input
-        ref={input}
-        type="file"
-        accept="application/json,.json"
-        class="sr-only"
-        tabIndex={-1}
-        aria-label="Snapshot file to restore"
-        onChange={async (e) => {
-          const file = e.currentTarget.files?.[0];
-          e.currentTarget.value = '';
-          if (!file) return;
-          const text = await file.text();
-          await run(
-            'Restore',
-            () => act('/state', text, 'PUT'),
-            () => `Restored ${file.name}`,
-          );
-        }}
-      />
-    </>
+    <FileButton
+      label="Restore snapshot…"
+      accept="application/json,.json"
+      name="Snapshot file to restore"
+      onFile={(fileName, text) =>
+        run(
+          'Restore',
+          () => act('/state', text, 'PUT'),
+          () => `Restored ${fileName}`,
+        )
+      }
+    />
   );
 }

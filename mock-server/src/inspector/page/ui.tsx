@@ -1,6 +1,6 @@
 /** Small shared pieces of the inspector page: the action runner, badges, sections, forms. */
 import { createContext, type ComponentChildren } from 'preact';
-import { useContext, useState } from 'preact/hooks';
+import { useContext, useRef, useState } from 'preact/hooks';
 import type { PurchaseView } from '../view-model';
 import { ControlError, act } from './api';
 import { money, shortInstant, toMinor } from './format';
@@ -301,4 +301,39 @@ export async function copyText(text: string): Promise<void> {
   area.select();
   document.execCommand('copy');
   area.remove();
+}
+
+/** A button that opens a file picker; `onFile` gets the chosen file's name and text. */
+export function FileButton({
+  label,
+  accept,
+  name,
+  onFile,
+}: {
+  label: string;
+  accept: string;
+  name: string;
+  onFile: (fileName: string, text: string) => Promise<unknown>;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button type="button" class="btn" onClick={() => input.current?.click()}>
+        {label}
+      </button>
+      <input
+        ref={input}
+        type="file"
+        accept={accept}
+        class="sr-only"
+        tabIndex={-1}
+        aria-label={name}
+        onChange={async (e) => {
+          const file = e.currentTarget.files?.[0];
+          e.currentTarget.value = '';
+          if (file) await onFile(file.name, await file.text());
+        }}
+      />
+    </>
+  );
 }

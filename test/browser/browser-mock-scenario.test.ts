@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { browserMockPage } from '../helpers/browser-mock-page';
+
+// The browser mock (service worker) started with a scenario: the page's SDK calls, answered by the worker, read an
+// approval in every status; a builder on the page's mock and one over HTTP through the worker add more.
+
+let served: Awaited<ReturnType<typeof browserMockPage>>;
+beforeAll(async () => {
+  served = await browserMockPage('scenario');
+});
+afterAll(() => served?.close());
+
+it('startBrowserMock({ scenario }) starts with the world; given builders work in process and over HTTP', async () => {
+  const page = await served.browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(served.url);
+  await page.locator('body[data-state="done"], body[data-state="error"]').waitFor({ timeout: 60_000 });
+  expect(await page.locator('body').getAttribute('data-error')).toBeNull();
+  expect(errors).toEqual([]);
+  const seen = await page.evaluate(() => (window as unknown as { __scenario: Record<string, unknown> }).__scenario);
+  expect(seen).toEqual({
+    statuses: [
+      'ACCEPTED',
+      'CANCELED',
+      'CREATED',
+      'DELIVERED',
+      'EXPIRED',
+      'FINISHED',
+      'PREPARED',
+      'REAPPROVED',
+      'REJECTED',
+    ],
+    finished: 'FINISHED',
+    expired: 'EXPIRED',
+  });
+  await page.close();
+});
