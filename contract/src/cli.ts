@@ -17,7 +17,8 @@ const USAGE = `Usage:
                             [--secret-encoding utf8|base64] [--sign-body] [--corporate UUID [--corporate-currency EUR]]
                             [--spec FILE] [--concurrency N] [suite file names...]
   card-issuing-contract proxy --target URL --api-key K --api-secret S [--port 4020] [--host 127.0.0.1]
-                            [--report FILE] [--public-url URL] [--secret-encoding utf8|base64] [--sign-body] [--spec FILE]
+                            [--report FILE] [--public-url URL] [--allowed-host NAME...] [--secret-encoding utf8|base64]
+                            [--sign-body] [--spec FILE]
 
 run    The contract suite and the independent conformance checker (Ajv on the spec this package carries) against
        any server: the standalone mock (full suite, through its control API under /__mock) or a sandbox of the real
@@ -26,6 +27,8 @@ run    The contract suite and the independent conformance checker (Ajv on the sp
 proxy  Point your app or the SDK at it (signing for the proxy's URL with the same credentials): it verifies the
        signature, signs again for --target, checks every request and answer against the spec, prints one line per
        drift, serves GET /__drift, and on SIGINT/SIGTERM writes --report (.json and .md) and an OpenAPI Overlay.
+       It answers only its own names as Host (localhost, the listen address, --public-url's, --allowed-host) and
+       local pages as Origin; it forwards paths only, bodies up to 64 KiB, and no cookies or proxy credentials.
 `;
 
 const OPTIONS = {
@@ -45,6 +48,7 @@ const OPTIONS = {
   host: { type: 'string' },
   report: { type: 'string' },
   'public-url': { type: 'string' },
+  'allowed-host': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } satisfies ParseArgsConfig['options'];
@@ -129,6 +133,7 @@ async function main(argv: string[]): Promise<number> {
       port: integer('port', values.port, 4020, 0, 65535),
       host: values.host ?? '127.0.0.1',
       ...(values['public-url'] ? { publicUrl: url('public-url', values['public-url']) } : {}),
+      ...(values['allowed-host'] ? { allowedHosts: values['allowed-host'] } : {}),
       ...(values.report ? { reportPath: values.report } : {}),
       specPath: values.spec ?? packagedSpec(),
       log: (line) => process.stdout.write(`${line}\n`),
