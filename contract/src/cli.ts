@@ -14,6 +14,7 @@ import { runContract } from './run/run';
 
 const USAGE = `Usage:
   card-issuing-contract run --base-url URL [--api-key K --api-secret S] [--junit FILE] [--json FILE]
+                            [--details FILE] [--verbose] [--wait SECONDS]
                             [--secret-encoding utf8|base64] [--sign-body] [--corporate UUID [--corporate-currency EUR]]
                             [--spec FILE] [--concurrency N] [suite file names...]
   card-issuing-contract proxy --target URL --api-key K --api-secret S [--port 4020] [--host 127.0.0.1]
@@ -22,7 +23,10 @@ const USAGE = `Usage:
 
 run    The contract suite and the independent conformance checker (Ajv on the spec this package carries) against
        any server: the standalone mock (full suite, through its control API under /__mock) or a sandbox of the real
-       service (the tests that need the control API are skipped, and the summary says so).
+       service (the tests that need the control API are skipped, and the summary says so). It ends with one line
+       per mismatch, by operation, one per failed test, and the counts; the assertions in full go to --details FILE
+       or, with --verbose, before the summary. --corporate is ignored (with a warning) against the mock. --wait N asks
+       the server again for up to N seconds while it does not answer (one started in the background).
        Exit 0: all that ran passed; 1: a failure or a mismatch with the spec; 2: could not run.
 proxy  Point your app or the SDK at it (signing for the proxy's URL with the same credentials): it verifies the
        signature, signs again for --target, checks every request and answer against the spec, prints one line per
@@ -38,6 +42,9 @@ const OPTIONS = {
   'api-secret': { type: 'string' },
   junit: { type: 'string' },
   json: { type: 'string' },
+  details: { type: 'string' },
+  verbose: { type: 'boolean' },
+  wait: { type: 'string' },
   'secret-encoding': { type: 'string' },
   'sign-body': { type: 'boolean' },
   corporate: { type: 'string' },
@@ -118,6 +125,9 @@ async function main(argv: string[]): Promise<number> {
       only: rest,
       ...(values.junit ? { junitPath: values.junit } : {}),
       ...(values.json ? { jsonPath: values.json } : {}),
+      ...(values.details ? { detailsPath: values.details } : {}),
+      verbose: values.verbose === true,
+      waitSeconds: integer('wait', values.wait, 0, 0, 600),
       // The suite waits on the server, not on this machine's cores: a few files at once.
       concurrency: integer('concurrency', values.concurrency, Math.max(4, availableParallelism()), 1, 32),
       write: (text) => process.stdout.write(text),

@@ -280,7 +280,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         path: finding.path,
         location,
         ...(subject === undefined ? {} : { subject }),
-        spec: finding.message,
+        spec: finding.cause === undefined ? finding.message : `${finding.message} (${finding.cause})`,
         ...(finding.actual === undefined ? {} : { observed: finding.actual }),
         request: `${method} ${path}`,
         ...(finding.schemaPointer === undefined ? {} : { schemaPointer: finding.schemaPointer }),
