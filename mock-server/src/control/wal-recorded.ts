@@ -10,7 +10,15 @@ import type { MockRuntime } from '../pipeline/runtime';
 import type { TenantControl } from './tenant-control';
 
 /** Actions that never touch the persisted state (faults are not part of a snapshot). */
-const NOT_STATE = new Set(['faults.inject', 'faults.clear', 'clock.now', 'clock.frozen', 'requests', 'subscribe']);
+const NOT_STATE = new Set([
+  'faults.inject',
+  'faults.clear',
+  'clock.now',
+  'clock.frozen',
+  'requests',
+  'usage',
+  'subscribe',
+]);
 
 /** The same control with every state-changing call logged (wall-clock pinned, so a replay sees the same instants). */
 export function walRecorded(runtime: MockRuntime, control: TenantControl): TenantControl {

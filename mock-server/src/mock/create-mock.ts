@@ -52,7 +52,7 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     listeners,
     hmac: options.hmac ?? webCryptoHmac(),
     publicUrl: options.publicUrl,
-    observer: observerOf(tenants, options.observe),
+    observer: observerOf(tenants, { ...options.observe, ...(options.recordUsage ? { usage: true } : {}) }),
   });
 
   const controlOf = (apiKey: string): TenantControl => {
@@ -94,7 +94,8 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     { control },
   );
   // The request journal listens to the pipeline's exchanges (unless it keeps nothing).
-  if (runtime.observer.journalSize > 0) runtime.exchangeListeners.add(journalListener(runtime));
+  if (runtime.observer.journalSize > 0 || runtime.observer.usage)
+    runtime.exchangeListeners.add(journalListener(runtime));
   const handlers = mswHandlers(pipeline, runtime.baseUrl);
 
   const importState = (given: ServerState): void => {
@@ -133,6 +134,7 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     fixtures: defaultControl.fixtures,
     authorizations: defaultControl.authorizations,
     requests: defaultControl.requests,
+    usage: defaultControl.usage,
     events: defaultControl.events,
     subscribe: defaultControl.subscribe,
     handlers,
