@@ -11,12 +11,14 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { startProxy } from './proxy/proxy';
 import { CannotRun } from './run/probe';
 import { runContract } from './run/run';
+import { writeUsage } from './usage/command';
 
 const USAGE = `Usage:
   card-issuing-contract run --base-url URL [--api-key K --api-secret S] [--junit FILE] [--json FILE]
                             [--details FILE] [--verbose] [--wait SECONDS]
                             [--secret-encoding utf8|base64] [--sign-body] [--corporate UUID [--corporate-currency EUR]]
                             [--spec FILE] [--concurrency N] [suite file names...]
+  card-issuing-contract usage --from FILE|URL --out usage.json [--pact pact.json] [--consumer NAME] [--spec FILE]
   card-issuing-contract proxy --target URL --api-key K --api-secret S [--port 4020] [--host 127.0.0.1]
                             [--report FILE] [--public-url URL] [--allowed-host NAME...] [--secret-encoding utf8|base64]
                             [--sign-body] [--spec FILE]
@@ -28,6 +30,9 @@ run    The contract suite and the independent conformance checker (Ajv on the sp
        or, with --verbose, before the summary. --corporate is ignored (with a warning) against the mock. --wait N asks
        the server again for up to N seconds while it does not answer (one started in the background).
        Exit 0: all that ran passed; 1: a failure or a mismatch with the spec; 2: could not run.
+usage  What an app's tests exercised, from a running mock (GET /__mock/usage), a saved usage document or a saved
+       journal (GET /__mock/requests): a usage file (--out; its JSON Schema is usage.schema.json in this package)
+       and, with --pact, a Pact v4 consumer contract (one interaction per operation and status).
 proxy  Point your app or the SDK at it (signing for the proxy's URL with the same credentials): it verifies the
        signature, signs again for --target, checks every request and answer against the spec, prints one line per
        drift, serves GET /__drift, and on SIGINT/SIGTERM writes --report (.json and .md) and an OpenAPI Overlay.
@@ -56,6 +61,10 @@ const OPTIONS = {
   report: { type: 'string' },
   'public-url': { type: 'string' },
   'allowed-host': { type: 'string', multiple: true },
+  from: { type: 'string' },
+  out: { type: 'string' },
+  pact: { type: 'string' },
+  consumer: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } satisfies ParseArgsConfig['options'];
@@ -134,6 +143,20 @@ async function main(argv: string[]): Promise<number> {
     });
     return code;
   }
+  if (command === 'usage') {
+    if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+    if (!values.from) throw new UsageError('--from is required (a usage or journal file, or a mock URL)');
+    if (!values.out) throw new UsageError('--out is required (the usage file to write)');
+    const summary = await writeUsage({
+      from: values.from,
+      out: values.out,
+      ...(values.pact ? { pact: values.pact } : {}),
+      consumer: values.consumer ?? 'app',
+      specPath: values.spec ?? packagedSpec(),
+    });
+    process.stdout.write(`${summary}\n`);
+    return 0;
+  }
   if (command === 'proxy') {
     if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
     const proxy = await startProxy({
@@ -159,7 +182,7 @@ async function main(argv: string[]): Promise<number> {
     });
     return 0;
   }
-  throw new UsageError(`unknown command "${command}" (run or proxy; --help for usage)`);
+  throw new UsageError(`unknown command "${command}" (run, usage or proxy; --help for usage)`);
 }
 
 main(process.argv.slice(2)).then(
