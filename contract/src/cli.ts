@@ -12,6 +12,8 @@ import { startProxy } from './proxy/proxy';
 import { CannotRun } from './run/probe';
 import { runContract } from './run/run';
 import { writeUsage } from './usage/command';
+import { type DiffFormat, runDiff } from './diff/command';
+import { applyOverlay } from './proxy/apply-overlay';
 
 const USAGE = `Usage:
   card-issuing-contract run --base-url URL [--api-key K --api-secret S] [--junit FILE] [--json FILE]
@@ -19,6 +21,7 @@ const USAGE = `Usage:
                             [--secret-encoding utf8|base64] [--sign-body] [--corporate UUID [--corporate-currency EUR]]
                             [--spec FILE] [--concurrency N] [suite file names...]
   card-issuing-contract usage --from FILE|URL --out usage.json [--pact pact.json] [--consumer NAME] [--spec FILE]
+  card-issuing-contract diff --base A.yaml --revision B.yaml [--usage usage.json] [--format text|json|github|sarif]
   card-issuing-contract proxy --target URL --api-key K --api-secret S [--port 4020] [--host 127.0.0.1]
                             [--report FILE] [--public-url URL] [--allowed-host NAME...] [--secret-encoding utf8|base64]
                             [--sign-body] [--spec FILE]
@@ -33,6 +36,10 @@ run    The contract suite and the independent conformance checker (Ajv on the sp
 usage  What an app's tests exercised, from a running mock (GET /__mock/usage), a saved usage document or a saved
        journal (GET /__mock/requests): a usage file (--out; its JSON Schema is usage.schema.json in this package)
        and, with --pact, a Pact v4 consumer contract (one interaction per operation and status).
+diff   Every change from --base to --revision (an OpenAPI document, or an Overlay such as the proxy proposes,
+       applied to the base), classified by the usual compatibility rules. Exit 1 only when a breaking change
+       touches what --usage lists (any breaking change without it), 0 otherwise, 2 when it cannot run. Under
+       GitHub Actions: ::error annotations at the revision's lines, and a table in $GITHUB_STEP_SUMMARY.
 proxy  Point your app or the SDK at it (signing for the proxy's URL with the same credentials): it verifies the
        signature, signs again for --target, checks every request and answer against the spec, prints one line per
        drift, serves GET /__drift, and on SIGINT/SIGTERM writes --report (.json and .md) and an OpenAPI Overlay.
@@ -65,6 +72,10 @@ const OPTIONS = {
   out: { type: 'string' },
   pact: { type: 'string' },
   consumer: { type: 'string' },
+  base: { type: 'string' },
+  revision: { type: 'string' },
+  usage: { type: 'string' },
+  format: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } satisfies ParseArgsConfig['options'];
@@ -157,6 +168,23 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${summary}\n`);
     return 0;
   }
+  if (command === 'diff') {
+    if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+    if (!values.base || !values.revision) throw new UsageError('--base and --revision are required');
+    const github = process.env.GITHUB_ACTIONS === 'true';
+    const format = values.format ?? (github ? 'github' : 'text');
+    if (!['text', 'json', 'github', 'sarif'].includes(format))
+      throw new UsageError(`--format must be text, json, github or sarif, got "${format}"`);
+    return runDiff({
+      base: values.base,
+      revision: values.revision,
+      ...(values.usage ? { usage: values.usage } : {}),
+      format: format as DiffFormat,
+      env: process.env,
+      write: (text) => process.stdout.write(text),
+      applyOverlay: applyOverlay as never,
+    });
+  }
   if (command === 'proxy') {
     if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
     const proxy = await startProxy({
@@ -182,7 +210,7 @@ async function main(argv: string[]): Promise<number> {
     });
     return 0;
   }
-  throw new UsageError(`unknown command "${command}" (run, usage or proxy; --help for usage)`);
+  throw new UsageError(`unknown command "${command}" (run, usage, diff or proxy; --help for usage)`);
 }
 
 main(process.argv.slice(2)).then(
