@@ -11,21 +11,40 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { startProxy } from './proxy/proxy';
 import { CannotRun } from './run/probe';
 import { runContract } from './run/run';
+import { writeUsage } from './usage/command';
+import { type DiffFormat, runDiff } from './diff/command';
+import { applyOverlay } from './proxy/apply-overlay';
 
 const USAGE = `Usage:
   card-issuing-contract run --base-url URL [--api-key K --api-secret S] [--junit FILE] [--json FILE]
+                            [--details FILE] [--verbose] [--wait SECONDS]
                             [--secret-encoding utf8|base64] [--sign-body] [--corporate UUID [--corporate-currency EUR]]
                             [--spec FILE] [--concurrency N] [suite file names...]
+  card-issuing-contract usage --from FILE|URL --out usage.json [--pact pact.json] [--consumer NAME] [--spec FILE]
+  card-issuing-contract diff --base A.yaml --revision B.yaml [--usage usage.json] [--format text|json|github|sarif]
   card-issuing-contract proxy --target URL --api-key K --api-secret S [--port 4020] [--host 127.0.0.1]
-                            [--report FILE] [--public-url URL] [--secret-encoding utf8|base64] [--sign-body] [--spec FILE]
+                            [--report FILE] [--public-url URL] [--allowed-host NAME...] [--secret-encoding utf8|base64]
+                            [--sign-body] [--spec FILE]
 
 run    The contract suite and the independent conformance checker (Ajv on the spec this package carries) against
        any server: the standalone mock (full suite, through its control API under /__mock) or a sandbox of the real
-       service (the tests that need the control API are skipped, and the summary says so).
+       service (the tests that need the control API are skipped, and the summary says so). It ends with one line
+       per mismatch, by operation, one per failed test, and the counts; the assertions in full go to --details FILE
+       or, with --verbose, before the summary. --corporate is ignored (with a warning) against the mock. --wait N asks
+       the server again for up to N seconds while it does not answer (one started in the background).
        Exit 0: all that ran passed; 1: a failure or a mismatch with the spec; 2: could not run.
+usage  What an app's tests exercised, from a running mock (GET /__mock/usage), a saved usage document or a saved
+       journal (GET /__mock/requests): a usage file (--out; its JSON Schema is usage.schema.json in this package)
+       and, with --pact, a Pact v4 consumer contract (one interaction per operation and status).
+diff   Every change from --base to --revision (an OpenAPI document, or an Overlay such as the proxy proposes,
+       applied to the base), classified by the usual compatibility rules. Exit 1 only when a breaking change
+       touches what --usage lists (any breaking change without it), 0 otherwise, 2 when it cannot run. Under
+       GitHub Actions: ::error annotations at the revision's lines, and a table in $GITHUB_STEP_SUMMARY.
 proxy  Point your app or the SDK at it (signing for the proxy's URL with the same credentials): it verifies the
        signature, signs again for --target, checks every request and answer against the spec, prints one line per
        drift, serves GET /__drift, and on SIGINT/SIGTERM writes --report (.json and .md) and an OpenAPI Overlay.
+       It answers only its own names as Host (localhost, the listen address, --public-url's, --allowed-host) and
+       local pages as Origin; it forwards paths only, bodies up to 64 KiB, and no cookies or proxy credentials.
 `;
 
 const OPTIONS = {
@@ -35,6 +54,9 @@ const OPTIONS = {
   'api-secret': { type: 'string' },
   junit: { type: 'string' },
   json: { type: 'string' },
+  details: { type: 'string' },
+  verbose: { type: 'boolean' },
+  wait: { type: 'string' },
   'secret-encoding': { type: 'string' },
   'sign-body': { type: 'boolean' },
   corporate: { type: 'string' },
@@ -45,6 +67,15 @@ const OPTIONS = {
   host: { type: 'string' },
   report: { type: 'string' },
   'public-url': { type: 'string' },
+  'allowed-host': { type: 'string', multiple: true },
+  from: { type: 'string' },
+  out: { type: 'string' },
+  pact: { type: 'string' },
+  consumer: { type: 'string' },
+  base: { type: 'string' },
+  revision: { type: 'string' },
+  usage: { type: 'string' },
+  format: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } satisfies ParseArgsConfig['options'];
@@ -114,11 +145,45 @@ async function main(argv: string[]): Promise<number> {
       only: rest,
       ...(values.junit ? { junitPath: values.junit } : {}),
       ...(values.json ? { jsonPath: values.json } : {}),
+      ...(values.details ? { detailsPath: values.details } : {}),
+      verbose: values.verbose === true,
+      waitSeconds: integer('wait', values.wait, 0, 0, 600),
       // The suite waits on the server, not on this machine's cores: a few files at once.
       concurrency: integer('concurrency', values.concurrency, Math.max(4, availableParallelism()), 1, 32),
       write: (text) => process.stdout.write(text),
     });
     return code;
+  }
+  if (command === 'usage') {
+    if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+    if (!values.from) throw new UsageError('--from is required (a usage or journal file, or a mock URL)');
+    if (!values.out) throw new UsageError('--out is required (the usage file to write)');
+    const summary = await writeUsage({
+      from: values.from,
+      out: values.out,
+      ...(values.pact ? { pact: values.pact } : {}),
+      consumer: values.consumer ?? 'app',
+      specPath: values.spec ?? packagedSpec(),
+    });
+    process.stdout.write(`${summary}\n`);
+    return 0;
+  }
+  if (command === 'diff') {
+    if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+    if (!values.base || !values.revision) throw new UsageError('--base and --revision are required');
+    const github = process.env.GITHUB_ACTIONS === 'true';
+    const format = values.format ?? (github ? 'github' : 'text');
+    if (!['text', 'json', 'github', 'sarif'].includes(format))
+      throw new UsageError(`--format must be text, json, github or sarif, got "${format}"`);
+    return runDiff({
+      base: values.base,
+      revision: values.revision,
+      ...(values.usage ? { usage: values.usage } : {}),
+      format: format as DiffFormat,
+      env: process.env,
+      write: (text) => process.stdout.write(text),
+      applyOverlay: applyOverlay as never,
+    });
   }
   if (command === 'proxy') {
     if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
@@ -129,6 +194,7 @@ async function main(argv: string[]): Promise<number> {
       port: integer('port', values.port, 4020, 0, 65535),
       host: values.host ?? '127.0.0.1',
       ...(values['public-url'] ? { publicUrl: url('public-url', values['public-url']) } : {}),
+      ...(values['allowed-host'] ? { allowedHosts: values['allowed-host'] } : {}),
       ...(values.report ? { reportPath: values.report } : {}),
       specPath: values.spec ?? packagedSpec(),
       log: (line) => process.stdout.write(`${line}\n`),
@@ -144,7 +210,7 @@ async function main(argv: string[]): Promise<number> {
     });
     return 0;
   }
-  throw new UsageError(`unknown command "${command}" (run or proxy; --help for usage)`);
+  throw new UsageError(`unknown command "${command}" (run, usage, diff or proxy; --help for usage)`);
 }
 
 main(process.argv.slice(2)).then(

@@ -6,7 +6,10 @@
  */
 export {
   buildStringToSign,
+  createRequestGuard,
   isLuhnValid,
   NonceCache,
+  parseAuthorization,
+  SIGNATURE_TOLERANCE_SECONDS,
   verifySignature,
 } from 'card-issuing-sdk/server';

@@ -66,6 +66,9 @@ export type {
   ObservedMessage,
   ObserveOptions,
   RequestFilter,
+  Usage,
+  UsageMessage,
+  UsageOperation,
 } from './observe';
 export { DEFAULT_EVENT_LOG_SIZE, DEFAULT_JOURNAL_SIZE, JOURNAL_BODY_LIMIT } from './observe';
 export type {

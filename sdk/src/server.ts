@@ -2,7 +2,8 @@
  * `card-issuing-sdk/server`: what a server of this API needs, and a test double of one (the mock uses it): the
  * spec's operation table (operationId, method, path, success status, schema names) to route by, request signature
  * verification with its nonce cache, the pieces of the signature (string to sign, header, nonce), encryption of
- * card details to a caller's public key, and Luhn check digits. The spec's zod schemas the table names are the root
+ * card details to a caller's public key, Luhn check digits, and the Host and Origin guard of a server left running
+ * on a developer's machine (DNS rebinding, cross-site requests). The spec's zod schemas the table names are the root
  * entry's `schemas`. Runs in Node 22+ and in browsers (the mock runs in a service worker).
  * @module card-issuing-sdk/server
  */
@@ -31,3 +32,9 @@ export type { CardPublicKeyInput } from './card-details/types';
 export { isLuhnValid, luhnCheckDigit } from './luhn';
 
 export { ArrivalQueue } from './arrival-queue';
+export {
+  createRequestGuard,
+  type GuardRefusal,
+  type RequestGuard,
+  type RequestGuardOptions,
+} from './request-guard';

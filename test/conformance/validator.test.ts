@@ -191,6 +191,20 @@ describe('conformance checker: bad exchanges are rejected, naming the operation 
     expect([...new Set(strict.map((f) => f.location))]).toEqual(['request.path.userId']);
   });
 
+  it('a bad request refused with another status than 400 is one finding, the status, naming the first bad part', () => {
+    const problem = exampleExchange('GET', '/s2s/users/{userId}', '404');
+    const findings = newChecker().check({ ...problem, url: 'http://127.0.0.1:4010/s2s/users/not-a-uuid' });
+    expect(findings).toEqual([
+      expect.objectContaining({
+        operationId: 'getUser',
+        location: 'response.status',
+        message: 'a request that breaks the spec is refused with 400',
+        actual: 404,
+        cause: expect.stringMatching(/^request\.path\.userId must match .*, and 1 more$/),
+      }),
+    ]);
+  });
+
   it('rejects a missing required query parameter', () => {
     const exchange = exampleExchange('GET', '/s2s/balances', '200');
     const findings = newChecker().check({ ...exchange, url: 'http://127.0.0.1:4010/s2s/balances' });
@@ -268,9 +282,28 @@ describe('conformance checker: bad exchanges are rejected, naming the operation 
         operationId: null,
         method: 'DELETE',
         path: '/s2s/users/3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01',
-        message: expect.stringContaining('is not an operation of the spec'),
+        message: 'no operation of the spec: the answer is the 404 ROUTE_NOT_FOUND Problem, yet the status was 200',
       }),
     ]);
+    // Each message names the one part that is wrong, never the same thing as expected and found.
+    const foreign = newChecker().check({
+      method: 'GET',
+      url: '/s2s/nothing-here',
+      status: 404,
+      responseHeaders: { 'content-type': 'application/problem+json' },
+      responseBody: JSON.stringify({ type: 'about:blank', title: 'Not found', status: 404 }),
+    });
+    expect(foreign.map((f) => f.message)).toEqual([
+      expect.stringMatching(/yet the body is not the spec's Problem \(.*'code'.*\)$/),
+    ]);
+    const html = newChecker().check({
+      method: 'GET',
+      url: '/s2s/nothing-here',
+      status: 404,
+      responseHeaders: { 'content-type': 'text/html' },
+      responseBody: '<h1>Not found</h1>',
+    });
+    expect(html.map((f) => f.message)).toEqual([expect.stringMatching(/yet the content type was text\/html$/)]);
     const unknown = newChecker().check({ ...user, url: '/corporates/whatever' });
     expect(unknown.map((f) => f.path)).toEqual(['/corporates/whatever']);
 

@@ -14,7 +14,7 @@ import { CardIssuingError, createCardIssuingClient, signRequest, type CardIssuin
 import type { Drift } from '../../contract/src/proxy/drift';
 import { startProxy, type DriftReport, type RunningProxy } from '../../contract/src/proxy/proxy';
 import { repoPath } from '../helpers/spec';
-import { applyOverlay } from './apply-overlay';
+import { applyOverlay } from '../../contract/src/proxy/apply-overlay';
 import { PLANTED, startDivergentServer, type DivergentServer } from './server';
 
 let divergent: DivergentServer;

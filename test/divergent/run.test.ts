@@ -4,7 +4,10 @@
  * naming the option that works), then with that option a renamed field, an undocumented status and a problem code
  * outside the closed set as mismatches (exit 1). A closed port is exit 2 with one line.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from 'card-issuing-mock/node';
 import { runContractSuite } from '../examples/run-contract';
@@ -83,10 +86,22 @@ describe('run against the divergent server', () => {
         spec: 'must be equal to one of the allowed values',
       },
     ]);
-    // The summary names each of them, readably.
-    expect(run.output).toContain('✗ createBusinessUser  POST /corporates/users');
-    expect(run.output).toContain("spec   must NOT have additional properties: 'birthDate'");
-    expect(run.output).toContain('server "USER_NOT_FOUND"');
+    // The summary names each of them on one line, under its operation; then the counts. The runner's diffs are not
+    // in it (they go to --details or --verbose).
+    const lines = run.output.split('\n');
+    const under = (operation: string) => lines.slice(lines.indexOf(`  ${operation}`) + 1);
+    expect(under('createBusinessUser  POST /corporates/users')[0]).toMatch(
+      /^ {4}✗ response\.status {2}spec: 200 is not documented \(documented: .*\) {2}came 200/,
+    );
+    expect(under('createUser  POST /s2s/users')).toContainEqual(
+      expect.stringMatching(
+        /^ {4}✗ response\.body\/birthDate {2}spec: must NOT have additional properties: 'birthDate' {2}came "1990-12-10"/,
+      ),
+    );
+    expect(run.output).toMatch(
+      /✗ response\.body\/code {2}spec: must be equal to one of the allowed values .* came "USER_NOT_FOUND"/,
+    );
+    expect(run.output).not.toContain('+ actual - expected');
     expect(run.output).toContain('Result: FAIL');
     // What passed, passed for the right reasons: the tests that do not touch a planted difference.
     expect(run.tests.find((t) => t.name.includes('AUTH_TIMESTAMP_SKEW'))?.status).toBe('passed');
@@ -94,11 +109,29 @@ describe('run against the divergent server', () => {
 });
 
 describe('run against the mock and a closed port', () => {
-  it('the mock: exit 0, no mismatch, the tests that drive it ran (none skipped)', async () => {
-    const run = await runContractSuite(['signing', 'business'], mock.url);
-    expect(run.code, run.output).toBe(0);
-    expect(run.report).toMatchObject({ target: 'mock', mismatches: [], tests: { failed: 0, skipped: 0 } });
-    expect(run.output).toContain('Result: PASS');
+  it('the mock: exit 0, no mismatch, the tests that drive it ran (none skipped); --corporate warns and is ignored; the JUnit root carries the totals', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'contract-junit-'));
+    try {
+      const junit = join(dir, 'contract.xml');
+      const run = await runContractSuite(['signing', 'business'], mock.url, [
+        '--corporate',
+        '00000000-0000-4000-8000-000000000000',
+        '--junit',
+        junit,
+      ]);
+      expect(run.code, run.output).toBe(0);
+      expect(run.report).toMatchObject({ target: 'mock', mismatches: [], tests: { failed: 0, skipped: 0 } });
+      expect(run.output).toContain('warning: --corporate is ignored against the mock');
+      expect(run.output).toContain('Result: PASS');
+      const { total } = run.report!.tests;
+      expect(readFileSync(junit, 'utf8')).toMatch(
+        new RegExp(
+          `<testsuites name="card-issuing-contract run" tests="${total}" failures="0" errors="0" skipped="0" time="[0-9.]+">`,
+        ),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('bad input is exit 2 with one line: an unknown option value, an unknown suite file, a body hash the server does not use, a sandbox without credentials', async () => {

@@ -1,6 +1,7 @@
 /**
  * The checks of one exchange against its operation: the request's parameters and body, then the response's status,
- * headers, content type and body. A non-conforming request counts only when the server accepted it.
+ * headers, content type and body. A non-conforming request counts only when the server accepted it, or refused it
+ * with another status than the spec's.
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { describeError, headerGetter, isEmptyBody, mediaTypeOf, parseBody } from './exchange-parts';
@@ -55,19 +56,25 @@ export function checkExchange(
   if (!operation) {
     // The spec has no such operation: the only right answer is the spec's 404 problem (`ROUTE_NOT_FOUND`).
     const base = { operationId: null, method, path, url: sent };
+    // Say which part of the answer is wrong: the status, the content type, or a body that is not the spec's Problem.
+    const contentType = resHeader('content-type');
     const problem = parseBody(exchange.responseBody);
-    const isProblem404 =
-      exchange.status === 404 &&
-      mediaTypeOf(resHeader('content-type')) === 'application/problem+json' &&
-      problem.ok &&
-      validatorFor('/components/schemas/Problem')(problem.value);
-    if (!isProblem404) {
+    const validate = validatorFor('/components/schemas/Problem');
+    let wrong: string | undefined;
+    if (exchange.status !== 404) wrong = `the status was ${exchange.status}`;
+    else if (mediaTypeOf(contentType) !== 'application/problem+json')
+      wrong = `the content type was ${contentType ?? '(none)'}`;
+    else if (!problem.ok) wrong = `the body is not JSON (${problem.error})`;
+    else if (!validate(problem.value)) {
+      const first = validate.errors?.[0];
+      wrong = `the body is not the spec's Problem (${first ? describeError('body', first).message : 'invalid'})`;
+    }
+    if (wrong !== undefined) {
       findings.push({
         ...base,
-        location: 'request',
-        message: `${method} ${path} is not an operation of the spec, yet the answer was ${exchange.status} ${
-          resHeader('content-type') ?? '(no content type)'
-        } instead of a 404 application/problem+json problem`,
+        location: 'response',
+        message: `no operation of the spec: the answer is the 404 ROUTE_NOT_FOUND Problem, yet ${wrong}`,
+        actual: exchange.status,
       });
     }
     return { operationId: null, findings };
@@ -222,23 +229,34 @@ export function checkExchange(
           isObject(parsed.value as Json) &&
           (parsed.value as JsonObject).status !== exchange.status
         ) {
-          add(
-            findings,
-            'response.body/status',
-            `is ${String((parsed.value as JsonObject).status)}, the HTTP status is ${exchange.status}`,
-          );
+          add(findings, 'response.body/status', `a problem's status is the HTTP status, ${exchange.status}`, {
+            actual: (parsed.value as JsonObject).status,
+          });
         }
       }
     }
   }
 
-  // A non-conforming request is the client's fault; the server is only wrong to accept it.
+  // A non-conforming request is the client's fault; the server is only wrong to accept it, or to refuse it otherwise
+  // than the spec says (400 VALIDATION_FAILED or MALFORMED_JSON; 401, 429 and 5xx come before validation).
   const refused =
     exchange.status === 400 || exchange.status === 401 || exchange.status === 429 || exchange.status >= 500;
-  if (setting.strictRequests || !refused) {
+  if (setting.strictRequests || exchange.status < 400) {
     findings.unshift(
       ...requestFindings.map((f) => ({ ...f, message: `${f.message}; the server answered ${exchange.status}` })),
     );
+  } else if (!refused && requestFindings.length > 0) {
+    // One difference, the status, however many fields broke the spec: the first one says which request it was.
+    const [first] = requestFindings as [Finding];
+    const more = requestFindings.length > 1 ? `, and ${requestFindings.length - 1} more` : '';
+    findings.unshift({
+      ...base,
+      location: 'response.status',
+      message: 'a request that breaks the spec is refused with 400',
+      actual: exchange.status,
+      keyword: 'status',
+      cause: `${first.location} ${first.message}${more}`,
+    });
   }
   return { operationId: operation.operationId, findings };
 }

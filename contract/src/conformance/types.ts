@@ -38,6 +38,8 @@ export interface Finding {
   keyword?: string;
   /** The JSON pointer, inside the spec, of the schema that failed (for proposals such as an overlay). */
   schemaPointer?: string;
+  /** What in the request led to it, when the finding is about the answer to a request that broke the spec. */
+  cause?: string;
 }
 
 /** Which operations of the spec the checked exchanges touched. */
@@ -58,9 +60,9 @@ export interface ConformanceCheckerOptions {
   /** A path prefix before the spec's paths on the server under test (e.g. `/api` for `https://host/api/s2s/...`). */
   basePath?: string;
   /**
-   * When a request breaks the spec, the server is right to refuse it; a finding is raised only when it answered with
-   * anything other than a refusal the spec allows for such a request (400, or 401/429/5xx which come before
-   * validation). `strictRequests: true` reports every non-conforming request whatever the answer (for a client's
+   * When a request breaks the spec, the server is right to refuse it; a finding is raised only when it accepted it
+   * (each broken field), or refused it with another status than the spec allows for such a request (400, or
+   * 401/429/5xx which come before validation; one `response.status` finding naming the first broken field). `strictRequests: true` reports every non-conforming request whatever the answer (for a client's
    * own traffic, as in the demo, where every request should conform).
    */
   strictRequests?: boolean;

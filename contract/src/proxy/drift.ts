@@ -48,7 +48,8 @@ const quoted = (message: string): string | undefined => /'([^']+)'/.exec(message
 /** The kind and subject of a conformance finding. */
 export function classify(finding: Finding): { kind: DriftKind; subject?: string; location: string } {
   const { location, keyword, message } = finding;
-  if (location.startsWith('request')) return { kind: 'request-breaks-spec', location };
+  // A request that broke the spec, accepted or refused with another status than 400: the caller's to fix first.
+  if (location.startsWith('request') || finding.cause !== undefined) return { kind: 'request-breaks-spec', location };
   if (location === 'response.status') return { kind: 'undocumented-status', subject: String(finding.actual), location };
   if (location === 'response.headers.content-type') return { kind: 'wrong-content-type', location };
   if (keyword === 'enum' && /^response\.body\/code$/.test(location))

@@ -11,11 +11,21 @@ import type { AddressInfo } from 'node:net';
 import { signRequest } from 'card-issuing-sdk';
 import { parse, stringify } from 'yaml';
 import { createConformanceChecker } from '../conformance/validator';
-import { NonceCache, verifySignature } from '../sdk-server';
+import { createRequestGuard, NonceCache, verifySignature } from '../sdk-server';
 import type { SigningOptions } from '../suite/support/target';
 import { classify, driftLine, DriftLog, type Drift } from './drift';
 import { buildOverlay } from './overlay';
 import { markdownReport } from './markdown';
+import { type AnswerLimits, DEFAULT_ANSWER_LIMITS, fetchBounded } from './answer';
+import {
+  discardRest,
+  forwardedHeaders,
+  isAnswerHopHeader,
+  MAX_BODY_BYTES,
+  precheckSignature,
+  readBody,
+  targetUrlOf,
+} from './inbound';
 
 /** Options of {@link startProxy}. */
 export interface ProxyOptions {
@@ -26,8 +36,12 @@ export interface ProxyOptions {
   signing: SigningOptions;
   port: number;
   host: string;
-  /** The URL the caller uses when it is not `http://<Host header>` (a tunnel, another proxy). */
+  /** The URL the caller uses when it is not `http://<Host header>` (a tunnel, another proxy); its host is allowed. */
   publicUrl?: string;
+  /** More names the proxy may be reached by (`Host`), beyond its listen address and localhost. */
+  allowedHosts?: readonly string[];
+  /** Bounds on the target's answer (default 30 s, 8 MiB). */
+  answerLimits?: AnswerLimits;
   /** Where to write the report on close: `<report>.json`, `<report>.md` and `<report>.overlay.yaml`. */
   reportPath?: string;
   specPath: string;
@@ -51,21 +65,11 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
-/** Headers that belong to one hop, never forwarded (RFC 9110 section 7.6.1), plus what the proxy sets itself. */
-const HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'upgrade',
-  'te',
-  'trailer',
-  'host',
-  'content-length',
-  'authorization',
-]);
-
 function problem(res: ServerResponse, status: number, code: string, detail: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
   res.writeHead(status, {
     'content-type': 'application/problem+json',
     'x-request-id': `proxy_${crypto.randomUUID().slice(0, 16)}`,
@@ -73,12 +77,6 @@ function problem(res: ServerResponse, status: number, code: string, detail: stri
   res.end(
     JSON.stringify({ type: 'about:blank', title: 'Refused by card-issuing-contract proxy', status, code, detail }),
   );
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 /** Why the target may have refused our signature, most likely first. */
@@ -128,6 +126,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const targetBase = new URL(options.target);
   let exchanges = 0;
   const publicOrigin = options.publicUrl;
+  const guard = createRequestGuard({
+    host: options.host,
+    publicUrl: options.publicUrl,
+    allowedHosts: options.allowedHosts,
+  });
 
   const record = (drift: Omit<Drift, 'count' | 'firstSeen'>) => {
     const added = drifts.add(drift);
@@ -142,69 +145,112 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     drifts: drifts.all(),
   });
 
+  /** Refuses before the body is read: the connection closes once the answer is out, the rest is discarded. */
+  const refuseEarly = (req: IncomingMessage, res: ServerResponse, status: number, code: string, detail: string) => {
+    discardRest(req, res);
+    problem(res, status, code, detail);
+  };
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
     const target = req.url ?? '/';
+    // Before anything, /__drift included: a foreign page (Origin) or a rebound name (Host) gets nothing.
+    const refusal = guard.check(req.headers.host, req.headers.origin);
+    if (refusal) {
+      options.log(`refused ${method} ${target}: ${refusal.code}`);
+      refuseEarly(req, res, 403, refusal.code, refusal.detail);
+      return;
+    }
     if (method === 'GET' && target === '/__drift') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(report(), null, 2));
       return;
     }
-    const body = await readBody(req);
-    const origin = publicOrigin ?? `http://${req.headers.host ?? `${options.host}:${options.port}`}`;
-    const verdict = await verifySignature({
-      method,
-      url: `${origin}${target}`,
-      ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
-      authorization: req.headers.authorization,
-      getSecret: (key) => (key === options.credentials.apiKey ? options.credentials.apiSecret : undefined),
-      nonces,
-      bodyHash: options.signing.bodyHash,
-      secretEncoding: options.signing.secretEncoding,
-    });
-    if (!verdict.ok) {
-      options.log(
-        `refused ${method} ${target}: ${verdict.code} (sign for ${origin} with the proxy's api key and secret)`,
+    const targetUrl = targetUrlOf(target, targetBase);
+    if (!targetUrl) {
+      options.log(`refused ${method} ${target.slice(0, 200)}: not a path on the target`);
+      refuseEarly(
+        req,
+        res,
+        400,
+        'MALFORMED_REQUEST',
+        `The proxy forwards origin-form request targets (a path and query) to ${targetBase.origin} only.`,
       );
-      problem(res, 401, verdict.code, verdict.detail);
       return;
     }
+    const origin = publicOrigin ?? `http://${req.headers.host ?? `${options.host}:${options.port}`}`;
+    const authorization = req.headers.authorization;
+    const getSecret = (key: string) => (key === options.credentials.apiKey ? options.credentials.apiSecret : undefined);
+    const refuseSignature = (code: string, detail: string, early: boolean) => {
+      options.log(`refused ${method} ${target}: ${code} (sign for ${origin} with the proxy's api key and secret)`);
+      if (early) refuseEarly(req, res, 401, code, detail);
+      else problem(res, 401, code, detail);
+    };
+    // The signature before the body: the five-part signature does not cover it, so it is checked in full; with the
+    // body hash, everything but the hash (form, key, timestamp) is.
+    if (!options.signing.bodyHash) {
+      const verdict = await verifySignature({
+        method,
+        url: `${origin}${target}`,
+        authorization,
+        getSecret,
+        nonces,
+        bodyHash: false,
+        secretEncoding: options.signing.secretEncoding,
+      });
+      if (!verdict.ok) return refuseSignature(verdict.code, verdict.detail, true);
+    } else {
+      const early = precheckSignature(authorization, options.credentials.apiKey);
+      if (early) return refuseSignature(early.code, early.detail, true);
+    }
+    const body = await readBody(req);
+    if (body === 'too-large') {
+      options.log(`refused ${method} ${target}: PAYLOAD_TOO_LARGE`);
+      refuseEarly(req, res, 413, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+      return;
+    }
+    if (options.signing.bodyHash) {
+      const verdict = await verifySignature({
+        method,
+        url: `${origin}${target}`,
+        ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
+        authorization,
+        getSecret,
+        nonces,
+        bodyHash: true,
+        secretEncoding: options.signing.secretEncoding,
+      });
+      if (!verdict.ok) return refuseSignature(verdict.code, verdict.detail, false);
+    }
 
-    // The target's base path (if any) before the caller's path and query, exactly as the caller sent them.
-    const targetUrl = `${targetBase.origin}${targetBase.pathname.replace(/\/+$/, '')}${target}`;
     const signed = await signRequest({
       method,
-      url: targetUrl,
+      url: targetUrl.href,
       ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
       ...options.credentials,
       ...options.signing,
     });
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) {
-      // accept-encoding is dropped so that the answer's bytes pass through as the target sent them (fetch would
-      // decode a compressed body and leave a Content-Encoding that no longer holds).
-      if (value === undefined || HOP.has(name) || name === 'accept-encoding') continue;
-      headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-    }
+    const headers = forwardedHeaders(req);
     headers.set('authorization', signed.authorization);
-    let response: Response;
-    try {
-      response = await fetch(targetUrl, {
-        method,
-        headers,
-        redirect: 'manual',
-        ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
-      });
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
-      options.log(`target unreachable for ${method} ${target}: ${cause}`);
-      problem(res, 502, 'TARGET_UNREACHABLE', `The proxy could not reach ${targetBase.origin}: ${cause}.`);
+    const outcome = await fetchBounded(
+      targetUrl,
+      { method, headers, ...(body.length > 0 ? { body: new Uint8Array(body) } : {}) },
+      options.answerLimits ?? DEFAULT_ANSWER_LIMITS,
+    );
+    if (!outcome.ok) {
+      options.log(`target ${outcome.code} for ${method} ${target}: ${outcome.cause}`);
+      problem(
+        res,
+        outcome.status,
+        outcome.code,
+        `The proxy got no usable answer from ${targetBase.origin}: ${outcome.cause}.`,
+      );
       return;
     }
-    const answer = Buffer.from(await response.arrayBuffer());
+    const { response, body: answer } = outcome;
     const out: Record<string, string | string[]> = {};
     response.headers.forEach((value, name) => {
-      if (!HOP.has(name) && name !== 'content-encoding') out[name] = value;
+      if (!isAnswerHopHeader(name) && name !== 'set-cookie') out[name] = value;
     });
     const cookies = response.headers.getSetCookie();
     if (cookies.length > 0) out['set-cookie'] = cookies;
@@ -213,7 +259,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
     // Observed after the answer is on its way: checking never delays or changes it.
     exchanges++;
-    const path = `${new URL(targetUrl).pathname.slice(targetBase.pathname.replace(/\/+$/, '').length)}${new URL(targetUrl).search}`;
+    const path = `${targetUrl.pathname.slice(targetBase.pathname.replace(/\/+$/, '').length)}${targetUrl.search}`;
     const text = answer.toString('utf8');
     const findings = checker.check({
       method,
@@ -234,7 +280,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         path: finding.path,
         location,
         ...(subject === undefined ? {} : { subject }),
-        spec: finding.message,
+        spec: finding.cause === undefined ? finding.message : `${finding.message} (${finding.cause})`,
         ...(finding.actual === undefined ? {} : { observed: finding.actual }),
         request: `${method} ${path}`,
         ...(finding.schemaPointer === undefined ? {} : { schemaPointer: finding.schemaPointer }),
@@ -263,7 +309,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         signing: {
           stringToSign: signed.stringToSign,
           ...(expected === undefined ? {} : { serverStringToSign: expected }),
-          likelyCauses: likelyCauses(options, targetUrl, body.length > 0, code, signed.stringToSign, expected),
+          likelyCauses: likelyCauses(options, targetUrl.href, body.length > 0, code, signed.stringToSign, expected),
         },
       });
     }

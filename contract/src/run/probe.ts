@@ -27,13 +27,24 @@ export function networkReason(error: unknown): string {
   return cause?.message ?? (error as Error).message ?? String(error);
 }
 
-/** True when the server is the mock: its control API answers `GET /__mock/fixtures` with JSON. */
-export async function probeControlApi(baseUrl: string): Promise<boolean> {
+/**
+ * True when the server is the mock: its control API answers `GET /__mock/fixtures` with JSON. With `waitSeconds`, a
+ * server that does not answer yet (a CI job's step that started it in the background) is asked again until then.
+ */
+export async function probeControlApi(baseUrl: string, waitSeconds = 0): Promise<boolean> {
+  const deadline = Date.now() + waitSeconds * 1000;
   let response: Response;
-  try {
-    response = await fetch(`${baseUrl}/__mock/fixtures`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
-  } catch (error) {
-    throw new CannotRun(`cannot reach ${baseUrl}: ${networkReason(error)}`);
+  for (;;) {
+    try {
+      response = await fetch(`${baseUrl}/__mock/fixtures`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+      break;
+    } catch (error) {
+      if (Date.now() >= deadline)
+        throw new CannotRun(
+          `cannot reach ${baseUrl}: ${networkReason(error)}${waitSeconds > 0 ? ` (waited ${waitSeconds} s)` : ''}`,
+        );
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
   }
   const text = await response.text();
   if (!response.ok) return false;

@@ -32,6 +32,8 @@ export interface Mismatch {
   spec: string;
   /** What the server did, when it is a value. */
   server?: unknown;
+  /** What in the first request led to it, when it is about the answer to a request that broke the spec. */
+  cause?: string;
   /** How many exchanges showed it. */
   count: number;
 }
@@ -91,6 +93,7 @@ export function buildReport(input: {
       location: field === undefined ? finding.location : `${finding.location}/${field}`,
       spec: finding.message,
       ...(server === undefined ? {} : { server }),
+      ...(finding.cause === undefined ? {} : { cause: finding.cause }),
       count: 1,
     });
   }
@@ -125,39 +128,54 @@ export function buildReport(input: {
 
 const show = (value: unknown): string => {
   const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  return cut(text, 120);
 };
 
-/** The readable summary: counts, coverage, every mismatch, every failure (its first lines), the skips by reason. */
+const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** The per-file conformance test: its failure is the mismatches, listed once above it. */
+const isConformanceTest = (t: TestResult): boolean => t.fullName.startsWith(`conformance of ${t.file} `);
+
+/** What a failed test's assertion says, on one line: its message before the runner's diff, whitespace collapsed. */
+const oneLine = (failure: string | undefined): string =>
+  (failure ?? '')
+    .split(/\n\s*\n|\n\+ actual - expected/)[0]!
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/**
+ * The readable summary, a screen for a person: one line per mismatch grouped by operation (where, what the spec says,
+ * what came), one line per failed test, the skips by reason, then the counts. The assertions' diffs and the skipped
+ * tests' names are in {@link formatDetails}.
+ */
 export function formatSummary(report: RunReport): string {
   const lines: string[] = [''];
   const { tests, operations } = report;
   if (report.mismatches.length > 0) {
-    lines.push(`Mismatches with the spec (${report.mismatches.length}):`);
+    const byOperation = new Map<string, Mismatch[]>();
     for (const m of report.mismatches) {
-      lines.push(`  ✗ ${m.operationId ?? '(no operation)'}  ${m.request}`);
-      lines.push(`      at     ${m.location}`);
-      lines.push(`      spec   ${m.spec.length > 240 ? `${m.spec.slice(0, 240)}…` : m.spec}`);
-      if (m.server !== undefined) lines.push(`      server ${m.server === '(absent)' ? '(absent)' : show(m.server)}`);
-      if (m.count > 1) lines.push(`      seen   ${m.count} times`);
+      const key = `${m.operationId ?? '(no operation)'}  ${m.method} ${m.path}`;
+      byOperation.set(key, [...(byOperation.get(key) ?? []), m]);
+    }
+    lines.push(`Mismatches with the spec (${report.mismatches.length}, in ${byOperation.size} operation(s)):`);
+    for (const [operation, list] of byOperation) {
+      lines.push(`  ${operation}`);
+      for (const m of list) {
+        const came = m.server === undefined ? '' : `  came ${m.server === '(absent)' ? '(absent)' : show(m.server)}`;
+        const cause = m.cause === undefined ? '' : ` to ${cut(m.cause, 120)}`;
+        const times = m.count > 1 ? `  (${m.count}×)` : '';
+        lines.push(`    ✗ ${m.location}  spec: ${cut(m.spec, 160)}${came}${cause}${times}`);
+      }
     }
     lines.push('');
   }
-  if (report.failures.length > 0) {
-    lines.push(`Failed tests (${report.failures.length}):`);
-    for (const t of report.failures) {
-      lines.push(`  ✗ [${t.file}] ${t.fullName}`);
-      for (const line of (t.failure ?? '').split('\n').slice(0, 6)) lines.push(`      ${line}`);
-    }
+  const failures = report.failures.filter((t) => !isConformanceTest(t));
+  if (failures.length > 0) {
+    lines.push(`Failed tests (${failures.length}):`);
+    for (const t of failures) lines.push(cut(`  ✗ [${t.file}] ${t.fullName}: ${oneLine(t.failure)}`, 220));
     lines.push('');
   }
-  for (const s of report.skipped) {
-    lines.push(`Skipped ${s.count} test(s): ${s.reason}`);
-    for (const t of report.results.filter(
-      (r) => r.status === 'skipped' && (r.skipReason ?? '(no reason given)') === s.reason,
-    ))
-      lines.push(`  - [${t.file}] ${t.fullName}`);
-  }
+  for (const s of report.skipped) lines.push(cut(`Skipped ${s.count} test(s): ${s.reason}`, 220));
   if (report.skipped.length > 0) lines.push('');
   lines.push(
     `Tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped (${tests.total}) in ${(report.durationMs / 1000).toFixed(1)} s`,
@@ -167,5 +185,24 @@ export function formatSummary(report: RunReport): string {
   );
   if (operations.missing.length > 0) lines.push(`Not exercised: ${operations.missing.join(', ')}`);
   lines.push(report.exitCode === 0 ? 'Result: PASS' : 'Result: FAIL');
+  return `${lines.join('\n')}\n`;
+}
+
+/** What the summary leaves out: each failed test's assertion in full (the runner's diff), each skipped test by name. */
+export function formatDetails(report: RunReport): string {
+  const lines: string[] = [];
+  for (const t of report.failures) {
+    lines.push(`✗ [${t.file}] ${t.fullName}`);
+    for (const line of (t.failure ?? '').split('\n')) lines.push(`    ${line}`);
+    lines.push('');
+  }
+  for (const s of report.skipped) {
+    lines.push(`Skipped ${s.count} test(s): ${s.reason}`);
+    for (const t of report.results.filter(
+      (r) => r.status === 'skipped' && (r.skipReason ?? '(no reason given)') === s.reason,
+    ))
+      lines.push(`  - [${t.file}] ${t.fullName}`);
+    lines.push('');
+  }
   return `${lines.join('\n')}\n`;
 }

@@ -19,7 +19,7 @@ import {
   type SigningOptions,
 } from '../suite/support/target';
 import { CannotRun, probeControlApi, probeSigning } from './probe';
-import { buildReport, formatSummary, type RunReport, type TestResult } from './report';
+import { buildReport, formatDetails, formatSummary, type RunReport, type TestResult } from './report';
 
 /** Options of {@link runContract}, as the command line gives them. */
 export interface RunOptions {
@@ -32,6 +32,11 @@ export interface RunOptions {
   only: string[];
   junitPath?: string;
   jsonPath?: string;
+  /** Where the failed tests' assertions in full and the skipped tests' names go; with `verbose`, to `write` too. */
+  detailsPath?: string;
+  verbose?: boolean;
+  /** Seconds to wait for the server to answer at all (a server a CI step started in the background). */
+  waitSeconds?: number;
   /** Suite files run at once (each in its own process). */
   concurrency: number;
   /** Where the summary goes. */
@@ -108,13 +113,32 @@ function collectTests(events: RawEvent[]): TestResult[] {
 }
 
 /**
+ * node:test's JUnit root carries no counts; CI systems that read only the root (and people) want them: the totals
+ * of the run on `<testsuites>`.
+ */
+function withTotals(xml: string, report: RunReport): string {
+  const { tests } = report;
+  const totals = `tests="${tests.total}" failures="${tests.failed}" errors="0" skipped="${tests.skipped}" time="${(report.durationMs / 1000).toFixed(3)}"`;
+  return xml.replace(/<testsuites(\s[^>]*)?>/, (root) =>
+    root.replace(/^<testsuites/, `<testsuites name="card-issuing-contract run" ${totals}`),
+  );
+}
+
+/**
  * Runs the suite against `options.baseUrl` and writes the reports. Returns the exit code: 0 when every test that
  * ran passed and no exchange broke the spec, 1 otherwise. Throws {@link CannotRun} when it cannot run at all.
  */
 export async function runContract(options: RunOptions): Promise<{ code: number; report: RunReport }> {
   const started = Date.now();
   const files = suiteFiles(options.only);
-  const control = await probeControlApi(options.baseUrl);
+  const control = await probeControlApi(options.baseUrl, options.waitSeconds);
+  // The mock gives every suite file a tenant and corporates of its own: a corporate of another tenant would only
+  // make the business tests fail.
+  const corporate = control ? undefined : options.corporate;
+  if (control && options.corporate)
+    options.write(
+      `card-issuing-contract: warning: --corporate is ignored against the mock (every suite file gets a tenant and corporates of its own)\n`,
+    );
   await probeSigning(options.baseUrl, control, options.credentials, options.signing);
 
   const resultsDir = mkdtempSync(join(tmpdir(), 'card-issuing-contract-'));
@@ -123,7 +147,7 @@ export async function runContract(options: RunOptions): Promise<{ code: number; 
       baseUrl: options.baseUrl,
       control,
       credentials: options.credentials,
-      corporate: options.corporate,
+      corporate,
       signing: options.signing,
       specPath: options.specPath,
       resultsDir,
@@ -156,8 +180,17 @@ export async function runContract(options: RunOptions): Promise<{ code: number; 
       durationMs: Date.now() - started,
       needsControl: NEEDS_CONTROL,
     });
+    const details = formatDetails(report);
+    if (options.verbose) options.write(`\n${details}`);
     options.write(formatSummary(report));
-    for (const path of [options.jsonPath, options.junitPath]) if (path) mkdirSync(dirname(path), { recursive: true });
+    for (const path of [options.jsonPath, options.junitPath, options.detailsPath])
+      if (path) mkdirSync(dirname(path), { recursive: true });
+    if (options.detailsPath) {
+      writeFileSync(options.detailsPath, details);
+      options.write(`The failed tests' assertions in full and the skipped tests: ${options.detailsPath}\n`);
+    } else if (!options.verbose && report.failures.length + report.skipped.length > 0) {
+      options.write(`The failed tests' assertions in full and the skipped tests: --verbose, or --details FILE\n`);
+    }
     if (options.jsonPath) writeFileSync(options.jsonPath, `${JSON.stringify(report, null, 2)}\n`);
     if (options.junitPath) {
       let xml = '';
@@ -166,7 +199,7 @@ export async function runContract(options: RunOptions): Promise<{ code: number; 
         yield* events as unknown as Parameters<typeof junit>[0] extends AsyncIterable<infer E> ? E[] : never;
       }
       for await (const chunk of junit(replay())) xml += String(chunk);
-      writeFileSync(options.junitPath, xml);
+      writeFileSync(options.junitPath, withTotals(xml, report));
     }
     return { code: report.exitCode, report };
   } finally {

@@ -31,7 +31,7 @@ import { removeOverride, setOverride, type OverrideSpec } from '../pipeline/over
 import type { ObservedRuntime } from '../observe/runtime';
 import { validateParts } from '../pipeline/validation';
 import { encryptDetails } from '../pipeline/operations';
-import type { EventFilter, JournalEntry, MockEvent, ObservedListener, RequestFilter } from '../observe';
+import type { EventFilter, JournalEntry, MockEvent, ObservedListener, RequestFilter, Usage } from '../observe';
 import {
   cloneState,
   fixturesOf,
@@ -161,6 +161,12 @@ export interface TenantControl {
    * Authorization header, secrets and card data redacted.
    */
   requests(filter?: RequestFilter): JournalEntry[];
+  /**
+   * What this tenant's consumer exercised so far, when the mock records usage (`recordUsage: true`; the standalone
+   * server does): each operation with its statuses, query parameters and request fields sent, response fields
+   * received and an example exchange per status. `card-issuing-contract usage` makes a usage file and a Pact of it.
+   */
+  usage(): Usage;
   /**
    * What changed in this tenant, oldest first (the latest 1000 by default): users registered, e-mails verified,
    * cards generated, approval statuses from/to, credits, top-ups, authorizations, OTPs sent.
@@ -344,6 +350,7 @@ export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant)
       ),
     // Settled first, so that a test reading events sees the transitions its last move of the clock made due.
     requests: (filter) => runtime.observer.requests(getTenant().apiKey, filter),
+    usage: () => runtime.observer.usageOf(getTenant().apiKey),
     events: (filter) => read((_ctx, tenant) => runtime.observer.events(tenant.apiKey, filter)),
     subscribe: (listener) => runtime.observer.subscribe(getTenant().apiKey, listener),
   };

@@ -22,6 +22,7 @@ const NOT_STATE = new Set([
   'clock.now',
   'clock.frozen',
   'requests',
+  'usage',
   'subscribe',
 ]);
 

@@ -1,8 +1,8 @@
 /**
  * The control routes of what the mock saw, and the inspector page's model (contract section 7):
  * `GET /__mock/requests` (the journal, newest first, filtered), `GET /__mock/events` (domain events, oldest
- * first), `GET /__mock/events/stream` (both, live, as server-sent events) and `GET /__mock/inspect` (the page's
- * model of a tenant). Like the other control routes, `?apiKey=` names the tenant (default: the first).
+ * first), `GET /__mock/events/stream` (both, live, as server-sent events), `GET /__mock/usage` (what the consumer
+ * used, when the mock records usage) and `GET /__mock/inspect` (the page's model of a tenant). Like the other control routes, `?apiKey=` names the tenant (default: the first).
  * These are reads: the journal does not record them, so the page watching it never feeds it.
  * @module
  */
@@ -58,6 +58,7 @@ const zEventsQuery = z.strictObject({
 
 const zStreamQuery = z.strictObject({ apiKey: z.string().optional(), lastEventId: zSeq.optional() });
 const zInspectQuery = z.strictObject({ apiKey: z.string().optional() });
+const zUsageQuery = zInspectQuery;
 
 function query<S extends z.ZodType>(schema: S, url: URL): z.infer<S> {
   const [parsed] = validateParts([{ location: 'query', schema, value: Object.fromEntries(url.searchParams) }]) as [
@@ -99,6 +100,14 @@ export function inspectorRoutes(runtime: ObservedRuntime): RouteDef[] {
         const items =
           q.bodies === 'false' ? runtime.observer.requestSummaries(control.apiKey, filter) : control.requests(filter);
         return { status: 200, body: { items, ...stats(control).requests } };
+      },
+    },
+    {
+      method: 'get',
+      path: '/__mock/usage',
+      run: ({ control, url }) => {
+        query(zUsageQuery, url);
+        return { status: 200, body: control.usage() };
       },
     },
     {

@@ -60,7 +60,7 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     listeners,
     hmac: options.hmac ?? webCryptoHmac(),
     publicUrl: options.publicUrl,
-    observer: observerOf(tenants, options.observe),
+    observer: observerOf(tenants, { ...options.observe, ...(options.recordUsage ? { usage: true } : {}) }),
   });
 
   const controlOf = (apiKey: string): TenantControl => {
@@ -102,7 +102,8 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     { control },
   );
   // The request journal listens to the pipeline's exchanges (unless it keeps nothing).
-  if (runtime.observer.journalSize > 0) runtime.exchangeListeners.add(journalListener(runtime));
+  if (runtime.observer.journalSize > 0 || runtime.observer.usage)
+    runtime.exchangeListeners.add(journalListener(runtime));
   // What mock.use() added, newest first; the mock's own handler tries them before its pipeline.
   const used: RequestHandler[] = [];
   const handlers = mswHandlers(pipeline, runtime.baseUrl, used);
@@ -147,6 +148,7 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     given: defaultControl.given,
     loadScenario: defaultControl.loadScenario,
     requests: defaultControl.requests,
+    usage: defaultControl.usage,
     events: defaultControl.events,
     subscribe: defaultControl.subscribe,
     handlers,

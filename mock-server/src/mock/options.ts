@@ -55,6 +55,12 @@ export interface CreateMockOptions {
   scenario?: Scenario;
   /** How many exchanges and events each tenant keeps (`{ requests: 500, events: 1000 }` by default; 0 keeps none). */
   observe?: ObserveOptions;
+  /**
+   * Record what the consumer's tests exercised (operations, statuses, request fields sent, response fields received,
+   * an example per status), beyond what the journal keeps: `mock.usage()`, `GET /__mock/usage`, and
+   * `card-issuing-contract usage` for a usage file and a Pact. Default false (the standalone server: true).
+   */
+  recordUsage?: boolean;
 }
 
 /** Every tenant with its credentials: what a state file holds (secrets included). */

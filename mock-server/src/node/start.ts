@@ -20,6 +20,8 @@ import { errnoText, openStateFile, StateFileError, type StateFile } from './stat
 export interface StartMockServerOptions {
   /** The port to listen on; 0 picks a free one (read it from the result). Default 4010. */
   port?: number;
+  /** Record what consumers used, for `GET /__mock/usage` (see `createMock`'s `recordUsage`). Default true. */
+  recordUsage?: boolean;
   /** The address to listen on. Default `127.0.0.1` (this machine only); `0.0.0.0` opens it to the network. */
   host?: string;
   /** The default tenant's api key (with `apiSecret`). Default `test_key`. */
@@ -98,6 +100,7 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
     ...(options.publicUrl === undefined ? {} : { publicUrl: checkedPublicUrl(options.publicUrl) }),
     ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
     hmac: (secret, message) => createHmac('sha256', secret).update(message).digest(),
+    recordUsage: options.recordUsage ?? true,
   });
   const log = options.log;
 

@@ -8,3 +8,4 @@ export * from './observer';
 export * from './capture';
 export * from './sse';
 export * from './runtime';
+export * from './usage';

@@ -19,6 +19,7 @@ import {
   type StoredExchange,
 } from './journal';
 import { Ring } from './ring';
+import { type Usage, UsageRecorder } from './usage';
 
 /** How much each tenant keeps (ring buffer sizes). */
 export interface ObserveOptions {
@@ -26,6 +27,8 @@ export interface ObserveOptions {
   requests?: number;
   /** Domain events kept per tenant (default {@link DEFAULT_EVENT_LOG_SIZE}; 0 keeps none). */
   events?: number;
+  /** Aggregate what each tenant's consumer used (operations, statuses, fields): `usage()`, `GET /__mock/usage`. */
+  usage?: boolean;
 }
 
 /** Exchanges the journal keeps per tenant by default: with bodies cut at 16 KiB, at most about 16 MiB. */
@@ -76,6 +79,8 @@ export interface ObserverSource {
 export class Observer {
   readonly journalSize: number;
   readonly eventLogSize: number;
+  /** What each tenant's consumer used, when the mock records usage. */
+  readonly usage: UsageRecorder | undefined;
   readonly #logs = new Map<string, TenantLog>();
   readonly #listeners = new Set<{ tenant: string | null; listener: ObservedListener }>();
   #seq = 0;
@@ -88,6 +93,7 @@ export class Observer {
   ) {
     this.journalSize = checkSize(options.requests ?? DEFAULT_JOURNAL_SIZE, 'requests');
     this.eventLogSize = checkSize(options.events ?? DEFAULT_EVENT_LOG_SIZE, 'events');
+    this.usage = options.usage ? new UsageRecorder() : undefined;
   }
 
   /** Forgets what every tenant's journal and event log kept (a test that starts afresh sees only its own). */
@@ -106,11 +112,25 @@ export class Observer {
 
   /** Records an answered exchange. */
   record(exchange: ExchangeRecord): void {
+    this.usage?.record(exchange);
     if (this.journalSize === 0 && this.#listeners.size === 0) return;
     const stored = keep(exchange, ++this.#seq);
     this.#log(exchange.tenant).requests.push(stored);
     if (this.#listeners.size > 0)
       this.#tell(exchange.tenant, { kind: 'request', request: summaryOf(stored, this.source.secrets()) });
+  }
+
+  /** What a tenant's consumer used so far (empty, `recording: false`, when the mock does not record usage). */
+  usageOf(tenant: string): Usage {
+    return (
+      this.usage?.usage(tenant, this.source.secrets()) ?? {
+        usageVersion: 1,
+        generatedBy: 'card-issuing-mock',
+        tenant,
+        recording: false,
+        operations: [],
+      }
+    );
   }
 
   /** Records a domain event of a tenant; `at` defaults to the tenant's virtual now. */

@@ -3,6 +3,7 @@
  * order; each selects nodes by its JSONPath `target`; `remove: true` removes them from their parent, `update` is
  * merged into an object (recursively) or appended to an array. JSONPath is jsonpath-plus's (well kept; the npm
  * overlay appliers, openapi-overlays-js and oas-patch, are young and little used), the rest is these few lines.
+ * `card-issuing-contract diff` applies the proxy's proposal with it (`--revision drift.overlay.yaml`).
  * @module
  */
 import { JSONPath } from 'jsonpath-plus';

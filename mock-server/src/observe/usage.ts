@@ -1,0 +1,155 @@
+/**
+ * What a consumer's tests exercised, for `createMock({ recordUsage: true })`, `mock.usage()` and
+ * `GET /__mock/usage`: per tenant and operation, the statuses answered, the query parameters and request body fields
+ * sent, the response body fields received, and one example exchange per status (redacted as the journal is, for a
+ * consumer contract). Aggregated as requests are answered, so it covers a whole test run whatever the journal keeps.
+ * @module
+ */
+import { operationTable } from 'card-issuing-sdk/server';
+import type { ExchangeRecord } from './journal';
+import { entryOf, keep } from './journal';
+
+/** One side of an example exchange. */
+export interface UsageMessage {
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** One operation as a consumer used it. */
+export interface UsageOperation {
+  operationId: string;
+  method: string;
+  /** The spec's path template. */
+  path: string;
+  /** Every status it was answered with, ascending. */
+  statuses: number[];
+  /** The query parameters sent, by name. */
+  queryParameters: string[];
+  /** The request body fields sent: `email`, `address.country`, `items[].id`. */
+  requestFields: string[];
+  /** The response body fields received, per status. */
+  responseFields: Record<string, string[]>;
+  /** The first exchange of each status: the request target and body sent, the answer received. */
+  examples: {
+    request: UsageMessage & { method: string; target: string };
+    response: UsageMessage & { status: number };
+  }[];
+}
+
+/** The usage document (`GET /__mock/usage`): what `card-issuing-contract usage` turns into a usage file and a Pact. */
+export interface Usage {
+  usageVersion: 1;
+  generatedBy: 'card-issuing-mock';
+  tenant: string;
+  /** False when the mock was not started to record usage (`recordUsage`): `operations` is then empty. */
+  recording: boolean;
+  operations: UsageOperation[];
+}
+
+interface Aggregate {
+  statuses: Set<number>;
+  query: Set<string>;
+  request: Set<string>;
+  response: Map<number, Set<string>>;
+  examples: Map<number, ExchangeRecord>;
+}
+
+const templates = new Map<string, { method: string; path: string }>(
+  operationTable.map((row) => [row.operationId, { method: row.method, path: row.path }]),
+);
+
+/** Every field path of a JSON value: `a`, `a.b`, `list[]`, `list[].id` (array items share one path). */
+export function fieldPaths(value: unknown, prefix = '', into = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) {
+    const path = `${prefix}[]`;
+    for (const item of value) if (item !== null && typeof item === 'object') fieldPaths(item, path, into);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      const path = prefix === '' ? key : `${prefix}.${key}`;
+      into.add(path);
+      fieldPaths(child, path, into);
+    }
+  }
+  return into;
+}
+
+/** A message with its content type only: the rest of the headers are the transport's, not the contract's. */
+function contentOnly(message: UsageMessage): UsageMessage {
+  const type = message.headers['content-type'];
+  return { headers: type === undefined ? {} : { 'content-type': type }, body: message.body };
+}
+
+function parsed(body: string | null): unknown {
+  if (body === null) return undefined;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The usage of every tenant of one mock. */
+export class UsageRecorder {
+  readonly #tenants = new Map<string, Map<string, Aggregate>>();
+
+  /** Counts an answered exchange of an API operation (control actions and unknown routes are not usage). */
+  record(exchange: ExchangeRecord): void {
+    const { operationId } = exchange;
+    if (operationId === null || !templates.has(operationId) || exchange.status === 0) return;
+    const operations = this.#tenants.get(exchange.tenant) ?? new Map<string, Aggregate>();
+    this.#tenants.set(exchange.tenant, operations);
+    let aggregate = operations.get(operationId);
+    if (!aggregate) {
+      aggregate = {
+        statuses: new Set(),
+        query: new Set(),
+        request: new Set(),
+        response: new Map(),
+        examples: new Map(),
+      };
+      operations.set(operationId, aggregate);
+    }
+    const { status } = exchange;
+    aggregate.statuses.add(status);
+    const query = exchange.target.indexOf('?');
+    if (query >= 0)
+      for (const name of new URLSearchParams(exchange.target.slice(query)).keys()) aggregate.query.add(name);
+    fieldPaths(parsed(exchange.requestBody), '', aggregate.request);
+    const received = aggregate.response.get(status) ?? new Set<string>();
+    aggregate.response.set(status, received);
+    fieldPaths(parsed(exchange.responseBody), '', received);
+    if (!aggregate.examples.has(status)) aggregate.examples.set(status, { ...exchange });
+  }
+
+  /** The usage of a tenant so far; examples are redacted with `secrets` as the journal's entries are. */
+  usage(tenant: string, secrets: readonly string[]): Usage {
+    const operations = [...(this.#tenants.get(tenant) ?? new Map<string, Aggregate>())]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([operationId, a]): UsageOperation => {
+        const sorted = (set: Set<string>) => [...set].sort();
+        const statuses = [...a.statuses].sort((x, y) => x - y);
+        return {
+          operationId,
+          ...templates.get(operationId)!,
+          statuses,
+          queryParameters: sorted(a.query),
+          requestFields: sorted(a.request),
+          responseFields: Object.fromEntries(statuses.map((s) => [String(s), sorted(a.response.get(s) ?? new Set())])),
+          examples: statuses.map((status) => {
+            const entry = entryOf(keep({ ...a.examples.get(status)! }, 0), secrets);
+            return {
+              request: { method: entry.method, target: entry.path, ...contentOnly(entry.request) },
+              response: { status, ...contentOnly(entry.response) },
+            };
+          }),
+        };
+      });
+    return { usageVersion: 1, generatedBy: 'card-issuing-mock', tenant, recording: true, operations };
+  }
+
+  /** Forgets a tenant's usage (`reset`). */
+  clear(tenant?: string): void {
+    if (tenant === undefined) this.#tenants.clear();
+    else this.#tenants.delete(tenant);
+  }
+}
