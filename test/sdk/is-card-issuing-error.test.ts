@@ -24,7 +24,7 @@ import { repoPath } from '../helpers/spec';
 async function foreignErrors() {
   const built = await esbuild.build({
     stdin: {
-      contents: ['base', 'classes', 'mapping', 'from-response']
+      contents: ['base', 'classes', 'from-response']
         .map((m) => `export * from ${JSON.stringify(repoPath(`sdk/src/core/errors/${m}.ts`))};`)
         .join('\n'),
       resolveDir: repoPath('sdk/src'),

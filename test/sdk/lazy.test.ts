@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadOnce } from '../../sdk/src/core/lazy';
+import { loadOnce } from '../../sdk/src/load-once';
 
 describe('loadOnce (the lazy chunks: validation, error mapping)', () => {
   it('loads once and shares the result', async () => {

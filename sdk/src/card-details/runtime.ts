@@ -5,6 +5,7 @@
  * @internal
  */
 import { PrivateKeyInvalidError, type PublicKeyInvalidError } from '../core/errors/classes';
+import { loadOnce } from '../load-once';
 import { MIN_RSA_BITS } from './types';
 export { isCryptoKey, isForgeKey, isKeyPair } from './guards';
 
@@ -12,10 +13,8 @@ export { isCryptoKey, isForgeKey, isKeyPair } from './guards';
 export const RSA_OAEP_256 = { name: 'RSA-OAEP', hash: 'SHA-256' } as const;
 export const RSA_OAEP = { name: 'RSA-OAEP' } as const;
 
-type ForgeModule = typeof import('./forge');
-let forgeModule: Promise<ForgeModule> | undefined;
-/** node-forge, loaded on first need (a separate chunk in a bundle). */
-export const loadForge = (): Promise<ForgeModule> => (forgeModule ??= import('./forge'));
+/** node-forge, loaded on first need (a separate chunk in a bundle); a failed load is tried again. */
+export const loadForge: () => Promise<typeof import('./forge')> = loadOnce(() => import('./forge'));
 
 /** Web Crypto, where the runtime has it; read at each call, so a test can take it away. */
 export const webCrypto = (): SubtleCrypto | undefined => globalThis.crypto?.subtle;

@@ -54,3 +54,17 @@ export function kyRetry(retry: Required<RetryConfig>, method: string, retryable:
     retryOnTimeout: false,
   };
 }
+
+/** `Retry-After` (RFC 9110 section 10.2.3) in seconds: delay-seconds, or an HTTP date turned into seconds from now. */
+export function parseRetryAfter(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+/** The wait ky makes for a `Retry-After` (at most `maxRetryAfterMs`), in milliseconds; undefined without one. */
+export function retryAfterMs(value: string | null, maxRetryAfterMs: number): number | undefined {
+  const seconds = parseRetryAfter(value);
+  return seconds === undefined ? undefined : Math.min(seconds * 1000, maxRetryAfterMs);
+}

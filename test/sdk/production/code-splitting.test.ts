@@ -36,8 +36,7 @@ describe.each([
       'sdk/generated/zod.gen.ts',
       'sdk/src/card-details/decrypt.ts',
       'sdk/src/card-details/keys.ts',
-      'sdk/src/core/errors/problem.ts',
-      'sdk/src/core/errors/mapping.ts',
+      'sdk/src/core/errors/from-response.ts',
     ]) {
       expect(
         modules.filter((m) => m.includes(absent)),

@@ -94,6 +94,48 @@ export class TimeoutError extends CardIssuingError {
 }
 
 /**
+ * The call did not end within its deadline (`deadlineMs`, default 60 s, or `timeoutMs` when that is longer; code
+ * `DEADLINE_EXCEEDED`): the deadline bounds the whole call, every attempt, every retry and every wait a server's
+ * `Retry-After` asks for. A {@link TimeoutError}, so code that handles timeouts handles it; the request may or may
+ * not have been processed.
+ */
+export class DeadlineExceededError extends TimeoutError {
+  override name = 'DeadlineExceededError';
+  /** The deadline that passed, in milliseconds. */
+  readonly deadlineMs: number;
+
+  constructor(init: Omit<CardIssuingErrorInit, 'code'> & { deadlineMs: number; timeoutMs?: number | undefined }) {
+    super({ ...init, code: 'DEADLINE_EXCEEDED' });
+    this.deadlineMs = init.deadlineMs;
+  }
+
+  override toJSON(): CardIssuingErrorJSON {
+    return { ...super.toJSON(), deadlineMs: this.deadlineMs };
+  }
+}
+
+/**
+ * The server answered with a redirect (code `REDIRECT_NOT_FOLLOWED`), which the SDK never follows: the signature
+ * covers the URL, a body must never be sent again (to another host least of all), and the API answers no redirect,
+ * so one means a wrong `baseUrl` (http for https, a missing path prefix) or something in between. `location` is
+ * where it pointed (absolute), when the runtime shows it (a browser hides it).
+ */
+export class RedirectError extends CardIssuingError {
+  override name = 'RedirectError';
+  /** Where the redirect pointed, as an absolute URL; undefined where the runtime hides it (browsers). */
+  readonly location: string | undefined;
+
+  constructor(init: Omit<CardIssuingErrorInit, 'code'> & { location: string | undefined }) {
+    super({ ...init, code: 'REDIRECT_NOT_FOLLOWED' });
+    this.location = init.location;
+  }
+
+  override toJSON(): CardIssuingErrorJSON {
+    return { ...super.toJSON(), location: this.location };
+  }
+}
+
+/**
  * A response body larger than `maxResponseBytes` (code `RESPONSE_TOO_LARGE`): reading stopped there and the
  * connection was released, so that a server sending without end cannot exhaust the client's memory.
  */
