@@ -530,11 +530,8 @@ class Call {
         secret: this.#client.secretFacts,
       });
     }
-    // ky's own timeout bounds the first attempt by the deadline too, when that is the shorter.
-    if (isTimeoutError(error))
-      return this.deadlineMs < this.timeoutMs && !this.#transport.deadlineArmed()
-        ? this.#deadlineError()
-        : this.#timeoutError();
+    // ky's timeout is the shorter of the two: with the deadline the shorter, it is the deadline that passed.
+    if (isTimeoutError(error)) return this.deadlineMs < this.timeoutMs ? this.#deadlineError() : this.#timeoutError();
     if (isNetworkError(error)) {
       // The cause is the transport's error, never ky's (which holds the signed request).
       const cause = error.cause;

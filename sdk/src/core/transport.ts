@@ -49,8 +49,6 @@ export interface BoundedCall {
   remainingMs(): number;
   /** The call goes on past an attempt (a wait, a retry): from now on the deadline aborts it. */
   armDeadline(): void;
-  /** Whether the deadline's timer runs. */
-  deadlineArmed(): boolean;
   /**
    * The current attempt is over (its body read, or it failed): its body timer stops. The caller must say so before
    * any wait for a retry, or the timer would abort the call during the wait. `call` also ends the deadline.
@@ -61,11 +59,11 @@ export interface BoundedCall {
 /** Bounds every attempt of one call and the call itself; `callerSignal` is the caller's own (it still aborts). */
 export function boundCall(fetch: Fetch, bounds: CallBounds, callerSignal?: AbortSignal): BoundedCall {
   const controller = new AbortController();
-  const startedAt = Date.now();
-  const deadlineAt = startedAt + bounds.deadlineMs;
+  // A monotonic clock, as ky's: a wall clock that an NTP step moves would move the deadline.
+  const deadlineAt = performance.now() + bounds.deadlineMs;
   let bodyTimer: ReturnType<typeof setTimeout> | undefined;
   let deadlineTimer: ReturnType<typeof setTimeout> | undefined;
-  const remainingMs = () => Math.max(0, deadlineAt - Date.now());
+  const remainingMs = () => Math.max(0, deadlineAt - performance.now());
   const boundedFetch: Fetch = async (input, init) => {
     clearTimeout(bodyTimer); // a retry: the previous attempt's body is no longer read
     const attemptStart = Date.now();
@@ -100,7 +98,6 @@ export function boundCall(fetch: Fetch, bounds: CallBounds, callerSignal?: Abort
     armDeadline() {
       deadlineTimer ??= unref(setTimeout(() => controller.abort(bounds.deadlineError()), remainingMs()));
     },
-    deadlineArmed: () => deadlineTimer !== undefined,
     end(call) {
       clearTimeout(bodyTimer);
       if (call) clearTimeout(deadlineTimer);
