@@ -44,7 +44,6 @@ export {
 
 export {
   CardIssuingError,
-  isCardIssuingError,
   type CardIssuingErrorInit,
   type CardIssuingErrorJSON,
   type ClientErrorCode,
@@ -61,6 +60,7 @@ export {
   CardDetailsInvalidError,
   ConflictError,
   DeadlineExceededError,
+  isCardIssuingError,
   NetworkError,
   NotFoundError,
   PrivateKeyInvalidError,
@@ -72,6 +72,8 @@ export {
   ServerError,
   TimeoutError,
   ValidationError,
+  type CardIssuingErrorOf,
+  type ResourceStatus,
 } from './core/errors/classes';
 export { FlowError, type FlowName } from './core/errors/flow-error';
 
