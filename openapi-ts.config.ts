@@ -84,6 +84,7 @@ const EMAIL =
   "^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$";
 
 const annotatePure = fileURLToPath(new URL('./scripts/annotate-pure.mjs', import.meta.url));
+const splitZod = fileURLToPath(new URL('./scripts/split-zod.mjs', import.meta.url));
 
 // One command (`npm run generate`) turns spec/openapi.yaml into generated code that is never edited by hand; CI
 // regenerates and diffs it (test/spec/generated.test.ts). One folder, sdk/generated/, what the SDK ships: types, the
@@ -104,7 +105,11 @@ export default defineConfig([
       path: './sdk/generated',
       // `npm run generate` empties sdk/generated first.
       clean: false,
-      postProcess: [{ name: 'annotate-pure', command: process.execPath, args: [annotatePure, '{{path}}/zod.gen.ts'] }],
+      postProcess: [
+        { name: 'annotate-pure', command: process.execPath, args: [annotatePure, '{{path}}/zod.gen.ts'] },
+        // One module per schema and one per operation, so a validated call loads its own operation's schemas only.
+        { name: 'split-zod', command: process.execPath, args: [splitZod, '{{path}}'] },
+      ],
     },
     parser,
     plugins: [

@@ -4,7 +4,7 @@
  * @module
  */
 import type { CardDetails } from '../../generated/types.gen';
-import { zCardDetails } from '../../generated/zod.gen';
+import { zCardDetails } from '../../generated/zod/zCardDetails.gen';
 import { asBuffer, asciiBytes, fromBase64Url, utf8Decode } from '../bytes';
 import { CardDetailsDecryptionError, CardDetailsInvalidError } from '../core/errors/classes';
 import { formatPath, issuesOf } from '../core/zod-issues';
@@ -61,7 +61,7 @@ export async function decryptCardDetails(
     throw new CardDetailsDecryptionError(
       'The card details could not be decrypted: encrypted to another key, or tampered with.',
     );
-  return checkDetails(parseJson(utf8Decode(plaintext)));
+  return await checkDetails(parseJson(utf8Decode(plaintext)));
 }
 
 /** A JWE's decoded parts, and its protected header's bytes as the AES-GCM additional data. */
@@ -108,8 +108,8 @@ async function decryptForge(
 }
 
 /** The plaintext as validated card details, or a {@link CardDetailsInvalidError} naming paths (never values). */
-function checkDetails(plaintext: unknown): CardDetails {
-  const issues = issuesOf(zCardDetails, plaintext);
+async function checkDetails(plaintext: unknown): Promise<CardDetails> {
+  const issues = await issuesOf(zCardDetails, plaintext);
   if (issues) {
     // Paths and zod's messages only: zod 4 does not put the input into its messages.
     const errors = issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));

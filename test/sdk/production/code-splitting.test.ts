@@ -34,6 +34,7 @@ describe.each([
     for (const absent of [
       'node_modules/zod/',
       'sdk/generated/zod.gen.ts',
+      'sdk/generated/zod/',
       'sdk/src/card-details/decrypt.ts',
       'sdk/src/card-details/keys.ts',
       'sdk/src/core/errors/from-response.ts',

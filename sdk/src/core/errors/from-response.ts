@@ -8,7 +8,7 @@
  */
 import * as z from 'zod/mini';
 import type { Problem } from '../../../generated/types.gen';
-import { zProblem } from '../../../generated/zod.gen';
+import { zProblem } from '../../../generated/zod/zProblem.gen';
 import { CardIssuingError, type CardIssuingErrorInit } from './base';
 import {
   AuthenticationError,
