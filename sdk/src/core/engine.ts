@@ -268,8 +268,8 @@ class Call {
             },
       body,
       signal: this.#transport.signal,
-      // Each attempt within `timeoutMs`, and the first one within the call's deadline too (later ones: ./transport).
-      timeout: Math.min(this.timeoutMs, this.deadlineMs),
+      // Each attempt is bounded by the transport (`timeoutMs`, body included, and the deadline), not by ky.
+      timeout: false,
       retry: this.#kyRetry(),
       // The signature covers the URL, and a body must never go to another host: no redirect is followed.
       redirect: 'manual',
@@ -305,6 +305,8 @@ class Call {
    */
   #shouldRetry(error: Error): false | undefined {
     this.#transport.end(false);
+    // The SDK's own ends of an attempt (its timeout, the deadline, a body too large) are never retried.
+    if (error instanceof CardIssuingError) return false;
     if (isHTTPError(error)) {
       const waitMs = retryAfterMs(error.response.headers.get('retry-after'), this.#retry.maxRetryAfterMs);
       if (waitMs !== undefined && waitMs >= this.#transport.remainingMs()) return false;

@@ -1,8 +1,8 @@
 /**
- * The bounds of one call that ky does not set. ky's `timeout` ends when an attempt's response headers arrive, so a
- * server that sends headers and then stalls, or sends a body without end, would hold the call (and grow its memory)
- * forever; and it bounds each attempt, not the call, so retries and their waits (`Retry-After`) could add up to
- * minutes. {@link boundCall} wraps the client's `fetch` so that each attempt's body is read within what is left of
+ * The bounds of one call, which ky's would not set: ky's `timeout` ends when an attempt's response headers arrive, so
+ * a server that sends headers and then stalls, or sends a body without end, would hold the call (and grow its
+ * memory) forever; and it bounds each attempt, not the call, so retries and their waits (`Retry-After`) could add up
+ * to minutes. {@link boundCall} wraps the client's `fetch` so that each attempt's body is read within what is left of
  * `timeoutMs` and is never larger than `maxResponseBytes`, and ends the whole call at its deadline; past any of them,
  * the call's signal is aborted with the SDK's typed error and the connection is released. Browser-safe (streams,
  * timers and abort signals only).
@@ -10,14 +10,14 @@
  * Two ways for a body, by what the response declares:
  * - a `Content-Length` within the limit that is the body's own length (no content encoding, and not a cross-origin
  *   response in a browser, whose encoding is hidden; what the service and the mock send): passed on as it is,
- *   and a timer aborts the call's signal, which every request of the call carries, when the body is late; fetch
- *   then errors the body with the timeout. Nothing stands between fetch and the reader: no second stream, no
+ *   and the attempt's timer aborts the call's signal, which every request of the call carries, when the body is
+ *   late; fetch then errors the body with the timeout. Nothing stands between fetch and the reader: no second stream, no
  *   second `Response`, which were a tenth of the SDK's own cost per call on loopback.
  * - any other (chunked, or encoded): the body is read through a stream that counts its decoded bytes and has its own
  *   timer.
  *
  * The deadline's timer is set only once a call goes on past its first attempt (a retry, a clock correction): the
- * first attempt is bounded by ky's timeout and the body timer, each no longer than the deadline.
+ * first attempt's own timer is no longer than the deadline.
  * @module
  */
 
@@ -29,7 +29,7 @@ export interface CallBounds {
   deadlineMs: number;
   /** The most response-body bytes an attempt may read. */
   maxResponseBytes: number;
-  /** The error a body read too late fails with. */
+  /** The error an attempt that did not end in time fails with. */
   timeoutError(): Error;
   /** The error the call fails with at its deadline. */
   deadlineError(): Error;
@@ -56,35 +56,49 @@ export interface BoundedCall {
   end(call: boolean): void;
 }
 
-/** Bounds every attempt of one call and the call itself; `callerSignal` is the caller's own (it still aborts). */
+/**
+ * Bounds every attempt of one call and the call itself; `callerSignal` is the caller's own (it still aborts). ky's own
+ * per-attempt timeout is off: one timer here covers an attempt from its request to the end of its body (ky's adds a
+ * promise and a timer per attempt, about a tenth of a call's cost on loopback).
+ */
 export function boundCall(fetch: Fetch, bounds: CallBounds, callerSignal?: AbortSignal): BoundedCall {
   const controller = new AbortController();
   // A monotonic clock, as ky's: a wall clock that an NTP step moves would move the deadline.
   const deadlineAt = performance.now() + bounds.deadlineMs;
-  let bodyTimer: ReturnType<typeof setTimeout> | undefined;
+  let attemptTimer: ReturnType<typeof setTimeout> | undefined;
   let deadlineTimer: ReturnType<typeof setTimeout> | undefined;
   const remainingMs = () => Math.max(0, deadlineAt - performance.now());
+  /** What is left of an attempt that started at `start`, or of the call when its deadline comes first. */
+  const bound = (start: number): { ms: number; late: () => Error } => {
+    const attemptLeft = Math.max(0, bounds.timeoutMs - (performance.now() - start));
+    const callLeft = remainingMs();
+    return callLeft < attemptLeft
+      ? { ms: callLeft, late: bounds.deadlineError }
+      : { ms: attemptLeft, late: bounds.timeoutError };
+  };
   const boundedFetch: Fetch = async (input, init) => {
-    clearTimeout(bodyTimer); // a retry: the previous attempt's body is no longer read
-    const attemptStart = Date.now();
+    clearTimeout(attemptTimer); // a retry: the previous attempt is over
+    const start = performance.now();
+    // One timer for the whole attempt, headers and body: its abort makes fetch reject, or errors the body being read.
+    const first = bound(start);
+    attemptTimer = unref(setTimeout(() => controller.abort(first.late()), first.ms));
     const response = await fetch(input, init);
     const header = response.headers.get('content-length');
     const declared = header === null ? Number.NaN : Number(header);
     if (declared > bounds.maxResponseBytes) {
+      clearTimeout(attemptTimer);
       await response.body?.cancel().catch(() => undefined);
       throw bounds.tooLargeError();
     }
-    if (!response.body) return response;
-    // What is left of the attempt, or of the call when its deadline comes first.
-    const attemptLeft = Math.max(0, bounds.timeoutMs - (Date.now() - attemptStart));
-    const byDeadline = remainingMs() < attemptLeft;
-    const leftMs = byDeadline ? remainingMs() : attemptLeft;
-    const late = byDeadline ? bounds.deadlineError : bounds.timeoutError;
-    if (Number.isSafeInteger(declared) && lengthIsTheBody(response)) {
-      bodyTimer = unref(setTimeout(() => controller.abort(late()), leftMs));
+    if (!response.body) {
+      clearTimeout(attemptTimer);
       return response;
     }
-    return new Response(limitBody(response.body, leftMs, late, bounds), {
+    if (Number.isSafeInteger(declared) && lengthIsTheBody(response)) return response;
+    // Counted and timed by a stream of its own, which does not depend on how a fetch ends a body on abort.
+    clearTimeout(attemptTimer);
+    const rest = bound(start);
+    return new Response(limitBody(response.body, rest.ms, rest.late, bounds), {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
@@ -99,7 +113,7 @@ export function boundCall(fetch: Fetch, bounds: CallBounds, callerSignal?: Abort
       deadlineTimer ??= unref(setTimeout(() => controller.abort(bounds.deadlineError()), remainingMs()));
     },
     end(call) {
-      clearTimeout(bodyTimer);
+      clearTimeout(attemptTimer);
       if (call) clearTimeout(deadlineTimer);
     },
   };
