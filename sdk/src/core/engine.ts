@@ -4,18 +4,19 @@
  * hooks, the bounds); {@link Call} is one call and holds all of its state: what its latest attempt signed, sent and
  * received, read by the hooks, the log, the clock correction and the errors.
  *
- * A call: check its arguments (the lazily loaded zod schemas) → send with ky (retries, per-attempt timeout, no
- * redirect followed) → sign each attempt in ky's `beforeRequest`/`beforeRetry` → bound each attempt's body in time
- * and size and the whole call by its deadline (`./transport`) → observe each response where it arrives (hooks,
- * debug log) → parse and check the body → on failure, the typed error (`./errors/`), and after a
- * `401 AUTH_TIMESTAMP_SKEW` the clock corrected and the call sent once more.
+ * A call: check its arguments (the lazily loaded zod schemas) → send each attempt with ky (no redirect followed),
+ * signed in ky's `beforeRequest` → bound each attempt, body included, and the whole call by its deadline
+ * (`./transport`) → observe each response where it arrives (hooks, debug log) → parse and check the body → on
+ * failure, the typed error (`./errors/`); then a retry after its wait (`./retry`: ky's rules, run here, because ky
+ * clones every request it may retry, a fifth of a call's cost), or after a `401 AUTH_TIMESTAMP_SKEW` the clock
+ * corrected and the call sent once more.
  *
  * Light by construction: validation and the problem reader load with `import()` on first use (`./lazy`), so a page
  * that turns validation off never loads zod. Browser-safe: no `node:` import here or below.
  * @module
  */
 import ky, { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
-import type { Hooks as KyHooks, Options as KyOptions, RetryOptions as KyRetryOptions } from 'ky';
+import type { Hooks as KyHooks, Options as KyOptions } from 'ky';
 import type { OperationId, OperationRow } from '../operation-table';
 import type { CardIssuingClientOptions, ClientHooks, RequestEvent, RequestOptions, RetryConfig } from '../options';
 import type { SecretEncoding } from '../signing/hmac-key';
@@ -36,7 +37,7 @@ import {
 import { mergeHeaders } from './headers';
 import { loadedValidation, loadFromResponse, loadValidation } from './lazy';
 import { formatAttempt, type Log } from './logger';
-import { kyRetry, needsIdempotencyKey, resolveRetry, retryAfterMs } from './retry';
+import { needsIdempotencyKey, resolveRetry, retryWaitMs } from './retry';
 import { boundCall, type BoundedCall } from './transport';
 import { type CallParts, jsonBody, requestUrl } from './wire';
 
@@ -102,8 +103,6 @@ interface Client {
   readonly fetch: (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
   /** ky's hooks, the same for every call: each reads its call from ky's `context`. */
   readonly kyHooks: KyHooks;
-  /** The client's ky retry options by method and retryability, made on first use. */
-  readonly kyRetries: Map<string, KyRetryOptions>;
 }
 
 /** The engine of one client. */
@@ -141,11 +140,9 @@ function clientOf({ options, baseUrl, maxResponseBytes, signer, clock, log }: En
     retry: resolveRetry(options.retry, undefined),
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     kyHooks: {
-      beforeRequest: [({ request, options }) => callOf(options).sign(request, 0)],
-      beforeRetry: [({ request, options, error, retryCount }) => callOf(options).retry(request, error, retryCount)],
+      beforeRequest: [({ request, options }) => callOf(options).sign(request)],
       beforeError: [({ options, error }) => callOf(options).typedError(error)],
     },
-    kyRetries: new Map(),
   };
 }
 
@@ -175,9 +172,10 @@ class Call {
   readonly #body: string | undefined;
   readonly #retry: Required<RetryConfig>;
   readonly #transport: BoundedCall;
-  /** Attempts of the call before the current send (the clock-skew retry sends once more). */
-  #before = 0;
+  /** The attempt being sent (1 for the first); retries made; whether the clock was corrected (once per call). */
   attempt = 0;
+  #retries = 0;
+  #corrected = false;
   /** What the latest attempt signed and sent. */
   #signed = { url: '', authorization: '', stringToSign: '', offsetMs: 0, at: 0 };
   /** What the latest attempt received. */
@@ -235,9 +233,8 @@ class Call {
           // The last attempt's request id, read where it arrived.
           return { data, status: response.status, headers: response.headers, requestId: this.#received?.requestId };
         } catch (error) {
-          // A clock too far from the server's: corrected from the refusal's Date, and the call sent once more.
-          if (this.#before > 0 || !this.#correctClock(error)) throw error;
-          this.#transport.armDeadline();
+          this.#transport.end(false);
+          await this.#retryOrThrow(error);
         }
       }
     } catch (error) {
@@ -270,7 +267,8 @@ class Call {
       signal: this.#transport.signal,
       // Each attempt is bounded by the transport (`timeoutMs`, body included, and the deadline), not by ky.
       timeout: false,
-      retry: this.#kyRetry(),
+      // ky would clone every request it may retry: the engine retries (#retryOrThrow), with ky's rules.
+      retry: 0,
       // The signature covers the URL, and a body must never go to another host: no redirect is followed.
       redirect: 'manual',
       fetch: this.#transport.fetch,
@@ -284,47 +282,43 @@ class Call {
     return requestUrl(this.#client.base, this.#op.path, this.#parts.path, this.#parts.query);
   }
 
-  /** ky's retry options: the client's, made once per method (and a call's own when it has its own). */
-  #kyRetry(): KyRetryOptions {
-    const retryable = !needsIdempotencyKey(this.method) || this.idempotencyKey !== undefined;
-    const key = `${this.method}:${retryable}`;
-    const shared = this.#retry === this.#client.retry;
-    let base = shared ? this.#client.kyRetries.get(key) : undefined;
-    if (!base) {
-      base = kyRetry(this.#retry, this.method, retryable);
-      if (shared) this.#client.kyRetries.set(key, base);
-    }
-    // ky asks this once an attempt has failed and its error body is read, before it waits to retry.
-    return { ...base, shouldRetry: ({ error }) => this.#shouldRetry(error) };
-  }
-
   /**
-   * Before a wait to retry: the attempt is over (its body timer stops), and the deadline bounds the wait and what
-   * follows. A server's `Retry-After` that ends past the deadline is not waited for: the call ends at once with the
-   * server's answer. Undefined leaves the decision to ky's rules.
+   * After a failed attempt: sends the call once more after a wait, or throws. A clock too far from the server's is
+   * corrected from the refusal's `Date` and the call sent again at once (once per call). A retry (`./retry`): an
+   * idempotent method, or one with an `Idempotency-Key`; a network error, 429, 502, 503 or 504; after the backoff, or
+   * what `Retry-After` says, within `maxRetryAfterMs`. The deadline bounds the wait: one that would end past it is
+   * not made, and the call ends at once with the server's answer.
    */
-  #shouldRetry(error: Error): false | undefined {
-    this.#transport.end(false);
-    // The SDK's own ends of an attempt (its timeout, the deadline, a body too large) are never retried.
-    if (error instanceof CardIssuingError) return false;
-    if (isHTTPError(error)) {
-      const waitMs = retryAfterMs(error.response.headers.get('retry-after'), this.#retry.maxRetryAfterMs);
-      if (waitMs !== undefined && waitMs >= this.#transport.remainingMs()) return false;
+  async #retryOrThrow(error: unknown): Promise<void> {
+    if (!this.#corrected && this.#correctClock(error)) {
+      this.#corrected = true;
+      this.#transport.armDeadline();
+      return;
     }
+    const retryable = !needsIdempotencyKey(this.method) || this.idempotencyKey !== undefined;
+    const signal = this.#options.signal;
+    if (!retryable || this.#retries >= this.#retry.limit || (signal?.aborted && error === signal.reason)) throw error;
+    const waitMs = retryWaitMs(this.#retry, this.#retries + 1, error, this.#received?.headers);
+    if (waitMs === undefined || waitMs >= this.#transport.remainingMs()) throw error;
     this.#transport.armDeadline();
-    return undefined;
+    await this.#transport.wait(waitMs);
+    this.#retries += 1;
+    this.#notify(this.#client.hooks.onRetry, () => ({
+      ...this.#event(),
+      attempt: this.attempt + 1,
+      error: error as CardIssuingError,
+    }));
   }
 
   // ------------------------------------------------------------------------------------------- each attempt
 
   /**
-   * Signs the attempt ky is about to send (contract section 2): ky 2 runs `beforeRequest` once per call and
-   * `beforeRetry` before every retry, so every attempt gets a fresh nonce and timestamp, signed with the client's
-   * corrected time (`./clock`).
+   * Signs the attempt ky is about to send (contract section 2), in ky's `beforeRequest`: every attempt is its own ky
+   * request, so every one gets a fresh nonce and timestamp, signed with the client's corrected time (`./clock`).
    */
-  async sign(request: Request, retryCount: number): Promise<void> {
+  async sign(request: Request): Promise<void> {
     const { signer, clock } = this.#client;
-    this.attempt = this.#before + retryCount + 1;
+    this.attempt += 1;
     const offsetMs = clock.offsetMs;
     // Read once: a Request's url getter serialises the URL on every read.
     const url = request.url;
@@ -344,15 +338,6 @@ class Call {
       at: Date.now(),
     };
     this.#notify(this.#client.hooks.onRequest, () => this.#event());
-  }
-
-  /** ky's `beforeRetry`: the failed attempt reported to `onRetry`, the next one signed afresh. */
-  async retry(request: Request, error: Error, retryCount: number): Promise<void> {
-    this.attempt = this.#before + retryCount + 1;
-    const reason = await this.typedError(error);
-    if (reason instanceof CardIssuingError)
-      this.#notify(this.#client.hooks.onRetry, () => ({ ...this.#event(), error: reason }));
-    await this.sign(request, retryCount); // the server refuses a replayed nonce
   }
 
   /**
@@ -507,14 +492,13 @@ class Call {
       offsetMs: offset,
       serverDate: date,
     }));
-    this.#before = this.attempt;
     return true;
   }
 
   // ------------------------------------------------------------------------------------------- the errors
 
   /**
-   * A failure as ky reports it, as the SDK's typed error (ky's `beforeError`, and `beforeRetry` for `onRetry`): an
+   * A failure as ky reports it, as the SDK's typed error (ky's `beforeError`): an
    * error response read by `./errors/from-response` (loaded on the first one), a redirect, a timeout, an unreachable
    * server. An abort and the SDK's own errors pass unchanged.
    */

@@ -49,6 +49,8 @@ export interface BoundedCall {
   remainingMs(): number;
   /** The call goes on past an attempt (a wait, a retry): from now on the deadline aborts it. */
   armDeadline(): void;
+  /** Waits `ms` before a retry; the call's signal (the caller's abort, the deadline) ends the wait with its reason. */
+  wait(ms: number): Promise<void>;
   /**
    * The current attempt is over (its body read, or it failed): its body timer stops. The caller must say so before
    * any wait for a retry, or the timer would abort the call during the wait. `call` also ends the deadline.
@@ -112,6 +114,19 @@ export function boundCall(fetch: Fetch, bounds: CallBounds, callerSignal?: Abort
     armDeadline() {
       deadlineTimer ??= unref(setTimeout(() => controller.abort(bounds.deadlineError()), remainingMs()));
     },
+    wait: (ms) =>
+      new Promise<void>((resolve, reject) => {
+        if (signal.aborted) return reject(signal.reason);
+        const done = () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        };
+        const timer = setTimeout(() => {
+          signal.removeEventListener('abort', done);
+          resolve();
+        }, ms);
+        signal.addEventListener('abort', done, { once: true });
+      }),
     end(call) {
       clearTimeout(attemptTimer);
       if (call) clearTimeout(deadlineTimer);

@@ -65,7 +65,7 @@ describe('the deadline: no call lasts longer, whatever a server says', () => {
     },
   );
 
-  it('retries that would outlast the deadline end at it with a DeadlineExceededError (fake time)', async () => {
+  it("a retry whose wait would end past the deadline is not made: the server's last answer, at once (fake time)", async () => {
     const api = await server(() => problem(503, 'INTERNAL_ERROR', 'Busy.'));
     const client = createCardIssuingClient({
       baseUrl: api.url,
@@ -76,15 +76,49 @@ describe('the deadline: no call lasts longer, whatever a server says', () => {
     });
     vi.spyOn(Math, 'random').mockReturnValue(0.999_999); // every backoff 4 s
     const time = useFakeTime();
-    // Only the backoff waits are jumped over; the deadline's timer fires inside the third.
     const outcome = await settleOnFakeTime(time, client.s2s.users.get(USER_ID), (ms) => ms > 3_900 && ms <= 4_000);
+    expect((outcome as { error: unknown }).error).toBeInstanceOf(ServerError);
+    // Attempts at 0, 4 and 8 s of fake time; a third wait would end at 12 s, past the deadline at 10 s.
+    expect(api.seen).toHaveLength(3);
+    expect(time.now()).toBeLessThan(10_000);
+  });
+
+  it('an attempt still running at the deadline ends with a DeadlineExceededError (fake time)', async () => {
+    let requests = 0;
+    const flaky: Server = createServer((req, res) => {
+      req.resume();
+      if (requests++ > 0) return; // the retry gets no answer
+      res.writeHead(503, { 'content-type': 'application/problem+json' });
+      res.end(JSON.stringify({ type: 'about:blank', title: 'Busy', status: 503, code: 'INTERNAL_ERROR' }));
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    running.push({
+      close: async () => {
+        flaky.closeAllConnections();
+        await new Promise((resolve) => flaky.close(resolve));
+      },
+    });
+    const client = createCardIssuingClient({
+      baseUrl: `http://127.0.0.1:${(flaky.address() as AddressInfo).port}`,
+      apiKey: 'k',
+      apiSecret: SECRET,
+      retry: { limit: 10, initialDelayMs: 4_000, maxDelayMs: 4_000 },
+      deadlineMs: 10_000,
+    });
+    vi.spyOn(Math, 'random').mockReturnValue(0.999_999);
+    const time = useFakeTime();
+    // The 4 s backoff, then the second attempt's timer: what is left of the deadline (6 s), not timeoutMs (30 s).
+    const outcome = await settleOnFakeTime(
+      time,
+      client.s2s.users.get(USER_ID),
+      (ms) => (ms > 3_900 && ms <= 4_000) || (ms > 5_900 && ms < 6_100),
+    );
     const error = (outcome as { error: unknown }).error;
     expect(error).toBeInstanceOf(DeadlineExceededError);
     expect(error).toBeInstanceOf(TimeoutError); // code that handles timeouts handles it
-    expect(error).toMatchObject({ code: 'DEADLINE_EXCEEDED', deadlineMs: 10_000, status: 503 });
-    // Attempts at 0, 4 and 8 s; the wait for the fourth is cut by the deadline at 10 s of fake time.
-    expect(api.seen).toHaveLength(3);
+    expect(error).toMatchObject({ code: 'DEADLINE_EXCEEDED', deadlineMs: 10_000 });
     expect((error as Error).message).toContain('deadline of 10000 ms');
+    expect(requests).toBe(2);
   });
 
   it('a server that never answers: a short deadlineMs ends the first attempt with a DeadlineExceededError', async () => {
