@@ -91,10 +91,12 @@ const splitZod = fileURLToPath(new URL('./scripts/split-zod.mjs', import.meta.ur
 // operation table, the client's resource layer (with each operation's path template, from which the client builds
 // its URLs and calls ky itself), and one set of zod schemas, in zod's smaller build (`zod/mini`: functions instead of methods, so a bundler keeps only what
 //   is used; all the schemas of the spec are 13 KiB gzip with it, 31 KiB with classic zod, and the client with
-//   validation has to stay under 40 KiB). The request schema of each operation is a named export
-//   (`zCreateUserData`), built once, not a `z.object` per call. The client validates with them itself
-//   (sdk/src/core/validation.ts, loaded with import() on the first validated call), so a client with validation off
-//   never loads zod. The functions on hey-api's ky client (sdk.gen.ts, client/, core/) are generated for the mock's
+//   validation has to stay small). The request schema of each operation is a named export
+//   (`zCreateUserData`), built once, not a `z.object` per call. scripts/split-zod.mjs then writes one module per
+//   schema and per operation (sdk/generated/zod/), and zod.gen.ts re-exports them all. The client validates with them
+//   itself (sdk/src/core/validation.ts, loaded with import() on the first validated call, and each operation's
+//   schemas with import() on its first call), so a client with validation off never loads zod, and one call loads
+//   its own operation's schemas only. The functions on hey-api's ky client (sdk.gen.ts, client/, core/) are generated for the mock's
 //   tests and the bench, not for the SDK: nothing under sdk/src imports them, so a page never downloads them. A post-processing
 //   step marks every schema constructor `@__PURE__`, so a bundler drops the schemas a page does not use. The mock
 //   uses the same schemas (`card-issuing-sdk/schemas`), composing them with zod's functions.
