@@ -16,7 +16,7 @@ import type { Logger, LogLevel } from './core/logger';
 import type { PageParams } from './core/pagination';
 import type { SecretEncoding } from './signing/hmac-key';
 
-/** How the SDK retries. ky does the retrying; these are its knobs, in the SDK's words. */
+/** How the SDK retries: ky's rules, run by the client's engine; these are their knobs, in the SDK's words. */
 export interface RetryConfig {
   /** Retries after the first attempt (default 2). */
   limit?: number;
