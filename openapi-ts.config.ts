@@ -84,16 +84,19 @@ const EMAIL =
   "^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$";
 
 const annotatePure = fileURLToPath(new URL('./scripts/annotate-pure.mjs', import.meta.url));
+const splitZod = fileURLToPath(new URL('./scripts/split-zod.mjs', import.meta.url));
 
 // One command (`npm run generate`) turns spec/openapi.yaml into generated code that is never edited by hand; CI
 // regenerates and diffs it (test/spec/generated.test.ts). One folder, sdk/generated/, what the SDK ships: types, the
 // operation table, the client's resource layer (with each operation's path template, from which the client builds
 // its URLs and calls ky itself), and one set of zod schemas, in zod's smaller build (`zod/mini`: functions instead of methods, so a bundler keeps only what
 //   is used; all the schemas of the spec are 13 KiB gzip with it, 31 KiB with classic zod, and the client with
-//   validation has to stay under 40 KiB). The request schema of each operation is a named export
-//   (`zCreateUserData`), built once, not a `z.object` per call. The client validates with them itself
-//   (sdk/src/core/validation.ts, loaded with import() on the first validated call), so a client with validation off
-//   never loads zod. The functions on hey-api's ky client (sdk.gen.ts, client/, core/) are generated for the mock's
+//   validation has to stay small). The request schema of each operation is a named export
+//   (`zCreateUserData`), built once, not a `z.object` per call. scripts/split-zod.mjs then writes one module per
+//   schema and per operation (sdk/generated/zod/), and zod.gen.ts re-exports them all. The client validates with them
+//   itself (sdk/src/core/validation.ts, loaded with import() on the first validated call, and each operation's
+//   schemas with import() on its first call), so a client with validation off never loads zod, and one call loads
+//   its own operation's schemas only. The functions on hey-api's ky client (sdk.gen.ts, client/, core/) are generated for the mock's
 //   tests and the bench, not for the SDK: nothing under sdk/src imports them, so a page never downloads them. A post-processing
 //   step marks every schema constructor `@__PURE__`, so a bundler drops the schemas a page does not use. The mock
 //   uses the same schemas (`card-issuing-sdk/schemas`), composing them with zod's functions.
@@ -104,7 +107,11 @@ export default defineConfig([
       path: './sdk/generated',
       // `npm run generate` empties sdk/generated first.
       clean: false,
-      postProcess: [{ name: 'annotate-pure', command: process.execPath, args: [annotatePure, '{{path}}/zod.gen.ts'] }],
+      postProcess: [
+        { name: 'annotate-pure', command: process.execPath, args: [annotatePure, '{{path}}/zod.gen.ts'] },
+        // One module per schema and one per operation, so a validated call loads its own operation's schemas only.
+        { name: 'split-zod', command: process.execPath, args: [splitZod, '{{path}}'] },
+      ],
     },
     parser,
     plugins: [

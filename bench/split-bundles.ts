@@ -65,6 +65,7 @@ export function loadOf(build: SplitBuild, parts: readonly RegExp[] = []): Load {
 
 /** esbuild, as an app bundles for the browser: ESM, code splitting, minified, es2023. */
 export async function esbuildSplit(page: string): Promise<SplitBuild> {
+  mkdirSync(join(root, 'node_modules/.cache'), { recursive: true }); // absent after a fresh npm ci
   const dir = mkdtempSync(join(root, 'node_modules/.cache/split-esbuild-'));
   try {
     const pageFile = join(dir, 'page.ts');
@@ -108,6 +109,7 @@ export async function esbuildSplit(page: string): Promise<SplitBuild> {
 /** A Vite production build of the page (Rolldown; Vite's own preload helper included, as an app ships it). */
 export async function viteSplit(page: string): Promise<SplitBuild> {
   const { build } = await import('vite');
+  mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
   const dir = mkdtempSync(join(root, 'node_modules/.cache/split-vite-'));
   try {
     mkdirSync(dir, { recursive: true });

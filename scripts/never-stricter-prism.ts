@@ -106,7 +106,7 @@ try {
         .filter((f) => f.location.startsWith('response.body'));
       if (findings.length) continue;
       ajvValid++;
-      const errors = responseErrors(op.operationId as OperationId, body);
+      const errors = await responseErrors(op.operationId as OperationId, body);
       if (errors) {
         sdkRefused++;
         for (const e of errors) refusals.set(`${op.operationId} ${e.path}`, e.message);

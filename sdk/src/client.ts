@@ -12,7 +12,7 @@ import { ApiPromise } from './core/api-promise';
 import { assertSecretAllowedHere } from './core/browser-guard';
 import { createClientClock } from './core/clock';
 import { createLog } from './core/logger';
-import { createEngine, type Run } from './core/request';
+import { createEngine, type Run } from './core/engine';
 import { buildResources, type ResourceMethods } from './resources';
 import { createSigner, type Signer } from './signing/sign';
 

@@ -45,7 +45,6 @@ export {
 
 export {
   CardIssuingError,
-  isCardIssuingError,
   type CardIssuingErrorInit,
   type CardIssuingErrorJSON,
   type ClientErrorCode,
@@ -61,16 +60,21 @@ export {
   CardDetailsError,
   CardDetailsInvalidError,
   ConflictError,
+  DeadlineExceededError,
+  isCardIssuingError,
   NetworkError,
   NotFoundError,
   PrivateKeyInvalidError,
   PublicKeyInvalidError,
   RateLimitError,
+  RedirectError,
   ResponseTooLargeError,
   ResponseValidationError,
   ServerError,
   TimeoutError,
   ValidationError,
+  type CardIssuingErrorOf,
+  type ResourceStatus,
 } from './core/errors/classes';
 export { FlowError, type FlowName } from './core/errors/flow-error';
 

@@ -5,13 +5,18 @@
  */
 import type { CardKeyPair } from './card-details/types';
 import type { CardIssuingError } from './core/errors/base';
-import type { ResponseTooLargeError, TimeoutError, ValidationError } from './core/errors/classes';
+import type {
+  DeadlineExceededError,
+  ResponseTooLargeError,
+  TimeoutError,
+  ValidationError,
+} from './core/errors/classes';
 import type { HeadersInit } from './core/headers';
 import type { Logger, LogLevel } from './core/logger';
 import type { PageParams } from './core/pagination';
 import type { SecretEncoding } from './signing/hmac-key';
 
-/** How the SDK retries. ky does the retrying; these are its knobs, in the SDK's words. */
+/** How the SDK retries: ky's rules, run by the client's engine; these are their knobs, in the SDK's words. */
 export interface RetryConfig {
   /** Retries after the first attempt (default 2). */
   limit?: number;
@@ -47,6 +52,13 @@ export interface CardIssuingClientOptions {
    * and the whole body. A timeout is a {@link TimeoutError} and is not retried.
    */
   timeoutMs?: number;
+  /**
+   * The longest a call may last, in milliseconds: every attempt, every retry and every wait before one (a server's
+   * `Retry-After` included). Default 60000, or `timeoutMs` when that is longer. Past it: a
+   * {@link DeadlineExceededError} (a `TimeoutError`); a `Retry-After` that would end past it is not waited for, and
+   * the call ends at once with the server's answer.
+   */
+  deadlineMs?: number;
   /**
    * The largest response body an attempt reads, in bytes (default 10 MiB; the spec bounds every list and string,
    * so a conforming body is far smaller). Past it: a {@link ResponseTooLargeError}, and the connection is released.
@@ -111,6 +123,8 @@ export type ResponseValidation = 'strict' | 'warn' | boolean;
 export interface RequestOptions {
   /** Per-attempt timeout in milliseconds for this call (request, headers and body). */
   timeoutMs?: number;
+  /** The longest this call may last, retries and their waits included (see the client's `deadlineMs`). */
+  deadlineMs?: number;
   /** Retry settings for this call, or `false` for none. */
   retry?: RetryConfig | false;
   /**

@@ -10,7 +10,8 @@ import { resourceTable, type Resources } from '../generated/resources.gen';
 import type { CardDetailsRequestOptions, ListOptions, RequestOptions } from './options';
 import { ApiPromise, type ApiResponse } from './core/api-promise';
 import { PagePromise, toPage, type PageBody, type PageParams } from './core/pagination';
-import type { Run } from './core/request';
+import type { Run } from './core/engine';
+import { loadOnce } from './load-once';
 import type { CallParts } from './core/wire';
 import { relayedJwe, type EncryptedDetailsRequestOptions } from './card-details/relay';
 
@@ -79,10 +80,8 @@ function partsOf(row: Row, args: readonly unknown[]): Parts {
 }
 
 // The card-details code is loaded on first use: a page that never reads card details never loads its crypto.
-let decryption: Promise<typeof import('./card-details/decrypt')> | undefined;
-const loadDecryption = () => (decryption ??= import('./card-details/decrypt'));
-let cardKeys: Promise<typeof import('./card-details/keys')> | undefined;
-const loadCardKeys = () => (cardKeys ??= import('./card-details/keys'));
+const loadDecrypt = loadOnce(() => import('./card-details/decrypt'));
+const loadKeys = loadOnce(() => import('./card-details/keys'));
 
 /** The methods of a client over its engine, one per row of the generated table. */
 export function buildResources(run: Run): ResourceMethods {
@@ -109,7 +108,7 @@ export function buildResources(run: Run): ResourceMethods {
         const { keyPair, ...callOptions } = args[arity] as CardDetailsRequestOptions;
         const parts = partsOf(row, args);
         const response = (async (): Promise<ApiResponse<CardDetails>> => {
-          const [{ decryptCardDetails }, { exportPublicKey }] = await Promise.all([loadDecryption(), loadCardKeys()]);
+          const [{ decryptCardDetails }, { exportPublicKey }] = await Promise.all([loadDecrypt(), loadKeys()]);
           const publicKey = await exportPublicKey(keyPair);
           const r = await run<{ encryptedDetails: string }>(row, callOptions, {
             ...parts,

@@ -8,5 +8,4 @@
  */
 export * as schemas from '../generated/zod.gen';
 export * from '../generated/zod.gen';
-export { errorFromResponse } from './core/errors/from-response';
-export type { ErrorResponseInput } from './core/errors/mapping';
+export { errorFromResponse, type ErrorResponseInput } from './core/errors/from-response';

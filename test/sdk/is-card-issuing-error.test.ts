@@ -24,7 +24,7 @@ import { repoPath } from '../helpers/spec';
 async function foreignErrors() {
   const built = await esbuild.build({
     stdin: {
-      contents: ['base', 'classes', 'mapping', 'from-response']
+      contents: ['base', 'classes', 'from-response']
         .map((m) => `export * from ${JSON.stringify(repoPath(`sdk/src/core/errors/${m}.ts`))};`)
         .join('\n'),
       resolveDir: repoPath('sdk/src'),
@@ -92,6 +92,31 @@ describe('isCardIssuingError', () => {
     ]) {
       expect(isCardIssuingError(value)).toBe(false);
     }
+  });
+
+  it('with a code: true only for an error of that code, a FlowError only for its own codes', () => {
+    const conflict = errorFromResponse({
+      status: 409,
+      headers: new Headers(),
+      body: {
+        type: 'about:blank',
+        title: 'Conflict',
+        status: 409,
+        code: 'INVALID_TRANSITION',
+        currentStatus: 'CANCELED',
+        operation: 'increaseApprovalBudget',
+      },
+    });
+    expect(isCardIssuingError(conflict, 'INVALID_TRANSITION')).toBe(true);
+    expect(isCardIssuingError(conflict, 'NOT_FOUND')).toBe(false);
+    if (isCardIssuingError(conflict, 'INVALID_TRANSITION')) expect(conflict.currentStatus).toBe('CANCELED');
+    const flow = new FlowError({ flow: 'issueCard', step: 'chargeDraft', cause: conflict });
+    expect(flow.code).toBe('INVALID_TRANSITION');
+    expect(isCardIssuingError(flow, 'INVALID_TRANSITION')).toBe(false); // its cause is
+    expect(isCardIssuingError(flow.cause, 'INVALID_TRANSITION')).toBe(true);
+    const declined = new FlowError({ flow: 'issueCard', step: 'consents', code: 'CONSENTS_DECLINED' });
+    expect(isCardIssuingError(declined, 'CONSENTS_DECLINED')).toBe(true);
+    expect(isCardIssuingError({ code: 'INVALID_TRANSITION' }, 'INVALID_TRANSITION')).toBe(false);
   });
 
   it('is true across realms, both ways, where instanceof is false', async () => {

@@ -39,7 +39,7 @@ export async function decryptCardDetails(
     throw new CardDetailsDecryptionError(
       'The card details could not be decrypted: encrypted to another key, or tampered with.',
     );
-  return checkDetails(parseJson(utf8Decode(plaintext)));
+  return await checkDetails(parseJson(utf8Decode(plaintext)));
 }
 
 async function decryptForge(

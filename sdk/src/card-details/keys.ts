@@ -10,6 +10,7 @@
  * @module
  */
 import { asBuffer, fromBase64, fromBase64Url, toBase64Url } from '../bytes';
+import { loadOnce } from '../load-once';
 import { PrivateKeyInvalidError, PublicKeyInvalidError } from '../core/errors/classes';
 import type { ForgePrivateKey, ForgePublicKey } from './forge';
 import {
@@ -172,16 +173,16 @@ async function importPrivatePem(pem: string, subtle: SubtleCrypto | undefined): 
   return subtle ? nativeFromForge(key, subtle) : key;
 }
 
-// A forge key converted once, then reused (the conversion is an RSA key import).
-const converted = new WeakMap<object, Promise<CryptoKey>>();
+// A forge key converted once, then reused (the conversion is an RSA key import; a failed one is tried again).
+const converted = new WeakMap<object, () => Promise<CryptoKey>>();
 
 function nativeFromForge(key: ForgePrivateKey, subtle: SubtleCrypto): Promise<CryptoKey> {
   let native = converted.get(key);
   if (!native) {
-    native = loadForge().then((forge) =>
-      subtle.importKey('pkcs8', asBuffer(forge.pkcs8Of(key)), RSA_OAEP_256, false, ['decrypt']),
+    native = loadOnce(async () =>
+      subtle.importKey('pkcs8', asBuffer((await loadForge()).pkcs8Of(key)), RSA_OAEP_256, false, ['decrypt']),
     );
     converted.set(key, native);
   }
-  return native;
+  return native();
 }

@@ -4,12 +4,14 @@
  * code would load them with every page that imports the client, since the client loads them with import() too.
  * @module
  */
+import { loadOnce } from '../load-once';
 import type * as Decrypt from './decrypt';
 import type * as Keys from './keys';
 
-let decrypt: Promise<typeof Decrypt> | undefined;
-let keys: Promise<typeof Keys> | undefined;
-const loadKeys = () => (keys ??= import('./keys'));
+/** The decryption chunk, loaded once (a failed load is tried again by the next call). */
+export const loadDecrypt: () => Promise<typeof Decrypt> = loadOnce(() => import('./decrypt'));
+/** The key chunk, loaded once (a failed load is tried again by the next call). */
+export const loadKeys: () => Promise<typeof Keys> = loadOnce(() => import('./keys'));
 
 export { cardKeyBits } from './guards';
 
@@ -20,8 +22,7 @@ export { cardKeyBits } from './guards';
 export async function decryptCardDetails(
   ...args: Parameters<typeof Decrypt.decryptCardDetails>
 ): ReturnType<typeof Decrypt.decryptCardDetails> {
-  decrypt ??= import('./decrypt');
-  return (await decrypt).decryptCardDetails(...args);
+  return (await loadDecrypt()).decryptCardDetails(...args);
 }
 
 /**

@@ -6,7 +6,7 @@
  * @internal
  */
 import type { CardDetails } from '../../generated/types.gen';
-import { zCardDetails } from '../../generated/zod.gen';
+import { zCardDetails } from '../../generated/zod/zCardDetails.gen';
 import { asBuffer } from '../bytes';
 import { CardDetailsInvalidError } from '../core/errors/classes';
 import { formatPath, issuesOf } from '../core/zod-issues';
@@ -47,8 +47,8 @@ export async function decryptNative(
 }
 
 /** The plaintext as validated card details, or a {@link CardDetailsInvalidError} naming paths (never values). */
-export function checkDetails(plaintext: unknown): CardDetails {
-  const issues = issuesOf(zCardDetails, plaintext);
+export async function checkDetails(plaintext: unknown): Promise<CardDetails> {
+  const issues = await issuesOf(zCardDetails, plaintext);
   if (issues) {
     // Paths and zod's messages only: zod 4 does not put the input into its messages.
     const errors = issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));

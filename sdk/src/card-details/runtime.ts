@@ -4,15 +4,14 @@
  * @module
  * @internal
  */
-import type { PrivateKeyInvalidError, PublicKeyInvalidError } from '../core/errors/classes';
+import { PrivateKeyInvalidError, type PublicKeyInvalidError } from '../core/errors/classes';
+import { loadOnce } from '../load-once';
 import { MIN_RSA_BITS } from './types';
 export { isCryptoKey, isForgeKey, isKeyPair } from './guards';
 export { RSA_OAEP, RSA_OAEP_256, requireWebCrypto, webCrypto } from './web-crypto';
 
-type ForgeModule = typeof import('./forge');
-let forgeModule: Promise<ForgeModule> | undefined;
-/** node-forge, loaded on first need (a separate chunk in a bundle). */
-export const loadForge = (): Promise<ForgeModule> => (forgeModule ??= import('./forge'));
+/** node-forge, loaded on first need (a separate chunk in a bundle); a failed load is tried again. */
+export const loadForge: () => Promise<typeof import('./forge')> = loadOnce(() => import('./forge'));
 
 type KeyError = typeof PublicKeyInvalidError | typeof PrivateKeyInvalidError;
 

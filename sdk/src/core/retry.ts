@@ -1,11 +1,10 @@
 /**
- * The retry policy, as ky's retry options: ky decides, waits and retries. What is retried: network errors, 429,
- * 502, 503 and 504; a method that HTTP makes idempotent always, any other (POST) only with an `Idempotency-Key`;
- * exponential backoff with jitter; `Retry-After` honoured up to a bound; never a timeout (the request may have been
- * processed).
+ * The retry policy, ky's rules (the engine runs them: ky would clone every request it may retry). What is retried:
+ * network errors, 429, 502, 503 and 504; a method that HTTP makes idempotent always, any other (POST) only with an
+ * `Idempotency-Key`; exponential backoff with jitter; `Retry-After` honoured up to a bound; never a timeout (the
+ * request may have been processed).
  * @module
  */
-import type { RetryOptions as KyRetryOptions } from 'ky';
 import type { RetryConfig } from '../options';
 
 /** The policy when the client and the call say nothing. */
@@ -18,7 +17,7 @@ const DEFAULT_RETRY: Required<RetryConfig> = {
 
 const RETRY_STATUS_CODES = [429, 502, 503, 504];
 
-/** The methods RFC 9110 (section 9.2.2) makes idempotent, in ky's spelling: retried without a key. */
+/** The methods RFC 9110 (section 9.2.2) makes idempotent: retried without a key. */
 const IDEMPOTENT_METHODS = new Set(['get', 'head', 'put', 'delete', 'options']);
 
 /** Whether a call of this HTTP method needs an `Idempotency-Key` to be retried safely (a POST does). */
@@ -36,21 +35,39 @@ export function resolveRetry(
 }
 
 /**
- * The SDK's retry rules for one call as ky's retry options. `retryable` is whether the call's method may be
- * retried at all: an idempotent method, or one that carries an `Idempotency-Key`.
+ * How long to wait before retry number `retry` (1 for the first) after `error`, or undefined when the error is not
+ * retried: ky's rules, which the engine runs itself. A network error, 429, 502, 503 or 504 is retried (never a
+ * timeout: the request may have been processed); one with a `Retry-After` is retried when it says (at most
+ * `maxRetryAfterMs`, no jitter), anything else after the backoff: `initialDelayMs × 2^(retry - 1)` with "equal jitter"
+ * (50-100 % of it, so that clients spread out but never retry at once), at most `maxDelayMs`.
  */
-export function kyRetry(retry: Required<RetryConfig>, method: string, retryable: boolean): KyRetryOptions {
-  return {
-    limit: retry.limit,
-    methods: retryable ? [method.toLowerCase()] : [],
-    statusCodes: RETRY_STATUS_CODES,
-    afterStatusCodes: RETRY_STATUS_CODES,
-    maxRetryAfter: retry.maxRetryAfterMs,
-    backoffLimit: retry.maxDelayMs,
-    delay: (attempt) => retry.initialDelayMs * 2 ** (attempt - 1),
-    // "Equal jitter": 50-100 % of the backoff, so that clients spread out but never retry at once.
-    jitter: (delay) => delay * (0.5 + Math.random() / 2),
-    // A timed-out request may have been processed; the caller decides.
-    retryOnTimeout: false,
-  };
+export function retryWaitMs(
+  retry: Required<RetryConfig>,
+  retryNumber: number,
+  error: unknown,
+  headers: Headers | undefined,
+): number | undefined {
+  const status = (error as { status?: unknown }).status;
+  const network = (error as { code?: unknown }).code === 'NETWORK_ERROR';
+  if (!network && !(typeof status === 'number' && RETRY_STATUS_CODES.includes(status))) return undefined;
+  if (!network && headers) {
+    const after = retryAfterMs(headers.get('retry-after'), retry.maxRetryAfterMs);
+    if (after !== undefined) return after;
+  }
+  const delay = retry.initialDelayMs * 2 ** (retryNumber - 1);
+  return Math.min(retry.maxDelayMs, delay * (0.5 + Math.random() / 2));
+}
+
+/** `Retry-After` (RFC 9110 section 10.2.3) in seconds: delay-seconds, or an HTTP date turned into seconds from now. */
+export function parseRetryAfter(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+/** The wait ky makes for a `Retry-After` (at most `maxRetryAfterMs`), in milliseconds; undefined without one. */
+export function retryAfterMs(value: string | null, maxRetryAfterMs: number): number | undefined {
+  const seconds = parseRetryAfter(value);
+  return seconds === undefined ? undefined : Math.min(seconds * 1000, maxRetryAfterMs);
 }

@@ -1,54 +1,63 @@
 /**
  * Request and response validation of the client, with the generated zod schemas of each operation: the request
- * schema `z<Operation>Data` (path, query, headers and body, built once by the generator) and the response schema
- * `z<Operation>Response`. `./request` loads this module with `import()` on the first validated call, so a client
- * with validation off never loads zod or the schemas (a separate chunk in a bundle).
+ * schema `z<Operation>Data` (path, query, headers and body) and the response schema `z<Operation>Response`. The
+ * engine loads this module with `import()` on the first validated call, and each operation's schemas with
+ * `import()` on that operation's first call (`sdk/generated/zod/operations.gen.ts`): a client with validation off
+ * never loads zod, and a page that makes one call loads that operation's schemas and no others.
  * @module
  * @internal
  */
 import type { $ZodType } from 'zod/v4/core';
-import * as schemas from '../../generated/zod.gen';
+import { operationSchemas } from '../../generated/zod/operations.gen';
+import { loadOnce } from '../load-once';
 import type { OperationId } from '../operation-table';
 import type { FieldError } from './errors/base';
 import { formatPath, issuesOf } from './zod-issues';
 
 export type { OperationId };
 
-// The generator names every operation's schemas after its operationId. Written as types, so an operation whose
-// schema is missing or renamed fails to compile instead of going unvalidated.
-type RequestSchemaName = `z${Capitalize<OperationId>}Data`;
-type ResponseSchemaName = `z${Capitalize<OperationId>}Response`;
+interface Schemas {
+  request: $ZodType;
+  response: $ZodType;
+}
 
-const capitalize = <S extends string>(text: S) => (text.charAt(0).toUpperCase() + text.slice(1)) as Capitalize<S>;
+// Each operation's schemas once loaded, read without an await; and their loaders (a failed load is tried again).
+const loaded = new Map<OperationId, Schemas>();
+const loaders = new Map<OperationId, () => Promise<Schemas>>();
 
-// Each operation's schemas, looked up by name once.
-const requestSchemas = new Map<OperationId, $ZodType>();
-const responseSchemas = new Map<OperationId, $ZodType>();
+/** The schemas of an operation: at once when loaded, else loaded once. */
+function schemasOf(operation: OperationId): Schemas | Promise<Schemas> {
+  const ready = loaded.get(operation);
+  if (ready) return ready;
+  let load = loaders.get(operation);
+  if (!load) {
+    load = loadOnce(async () => {
+      const schemas: Schemas = await operationSchemas[operation]();
+      loaded.set(operation, schemas);
+      return schemas;
+    });
+    loaders.set(operation, load);
+  }
+  return load();
+}
 
 /**
  * The bad arguments of a call, as paths of the request (`body.email`, `path.userId`), or undefined when valid.
  * @public (read by the request engine through its lazy import)
  */
-export function requestErrors(operation: OperationId, data: unknown): FieldError[] | undefined {
-  let schema = requestSchemas.get(operation);
-  if (!schema) {
-    // biome-ignore lint/performance/noDynamicNamespaceImportAccess: the schema is found by the operation's name once, then cached; this module is its own lazily loaded chunk.
-    schema = schemas[`z${capitalize(operation)}Data` as RequestSchemaName];
-    requestSchemas.set(operation, schema);
-  }
+export async function requestErrors(operation: OperationId, data: unknown): Promise<FieldError[] | undefined> {
+  const { request } = await schemasOf(operation);
   // The request schema covers { body, path, query, headers }; paths read like the server's (body.items.0).
-  return issuesOf(schema, data)?.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+  return (await issuesOf(request, data))?.map((issue) => ({
+    path: issue.path.map(String).join('.'),
+    message: issue.message,
+  }));
 }
 
 /** Where a response body departs from the spec (`items[0].status`), or undefined when it conforms. */
-export function responseErrors(operation: OperationId, data: unknown): FieldError[] | undefined {
-  let schema = responseSchemas.get(operation);
-  if (!schema) {
-    // biome-ignore lint/performance/noDynamicNamespaceImportAccess: as above, found by name once and cached.
-    schema = schemas[`z${capitalize(operation)}Response` as ResponseSchemaName];
-    responseSchemas.set(operation, schema);
-  }
-  return issuesOf(schema, data)?.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
+export async function responseErrors(operation: OperationId, data: unknown): Promise<FieldError[] | undefined> {
+  const { response } = await schemasOf(operation);
+  return (await issuesOf(response, data))?.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
 }
 
 /** At most this many operation+path pairs are remembered as reported in `'warn'` mode. */

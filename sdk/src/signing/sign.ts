@@ -14,6 +14,7 @@
  * @module
  */
 import { toBase64, utf8Encode } from '../bytes';
+import { loadOnce } from '../load-once';
 import { formatAuthorization } from './authorization';
 import { hmacKeyOf, importHmacKey, type SecretEncoding } from './hmac-key';
 import { nodeHmacSha256 } from './node-hmac';
@@ -94,10 +95,11 @@ export function createSigner(options: SignerOptions): Signer {
   if (!options.apiSecret) throw new TypeError('signRequest: apiSecret is required.');
   const { apiKey } = options;
   const bodyHash = options.bodyHash ?? false;
-  let key: Promise<CryptoKey> | undefined;
   const secret = hmacKeyOf(options.apiSecret, options.secretEncoding ?? 'utf8', 'signRequest');
   // node:crypto where the runtime offers it synchronously (Node), else a CryptoKey imported once (browsers).
   const hmac = nodeHmacSha256();
+  // Web Crypto's key, imported once on first use (a failed import is tried again by the next request).
+  const key = loadOnce(() => importHmacKey(secret, 'sign'));
   return {
     bodyHash,
     async sign(request) {
@@ -115,8 +117,7 @@ export function createSigner(options: SignerOptions): Signer {
       let signature: string;
       if (hmac) signature = hmac(secret, stringToSign);
       else {
-        key ??= importHmacKey(secret, 'sign');
-        signature = toBase64(new Uint8Array(await crypto.subtle.sign('HMAC', await key, utf8Encode(stringToSign))));
+        signature = toBase64(new Uint8Array(await crypto.subtle.sign('HMAC', await key(), utf8Encode(stringToSign))));
       }
       return {
         authorization: formatAuthorization({ apiKey, signature, nonce, timestamp }),

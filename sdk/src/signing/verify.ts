@@ -14,6 +14,9 @@ import { buildStringToSign, type SignableBody } from './string-to-sign';
 /** The stable codes of a rejected signature (401 problem+json `code`): the spec's `AUTH_*` problem codes. */
 export type SignatureErrorCode = Extract<ProblemCode, `AUTH_${string}`>;
 
+/** The length of an HMAC-SHA256 signature. */
+const HMAC_SHA256_BYTES = 32;
+
 /** How far a request's timestamp may be from the verifier's wall clock. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
@@ -108,10 +111,11 @@ export async function verifySignature(input: VerifySignatureInput): Promise<Veri
   const base64 = input.secretEncoding === 'base64';
   // A secret that is not base64 under 'base64' has no key: every signature with it is a mismatch.
   const key = base64 ? fromBase64(secret) : secret;
+  // HMAC-SHA256 is 32 bytes: any other length is refused before any compare; a key of no bytes signs nothing.
   const valid =
-    given !== undefined &&
+    given?.byteLength === HMAC_SHA256_BYTES &&
     key !== undefined &&
-    (!base64 || key.length > 0) &&
+    key.length > 0 &&
     (input.hmac && !base64
       ? constantTimeEqual(given, await input.hmac(secret, stringToSign))
       : await crypto.subtle.verify('HMAC', await importHmacKey(key, 'verify'), given, utf8Encode(stringToSign)));

@@ -34,10 +34,10 @@ describe.each([
     for (const absent of [
       'node_modules/zod/',
       'sdk/generated/zod.gen.ts',
+      'sdk/generated/zod/',
       'sdk/src/card-details/decrypt.ts',
       'sdk/src/card-details/keys.ts',
-      'sdk/src/core/errors/problem.ts',
-      'sdk/src/core/errors/mapping.ts',
+      'sdk/src/core/errors/from-response.ts',
     ]) {
       expect(
         modules.filter((m) => m.includes(absent)),

@@ -1,6 +1,6 @@
 /**
- * The base of every error the SDK throws (contract section 4): {@link CardIssuingError}, its brand
- * ({@link isCardIssuingError}), and the codes it carries. The subclasses are in `./classes`.
+ * The base of every error the SDK throws (contract section 4): {@link CardIssuingError}, its brand, and the codes
+ * it carries. The subclasses, and `isCardIssuingError` that narrows by code to them, are in `./classes`.
  *
  * No error ever holds the api secret, an `Authorization` header, a signature or card data: not in `message`,
  * not in `toJSON()`, not in a `cause` (HTTP errors have none; a network error's cause is the raw transport error,
@@ -24,6 +24,8 @@ export type FlowErrorCode =
 export type ClientErrorCode =
   | 'NETWORK_ERROR'
   | 'TIMEOUT'
+  | 'DEADLINE_EXCEEDED'
+  | 'REDIRECT_NOT_FOLLOWED'
   | 'RESPONSE_VALIDATION_FAILED'
   | 'PRIVATE_KEY_INVALID'
   | 'CARD_DETAILS_DECRYPTION_FAILED'
@@ -96,21 +98,8 @@ export interface CardIssuingErrorJSON {
  */
 const CARD_ISSUING_ERROR = Symbol.for('card-issuing-sdk.CardIssuingError');
 
-/**
- * True when `value` is an error of this SDK, from any copy of it: the ESM or the CommonJS build, another realm, or
- * another installed version. Unlike `instanceof`, which is true only for the very class it names, it reads a brand
- * (`Symbol.for('card-issuing-sdk.CardIssuingError')`), as ky's type guards do. Branch on `code` afterwards.
- *
- * @example
- * ```ts
- * try { await client.s2s.users.get(userId); }
- * catch (error) {
- *   if (isCardIssuingError(error) && error.code === 'NOT_FOUND') return undefined;
- *   throw error;
- * }
- * ```
- */
-export function isCardIssuingError(value: unknown): value is CardIssuingError {
+/** True when `value` carries the brand of a {@link CardIssuingError} of any copy of the SDK (see `isCardIssuingError`). */
+export function hasErrorBrand(value: unknown): value is CardIssuingError {
   return (
     typeof value === 'object' &&
     value !== null &&
@@ -120,7 +109,7 @@ export function isCardIssuingError(value: unknown): value is CardIssuingError {
 
 /**
  * The base of every error the SDK throws. Branch on the subclass (`instanceof NotFoundError`) or on `code`; where
- * the SDK may be loaded twice (ESM and CommonJS in one process), use {@link isCardIssuingError} for the base.
+ * the SDK may be loaded twice (ESM and CommonJS in one process), use `isCardIssuingError` for the base.
  *
  * @example
  * ```ts

@@ -3,7 +3,41 @@
  * (network, timeout, too large, invalid response) and the card-details errors. Branch on the class or on `code`.
  * @module
  */
-import { CardIssuingError, type CardIssuingErrorInit, type CardIssuingErrorJSON, type FieldError } from './base';
+import type { problemStatus } from '../../../generated/problems.gen';
+import type {
+  ApprovalStatus,
+  BusinessUser,
+  CardStatus,
+  DepositVerification,
+  Draft,
+  TopUp,
+  User,
+} from '../../../generated/types.gen';
+import type { OperationId } from '../../operation-table';
+import {
+  CardIssuingError,
+  type CardIssuingErrorInit,
+  type CardIssuingErrorJSON,
+  type FieldError,
+  type FlowErrorCode,
+  type KnownErrorCode,
+  hasErrorBrand,
+} from './base';
+import type { FlowError } from './flow-error';
+
+/**
+ * Every status a resource of the spec can be in (the generated enums: cards, drafts, approvals, users, deposit
+ * verifications, top-ups), as a `409`'s `currentStatus` names it.
+ */
+export type ResourceStatus =
+  | CardStatus
+  | ApprovalStatus
+  | Draft['status']
+  | DepositVerification['status']
+  | TopUp['status']
+  | User['registrationStatus']
+  | User['kycStatus']
+  | BusinessUser['registrationStatus'];
 
 /** 401: the request's signature was missing or refused (`AUTH_*` codes). Check the api key and secret and the clock. */
 export class AuthenticationError extends CardIssuingError {
@@ -27,10 +61,10 @@ export class NotFoundError extends CardIssuingError {
 /** 409: the resource is in the wrong state for the operation (`INVALID_TRANSITION`, `DRAFT_NOT_CHARGED`, ...). */
 export class ConflictError extends CardIssuingError {
   override name = 'ConflictError';
-  /** The resource's current status, when the server says. */
-  readonly currentStatus: string | undefined;
-  /** The operation that was refused, when the server says. */
-  readonly operation: string | undefined;
+  /** The resource's current status, when the server says: one of the spec's statuses, or a newer one as it came. */
+  readonly currentStatus: ResourceStatus | (string & {}) | undefined;
+  /** The operation that was refused (its operationId), when the server says. */
+  readonly operation: OperationId | (string & {}) | undefined;
 
   constructor(init: CardIssuingErrorInit) {
     super(init);
@@ -90,6 +124,48 @@ export class TimeoutError extends CardIssuingError {
 
   override toJSON(): CardIssuingErrorJSON {
     return { ...super.toJSON(), timeoutMs: this.timeoutMs };
+  }
+}
+
+/**
+ * The call did not end within its deadline (`deadlineMs`, default 60 s, or `timeoutMs` when that is longer; code
+ * `DEADLINE_EXCEEDED`): the deadline bounds the whole call, every attempt, every retry and every wait a server's
+ * `Retry-After` asks for. A {@link TimeoutError}, so code that handles timeouts handles it; the request may or may
+ * not have been processed.
+ */
+export class DeadlineExceededError extends TimeoutError {
+  override name = 'DeadlineExceededError';
+  /** The deadline that passed, in milliseconds. */
+  readonly deadlineMs: number;
+
+  constructor(init: Omit<CardIssuingErrorInit, 'code'> & { deadlineMs: number; timeoutMs?: number | undefined }) {
+    super({ ...init, code: 'DEADLINE_EXCEEDED' });
+    this.deadlineMs = init.deadlineMs;
+  }
+
+  override toJSON(): CardIssuingErrorJSON {
+    return { ...super.toJSON(), deadlineMs: this.deadlineMs };
+  }
+}
+
+/**
+ * The server answered with a redirect (code `REDIRECT_NOT_FOLLOWED`), which the SDK never follows: the signature
+ * covers the URL, a body must never be sent again (to another host least of all), and the API answers no redirect,
+ * so one means a wrong `baseUrl` (http for https, a missing path prefix) or something in between. `location` is
+ * where it pointed (absolute), when the runtime shows it (a browser hides it).
+ */
+export class RedirectError extends CardIssuingError {
+  override name = 'RedirectError';
+  /** Where the redirect pointed, as an absolute URL; undefined where the runtime hides it (browsers). */
+  readonly location: string | undefined;
+
+  constructor(init: Omit<CardIssuingErrorInit, 'code'> & { location: string | undefined }) {
+    super({ ...init, code: 'REDIRECT_NOT_FOLLOWED' });
+    this.location = init.location;
+  }
+
+  override toJSON(): CardIssuingErrorJSON {
+    return { ...super.toJSON(), location: this.location };
   }
 }
 
@@ -186,3 +262,89 @@ export class CardDetailsInvalidError extends CardDetailsError {
     super({ code: 'CARD_DETAILS_INVALID', detail, errors });
   }
 }
+
+/** The class of a server's problem code, by the HTTP status the spec gives it (`x-status`). */
+interface ErrorByStatus {
+  400: ValidationError;
+  401: AuthenticationError;
+  404: NotFoundError;
+  409: ConflictError;
+  422: BusinessRuleError;
+  429: RateLimitError;
+  500: ServerError;
+  503: ServerError;
+}
+
+/** The class of each code the SDK raises itself. */
+interface ErrorBySdkCode {
+  NETWORK_ERROR: NetworkError;
+  TIMEOUT: TimeoutError;
+  DEADLINE_EXCEEDED: DeadlineExceededError;
+  REDIRECT_NOT_FOLLOWED: RedirectError;
+  RESPONSE_TOO_LARGE: ResponseTooLargeError;
+  RESPONSE_VALIDATION_FAILED: ResponseValidationError;
+  PUBLIC_KEY_INVALID: PublicKeyInvalidError;
+  PRIVATE_KEY_INVALID: PrivateKeyInvalidError;
+  CARD_DETAILS_DECRYPTION_FAILED: CardDetailsDecryptionError;
+  CARD_DETAILS_INVALID: CardDetailsInvalidError;
+}
+
+type StatusOf = typeof problemStatus;
+
+/**
+ * The error a known code comes with, carrying that code: the class the spec's status gives a server's code (a `409`
+ * code is a {@link ConflictError} with `currentStatus` and `operation`), the SDK's own class for its codes (a code
+ * both raise, `PUBLIC_KEY_INVALID`, is either), a `FlowError` for a flow helper's own codes.
+ */
+export type CardIssuingErrorOf<C extends KnownErrorCode> = (
+  | (C extends keyof StatusOf
+      ? StatusOf[C] extends keyof ErrorByStatus
+        ? ErrorByStatus[StatusOf[C]]
+        : CardIssuingError
+      : never)
+  | (C extends keyof ErrorBySdkCode ? ErrorBySdkCode[C] : never)
+  | (C extends FlowErrorCode ? FlowError : never)
+  | (C extends `HTTP_${number}` | 'NO_NEXT_PAGE' ? CardIssuingError : never)
+) & { readonly code: C };
+
+/**
+ * True when `value` is an error of this SDK, from any copy of it: the ESM or the CommonJS build, another realm, or
+ * another installed version. Unlike `instanceof`, which is true only for the very class it names, it reads a brand
+ * (`Symbol.for('card-issuing-sdk.CardIssuingError')`), as ky's type guards do.
+ *
+ * With a `code`, it is true only for an error of that code, and narrows to the class the code comes with, with its
+ * fields (a `409` code: `currentStatus`, `operation`; `RATE_LIMITED`: `retryAfter`). A flow helper's `FlowError`
+ * repeats its cause's code: it is matched by its own codes (`CONSENTS_DECLINED`, ...), and a server's code by its
+ * `cause`.
+ *
+ * @example
+ * ```ts
+ * try { await client.corporates.approvals.increaseBudget(corporateUuid, approvalUuid, { additionalBudget }); }
+ * catch (error) {
+ *   if (isCardIssuingError(error, 'INVALID_TRANSITION')) console.log(error.currentStatus); // a ConflictError
+ *   else if (isCardIssuingError(error) && error.code === 'NOT_FOUND') return undefined;
+ *   else throw error;
+ * }
+ * ```
+ */
+export function isCardIssuingError(value: unknown): value is CardIssuingError;
+export function isCardIssuingError<C extends KnownErrorCode>(value: unknown, code: C): value is CardIssuingErrorOf<C>;
+export function isCardIssuingError(value: unknown, code?: string): boolean {
+  if (!hasErrorBrand(value)) return false;
+  if (code === undefined) return true;
+  if (value.code !== code) return false;
+  // A FlowError (from any copy: read by its fields) matches only the flow's own codes.
+  const isFlow = typeof (value as { flow?: unknown }).flow === 'string' && 'step' in value;
+  return !isFlow || Object.hasOwn(FLOW_CODES, code);
+}
+
+/** A flow helper's own codes (every one: the compiler checks this against `FlowErrorCode`). */
+const FLOW_CODES: Record<FlowErrorCode, true> = {
+  CALLBACK_FAILED: true,
+  CONSENTS_DECLINED: true,
+  CONFIG_NOT_FOUND: true,
+  CARD_NOT_ISSUED: true,
+  BALANCE_NOT_FOUND: true,
+  DEPOSIT_TYPE_NOT_FOUND: true,
+  VERIFICATION_NOT_FOUND: true,
+};
