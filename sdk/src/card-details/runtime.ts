@@ -4,7 +4,7 @@
  * @module
  * @internal
  */
-import { PrivateKeyInvalidError, type PublicKeyInvalidError } from '../core/errors/classes';
+import type { PrivateKeyInvalidError, PublicKeyInvalidError } from '../core/errors/classes';
 import { loadOnce } from '../load-once';
 import { MIN_RSA_BITS } from './types';
 export { isCryptoKey, isForgeKey, isKeyPair } from './guards';
