@@ -99,11 +99,12 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
   const file = options.stateFile;
   const internals = mockInternals(mock);
   if (file !== undefined) {
-    stateFile = await openStateFile(
+    const opened = await openStateFile(
       file,
       {
-        // Serialised in the turn it is asked for (writeStateFile), so the live state needs no copy.
-        exportState: () => internals.liveState(),
+        registry: internals.runtime.tenants,
+        storedState: () => internals.storedState(),
+        load: (stored) => internals.load(stored),
         importState: (state) => mock.importState(state as Parameters<CardIssuingMock['importState']>[0]),
         replay: (command) => internals.replay(command as Parameters<typeof internals.replay>[0]),
       },
@@ -114,6 +115,7 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
           ),
       },
     );
+    stateFile = opened.stateFile;
     try {
       // The file's tenants win; credentials given as options are added beside them, so that they still work.
       if (stateFile.loaded && options.apiKey !== undefined && options.apiSecret !== undefined) {
@@ -127,13 +129,17 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
         }
         if (!saved) mock.addCredentials({ apiKey, apiSecret });
       }
+      // Watch every tenant from now on; a first commit at once (a file the server cannot write to fails now, not at
+      // the first change), then every change is committed before its reply.
+      await stateFile.start(opened.writeAll);
     } catch (error) {
       await stateFile.close().catch(() => undefined);
-      throw error;
+      if (error instanceof StateFileError) throw error;
+      throw new StateFileError(
+        file,
+        `Cannot write the state file ${file}: ${errnoText(error)}. Nothing was changed in it; free space or fix its permissions, or pass another --state-file.`,
+      );
     }
-    // A first snapshot at once (a folder the server cannot write to fails now, not at the first change), then every
-    // change goes to the write-ahead log and is on disk before its reply.
-    await stateFile.start();
     internals.attachWal(stateFile);
   }
 
