@@ -231,10 +231,13 @@ export function tenantIndex(state: TenantState, onInsert: InsertHook): TenantInd
       set(target, key, value: unknown) {
         const old = target[key as string];
         target[key as string] = value;
-        if (old !== value && typeof key === 'string') {
+        // Filed as read back: a watching layer beneath (the state file's change tracking) may hand out a wrapper of
+        // the record, and the index must reach the record through it, as every other path does.
+        const stored = target[key as string];
+        if (old !== stored && typeof key === 'string') {
           if (old !== undefined) index.remove(collection, old);
-          index.add(collection, value);
-          onInsert(collection, value, index, state);
+          index.add(collection, stored);
+          onInsert(collection, stored, index, state);
         }
         return true;
       },
