@@ -97,7 +97,7 @@ export async function openStateFile(
         break;
       }
     }
-    const stateFile = new StateFile(hooks.registry, new CommitThread(file), release, options, {
+    const stateFile = new StateFile(file, hooks.registry, new CommitThread(file), release, options, {
       loaded,
       convertedFrom,
       writtenDefault,

@@ -6,6 +6,8 @@
  * acknowledged (the requests get 503) and its rows go with the next one.
  * @module
  */
+import { existsSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { forgetIndex, type Tenant, type TenantRegistry } from '../../store';
 import type { WriteAheadLog } from '../../pipeline/wal';
 import type { CommitThread, RowOp } from './commit-thread';
@@ -66,6 +68,7 @@ export class StateFile implements WriteAheadLog {
   #closed = false;
 
   constructor(
+    file: string,
     registry: TenantRegistry,
     thread: CommitThread,
     release: () => Promise<void>,
@@ -86,7 +89,10 @@ export class StateFile implements WriteAheadLog {
     this.convertedFrom = at.convertedFrom;
     this.#writtenDefault = at.writtenDefault;
     this.#stored = new Set(at.stored ?? []);
+    this.#sideFiles = ['-wal', '-shm'].map((end) => ({ path: `${file}${end}`, existed: existsSync(`${file}${end}`) }));
   }
+
+  readonly #sideFiles: { path: string; existed: boolean }[];
 
   readonly #stored: Set<string>;
 
@@ -108,7 +114,18 @@ export class StateFile implements WriteAheadLog {
     if (writeAll) this.#changes.replaced = true;
     const ops = this.#take().ops;
     ops.push(['meta', 'openedAt', new Date().toISOString()]);
-    await this.#thread.commit(ops);
+    try {
+      await this.#thread.commit(ops);
+    } catch (error) {
+      // Refused at start: close, and take away the -wal and -shm that SQLite made for this try (and only those),
+      // so that the folder is as it was.
+      this.#closed = true;
+      this.#registry.onTenants = undefined;
+      await this.#thread.close().catch(() => undefined);
+      for (const side of this.#sideFiles) if (!side.existed) await unlink(side.path).catch(() => undefined);
+      await this.#release();
+      throw error;
+    }
   }
 
   /** The ticket of the last change made (every change is marked as it happens). */
