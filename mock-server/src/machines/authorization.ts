@@ -17,7 +17,15 @@ import { UNCHANGED } from './machine';
 export type { AuthorizationState } from '../store';
 
 /** What moves an authorization. */
-export type AuthorizationTrigger = 'authorize' | 'increment' | 'capture' | 'reverse' | 'time' | 'refund';
+export type AuthorizationTrigger =
+  | 'authorize'
+  | 'increment'
+  | 'capture'
+  | 'forcedCapture'
+  | 'reverse'
+  | 'time'
+  | 'refund'
+  | 'credit';
 
 /** What the conditions read: the amount of the step and the authorization's amounts before it (minor units). */
 export interface AuthorizationFacts {
@@ -86,6 +94,21 @@ export const authorizationMachine: Machine<AuthorizationState, AuthorizationTrig
       when: (f) => f.amount <= captureLimit(f.held),
       to: 'CLEARED',
       also: 'held −= hold, spent += amount, remaining += hold − amount (an excess comes out of remaining); the ledger: reserved −= amount, spent += amount',
+    },
+    {
+      from: ['PENDING', 'REVERSED', 'EXPIRED'],
+      trigger: 'forcedCapture',
+      condition:
+        'the network forces it (unless strictCaptures): above hold × 1.15, above the remaining budget or balance, after a reversal or an expiry',
+      to: 'CLEARED',
+      also: 'held −= hold, spent += amount, remaining −= what the reservation gives; the ledger: reserved −= what it gives, the rest from available, then overdraft (the approval is overspent)',
+    },
+    {
+      from: null,
+      trigger: 'credit',
+      condition: 'a merchant credits the card without a purchase (an unlinked refund)',
+      to: 'REFUNDED',
+      also: 'held += 0, spent += 0, remaining += 0 (no approval is touched); the ledger: funded += amount, available += amount (an overdraft repaid first). Server2Server: the balance += amount',
     },
     {
       from: ['PENDING'],

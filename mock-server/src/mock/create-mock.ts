@@ -47,6 +47,7 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     verifySignatures: options.verifySignatures ?? true,
     bodyHash: options.bodyHash ?? false,
     latencyMs: options.latencyMs ?? 0,
+    strictCaptures: options.strictCaptures ?? false,
     secretEncoding: checkedSecretEncoding(options.secretEncoding, credentials),
     baseUrl: options.baseUrl,
     listeners,

@@ -33,6 +33,8 @@ export interface StartMockServerOptions {
   stateFile?: string;
   /** Milliseconds added to every API response. */
   latencyMs?: number;
+  /** Refuse the captures card networks force on an issuer (CLI `--strict-captures`); see `createMock`'s option. */
+  strictCaptures?: boolean;
   /** Check request signatures (default true); false accepts unsigned requests. */
   verifySignatures?: boolean;
   /** Require the body hash in signatures (CLI `--sign-body`); default false, the five published parts. */
@@ -91,6 +93,7 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
     ...(options.secretEncoding === undefined ? {} : { secretEncoding: options.secretEncoding }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: checkedPublicUrl(options.publicUrl) }),
     ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
+    ...(options.strictCaptures === undefined ? {} : { strictCaptures: options.strictCaptures }),
     hmac: (secret, message) => createHmac('sha256', secret).update(message).digest(),
   });
   const log = options.log;

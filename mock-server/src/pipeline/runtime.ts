@@ -50,6 +50,8 @@ export interface MockRuntime<O extends RuntimeObserver = RuntimeObserver> {
    */
   readonly publicUrl: string | undefined;
   readonly latencyMs: number;
+  /** Refuse the captures card networks force (`strictCaptures`). */
+  readonly strictCaptures: boolean;
   /** The origin (and optional path prefix) requests are matched under; undefined: any origin. */
   readonly baseUrl: string | undefined;
   readonly nonces: NonceCache;
@@ -76,6 +78,7 @@ export function createRuntime<O extends RuntimeObserver>(options: {
   tenants: TenantRegistry;
   verifySignatures: boolean;
   latencyMs: number;
+  strictCaptures?: boolean;
   baseUrl: string | undefined;
   listeners: Set<() => void>;
   hmac: MockRuntime['hmac'];
@@ -93,6 +96,7 @@ export function createRuntime<O extends RuntimeObserver>(options: {
     secretEncoding: options.secretEncoding ?? 'utf8',
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     latencyMs: options.latencyMs,
+    strictCaptures: options.strictCaptures ?? false,
     baseUrl: options.baseUrl?.replace(/\/+$/, ''),
     nonces: createNonceCache(),
     hmac: options.hmac,
