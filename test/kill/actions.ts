@@ -7,6 +7,7 @@
 import { control, newUser, signedFetch } from '../server/helpers';
 
 /** An answer: status and parsed body. */
+// biome-ignore lint/suspicious/noExplicitAny: parsed JSON, as test/server/helpers.ts's control() gives it.
 export type Answer = { status: number; body: any };
 
 /** What the rounds have seen: ids to act on (a set only grows; a stale id is a 404, still a request). */
@@ -95,6 +96,16 @@ export const ACTIONS: Record<string, (w: World) => Promise<Answer> | undefined> 
   'control: reverse part of a hold': (w) => step(w, 'reverse', { amount: amount(500) }),
   'control: refund all that is left': (w) => step(w, 'refund'),
   'control: refund an amount': (w) => step(w, 'refund', { amount: amount(1_000) }),
+  'control: a capture the network forces (far above the hold)': (w) =>
+    step(w, 'capture', { amount: 60_000 + amount(9e4) }),
+  'control: a merchant credit without a purchase': (w) =>
+    on(w.approvals, (a) =>
+      control(w.url, 'POST', `/cards/${a.cardId}/refund`, {
+        amount: amount(2_000),
+        currency: 'EUR',
+        merchant: 'Refunds',
+      }),
+    ),
   'control: KYC of a user': (w) =>
     on(w.s2sUsers, (id) => control(w.url, 'POST', `/kyc/${id}`, { status: Math.random() < 0.8 ? 'PASSED' : 'FAILED' })),
   'control: advance the clock': (w) => control(w.url, 'POST', '/clock/advance', { seconds: amount(2 * 86_400) }),

@@ -114,15 +114,17 @@ function difference(left: unknown, right: unknown): string {
   const show = (v: unknown) => JSON.stringify(v)?.slice(0, 120);
   if (typeof left !== 'object' || typeof right !== 'object' || left === null || right === null)
     return `before the kill ${show(left)}, after ${show(right)}`;
-  const fields = new Set([...Object.keys(left), ...Object.keys(right)]);
+  const [l, r] = [left as Record<string, unknown>, right as Record<string, unknown>];
+  const fields = new Set([...Object.keys(l), ...Object.keys(r)]);
   return [...fields]
-    .filter((f) => JSON.stringify((left as any)[f]) !== JSON.stringify((right as any)[f]))
-    .map((f) => `${f}: ${show((left as any)[f])} → ${show((right as any)[f])}`)
+    .filter((f) => JSON.stringify(l[f]) !== JSON.stringify(r[f]))
+    .map((f) => `${f}: ${show(l[f])} → ${show(r[f])}`)
     .join('; ');
 }
 
 /** The default tenant's record an acknowledged answer named, checked in the state after a kill under load. */
 function checkAcked(state: Whole, acks: { name: string; answer: Answer }[], round: number): void {
+  // biome-ignore lint/suspicious/noExplicitAny: a tenant snapshot as JSON, read field by field below.
   const mine = state.get('default') as Record<string, Record<string, any>> | undefined;
   if (!mine) {
     fail(`round ${round}: the default tenant is gone`);

@@ -79,6 +79,14 @@ describe('captures the network forces are accepted, recorded and move the money'
     expect(await figures(approval)).toEqual({ spent: 10_300, held: 0, remaining: 0, overspent: 300 });
     // The budget was reserved when the approval was made: only the excess moves now.
     expect(corporate()).toEqual({ ...before, available: before.available - 300 });
+    // The inspector shows the forced capture and the overspent instance.
+    const inspect = await (await send('GET', '/__mock/inspect')).json();
+    const instance = inspect.chains
+      .flatMap((c: { instances: { approvalUuid: string }[] }) => c.instances)
+      .find((i: { approvalUuid: string }) => i.approvalUuid === approval.approvalUuid);
+    expect(instance).toMatchObject({ overspent: 300, remaining: 0 });
+    const purchase = JSON.stringify(inspect).includes('"forced":"ABOVE_REMAINING"');
+    expect(purchase, 'the purchase shows why its capture was forced').toBe(true);
     // A refund pays the excess back to the corporate first, then restores the budget.
     h.mock.authorizations.refund(a.id, 1_300);
     expect(await figures(approval)).toEqual({ spent: 9_000, held: 0, remaining: 1_000, overspent: 0 });

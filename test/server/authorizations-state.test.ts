@@ -194,6 +194,7 @@ describe('authorizations in a state file', () => {
     await first.close();
     // What version 1 wrote (a JSON state file of that time, converted at start): no held on approvals,
     // authorizations only APPROVED (spent at once) or DECLINED.
+    // biome-ignore lint/suspicious/noExplicitAny: a state as JSON, edited the way version 1 wrote it.
     const state = first.mock.exportState() as unknown as { tenants: { state: Record<string, any> }[] };
     for (const tenant of state.tenants) {
       tenant.state.version = 1;
