@@ -17,6 +17,7 @@ import autocannon from 'autocannon';
 import * as esbuild from 'esbuild';
 import { buildStringToSign } from '../../sdk/src/signing/string-to-sign';
 import { createNonce } from '../../sdk/src/signing/nonce';
+import { stateFileBench } from './state-file';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = 10;
@@ -255,6 +256,7 @@ async function main(): Promise<void> {
   if (ONLY) {
     if (ONLY === 'growth') await growth();
     if (ONLY === 'heap') await heap();
+    if (ONLY === 'state-file') await stateFileBench();
     return;
   }
   const bare = await startServer('bare');
@@ -331,6 +333,7 @@ async function main(): Promise<void> {
 
     if (!ONLY || ONLY === 'growth') await growth();
     if (!ONLY || ONLY === 'heap') await heap();
+    await stateFileBench(); // bench/mock/state-file.ts: the --state-file rows (issue 25)
     console.log(`\n(${fmt((Date.now() - started) / 1000)} s)`);
   } finally {
     for (const s of servers) s.child.kill('SIGKILL');

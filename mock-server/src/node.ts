@@ -6,7 +6,7 @@
  *
  * ```ts
  * import { startMockServer } from 'card-issuing-mock/node';
- * const server = await startMockServer({ port: 0, stateFile: '.mock-state.json' });
+ * const server = await startMockServer({ port: 0, stateFile: '.mock-state.db' });
  * // server.url → 'http://127.0.0.1:53127'; server.mock is the control API
  * await server.close();
  * ```

@@ -26,8 +26,8 @@ function ledger() {
     expect(c.held.amount).toBeLessThanOrEqual(c.reserved.amount);
     expect(
       c.balance.amount + c.reserved.amount + c.spent.amount,
-      `${c.name}: funded = available + reserved + spent`,
-    ).toBe(c.funded.amount);
+      `${c.name}: funded + overdraft = available + reserved + spent`,
+    ).toBe(c.funded.amount + c.overdraft.amount);
   }
   const c = corporate();
   return { available: c.balance.amount, reserved: c.reserved.amount, held: c.held.amount, spent: c.spent.amount };
@@ -122,7 +122,8 @@ describe('a business card: held, spent and remaining at each step', () => {
     expect(ledger()).toEqual(start);
   });
 
-  it('a capture may exceed the hold by 15 % (taken from remaining); above that 422 AMOUNT_EXCEEDS_AUTHORIZATION, beyond remaining 422 INSUFFICIENT_FUNDS', async () => {
+  it('strictCaptures: a capture may exceed the hold by 15 % (taken from remaining); above that 422 AMOUNT_EXCEEDS_AUTHORIZATION, beyond remaining 422 INSUFFICIENT_FUNDS', async () => {
+    h.start({ strictCaptures: true });
     const approval = await delivered(12_000);
     const auth = hold(approval, 10_000);
     const tooMuch = refused(() => h.mock.authorizations.capture(auth.id, 11_501), 422, 'AMOUNT_EXCEEDS_AUTHORIZATION');
@@ -171,7 +172,8 @@ describe('a business card: held, spent and remaining at each step', () => {
     ledger();
   });
 
-  it('a hold not captured expires 7 days after it was made, on the virtual clock, and gives the budget back', async () => {
+  it('strictCaptures: a hold not captured expires 7 days after it was made, on the virtual clock, and gives the budget back', async () => {
+    h.start({ strictCaptures: true });
     const approval = await delivered(10_000);
     const auth = hold(approval, 4_000);
     h.mock.clock.advance(7 * DAY - 1);
@@ -288,7 +290,8 @@ describe('money in flight when an approval ends', () => {
     ledger();
   });
 
-  it('FINISHED releases what is neither spent nor held; the holds stay capturable against it; what they free goes to available', async () => {
+  it('strictCaptures: FINISHED releases what is neither spent nor held; the holds stay capturable against it; what they free goes to available', async () => {
+    h.start({ strictCaptures: true });
     const approval = await delivered(20_000, 2);
     h.mock.cards.authorize(approval.card.id, { amount: 1_000, currency: 'EUR', merchant: 'Cafe' });
     const captured = hold(approval, 5_000, 'Hotel');
@@ -379,7 +382,8 @@ describe('a Server2Server card: the hold is on the balance', () => {
 });
 
 describe('over HTTP and in events', () => {
-  it('GET /__mock/authorizations filters by card, approval and status; POST /{id}/{action} answers the authorization after the step', async () => {
+  it('strictCaptures: GET /__mock/authorizations filters by card, approval and status; POST /{id}/{action} answers the authorization after the step', async () => {
+    h.start({ strictCaptures: true });
     const approval = await delivered(10_000);
     const other = await delivered(10_000);
     const response = await send('POST', `/__mock/cards/${approval.card.id}/authorize`, {
@@ -501,7 +505,8 @@ describe('race probes: one of two steps wins, the ledger holds', () => {
     });
   });
 
-  it('a capture racing a reversal: one wins, the other is 409, and the money is either spent or back', async () => {
+  it('strictCaptures: a capture racing a reversal: one wins, the other is 409, and the money is either spent or back', async () => {
+    h.start({ strictCaptures: true });
     const approval = await delivered(10_000);
     const auth = hold(approval, 4_000);
     const start = ledger();

@@ -86,6 +86,7 @@ describe('commands and the write-ahead log seam', () => {
     const commands: unknown[] = [];
     mockInternals(h.mock).attachWal({
       record: (c) => commands.push(structuredClone(c)),
+      head: () => commands.length,
       durable: async () => undefined,
     });
     const { user, balanceId } = await makeUser(h.client, h.mock);
@@ -158,7 +159,12 @@ describe('commands and the write-ahead log seam', () => {
   });
 
   it('a change that could not be made durable is answered 503 STATE_NOT_SAVED; a read that changes nothing is not held', async () => {
-    mockInternals(h.mock).attachWal({ record: () => 1, durable: () => Promise.reject(new Error('ENOSPC')) });
+    let changes = 0;
+    mockInternals(h.mock).attachWal({
+      record: () => ++changes,
+      head: () => changes,
+      durable: () => Promise.reject(new Error('ENOSPC')),
+    });
     expectError(await createUser({ client: h.client, body: registration() }), 503, 'STATE_NOT_SAVED');
     expect((await send('GET', '/s2s/users/3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01')).status).toBe(404);
   });

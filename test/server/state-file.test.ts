@@ -1,35 +1,29 @@
 /**
- * The state file without a server: the snapshot's format checks and atomic write, the write-ahead log (each change on
- * disk when its durability resolves, one fsync for a tick's changes, a torn last line cut off, replay in order,
- * compaction), the lock, and a write that fails (a real ENOSPC from /dev/full) never acknowledged. Every test
- * awaits the thing itself: no sleeps.
+ * The state file: a change committed to the SQLite file before its reply, the whole state (clock, PRNG, faults) across
+ * a restart, the JSON state files of earlier versions (their format checks, a conversion that keeps them beside, and
+ * strict refusals that leave every file as it was), the lock. Every test awaits the thing itself: no sleeps.
  */
 import { spawn } from 'node:child_process';
-import {
-  appendFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  symlinkSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DatabaseSync } from 'node:sqlite';
+import { dirname } from 'node:path';
+import { createMock } from '../../mock-server/src/index';
+import { startMockServer } from '../../mock-server/src/node.js';
 import {
-  WAL_FORMAT,
+  APPLICATION_ID,
+  SCHEMA_VERSION,
   STATE_FILE_FORMAT,
   StateFileError,
+  WAL_FORMAT,
   acquireLock,
-  openStateFile,
   readStateFile,
   removeStaleTempFiles,
   writeStateFile,
-  type StateFileHooks,
 } from '../../mock-server/src/node/state-file/index.js';
+import { control, newUser, signedFetch } from './helpers.js';
 
 const folder = () => mkdtempSync(join(tmpdir(), 'cim-state-'));
 
@@ -76,104 +70,135 @@ describe('readStateFile', () => {
   });
 });
 
-/** A stand-in for the mock: its state is the list of commands it was given. */
-function fakeMock(): StateFileHooks & { commands: unknown[] } {
-  const fake = {
-    commands: [] as unknown[],
-    exportState: () => ({ commands: [...fake.commands] }),
-    importState: (state: unknown) => {
-      fake.commands = [...(state as { commands: unknown[] }).commands];
-    },
-    replay: (command: unknown) => void fake.commands.push(command),
-  };
-  return fake;
+const rows = (file: string, sql: string) => {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    return db.prepare(sql).all();
+  } finally {
+    db.close();
+  }
+};
+
+describe('the SQLite state file', () => {
+  it('commits a change before its reply: every acknowledged user is a row of the file at once, in the order made', async () => {
+    const file = join(folder(), 'state.db');
+    const server = await startMockServer({ port: 0, stateFile: file });
+    try {
+      const made = await Promise.all(
+        Array.from({ length: 20 }, () => signedFetch(server.url, 'POST', '/s2s/users', { body: newUser('row') })),
+      );
+      expect(made.map((r) => r.status)).toEqual(Array(20).fill(201));
+      const ids = rows(file, "SELECT key FROM entries WHERE part = 'users' ORDER BY rowid").map((r) => r.key);
+      expect(ids).toEqual(made.map((r) => r.body.id));
+      expect(rows(file, 'PRAGMA journal_mode')[0]).toEqual({ journal_mode: 'wal' });
+      expect(rows(file, 'PRAGMA user_version')[0]).toEqual({ user_version: SCHEMA_VERSION });
+      expect(rows(file, 'PRAGMA application_id')[0]).toEqual({ application_id: APPLICATION_ID });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('keeps the clock, the PRNG (the next id is the same) and injected faults across a restart', async () => {
+    const file = join(folder(), 'state.db');
+    const first = await startMockServer({ port: 0, stateFile: file });
+    await control(first.url, 'POST', '/clock/advance', { seconds: 3600 });
+    await control(first.url, 'POST', '/faults', { method: 'POST', path: '/s2s/users', status: 503, times: 2 });
+    expect((await signedFetch(first.url, 'POST', '/s2s/users', { body: newUser('f') })).status).toBe(503);
+    // The virtual clock runs with the wall clock, an hour ahead of it now.
+    const ahead = async (url: string) => Date.parse((await control(url, 'GET', '/clock')).body.now) - Date.now();
+    expect(await ahead(first.url)).toBeGreaterThan(3_590_000);
+    await first.close();
+    const copy = join(folder(), 'copy.db');
+    copyFileSync(file, copy);
+    const [a, b] = [
+      await startMockServer({ port: 0, stateFile: file }),
+      await startMockServer({ port: 0, stateFile: copy }),
+    ];
+    try {
+      expect(await ahead(a.url)).toBeGreaterThan(3_590_000);
+      expect(await ahead(a.url)).toBeLessThan(3_610_000);
+      // One use of the fault was left.
+      expect((await signedFetch(a.url, 'POST', '/s2s/users', { body: newUser('f') })).status).toBe(503);
+      expect((await signedFetch(b.url, 'POST', '/s2s/users', { body: newUser('f') })).status).toBe(503);
+      const [ua, ub] = [
+        await signedFetch(a.url, 'POST', '/s2s/users', { body: newUser('g') }),
+        await signedFetch(b.url, 'POST', '/s2s/users', { body: newUser('g') }),
+      ];
+      expect(ua.status).toBe(201);
+      expect(ua.body.id).toBe(ub.body.id);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
+
+/** A JSON state file as an earlier version wrote it: a snapshot and a journal of `lines`; the snapshot's clock. */
+async function legacyFiles(lines: string[]): Promise<{ file: string; clock: number }> {
+  const mock = createMock({ seed: 'legacy', clock: { now: '2026-01-01T00:00:00Z' } });
+  const file = join(folder(), 'state.json');
+  await writeStateFile(file, mock.exportState(), 1);
+  const header = JSON.stringify({ format: WAL_FORMAT, version: 1, generation: 1 });
+  writeFileSync(`${file}.journal-1`, [header, ...lines, ''].join('\n'));
+  return { file, clock: mock.clock.now().getTime() };
 }
 
-const walOf = (file: string, generation: number) =>
-  readFileSync(`${file}.journal-${generation}`, 'utf8')
-    .trim()
-    .split('\n')
-    .slice(1)
-    .map((l) => JSON.parse(l));
-
-describe('the write-ahead log', () => {
-  it('has a change on disk when its durability resolves; the changes of one tick share one fsync', async () => {
-    const file = join(folder(), 'state.json');
-    const mock = fakeMock();
-    const state = await openStateFile(file, mock);
-    await state.start();
-    const tickets = Array.from({ length: 100 }, (_, i) => state.record({ n: i }));
-    await state.durable(tickets.at(-1)!);
-    expect(walOf(file, 1)).toHaveLength(100);
-    expect(state.stats).toMatchObject({ batches: 1, records: 100 });
-    await expect(state.durable(tickets[0]!)).resolves.toBeUndefined();
-    await state.close();
-  });
-
-  it('replays snapshot + write-ahead log in order at open; a torn last line (never acknowledged) is cut off', async () => {
-    const file = join(folder(), 'state.json');
-    const first = fakeMock();
-    const state = await openStateFile(file, first);
-    await state.start();
-    for (let i = 0; i < 5; i++) await state.durable(state.record({ n: i }));
-    // A kill in the middle of a write: half a line at the end, no lock release.
-    appendFileSync(`${file}.journal-1`, '{"n":5,"tor');
-    const second = fakeMock();
-    const reopened = await openStateFile(file, second);
-    expect(second.commands).toEqual([0, 1, 2, 3, 4].map((n) => ({ n })));
-    expect(reopened.replayed).toBe(5);
-    expect(readFileSync(`${file}.journal-1`, 'utf8').endsWith('{"n":4}\n')).toBe(true);
-    await reopened.start();
-    await reopened.close();
-    expect(readdirSync(join(file, '..')).sort()).toEqual(['state.json']);
-    expect((await readStateFile(file))?.state).toEqual({ commands: [0, 1, 2, 3, 4].map((n) => ({ n })) });
-  });
-
-  it('compacts into a snapshot of the next generation once the log outgrows it, and loses nothing', async () => {
-    const file = join(folder(), 'state.json');
-    const mock = fakeMock();
-    const state = await openStateFile(file, mock, { compactAfterBytes: 200 });
-    await state.start();
-    for (let i = 0; i < 50; i++) {
-      mock.commands.push({ n: i });
-      await state.durable(state.record({ n: i }));
+describe('a JSON state file of an earlier version', () => {
+  it('is converted once at start: its journal replayed, the old files kept beside, untouched', async () => {
+    const { file, clock } = await legacyFiles([
+      JSON.stringify({ kind: 'control', apiKey: 'test_key', wall: Date.now(), action: 'clock.advance', args: [7200] }),
+    ]);
+    const snapshot = readFileSync(file);
+    const journal = readFileSync(`${file}.journal-1`);
+    const server = await startMockServer({ port: 0, stateFile: file });
+    try {
+      expect(Date.parse((await control(server.url, 'GET', '/clock')).body.now)).toBe(clock + 7_200_000);
+    } finally {
+      await server.close();
     }
-    expect(state.stats.snapshots).toBeGreaterThan(1);
-    const generations = readdirSync(join(file, '..')).filter((n) => n.includes('.journal-'));
-    expect(generations).toHaveLength(1);
-    const again = fakeMock();
-    await openStateFile(file, again);
-    expect(again.commands).toEqual(mock.commands);
+    expect(readFileSync(file).subarray(0, 15).toString()).toBe('SQLite format 3');
+    expect(readFileSync(`${file}.json-backup`).equals(snapshot)).toBe(true);
+    expect(readFileSync(`${file}.json-backup.journal-1`).equals(journal)).toBe(true);
+    // Converted once: the next start reads the SQLite file.
+    const again = await startMockServer({ port: 0, stateFile: file });
+    try {
+      expect(Date.parse((await control(again.url, 'GET', '/clock')).body.now)).toBe(clock + 7_200_000);
+    } finally {
+      await again.close();
+    }
   });
 
-  it('never acknowledges a write that fails (ENOSPC); it is retried with the next change, in order', async () => {
-    const file = join(folder(), 'state.json');
-    const errors: unknown[] = [];
-    const mock = fakeMock();
-    const state = await openStateFile(file, mock, { compactAfterBytes: 1, onError: (e) => errors.push(e) });
-    await state.start();
-    // The next compaction opens log file 2 (F.journal-2): make that /dev/full, where every write fails with ENOSPC.
-    symlinkSync('/dev/full', `${file}.journal-2`);
-    const big = { n: 0, pad: 'x'.repeat(4096) };
-    mock.commands.push(big);
-    await state.durable(state.record(big)); // written to log file 1, which now outgrows the snapshot: compaction
-    mock.commands.push({ n: 1 });
-    await expect(state.durable(state.record({ n: 1 }))).rejects.toThrow(/ENOSPC|not open/);
-    expect(errors.map(String).join(' ')).toMatch(/ENOSPC/);
-    unlinkSync(`${file}.journal-2`);
-    mock.commands.push({ n: 2 });
-    await state.durable(state.record({ n: 2 }));
-    const again = fakeMock();
-    await openStateFile(file, again);
-    expect(again.commands).toEqual([big, { n: 1 }, { n: 2 }]);
-  });
-
-  it('refuses a write-ahead log file that is not ours', async () => {
-    const file = join(folder(), 'state.json');
-    writeFileSync(`${file}.journal-0`, '{"format":"something-else"}\n');
-    await expect(openStateFile(file, fakeMock())).rejects.toThrow(/is not a card-issuing-mock journal/);
-    expect(WAL_FORMAT).toBe('card-issuing-mock/journal');
-  });
+  const refusals: [string, string[], RegExp][] = [
+    [
+      'a damaged line in the middle of the journal',
+      ['{"kind":"control"', '{"kind":"settle","apiKey":"test_key","wall":1}'],
+      /damaged line 2/,
+    ],
+    [
+      'a line of an unknown kind',
+      ['{"kind":"teleport","apiKey":"test_key","wall":1}'],
+      /line 2 of state\.json\.journal-1 fails now \(Not a logged change/,
+    ],
+    [
+      'a change that fails now',
+      ['{"kind":"control","apiKey":"test_key","wall":1,"action":"authorizations.refund","args":["nope",null]}'],
+      /fails now/,
+    ],
+  ];
+  for (const [what, lines, message] of refusals) {
+    it(`refuses ${what} with one line saying how to convert by hand; every file left as it was`, async () => {
+      const { file } = await legacyFiles(lines);
+      const names = readdirSync(dirname(file)).sort();
+      const before = names.map((n) => readFileSync(join(dirname(file), n)));
+      const error = await startMockServer({ port: 0, stateFile: file }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StateFileError);
+      expect((error as Error).message).toMatch(message);
+      expect((error as Error).message).toMatch(/Convert it by hand|left untouched/);
+      expect(readdirSync(dirname(file)).sort()).toEqual(names);
+      for (const [i, n] of names.entries())
+        expect(readFileSync(join(dirname(file), n)).equals(before[i]!), n).toBe(true);
+    });
+  }
 });
 
 describe('the lock', () => {

@@ -74,7 +74,7 @@ describe('a corrupt or foreign state file', () => {
     [
       'a state the mock cannot load',
       '{"format":"card-issuing-mock/state","version":1,"state":{"version":1,"defaultApiKey":"k","tenants":[]}}',
-      /holds a state this mock cannot load .*tenants/,
+      /could not be converted: .*tenants.*Convert it by hand/,
     ],
   ];
   for (const [what, content, message] of cases) {

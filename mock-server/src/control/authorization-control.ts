@@ -61,7 +61,11 @@ export function authorizationControl(act: Run, read: Run): AuthorizationControl 
 /** `authorizations(filter)` and the steps a test drives: each answers the authorization after the step. */
 export interface AuthorizationControl {
   (filter?: AuthorizationFilter): AuthorizationRecord[];
-  /** Captures a PENDING hold once, for `amount` (default: the hold) up to the hold + 15 %; the rest of the hold is released. */
+  /**
+   * Captures a hold once, for `amount` (default: the hold; after a reversal or expiry, what was authorized); the rest of
+   * the hold is released. A capture the network forces (above the hold + 15 % or what remains, after a reversal or an
+   * expiry) is a `forcedCapture` step, unless the mock was made with `strictCaptures` (then refused).
+   */
   capture(id: string, amount?: number): AuthorizationRecord;
   /** The network raises a PENDING hold: approved (the hold grows) or declined with a reason (a step; the hold stays). */
   increment(id: string, amount: number): AuthorizationRecord;

@@ -11,6 +11,7 @@ import type { ControlAccess, ControlRoute } from '../pipeline/control-route';
 import type { Credentials } from '../store';
 import {
   zAuthorizeBody,
+  zCreditBody,
   zClockAdvanceBody,
   zCredentialsBody,
   zFaultBody,
@@ -170,6 +171,14 @@ export function controlRoutes(api: ControlApi): RouteDef[] {
       params: z.object({ cardId: uuid }),
       run: async ({ control, params, url }) =>
         ok(await control.cards.details(params.cardId!, url.searchParams.get('publicKey') ?? '')),
+    },
+    {
+      method: 'post',
+      path: '/__mock/cards/{cardId}/refund',
+      params: z.object({ cardId: uuid }),
+      body: zCreditBody,
+      run: ({ control, params, body }) =>
+        ok(control.cards.refund(params.cardId!, body as z.infer<typeof zCreditBody>), 201),
     },
     {
       method: 'post',

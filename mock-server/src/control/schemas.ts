@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { schemas } from 'card-issuing-sdk/schemas';
 import { DECLINE_REASONS } from '../domain/authorizations';
-import { AUTHORIZATION_STATES, AUTHORIZATION_STEP_KINDS } from '../store';
+import { AUTHORIZATION_STATES, AUTHORIZATION_STEP_KINDS, FORCED_REASONS } from '../store';
 import { MAX_MONEY } from '../domain/spec-bounds';
 
 const { zCryptoAmount, zCryptoNetwork, zCurrencyCode, zDepositTypeCode, zMoney } = schemas;
@@ -40,6 +40,13 @@ export const zIncomingDepositBody = z.strictObject({
 export const zRequestChangeBody = z.strictObject({
   additionalBudget: z.strictObject(zMoney.shape).optional(),
   pinUpdate: z.boolean().optional(),
+});
+
+/** `POST /__mock/cards/{cardId}/refund`: a merchant's credit without a purchase (an unlinked refund). */
+export const zCreditBody = z.strictObject({
+  amount: z.int().min(1).max(MAX_MONEY),
+  currency: zCurrencyCode,
+  merchant: z.string().min(1).max(100),
 });
 
 /** `POST /__mock/cards/{cardId}/authorize`: a purchase the card network asks to authorize. */
@@ -85,6 +92,8 @@ export const zAuthorization = z.strictObject({
   steps: z.array(
     z.strictObject({
       kind: z.enum(AUTHORIZATION_STEP_KINDS),
+      /** A `forcedCapture`: why the network forced it. */
+      forced: z.enum(FORCED_REASONS).optional(),
       amount: minor,
       declineReason: z.enum(DECLINE_REASONS).nullable(),
       at: z.iso.datetime(),

@@ -45,7 +45,14 @@ import {
   type Tenant,
   type TenantSnapshot,
 } from '../store';
-import { zAuthorizeBody, zClockAdvanceBody, zIncomingDepositBody, zKycBody, zRequestChangeBody } from './schemas';
+import {
+  zAuthorizeBody,
+  zClockAdvanceBody,
+  zCreditBody,
+  zIncomingDepositBody,
+  zKycBody,
+  zRequestChangeBody,
+} from './schemas';
 
 /** The control surface of one tenant. */
 export interface TenantControl {
@@ -111,6 +118,11 @@ export interface TenantControl {
      * For the inspector's reveal, which shows them in the SDK's reveal frame.
      */
     details(cardId: string, publicKey: string): Promise<{ encryptedDetails: string }>;
+    /**
+     * A merchant's credit without a purchase on the card (an unlinked refund): an authorization REFUNDED by one
+     * `credit` step; the money goes to the corporate's balance, or the Server2Server user's balance in that currency.
+     */
+    refund(cardId: string, credit: { amount: number; currency: string; merchant: string }): AuthorizationRecord;
   };
   /**
    * The authorizations that match `filter` (card, approval instance made under, `status`: the network's answer or the
@@ -186,6 +198,7 @@ export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant)
     const tenant = getTenant();
     const emit = runtime.observer.emitter(tenant.apiKey);
     const ctx = contextOf(tenant.state, emit);
+    ctx.strictCaptures = runtime.strictCaptures;
     try {
       settle(ctx);
       const result = fn(ctx, tenant);
@@ -320,6 +333,13 @@ export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant)
         act((ctx) => {
           const [body] = validateParts([{ location: 'body', schema: zAuthorizeBody, value: purchase }]) as [Purchase];
           return { ...authorizations.authorize(ctx, cardId, body) };
+        }),
+      refund: (cardId, given) =>
+        act((ctx) => {
+          const [body] = validateParts([{ location: 'body', schema: zCreditBody, value: given }]) as [
+            Omit<Purchase, 'capture'>,
+          ];
+          return { ...authorizations.credit(ctx, cardId, body) };
         }),
     },
     authorizations: authorizationControl(act, read),

@@ -22,7 +22,7 @@
 import type { Money } from 'card-issuing-sdk';
 import {
   AUTHORIZATION_TTL_MS,
-  CAPTURE_TOLERANCE,
+  CAPTURE_TOLERANCE_PERCENT,
   authorizationMachine,
   captureLimit,
   findTransition,
@@ -37,6 +37,7 @@ import type {
   AuthorizationStepKind,
   CardRecord,
   DeclineReason,
+  ForcedReason,
 } from '../store';
 import { iso } from '../clock';
 import { emit, nowIso, type DomainContext } from './context';
@@ -123,20 +124,34 @@ export function increment(ctx: DomainContext, id: string, amount: number): Autho
 }
 
 /**
- * Captures a PENDING hold (clearing), once: for `amount` (default the hold) up to the hold + {@link CAPTURE_TOLERANCE}
- * (422 AMOUNT_EXCEEDS_AUTHORIZATION above; 422 INSUFFICIENT_FUNDS when the excess is above the remaining budget or
- * balance). What is not captured of the hold is released.
+ * Captures a hold (clearing), once: for `amount` (default the hold; after a reversal or an expiry, what was
+ * authorized). What is not captured of the hold is released. A capture the card network would force on the issuer
+ * (above the hold + {@link CAPTURE_TOLERANCE_PERCENT} %, above the remaining budget or balance, of a REVERSED or EXPIRED
+ * authorization) is accepted as a `forcedCapture` step and moves the money (`holds.capture`): the approval may be
+ * overspent. With `strictCaptures` those are refused as before: 422 AMOUNT_EXCEEDS_AUTHORIZATION above the tolerance,
+ * 422 INSUFFICIENT_FUNDS above what remains, 409 AUTHORIZATION_NOT_PENDING after a reversal or an expiry.
  */
 export function capture(ctx: DomainContext, id: string, amount?: number): AuthorizationRecord {
   const auth = findAuthorization(ctx, id);
-  const captured = amount ?? auth.held;
+  const captured = amount ?? (auth.state === 'PENDING' ? auth.held : auth.authorized);
+  const forced = ctx.strictCaptures ? undefined : forcedReason(ctx, auth, captured);
+  if (forced) {
+    const held = auth.state === 'PENDING' ? auth.held : 0;
+    const row = findTransition(authorizationMachine, auth.state, 'forcedCapture', facts({ amount: captured, held }));
+    if (row && row.to !== 'unchanged') {
+      holds.capture(ctx, auth, held, captured);
+      auth.held = 0;
+      auth.captured = captured;
+      return step(ctx, auth, 'forcedCapture', captured, row.to, null, undefined, forced);
+    }
+  }
   const row = rowFor(
     auth,
     'capture',
     captured,
     'captureAuthorization',
     () =>
-      `A capture of ${captured} exceeds the hold of ${auth.held} plus ${CAPTURE_TOLERANCE * 100} % (at most ${captureLimit(auth.held)}).`,
+      `A capture of ${captured} exceeds the hold of ${auth.held} plus ${CAPTURE_TOLERANCE_PERCENT} % (at most ${captureLimit(auth.held)}).`,
   );
   const excess = captured - auth.held;
   if (excess > 0 && excess > holds.headroom(ctx, auth)) {
@@ -149,6 +164,69 @@ export function capture(ctx: DomainContext, id: string, amount?: number): Author
   auth.held = 0;
   auth.captured = captured;
   return step(ctx, auth, 'capture', captured, row);
+}
+
+/** Why the network would force this capture on the issuer, or undefined for an ordinary one (or one it cannot force). */
+function forcedReason(ctx: DomainContext, auth: AuthorizationRecord, amount: number): ForcedReason | undefined {
+  if (auth.state === 'REVERSED') return 'AFTER_REVERSAL';
+  if (auth.state === 'EXPIRED') return 'AFTER_EXPIRY';
+  if (auth.state !== 'PENDING') return undefined;
+  if (amount > captureLimit(auth.held)) return 'ABOVE_TOLERANCE';
+  if (amount - auth.held > holds.headroom(ctx, auth)) return 'ABOVE_REMAINING';
+  return undefined;
+}
+
+/**
+ * A merchant's credit to a card without a purchase on it (Stripe's unlinked refund): recorded as an authorization
+ * REFUNDED by one `credit` step; the money goes to the corporate's balance (business card) or the user's balance in
+ * that currency (Server2Server card). 404 for an unknown card; 422 CURRENCY_MISMATCH for another currency.
+ */
+export function credit(ctx: DomainContext, cardId: string, given: Omit<Purchase, 'capture'>): AuthorizationRecord {
+  const card = findCard(ctx, cardId);
+  const currency =
+    card.corporateUuid === null
+      ? balancesOf(ctx, card.userId).find((b) => b.currency === given.currency)?.currency
+      : ctx.state.corporates[card.corporateUuid]?.currency;
+  if (currency !== given.currency) {
+    throw unprocessable('CURRENCY_MISMATCH', `The card cannot be credited in ${given.currency}.`);
+  }
+  const now = nowIso(ctx);
+  const balanceId =
+    card.corporateUuid === null
+      ? (balancesOf(ctx, card.userId).find((b) => b.currency === given.currency)?.id ?? null)
+      : null;
+  const auth: AuthorizationRecord = {
+    id: ctx.rng.uuid(),
+    cardId: card.id,
+    approvalUuid: card.approvalUuid,
+    balanceId,
+    amount: { amount: given.amount, currency: given.currency },
+    merchant: given.merchant,
+    status: 'APPROVED',
+    declineReason: null,
+    state: initialStatus(authorizationMachine, 'credit', facts({ amount: given.amount })),
+    authorized: 0,
+    held: 0,
+    captured: 0,
+    refunded: given.amount,
+    expiresAt: null,
+    steps: [{ kind: 'credit', amount: given.amount, declineReason: null, at: now }],
+    createdAt: now,
+    updatedAt: now,
+  };
+  holds.merchantCredit(ctx, auth, given.amount);
+  ctx.state.authorizations[auth.id] = auth;
+  emit(ctx, {
+    type: 'authorization.step',
+    at: now,
+    kind: 'credit',
+    from: auth.state,
+    to: auth.state,
+    amount: given.amount,
+    declineReason: null,
+    authorization: copy(auth),
+  });
+  return copy(auth);
 }
 
 /** Releases a PENDING hold, whole (default: REVERSED) or in part (still PENDING); 422 AMOUNT_EXCEEDS_AUTHORIZATION above the hold. */
@@ -305,6 +383,7 @@ function step(
   to: AuthorizationState,
   declineReason: DeclineReason | null = null,
   at = nowIso(ctx),
+  forced?: ForcedReason,
 ): AuthorizationRecord {
   const from = auth.state;
   auth.state = to;
@@ -313,8 +392,18 @@ function step(
     indexOf(ctx.state).due.cancel(authorizationKey(auth.id));
   }
   auth.updatedAt = at;
-  auth.steps.push({ kind, amount, declineReason, at });
-  emit(ctx, { type: 'authorization.step', at, kind, from, to, amount, declineReason, authorization: copy(auth) });
+  auth.steps.push({ kind, ...(forced ? { forced } : {}), amount, declineReason, at });
+  emit(ctx, {
+    type: 'authorization.step',
+    at,
+    kind,
+    from,
+    to,
+    amount,
+    declineReason,
+    ...(forced ? { forced } : {}),
+    authorization: copy(auth),
+  });
   return copy(auth);
 }
 

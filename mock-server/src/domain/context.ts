@@ -17,6 +17,11 @@ export interface DomainContext {
   rng: Prng;
   /** Told of approval status changes, card generation and authorizations (see `events.ts`). */
   observer?: DomainObserver | undefined;
+  /**
+   * Refuse the captures card networks would force on an issuer (above the tolerance or the remaining budget, after a
+   * reversal or an expiry), as the mock did before: `createMock({ strictCaptures: true })`, `--strict-captures`.
+   */
+  strictCaptures?: boolean;
 }
 
 /** A context for `state` at its clock's current instant, optionally observed. */

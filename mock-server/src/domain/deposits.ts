@@ -31,7 +31,7 @@ import {
   verificationsOfBalance,
   verificationsOfUser,
 } from './lookups';
-import { compareDecimal, creditedMinorUnits } from './money';
+import { compareDecimal, creditedMinorUnits, payIn } from './money';
 import { MAX_MONEY } from './spec-bounds';
 import { paginate, type PageQuery } from './pagination';
 import { depositAddressView, depositTypeView, topUpView, verificationView } from './views';
@@ -178,7 +178,7 @@ function credit(ctx: DomainContext, v: VerificationRecord): void {
   const balance = findBalance(ctx, v.balanceId);
   const type = findDepositType(ctx, v.type);
   const amount = Number(creditedMinorUnits(v.amount, type.rate));
-  balance.available += amount;
+  payIn(balance, amount);
   balance.updatedAt = nowIso(ctx);
   v.creditedAmount = { amount, currency: balance.currency };
   v.creditedAt = nowIso(ctx);
@@ -290,7 +290,7 @@ export function incomingDeposit(ctx: DomainContext, d: IncomingDeposit): Incomin
   assertWithinMoney(BigInt(corporate.available) + credited);
   assertWithinMoney(BigInt(corporate.funded) + credited);
   const amount: Money = { amount: Number(credited), currency: corporate.currency };
-  corporate.available += amount.amount;
+  payIn(corporate, amount.amount);
   corporate.funded += amount.amount;
   const id = ctx.rng.uuid();
   ctx.state.topUps[id] = {

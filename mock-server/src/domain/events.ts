@@ -7,7 +7,13 @@
  * @module
  */
 import type { ApprovalStatus, ApprovalStatusReason, CardStatus, CardType, Money } from 'card-issuing-sdk';
-import type { AuthorizationRecord, AuthorizationState, AuthorizationStepKind, DeclineReason } from '../store';
+import type {
+  AuthorizationRecord,
+  AuthorizationState,
+  AuthorizationStepKind,
+  DeclineReason,
+  ForcedReason,
+} from '../store';
 
 /** An approval instance entered a status (`from` null: it was created in it). */
 export interface ApprovalStatusEvent {
@@ -65,6 +71,8 @@ export interface AuthorizationStepEvent {
   amount: number;
   /** A declined increment: why. */
   declineReason: DeclineReason | null;
+  /** A forced capture: why the network forced it. */
+  forced?: ForcedReason | undefined;
   authorization: AuthorizationRecord;
 }
 

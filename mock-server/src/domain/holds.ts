@@ -13,12 +13,19 @@
  *   reversal or expiry frees goes back to the corporate's available balance, as does a later refund.
  * - A Server2Server card's hold is taken from its user's balance at once (available −= hold); a capture takes or gives
  *   back the difference, a reversal or expiry gives the hold back, a refund credits the balance.
+ * - Captures the network forces (above the tolerance or the remaining budget, after a reversal or an expiry) move the
+ *   money as any capture does; what exceeds the approval's reservation comes out of the corporate's available balance,
+ *   and beyond it becomes the corporate's `overdraft` (a negative balance, shown as a debt and repaid first by the
+ *   next top-up or credit), as an issuer's program balance goes negative on Stripe Issuing. The ledger then keeps
+ *   funded + overdraft = available + reserved + spent. A Server2Server balance has an overdraft the same way. A refund
+ *   of an overspent approval pays the excess back before it restores the reservation.
  * @module
  */
 import { RESERVING_STATUSES } from '../machines';
 import type { ApprovalRecord, AuthorizationRecord, BalanceRecord, CardRecord } from '../store';
 import { nowIso, type DomainContext } from './context';
 import { findCorporate } from './lookups';
+import { payIn, payOut } from './money';
 
 /**
  * The approval instance that carries an authorization's hold and spending now: the one it was made under, or the
@@ -66,10 +73,11 @@ function touch(ctx: DomainContext, record: { updatedAt: string }): void {
   record.updatedAt = nowIso(ctx);
 }
 
-/** A Server2Server card's purchase moves its user's balance: available += delta. */
+/** A Server2Server card's purchase moves its user's balance: available += delta (an overdraft below zero). */
 function moveBalance(ctx: DomainContext, auth: AuthorizationRecord, delta: number): void {
   const balance = balanceOf(ctx, auth);
-  balance.available += delta;
+  if (delta >= 0) payIn(balance, delta);
+  else payOut(balance, -delta);
   touch(ctx, balance);
 }
 
@@ -100,9 +108,10 @@ export function release(ctx: DomainContext, auth: AuthorizationRecord, amount: n
 }
 
 /**
- * A hold of `held` captured for `amount` (an excess over the hold must fit the {@link headroom}): held −= held,
- * spent += amount, reserved −= amount; the corporate's spent += amount. The part of the hold not captured is free again
- * (remaining, or available once the carrier ended).
+ * A hold of `held` (0 after a reversal or an expiry) captured for `amount`: held −= held, spent += amount, and the
+ * amount comes out of the carrier's reservation as far as it goes (what its other holds keep stays), the rest out of
+ * the corporate's available balance, then its overdraft (a forced capture); the corporate's spent += amount. The part
+ * of the hold not captured is free again (remaining, or available once the carrier ended).
  */
 export function capture(ctx: DomainContext, auth: AuthorizationRecord, held: number, amount: number): void {
   if (auth.approvalUuid === null) {
@@ -114,16 +123,21 @@ export function capture(ctx: DomainContext, auth: AuthorizationRecord, held: num
   carrier.held -= held;
   carrier.spent += amount;
   corporate.spent += amount;
-  if (reserving(carrier)) {
-    carrier.reserved -= amount;
-  } else {
-    carrier.reserved -= held;
-    corporate.available += held - amount;
-  }
+  // Once ended, an instance reserves only its holds: this hold's part of the reservation is all it can give.
+  const fromReservation = reserving(carrier)
+    ? Math.min(amount, carrier.reserved - carrier.held)
+    : Math.min(amount, held);
+  carrier.reserved -= reserving(carrier) ? fromReservation : held;
+  if (!reserving(carrier)) payIn(corporate, held - fromReservation);
+  if (amount > fromReservation) payOut(corporate, amount - fromReservation);
   touch(ctx, carrier);
 }
 
-/** A refund of a capture: spent −= amount (carrier and corporate); reserved += amount while the carrier reserves, else available. */
+/**
+ * A refund of a capture: spent −= amount (carrier and corporate); while the carrier reserves, what it had spent beyond
+ * its budget goes back to the corporate's balance first (repaying an overdraft) and the rest to its reservation; once it
+ * ended, all of it to the corporate's balance.
+ */
 export function refund(ctx: DomainContext, auth: AuthorizationRecord, amount: number): void {
   if (auth.approvalUuid === null) {
     moveBalance(ctx, auth, amount);
@@ -131,11 +145,29 @@ export function refund(ctx: DomainContext, auth: AuthorizationRecord, amount: nu
   }
   const carrier = carrierOf(ctx, auth)!;
   const corporate = findCorporate(ctx, carrier.corporateUuid);
+  const beyondBudget = reserving(carrier) ? overspentOf(carrier) : amount;
+  const back = Math.min(amount, beyondBudget);
   carrier.spent -= amount;
   corporate.spent -= amount;
-  if (reserving(carrier)) carrier.reserved += amount;
-  else corporate.available += amount;
+  carrier.reserved += amount - back;
+  payIn(corporate, back);
   touch(ctx, carrier);
+}
+
+/** A merchant's credit without a purchase (an unlinked refund): money in, to the corporate's balance or the user's. */
+export function merchantCredit(ctx: DomainContext, auth: AuthorizationRecord, amount: number): void {
+  if (auth.approvalUuid === null) {
+    moveBalance(ctx, auth, amount);
+    return;
+  }
+  const corporate = findCorporate(ctx, carrierOf(ctx, auth)!.corporateUuid);
+  corporate.funded += amount;
+  payIn(corporate, amount);
+}
+
+/** How far an approval instance's spending and holds exceed its budget (after forced captures), minor units. */
+export function overspentOf(approval: ApprovalRecord): number {
+  return Math.max(0, approval.spent + approval.held - approval.budget.amount);
 }
 
 /** The card of an authorization. */

@@ -35,6 +35,7 @@ import { generateCard, setCardStatus } from './cards';
 import { approvalFacts, scheduleApproval, type ApprovalRow } from './due';
 import { unprocessable } from './errors';
 import { findCorporate, indexOf, pendingChangeOf } from './lookups';
+import { payIn } from './money';
 
 export type { ApprovalRow } from './due';
 
@@ -156,7 +157,7 @@ function run(ctx: DomainContext, a: ApprovalRecord, effect: Effect, at: number, 
     }
     case 'release':
       // Pending card holds stay reserved, capturable against this instance (`holds.ts`); the rest goes back.
-      findCorporate(ctx, a.corporateUuid).available += a.reserved - a.held;
+      payIn(findCorporate(ctx, a.corporateUuid), a.reserved - a.held);
       a.reserved = a.held;
       return;
     case 'generateCard':

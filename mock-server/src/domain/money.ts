@@ -30,3 +30,17 @@ export function compareDecimal(a: string, b: string): number {
   const yi = y.int * 10n ** BigInt(scale - y.scale);
   return xi < yi ? -1 : xi > yi ? 1 : 0;
 }
+
+/** Money into a balance (a corporate's, or a user's): its overdraft is repaid first. */
+export function payIn(account: { available: number; overdraft?: number }, amount: number): void {
+  const repaid = Math.min(amount, account.overdraft ?? 0);
+  if (repaid > 0) account.overdraft = (account.overdraft ?? 0) - repaid;
+  account.available += amount - repaid;
+}
+
+/** Money out of a balance: what `available` does not cover becomes its overdraft (only forced captures go there). */
+export function payOut(account: { available: number; overdraft?: number }, amount: number): void {
+  const taken = Math.min(amount, account.available);
+  account.available -= taken;
+  if (amount > taken) account.overdraft = (account.overdraft ?? 0) + amount - taken;
+}

@@ -33,7 +33,7 @@ import type {
   UserRecord,
   VerificationRecord,
 } from '../store';
-import { remainingOf } from './holds';
+import { overspentOf, remainingOf } from './holds';
 
 /** The registration consents of the catalogue. */
 export function registrationConsents(state: TenantState): ConsentRecord[] {
@@ -222,6 +222,7 @@ export function approvalView(state: TenantState, a: ApprovalRecord): Approval {
     spent: { amount: a.spent, currency },
     held: { amount: a.held, currency },
     remaining: { amount: remainingOf(a), currency },
+    overspent: { amount: overspentOf(a), currency },
     validFrom: a.validFrom,
     validTo: a.validTo,
     previousApprovalUuid: a.previousApprovalUuid,

@@ -4,7 +4,7 @@
  * @module
  */
 import type { ApprovalStatus } from 'card-issuing-sdk';
-import { remainingOf } from '../domain/holds';
+import { overspentOf, remainingOf } from '../domain/holds';
 import type { MockEvent } from '../observe';
 import type { TenantState } from '../store';
 import { last4Of } from './purchases';
@@ -54,6 +54,7 @@ export function approvalChains(
       statusReason: a.statusReason,
       held: a.held,
       remaining: remainingOf(a),
+      overspent: overspentOf(a),
       validFrom: a.validFrom,
       validTo: a.validTo,
       expiresAt: a.expiresAt,

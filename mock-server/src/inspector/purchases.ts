@@ -31,6 +31,8 @@ export function purchasesByCard(state: TenantState, perCard: number): Map<string
       captured: a.captured,
       refunded: a.refunded,
       expiresAt: a.expiresAt,
+      forced: a.steps.find((s) => s.kind === 'forcedCapture')?.forced ?? null,
+      credit: a.steps[0]?.kind === 'credit',
     });
     out.set(a.cardId, list);
   }

@@ -25,6 +25,8 @@ export interface InstanceView {
   held: number;
   /** What can still be authorized: budget − spent − held while in force, else 0. */
   remaining: number;
+  /** How far spent + held exceed the budget after captures the network forced (0: not overspent). */
+  overspent: number;
   validFrom: string;
   validTo: string;
   expiresAt: string | null;
@@ -68,6 +70,10 @@ export interface PurchaseView {
   captured: number;
   refunded: number;
   expiresAt: string | null;
+  /** Why the network forced its capture (`ABOVE_TOLERANCE`, `AFTER_REVERSAL`, ...), when it did. */
+  forced: string | null;
+  /** A merchant's credit without a purchase (an unlinked refund). */
+  credit: boolean;
 }
 
 /** Something the virtual clock will make happen. */

@@ -99,6 +99,7 @@ export function inspectorView(input: {
         currency: c.currency,
         balanceId: c.balanceId,
         funded: c.funded,
+        overdraft: c.overdraft ?? 0,
         available: c.available,
         reserved: mine.reduce((sum, a) => sum + a.reserved, 0),
         held: mine.reduce((sum, a) => sum + a.held, 0),

@@ -17,7 +17,15 @@ import { UNCHANGED } from './machine';
 export type { AuthorizationState } from '../store';
 
 /** What moves an authorization. */
-export type AuthorizationTrigger = 'authorize' | 'increment' | 'capture' | 'reverse' | 'time' | 'refund';
+export type AuthorizationTrigger =
+  | 'authorize'
+  | 'increment'
+  | 'capture'
+  | 'forcedCapture'
+  | 'reverse'
+  | 'time'
+  | 'refund'
+  | 'credit';
 
 /** What the conditions read: the amount of the step and the authorization's amounts before it (minor units). */
 export interface AuthorizationFacts {
@@ -33,15 +41,23 @@ export interface AuthorizationFacts {
   expiresAt: number | null;
 }
 
-/** A capture may exceed the hold by this fraction of it (tips, fuel), as card networks allow; the excess is spent from the remaining budget. */
-export const CAPTURE_TOLERANCE = 0.15;
+/**
+ * A capture may exceed the hold by this many percent of it (tips, fuel), as card networks allow; the excess is spent
+ * from the remaining budget. A whole number: the limit is computed on integers (minor units), never in floating point.
+ */
+export const CAPTURE_TOLERANCE_PERCENT = 15;
 
 /** A hold not captured within this time on the virtual clock expires (Stripe Issuing's default). */
 export const AUTHORIZATION_TTL_MS = 7 * 24 * 3600 * 1000;
 
-/** The largest capture of a hold: the hold plus {@link CAPTURE_TOLERANCE}, rounded down to a minor unit. */
+/**
+ * The largest capture of a hold: the hold plus {@link CAPTURE_TOLERANCE_PERCENT} % of it, rounded down to a minor unit
+ * (100 → 115, 3,000 → 3,450, 99 → 113). Integer arithmetic only: `held × 15` and its remainder by 100 are exact for
+ * every safe integer amount, so no hold loses a minor unit to floating point (`held * 1.15` did, for 2.5 % of them).
+ */
 export function captureLimit(held: number): number {
-  return Math.floor(held * (1 + CAPTURE_TOLERANCE));
+  const scaled = held * CAPTURE_TOLERANCE_PERCENT;
+  return held + (scaled - (scaled % 100)) / 100;
 }
 
 /** The authorization table. */
@@ -78,6 +94,21 @@ export const authorizationMachine: Machine<AuthorizationState, AuthorizationTrig
       when: (f) => f.amount <= captureLimit(f.held),
       to: 'CLEARED',
       also: 'held −= hold, spent += amount, remaining += hold − amount (an excess comes out of remaining); the ledger: reserved −= amount, spent += amount',
+    },
+    {
+      from: ['PENDING', 'REVERSED', 'EXPIRED'],
+      trigger: 'forcedCapture',
+      condition:
+        'the network forces it (unless strictCaptures): above hold × 1.15, above the remaining budget or balance, after a reversal or an expiry',
+      to: 'CLEARED',
+      also: 'held −= hold, spent += amount, remaining −= what the reservation gives; the ledger: reserved −= what it gives, the rest from available, then overdraft (the approval is overspent)',
+    },
+    {
+      from: null,
+      trigger: 'credit',
+      condition: 'a merchant credits the card without a purchase (an unlinked refund)',
+      to: 'REFUNDED',
+      also: 'held += 0, spent += 0, remaining += 0 (no approval is touched); the ledger: funded += amount, available += amount (an overdraft repaid first). Server2Server: the balance += amount',
     },
     {
       from: ['PENDING'],

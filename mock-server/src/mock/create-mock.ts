@@ -55,6 +55,7 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     verifySignatures: options.verifySignatures ?? true,
     bodyHash: options.bodyHash ?? false,
     latencyMs: options.latencyMs ?? 0,
+    strictCaptures: options.strictCaptures ?? false,
     secretEncoding: checkedSecretEncoding(options.secretEncoding, credentials),
     baseUrl: options.baseUrl,
     listeners,
@@ -186,24 +187,45 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
       runtime.replaying = true;
       try {
         if (command.kind === 'api') {
-          const tenant = tenants.get(command.apiKey);
-          if (tenant) runApi(runtime, tenant, command);
+          const tenant = tenants.get(command.apiKey) ?? fail(notFound('tenant with api key', command.apiKey));
+          runApi(runtime, tenant, command);
         } else if (command.kind === 'settle') {
-          const tenant = tenants.get(command.apiKey);
-          if (tenant) runSettle(tenant, command.wall);
+          const tenant = tenants.get(command.apiKey) ?? fail(notFound('tenant with api key', command.apiKey));
+          runSettle(tenant, command.wall);
         } else if (command.kind === 'control') {
-          const target = control(command.apiKey);
-          if (target) atWallClock(command.wall, () => callAction(target, command.action, command.args));
-        } else if (command.action === 'addCredentials') {
+          const target = control(command.apiKey) ?? fail(notFound('tenant with api key', command.apiKey));
+          // JSON has no undefined: an argument left out (a whole-amount refund) was logged as null.
+          const args = command.args.map((a) => (a === null ? undefined : a));
+          atWallClock(command.wall, () => callAction(target, command.action, args));
+        } else if (command.kind === 'mock' && command.action === 'addCredentials') {
           atWallClock(command.wall, () => addCredentialsNow(command.args[0] as Credentials));
-        } else {
+        } else if (command.kind === 'mock' && command.action === 'importState') {
           atWallClock(command.wall, () => importState(command.args[0] as ServerState));
+        } else {
+          throw new TypeError(`Not a logged change: ${JSON.stringify(command).slice(0, 80)}`);
         }
-      } catch {
-        // It failed when it first ran too (and changed what it changed before failing, as it just did again).
       } finally {
         runtime.replaying = false;
       }
+    },
+    storedState: () => ({
+      defaultApiKey: tenants.default.apiKey,
+      tenants: tenants.all().map((t) => {
+        const { apiKey, apiSecret, state, ...fields } = t;
+        return { apiKey, apiSecret, fields: JSON.parse(JSON.stringify(fields)), state: cloneState(state) as never };
+      }),
+    }),
+    load(stored) {
+      importState({
+        version: 1,
+        defaultApiKey: stored.defaultApiKey,
+        tenants: stored.tenants.map((t) => ({
+          apiKey: t.apiKey,
+          apiSecret: t.apiSecret,
+          state: t.state as unknown as TenantSnapshot,
+        })),
+      });
+      for (const t of stored.tenants) Object.assign(tenants.get(t.apiKey)!, t.fields);
     },
     attachWal(wal) {
       runtime.wal = wal;

@@ -7,14 +7,19 @@
 import type { Pipeline } from '../pipeline';
 import type { MockRuntime } from '../pipeline/runtime';
 import type { Command, WriteAheadLog } from '../pipeline/wal';
+import type { StoredState } from '../store';
 import type { CardIssuingMock, ServerState } from './options';
 
 /** What the standalone server needs beyond the public surface: the pipeline itself, and the write-ahead log's seam. */
 export interface MockInternals {
   runtime: MockRuntime;
   pipeline: Pipeline;
-  /** Replays one logged command (state file load); a command that fails now failed then too, and is skipped. */
+  /** Replays one logged command of an older state file (converted at start); throws when it fails now. */
   replay(command: Command): void;
+  /** The whole state with each tenant's fields beyond its state (faults), as the state file keeps it. */
+  storedState(): StoredState;
+  /** Loads a state file's state: the tenants' states checked and migrated as `importState` does, then their fields. */
+  load(stored: StoredState): void;
   /** Hangs a write-ahead log on the mock: from now on every change is recorded in it. */
   attachWal(wal: WriteAheadLog | undefined): void;
   /**

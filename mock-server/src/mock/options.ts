@@ -40,6 +40,12 @@ export interface CreateMockOptions {
   publicUrl?: string;
   /** Milliseconds added to every API response. */
   latencyMs?: number;
+  /**
+   * Refuse the captures a card network forces on an issuer, as the mock did before (422 above the hold + 15 % or
+   * above what remains, 409 after a reversal or an expiry). Default false: they are accepted as `forcedCapture` steps
+   * and move the money, as Stripe Issuing, Lithic and Marqeta clear them (the approval may be overspent).
+   */
+  strictCaptures?: boolean;
   /** The origin (optionally with a path prefix) the handlers match, e.g. `http://127.0.0.1:4010`. Default: any origin. */
   baseUrl?: string;
   /**

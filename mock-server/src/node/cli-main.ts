@@ -22,8 +22,12 @@ Options:
   --host <address>     address to listen on (default 127.0.0.1)
   --api-key <key>      api key of the default tenant (default test_key; give --api-secret with it)
   --api-secret <s>     api secret of the default tenant (default test_secret)
-  --state-file <file>  keep the whole state in this JSON file: loaded at start, saved on every change
+  --state-file <file>  keep the whole state in this file (SQLite, Node 22.13+): every change is on disk before
+                       its answer; a JSON state file of an earlier version is converted once (kept as
+                       <file>.json-backup); a damaged, foreign or newer file is refused and left untouched
   --latency <ms>       milliseconds added to every API response
+  --strict-captures    refuse the captures card networks force on an issuer (above the hold + 15 %, above the
+                       remaining budget, after a reversal or an expiry); by default they are accepted as forced
   --no-auth            accept requests without checking their signature
   --sign-body          require the body hash in signatures (+ base64(SHA-256(body)); off: the five published parts)
   --secret-encoding <e>  how a secret becomes the HMAC key: utf8 (its bytes, the default) or base64 (the bytes
@@ -168,6 +172,7 @@ function parse(argv: readonly string[]): Parsed {
       latency: { type: 'string' },
       'no-auth': { type: 'boolean' },
       'sign-body': { type: 'boolean' },
+      'strict-captures': { type: 'boolean' },
       'secret-encoding': { type: 'string' },
       'public-url': { type: 'string' },
       'allowed-host': { type: 'string', multiple: true },
@@ -219,6 +224,7 @@ function parse(argv: readonly string[]): Parsed {
   if (values.latency !== undefined) options.latencyMs = integer('--latency', values.latency, 0, 600_000);
   if (values['no-auth']) options.verifySignatures = false;
   if (values['sign-body']) options.bodyHash = true;
+  if (values['strict-captures']) options.strictCaptures = true;
   if (values['secret-encoding'] !== undefined) {
     const encoding = values['secret-encoding'];
     if (encoding !== 'utf8' && encoding !== 'base64')
@@ -343,6 +349,7 @@ function banner(server: MockServer, options: StartMockServerOptions): string {
   );
   if (options.stateFile) lines.push(`  State file    ${options.stateFile}`);
   if (options.latencyMs) lines.push(`  Latency       ${options.latencyMs} ms`);
+  if (options.strictCaptures) lines.push('  Captures      strict: forced captures refused (--strict-captures)');
   lines.push(`  Control API   ${server.url}/__mock/fixtures, /__mock/reset, /__mock/clock, ... (see the README)`);
   lines.push(
     `  Inspector     ${server.url}/__mock/ui   (the state, the clock, the request journal and every action, in a browser)`,

@@ -38,6 +38,8 @@ export interface StartMockServerOptions {
   stateFile?: string;
   /** Milliseconds added to every API response. */
   latencyMs?: number;
+  /** Refuse the captures card networks force on an issuer (CLI `--strict-captures`); see `createMock`'s option. */
+  strictCaptures?: boolean;
   /** Check request signatures (default true); false accepts unsigned requests. */
   verifySignatures?: boolean;
   /** Require the body hash in signatures (CLI `--sign-body`); default false, the five published parts. */
@@ -99,6 +101,7 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
     ...(options.secretEncoding === undefined ? {} : { secretEncoding: options.secretEncoding }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: checkedPublicUrl(options.publicUrl) }),
     ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
+    ...(options.strictCaptures === undefined ? {} : { strictCaptures: options.strictCaptures }),
     hmac: (secret, message) => createHmac('sha256', secret).update(message).digest(),
     recordUsage: options.recordUsage ?? true,
   });
@@ -108,11 +111,12 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
   const file = options.stateFile;
   const internals = mockInternals(mock);
   if (file !== undefined) {
-    stateFile = await openStateFile(
+    const opened = await openStateFile(
       file,
       {
-        // Serialised in the turn it is asked for (writeStateFile), so the live state needs no copy.
-        exportState: () => internals.liveState(),
+        registry: internals.runtime.tenants,
+        storedState: () => internals.storedState(),
+        load: (stored) => internals.load(stored),
         importState: (state) => mock.importState(state as Parameters<CardIssuingMock['importState']>[0]),
         replay: (command) => internals.replay(command as Parameters<typeof internals.replay>[0]),
       },
@@ -123,6 +127,7 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
           ),
       },
     );
+    stateFile = opened.stateFile;
     try {
       // The file's tenants win; credentials given as options are added beside them, so that they still work.
       if (stateFile.loaded && options.apiKey !== undefined && options.apiSecret !== undefined) {
@@ -136,13 +141,17 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
         }
         if (!saved) mock.addCredentials({ apiKey, apiSecret });
       }
+      // Watch every tenant from now on; a first commit at once (a file the server cannot write to fails now, not at
+      // the first change), then every change is committed before its reply.
+      await stateFile.start(opened.writeAll);
     } catch (error) {
       await stateFile.close().catch(() => undefined);
-      throw error;
+      if (error instanceof StateFileError) throw error;
+      throw new StateFileError(
+        file,
+        `Cannot write the state file ${file}: ${errnoText(error)}. Nothing was changed in it; free space or fix its permissions, or pass another --state-file.`,
+      );
     }
-    // A first snapshot at once (a folder the server cannot write to fails now, not at the first change), then every
-    // change goes to the write-ahead log and is on disk before its reply.
-    await stateFile.start();
     internals.attachWal(stateFile);
   }
 

@@ -68,6 +68,8 @@ export type MockEventInput =
       to: string;
       /** A declined increment: why; else null. */
       reason: string | null;
+      /** A forced capture (`authorization.forceCaptured`): why the network forced it. */
+      forced?: string;
       /** The authorization's amounts after the step (minor units). */
       held: number;
       captured: number;
@@ -81,6 +83,8 @@ export type MockEventInput =
 const STEP_EVENT = {
   increment: 'authorization.incremented',
   capture: 'authorization.captured',
+  forcedCapture: 'authorization.forceCaptured',
+  credit: 'authorization.credited',
   reverse: 'authorization.reversed',
   expire: 'authorization.expired',
   refund: 'authorization.refunded',
@@ -150,6 +154,7 @@ export function publicEvent(event: DomainEvent): { input: MockEventInput; at: nu
           from: event.from,
           to: event.to,
           reason: event.declineReason,
+          ...(event.forced ? { forced: event.forced } : {}),
           held: a.held,
           captured: a.captured,
           refunded: a.refunded,

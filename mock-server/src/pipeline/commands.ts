@@ -14,16 +14,14 @@ import { asProblem, jsonReply, problemReply, type Reply } from './reply';
 import type { MockRuntime } from './runtime';
 import type { ApiCommand, Command } from './wal';
 
-/** Writes a command to the write-ahead log when the runtime has one and is not replaying it. */
+/** Tells the state file of a command when the runtime has one and is not replaying it. */
 export function recordCommand(runtime: MockRuntime, command: Command): void {
-  if (runtime.wal && !runtime.replaying) lastTicket.set(runtime, runtime.wal.record(command));
+  if (runtime.wal && !runtime.replaying) runtime.wal.record(command);
 }
 
-const lastTicket = new WeakMap<MockRuntime, number>();
-
-/** The ticket of the last logged change (0: none yet); a reply waits until it is durable. */
+/** The ticket of the last change (0: none yet, or no state file); a reply waits until it is durable. */
 export function ticketOf(runtime: MockRuntime): number {
-  return lastTicket.get(runtime) ?? 0;
+  return runtime.wal?.head() ?? 0;
 }
 
 /**

@@ -52,6 +52,8 @@ export interface MockRuntime<O extends RuntimeObserver = RuntimeObserver> {
    */
   readonly publicUrl: string | undefined;
   readonly latencyMs: number;
+  /** Refuse the captures card networks force (`strictCaptures`). */
+  readonly strictCaptures: boolean;
   /** The origin (and optional path prefix) requests are matched under; undefined: any origin. */
   readonly baseUrl: string | undefined;
   readonly nonces: NonceCache;
@@ -78,6 +80,7 @@ export function createRuntime<O extends RuntimeObserver>(options: {
   tenants: TenantRegistry;
   verifySignatures: boolean;
   latencyMs: number;
+  strictCaptures?: boolean;
   baseUrl: string | undefined;
   listeners: Set<() => void>;
   hmac: MockRuntime['hmac'];
@@ -95,6 +98,7 @@ export function createRuntime<O extends RuntimeObserver>(options: {
     secretEncoding: options.secretEncoding ?? 'utf8',
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     latencyMs: options.latencyMs,
+    strictCaptures: options.strictCaptures ?? false,
     baseUrl: options.baseUrl?.replace(/\/+$/, ''),
     nonces: createNonceCache(),
     hmac: options.hmac,

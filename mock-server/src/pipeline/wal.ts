@@ -49,6 +49,8 @@ export type Command = ApiCommand | SettleCommand | ControlCommand | MockCommand;
  */
 export interface WriteAheadLog {
   record(command: Command): number;
+  /** The ticket of the last change made so far (the state file marks changes as they happen). */
+  head(): number;
   /** Resolves once every change up to `ticket` is on disk; rejects when it could not be written. */
   durable(ticket: number): Promise<void>;
 }

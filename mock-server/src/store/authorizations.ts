@@ -23,13 +23,31 @@ export const AUTHORIZATION_STATES = ['PENDING', 'CLEARED', 'REVERSED', 'EXPIRED'
 export type AuthorizationState = (typeof AUTHORIZATION_STATES)[number];
 
 /** The steps of an authorization's life. */
-export const AUTHORIZATION_STEP_KINDS = ['authorize', 'increment', 'capture', 'reverse', 'expire', 'refund'] as const;
+export const AUTHORIZATION_STEP_KINDS = [
+  'authorize',
+  'increment',
+  'capture',
+  'forcedCapture',
+  'reverse',
+  'expire',
+  'refund',
+  'credit',
+] as const;
 /** One step of an authorization's life. */
 export type AuthorizationStepKind = (typeof AUTHORIZATION_STEP_KINDS)[number];
 
 /** One step: what the network or the test asked, for how much, and (authorize, increment) why it was declined. */
+/**
+ * Why the network forced a capture on the issuer (a `forcedCapture` step): above the hold + 15 %, above what remained
+ * of the budget or balance, after the hold was reversed, after it expired. Card networks do not ask the issuer.
+ */
+export const FORCED_REASONS = ['ABOVE_TOLERANCE', 'ABOVE_REMAINING', 'AFTER_REVERSAL', 'AFTER_EXPIRY'] as const;
+export type ForcedReason = (typeof FORCED_REASONS)[number];
+
 export interface AuthorizationStep {
   kind: AuthorizationStepKind;
+  /** A `forcedCapture` step: why the network forced it. */
+  forced?: ForcedReason;
   /** Minor units. */
   amount: number;
   /** A declined authorization or increment: why; else null. */

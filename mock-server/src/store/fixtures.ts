@@ -201,8 +201,10 @@ export interface Fixtures {
     held: Money;
     /** Taken by approved card authorizations. */
     spent: Money;
-    /** Seeded funds plus top-ups: always `balance` + `reserved` + `spent`. */
+    /** Seeded funds plus top-ups and merchant credits: always `balance` + `reserved` + `spent` − `overdraft`. */
     funded: Money;
+    /** What forced captures took beyond the available balance (a negative balance), repaid first by the next top-up. */
+    overdraft: Money;
     depositAddresses: { id: string; type: string; network: string; address: string }[];
   }[];
   cardConfigs: {
@@ -246,6 +248,7 @@ export function fixturesOf(
         held: money(held, c.currency),
         spent: money(c.spent, c.currency),
         funded: money(c.funded, c.currency),
+        overdraft: money(c.overdraft ?? 0, c.currency),
         depositAddresses: index.corporateDepositAddressesByCorporate
           .get(c.corporateUuid)
           .map(({ id, type, network, address }) => ({ id, type, network, address })),

@@ -202,6 +202,17 @@ export class TenantIndex {
 const indexes = new WeakMap<TenantState, TenantIndex>();
 
 /**
+ * The collection behind each filing proxy this module put into a state, so that a layer that watches the state
+ * (the state file's change tracking) can tell the index's wrapping of a collection from a new collection.
+ */
+export const indexedCollectionOf = new WeakMap<object, object>();
+
+/** Forgets the index of `state` (its holder now reaches the state through another object). */
+export function forgetIndex(state: TenantState): void {
+  indexes.delete(state);
+}
+
+/**
  * The index of a state: built on first use (one pass over the records), after which the state's indexed
  * collections file every new record themselves. `onInsert` runs for each record filed.
  */
@@ -216,14 +227,17 @@ export function tenantIndex(state: TenantState, onInsert: InsertHook): TenantInd
       index.add(collection, record);
       onInsert(collection, record, index, state);
     }
-    (state as unknown as Record<string, unknown>)[collection] = new Proxy(records, {
+    const filing = new Proxy(records, {
       set(target, key, value: unknown) {
         const old = target[key as string];
         target[key as string] = value;
-        if (old !== value && typeof key === 'string') {
+        // Filed as read back: a watching layer beneath (the state file's change tracking) may hand out a wrapper of
+        // the record, and the index must reach the record through it, as every other path does.
+        const stored = target[key as string];
+        if (old !== stored && typeof key === 'string') {
           if (old !== undefined) index.remove(collection, old);
-          index.add(collection, value);
-          onInsert(collection, value, index, state);
+          index.add(collection, stored);
+          onInsert(collection, stored, index, state);
         }
         return true;
       },
@@ -234,6 +248,8 @@ export function tenantIndex(state: TenantState, onInsert: InsertHook): TenantInd
         return true;
       },
     });
+    indexedCollectionOf.set(filing, records);
+    (state as unknown as Record<string, unknown>)[collection] = filing;
   }
   for (const message of state.outbox) index.outboxByUser.add(message.userId, message);
   const byAge = Object.entries(state.idempotency).sort(

@@ -81,6 +81,8 @@ export interface BalanceRecord {
   currency: string;
   /** Minor units; never below zero. */
   available: number;
+  /** What forced captures took beyond `available` (minor units, absent: 0); the next credits repay it first. */
+  overdraft?: number;
   updatedAt: string;
 }
 
@@ -157,8 +159,8 @@ export interface BusinessUserRecord extends BusinessUser {
 }
 
 /**
- * A corporate and its master balance. Invariant: `funded` (seed + top-ups) = `available` + the reservations
- * of its approvals + `spent` (approved card authorizations on its cards).
+ * A corporate and its master balance. Invariant: `funded` (seed + top-ups + merchant credits) + `overdraft` =
+ * `available` + the reservations of its approvals + `spent` (captured card authorizations on its cards).
  */
 export interface CorporateRecord {
   corporateUuid: string;
@@ -168,6 +170,11 @@ export interface CorporateRecord {
   available: number;
   funded: number;
   spent: number;
+  /**
+   * What forced captures took beyond the approvals' reservations and the available balance (absent: 0): a negative
+   * balance shown as a debt, repaid first by the next top-up or credit.
+   */
+  overdraft?: number;
   createdAt: string;
 }
 
@@ -221,13 +228,14 @@ export interface TopUpRecord {
   createdAt: string;
 }
 
-export { AUTHORIZATION_STATES, AUTHORIZATION_STEP_KINDS, DECLINE_REASONS } from './authorizations';
+export { AUTHORIZATION_STATES, AUTHORIZATION_STEP_KINDS, DECLINE_REASONS, FORCED_REASONS } from './authorizations';
 export type {
   AuthorizationRecord,
   AuthorizationState,
   AuthorizationStep,
   AuthorizationStepKind,
   DeclineReason,
+  ForcedReason,
 } from './authorizations';
 
 /** A message the service sent to a user (the e-mail OTP), as the control API's outbox shows it. */

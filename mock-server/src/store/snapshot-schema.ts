@@ -9,7 +9,13 @@
  */
 import * as z from 'zod';
 import { schemas as g } from 'card-issuing-sdk/schemas';
-import { AUTHORIZATION_STATES, AUTHORIZATION_STEP_KINDS, DECLINE_REASONS, type TenantState } from './records';
+import {
+  AUTHORIZATION_STATES,
+  AUTHORIZATION_STEP_KINDS,
+  DECLINE_REASONS,
+  FORCED_REASONS,
+  type TenantState,
+} from './records';
 import { TENANT_STATE_VERSION } from './migrate';
 
 const id = g.zUuid;
@@ -59,7 +65,14 @@ const user = z.strictObject({
   ),
   createdAt: instant,
 });
-const balance = z.strictObject({ id, userId: id, currency: g.zCurrencyCode, available: minor, updatedAt: instant });
+const balance = z.strictObject({
+  id,
+  userId: id,
+  currency: g.zCurrencyCode,
+  available: minor,
+  overdraft: minor.optional(),
+  updatedAt: instant,
+});
 const card = z.strictObject({
   id,
   userId: id,
@@ -122,6 +135,7 @@ const corporate = z.strictObject({
   available: minor,
   funded: minor,
   spent: minor,
+  overdraft: minor.optional(),
   createdAt: instant,
 });
 const approval = z.strictObject({
@@ -182,6 +196,7 @@ const authorization = z.strictObject({
     .array(
       z.strictObject({
         kind: z.enum(AUTHORIZATION_STEP_KINDS),
+        forced: z.enum(FORCED_REASONS).optional(),
         amount: minor,
         declineReason: nullable(z.enum(DECLINE_REASONS)),
         at: instant,

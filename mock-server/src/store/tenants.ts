@@ -69,10 +69,18 @@ export interface Tenant {
   ruleSeq?: number;
 }
 
+/** A whole mock state as the state file keeps it: each tenant's state, and its fields beyond it (faults, ...). */
+export interface StoredState {
+  defaultApiKey: string;
+  tenants: { apiKey: string; apiSecret: string; fields: Record<string, unknown>; state: Record<string, unknown> }[];
+}
+
 /** The tenants of one mock. */
 export class TenantRegistry {
   readonly #tenants = new Map<string, Tenant>();
   #defaultKey: string;
+  /** Told of every tenant object made from now on (a new tenant, or all of them replaced): the state file watches them. */
+  onTenants: ((tenants: Tenant[], replacedAll: boolean) => void) | undefined;
 
   constructor(
     readonly seed: string,
@@ -118,6 +126,7 @@ export class TenantRegistry {
       overrides: [],
     };
     this.#tenants.set(credentials.apiKey, tenant);
+    this.onTenants?.([tenant], false);
     return tenant;
   }
 
@@ -143,5 +152,6 @@ export class TenantRegistry {
     }
     this.#defaultKey =
       defaultApiKey !== undefined && this.#tenants.has(defaultApiKey) ? defaultApiKey : entries[0]!.credentials.apiKey;
+    this.onTenants?.(this.all(), true);
   }
 }

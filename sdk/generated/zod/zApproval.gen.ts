@@ -27,9 +27,19 @@ import { zUuid } from './zUuid.gen';
  * reversal or expiry (7 days after the authorization, on the service's clock) gives the hold back to
  * `remaining`; a refund lowers `spent` and raises `remaining`.
  *
- * The corporate ledger: funded = available + reserved + spent, never below zero. An instance in force reserves
- * `budget` − `spent`; its holds are part of that reservation, so a hold moves nothing in the ledger, a capture
- * moves its amount from reserved to spent, a refund moves it back.
+ * Captures the card network forces (decided, as networks clear them: Stripe Issuing's captures of approved
+ * authorizations always succeed, Lithic clears expired authorizations, Marqeta force-posts any amount): a
+ * capture above the hold + 15 %, above `remaining`, after a reversal or after an expiry is not refused but
+ * recorded as forced and moves the money. What the instance's reservation cannot cover is funded from the
+ * corporate's available balance and, beyond it, becomes the corporate's overdraft (its balance below zero,
+ * repaid first by its next top-up), as an Issuing balance goes negative on Stripe. The instance is then
+ * overspent: `spent` + `held` exceed `budget` and `overspent` says by how much; `remaining` is 0. A refund of
+ * an overspent instance pays the excess back to the corporate first.
+ *
+ * The corporate ledger: funded + overdraft = available + reserved + spent, none below zero (the overdraft is 0
+ * until a forced capture exceeds the corporate's available balance). An instance in force reserves `budget` −
+ * `spent`; its holds are part of that reservation, so a hold moves nothing in the ledger, a capture moves its
+ * amount from reserved to spent, a refund moves it back.
  *
  * Money in flight when an instance ends: REAPPROVED hands its pending holds to the instance that replaces it,
  * with its reservation and spending. FINISHED releases what is neither spent nor held (CANCELED and EXPIRED,
@@ -48,6 +58,7 @@ export const zApproval = /* @__PURE__ */ z.object({
     spent: zMoney,
     held: zMoney,
     remaining: zMoney,
+    overspent: zMoney,
     validFrom: zTimestamp,
     validTo: zTimestamp,
     previousApprovalUuid: /* @__PURE__ */ z.nullable(zUuid),

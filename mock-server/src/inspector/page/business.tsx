@@ -194,6 +194,13 @@ function Instance({ chain, instance, currency }: { chain: ChainView; instance: I
           spent <span data-figure="spent">{money(instance.spent, instance.budget.currency)}</span> · held{' '}
           <span data-figure="held">{money(instance.held, instance.budget.currency)}</span> · remaining{' '}
           <span data-figure="remaining">{money(instance.remaining, instance.budget.currency)}</span>
+          {instance.overspent > 0 && (
+            <>
+              {' '}
+              · <strong class="reason">overspent</strong>{' '}
+              <span data-figure="overspent">{money(instance.overspent, instance.budget.currency)}</span>
+            </>
+          )}
         </span>
         <Id id={instance.approvalUuid} />
       </div>

@@ -24,10 +24,16 @@ export function money(amount: number, currency: string): string {
   return `${major.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits })} ${currency}`;
 }
 
-/** Major units typed by a person (`12.50`) as minor units, or NaN. */
+/**
+ * Major units typed by a person (`12.50`) as minor units, or NaN (not a number, or more decimals than the currency
+ * has). Read digit by digit, never through floating point: `0.29` is 29, not 28.999….
+ */
 export function toMinor(text: string, currency: string): number {
-  if (!/^\d+(\.\d+)?$/.test(text.trim())) return Number.NaN;
-  return Math.round(Number(text.trim()) * 10 ** minorDigits(currency));
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(text.trim());
+  const digits = minorDigits(currency);
+  if (!match || (match[2] ?? '').length > digits) return Number.NaN;
+  const minor = Number(match[1] + (match[2] ?? '').padEnd(digits, '0'));
+  return Number.isSafeInteger(minor) ? minor : Number.NaN;
 }
 
 /** A virtual-clock instant as `2026-11-21 09:00:00 UTC`. */

@@ -164,6 +164,22 @@ export function AuthorizeForm({ cardId, card, currency }: { cardId: string; card
       <button type="submit" class="btn">
         Authorize purchase
       </button>
+      <ActionButton
+        label="Merchant credit"
+        name={`Merchant credit on ${card}`}
+        onRun={() =>
+          run(
+            'Merchant credit',
+            () =>
+              act<{ state: string }>(`/cards/${cardId}/refund`, {
+                amount: toMinor(amount, currency),
+                currency,
+                merchant,
+              }),
+            () => `Merchant credit on ${card} (a refund without a purchase)`,
+          )
+        }
+      />
     </form>
   );
 }
@@ -182,7 +198,17 @@ export function Purchases({ purchases }: { purchases: PurchaseView[] }) {
             data-authorization={a.id}
             data-state={a.state}
           >
-            <Badge status={a.state} /> {money(a.amount.amount, a.amount.currency)} at {a.merchant}
+            <Badge status={a.state} /> {money(a.amount.amount, a.amount.currency)} {a.credit ? 'credited by' : 'at'}{' '}
+            {a.merchant}
+            {a.forced ? (
+              <>
+                {' '}
+                —{' '}
+                <span class="reason" data-forced={a.forced}>
+                  capture forced: {a.forced}
+                </span>
+              </>
+            ) : null}
             {a.reason ? (
               <>
                 {' '}
@@ -191,7 +217,7 @@ export function Purchases({ purchases }: { purchases: PurchaseView[] }) {
             ) : null}{' '}
             <span class="muted">{shortInstant(a.at)}</span>
             {a.approved && <PurchaseFigures p={a} />}
-            {(a.state === 'PENDING' || a.state === 'CLEARED') && (
+            {(a.state === 'PENDING' || a.state === 'CLEARED' || a.state === 'REVERSED' || a.state === 'EXPIRED') && (
               <PurchaseSteps key={`${a.state}-${a.held}-${a.refunded}`} p={a} />
             )}
           </li>
@@ -228,7 +254,7 @@ function PurchaseFigures({ p }: { p: PurchaseView }) {
 function PurchaseSteps({ p }: { p: PurchaseView }) {
   const { run } = useActions();
   const c = p.amount.currency;
-  const whole = p.state === 'PENDING' ? p.held : p.captured - p.refunded;
+  const whole = p.state === 'PENDING' ? p.held : p.state === 'CLEARED' ? p.captured - p.refunded : p.authorized;
   const [amount, setAmount] = useState(money(whole, c).split(' ')[0]!.replace(/,/g, ''));
   const who = `purchase at ${p.merchant} ${p.id.slice(0, 8)}`;
   const step = (action: string, words: string) => {
@@ -265,6 +291,13 @@ function PurchaseSteps({ p }: { p: PurchaseView }) {
       )}
       {p.state === 'CLEARED' && (
         <ActionButton label="Refund" name={`Refund ${who}`} onRun={() => step('refund', 'Refund')} />
+      )}
+      {(p.state === 'REVERSED' || p.state === 'EXPIRED') && (
+        <ActionButton
+          label="Late capture"
+          name={`Late capture ${who}`}
+          onRun={() => step('capture', 'Late capture (forced)')}
+        />
       )}
     </form>
   );

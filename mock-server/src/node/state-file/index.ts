@@ -1,13 +1,13 @@
 /**
- * The `--state-file F`: the mock's whole state (every tenant and its credentials), durable as a database's.
+ * The `--state-file F`: the mock's whole state (every tenant, its records, clock, PRNG, faults and credentials) in a
+ * SQLite database (node:sqlite, WAL, synchronous=FULL), durable as a database is:
  *
- * - `F` is a snapshot (snapshot.ts): the state as JSON in a small envelope that names the format and the generation
- *   of the write-ahead log that continues it, written atomically.
- * - `F.journal-<generation>` is the write-ahead log (writer.ts writes it, wal-files.ts reads it back): one JSON line
- *   per change, a request's operation and validated input or a control action, a few hundred bytes each whatever
- *   the size of the state. A change is acknowledged only once its line is fsynced.
- * - Compaction: once the log outgrows the snapshot, the state is written as a new snapshot of the next generation
- *   and the old log is deleted. Load (open.ts) = snapshot + the logs of its generation and after, in order.
+ * - database.ts: the schema and its version, the checks before a file is trusted, reading a state out of it.
+ * - track.ts: which rows a change touched (the tenants' states are watched through proxies).
+ * - store.ts: group commit of the touched rows before a change is acknowledged; commit-thread.ts runs the commits
+ *   off the event loop.
+ * - open.ts: lock, checks, load or conversion; convert.ts: the JSON state files of earlier versions, converted once
+ *   (snapshot.ts and wal-files.ts read them).
  * - `F.lock` (lock.ts) holds the pid of the one server that uses `F`.
  * @module
  */
@@ -16,4 +16,5 @@ export { STATE_FILE_FORMAT, readStateFile, removeStaleTempFiles, writeStateFile 
 export { acquireLock } from './lock';
 export { WAL_FORMAT } from './wal-files';
 export { openStateFile } from './open';
-export { StateFile, type StateFileHooks } from './writer';
+export { StateFile } from './store';
+export { SCHEMA_VERSION, APPLICATION_ID } from './database';

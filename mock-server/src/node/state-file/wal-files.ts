@@ -1,10 +1,9 @@
 /**
  * The write-ahead log files of a state file on disk (`F.journal-<generation>`, one JSON line per change after a
- * header line) and their replay at load: in order, a torn last line (a write a kill interrupted, never
- * acknowledged) cut off.
+ * header line), read once to convert them into the SQLite state file.
  * @module
  */
-import { open, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { LEAVE_IT, StateFileError } from './errors';
 import { isRecord } from './files';
@@ -22,45 +21,39 @@ export async function walFiles(file: string): Promise<{ generation: number; path
     .sort((a, b) => a.generation - b.generation);
 }
 
-/** Replays the changes of one write-ahead log file through `replay`; returns how many. */
+/**
+ * Replays the changes of one write-ahead log file through `replay`, strictly: a header of another format or version,
+ * or a line that is not JSON before the last one, refuses (a torn last line, without its newline, was never
+ * acknowledged and is skipped). The file is only read. Returns how many changes were replayed.
+ */
 export async function replayWal(file: string, path: string, replay: (command: unknown) => void): Promise<number> {
   const bytes = await readFile(path);
+  const damaged = (why: string) =>
+    new StateFileError(file, `The journal ${path} of the state file ${file} ${why}. ${LEAVE_IT}`);
   let start = 0;
   let count = 0;
   let lineNo = 0;
   while (start < bytes.length) {
     const end = bytes.indexOf(0x0a, start);
-    // No newline: a torn last line, never acknowledged (its fsync had not returned). Cut it off below.
+    // No newline: a torn last line, never acknowledged (its fsync had not returned).
     if (end < 0) break;
     const line = bytes.subarray(start, end).toString('utf8');
     let parsed: unknown;
     try {
       parsed = JSON.parse(line);
     } catch {
-      break;
+      throw damaged(`has a damaged line ${lineNo + 1} (not JSON)`);
     }
     if (lineNo === 0) {
-      if (!isRecord(parsed) || parsed.format !== WAL_FORMAT) {
-        throw new StateFileError(
-          file,
-          `The journal ${path} of the state file ${file} is not a card-issuing-mock journal. ${LEAVE_IT}`,
-        );
-      }
+      if (!isRecord(parsed) || parsed.format !== WAL_FORMAT) throw damaged('is not a card-issuing-mock journal');
+      if (parsed.version !== 1)
+        throw damaged(`has version ${JSON.stringify(parsed.version)}; this mock reads version 1`);
     } else {
       replay(parsed);
       count++;
     }
     lineNo++;
     start = end + 1;
-  }
-  if (start < bytes.length) {
-    const handle = await open(path, 'r+');
-    try {
-      await handle.truncate(start);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
   }
   return count;
 }

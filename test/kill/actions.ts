@@ -1,0 +1,144 @@
+/**
+ * What the kill rounds do to the server: every kind of change the API and the control API can make, one line each.
+ * An action picks what it acts on from the world the rounds have seen so far (ids from earlier answers) and returns
+ * its answer, or undefined when there is nothing yet to act on. A new control action (a builder, a scenario, an
+ * override) is one more line in {@link ACTIONS}; the rounds compare the whole state whatever the actions are.
+ */
+import { control, newUser, signedFetch } from '../server/helpers';
+
+/** An answer: status and parsed body. */
+// biome-ignore lint/suspicious/noExplicitAny: parsed JSON, as test/server/helpers.ts's control() gives it.
+export type Answer = { status: number; body: any };
+
+/** What the rounds have seen: ids to act on (a set only grows; a stale id is a 404, still a request). */
+export interface World {
+  url: string;
+  corporateUuid: string;
+  s2sUsers: string[];
+  businessUsers: string[];
+  registered: string[];
+  approvals: { corporateUuid: string; approvalUuid: string; cardId: string }[];
+  authorizations: string[];
+  /** Tenants besides the default one, with their secrets. */
+  tenants: { apiKey: string; apiSecret: string }[];
+  round: number;
+}
+
+const pick = <T>(xs: readonly T[]): T | undefined =>
+  xs.length ? xs[Math.floor(Math.random() * xs.length)] : undefined;
+const amount = (max: number) => 1 + Math.floor(Math.random() * max);
+const day = 86_400_000;
+
+/** Runs `f` on a random element of `xs`, or says there is none yet. */
+const on = <T>(xs: readonly T[], f: (x: T) => Promise<Answer>) => {
+  const x = pick(xs);
+  return x === undefined ? undefined : f(x);
+};
+const step = (w: World, action: string, body?: object) =>
+  on(w.authorizations, (id) => control(w.url, 'POST', `/authorizations/${id}/${action}`, body));
+const approvalAction = (w: World, action: string, body?: object) =>
+  on(w.approvals, (a) =>
+    control(w.url, 'POST', `/corporates/${a.corporateUuid}/approvals/${a.approvalUuid}/${action}`, body),
+  );
+const purchase = (w: World, capture: boolean) =>
+  on(w.approvals, (a) =>
+    control(w.url, 'POST', `/cards/${a.cardId}/authorize`, {
+      amount: amount(3_000),
+      currency: 'EUR',
+      merchant: 'Kill -9 Hotel',
+      capture,
+    }),
+  );
+const other = (w: World) => pick(w.tenants);
+
+/** Every action, by name: one line each. */
+export const ACTIONS: Record<string, (w: World) => Promise<Answer> | undefined> = {
+  'api: create a Server2Server user': (w) => signedFetch(w.url, 'POST', '/s2s/users', { body: newUser(`k${w.round}`) }),
+  'api: create a business user': (w) =>
+    signedFetch(w.url, 'POST', '/corporates/users', {
+      body: { name: 'Grace', lastName: 'Hopper', email: `${newUser('g').email}`, phone: '+12025550143' },
+    }),
+  'api: create an approval': (w) =>
+    on(w.registered, async (userUuid) => {
+      const now = Date.parse((await control(w.url, 'GET', '/clock')).body.now);
+      return signedFetch(w.url, 'POST', `/corporates/corporates/${w.corporateUuid}/approvals`, {
+        body: {
+          userUuid,
+          budget: { amount: 20_000 + amount(30_000), currency: 'EUR' },
+          validFrom: new Date(now).toISOString(),
+          validTo: new Date(now + 30 * day).toISOString(),
+        },
+      });
+    }),
+  'api: read an approval (runs due transitions)': (w) =>
+    on(w.approvals, (a) => signedFetch(w.url, 'GET', `/corporates/${a.corporateUuid}/approvals/${a.approvalUuid}`)),
+  'api: increase an approval budget (reapproval)': (w) =>
+    on(w.approvals, (a) =>
+      signedFetch(w.url, 'POST', `/corporates/${a.corporateUuid}/approvals/${a.approvalUuid}/increase-budget`, {
+        body: { additionalBudget: { amount: amount(5_000), currency: 'EUR' } },
+      }),
+    ),
+  'control: complete a business user registration': (w) =>
+    on(w.businessUsers, (id) => control(w.url, 'POST', `/users/${id}/complete-registration`)),
+  'control: accept an approval': (w) => approvalAction(w, 'accept'),
+  'control: cancel an approval': (w) => (Math.random() < 0.3 ? approvalAction(w, 'cancel') : undefined),
+  'control: reject an approval': (w) => (Math.random() < 0.3 ? approvalAction(w, 'reject') : undefined),
+  'control: request an approval change': (w) =>
+    approvalAction(w, 'request-change', { additionalBudget: { amount: amount(2_000), currency: 'EUR' } }),
+  'control: lock a card': (w) => on(w.approvals, (a) => control(w.url, 'POST', `/cards/${a.cardId}/lock`)),
+  'control: unlock a card': (w) => on(w.approvals, (a) => control(w.url, 'POST', `/cards/${a.cardId}/unlock`)),
+  'control: purchase, captured at once': (w) => purchase(w, true),
+  'control: purchase, a hold': (w) => purchase(w, false),
+  'control: capture the whole hold': (w) => step(w, 'capture'),
+  'control: capture an amount': (w) => step(w, 'capture', { amount: amount(3_500) }),
+  'control: increment a hold': (w) => step(w, 'increment', { amount: amount(1_000) }),
+  'control: reverse the whole hold': (w) => step(w, 'reverse'),
+  'control: reverse part of a hold': (w) => step(w, 'reverse', { amount: amount(500) }),
+  'control: refund all that is left': (w) => step(w, 'refund'),
+  'control: refund an amount': (w) => step(w, 'refund', { amount: amount(1_000) }),
+  'control: a capture the network forces (far above the hold)': (w) =>
+    step(w, 'capture', { amount: 60_000 + amount(9e4) }),
+  'control: a merchant credit without a purchase': (w) =>
+    on(w.approvals, (a) =>
+      control(w.url, 'POST', `/cards/${a.cardId}/refund`, {
+        amount: amount(2_000),
+        currency: 'EUR',
+        merchant: 'Refunds',
+      }),
+    ),
+  'control: KYC of a user': (w) =>
+    on(w.s2sUsers, (id) => control(w.url, 'POST', `/kyc/${id}`, { status: Math.random() < 0.8 ? 'PASSED' : 'FAILED' })),
+  'control: advance the clock': (w) => control(w.url, 'POST', '/clock/advance', { seconds: amount(2 * 86_400) }),
+  'control: inject a fault': (w) =>
+    control(w.url, 'POST', '/faults', { method: 'GET', path: `/s2s/users/${pick(w.s2sUsers) ?? '*'}`, status: 503 }),
+  'control: add credentials (a tenant)': (w) => {
+    const tenant = { apiKey: `kill_${w.round}_${amount(1e9)}`, apiSecret: `secret_${amount(1e9)}` };
+    w.tenants.push(tenant);
+    return control(w.url, 'POST', '/credentials', tenant);
+  },
+  'control: restore a tenant from its snapshot': (w) => {
+    const t = other(w);
+    if (!t) return undefined;
+    return control(w.url, 'GET', '/state', undefined, t).then((got) => control(w.url, 'PUT', '/state', got.body, t));
+  },
+  'control: reset a tenant': (w) => {
+    const t = other(w);
+    return t && Math.random() < 0.2 ? control(w.url, 'POST', '/reset', undefined, t) : undefined;
+  },
+  "api: another tenant's user": (w) => {
+    const t = other(w);
+    return t && signedFetch(w.url, 'POST', '/s2s/users', { body: newUser('t'), credentials: t });
+  },
+};
+
+/** Files the ids an acknowledged answer names, so later actions act on them. */
+export function learn(w: World, name: string, answer: Answer): void {
+  if (answer.status >= 300 || typeof answer.body !== 'object' || answer.body === null) return;
+  const b = answer.body;
+  if (name === 'api: create a Server2Server user') w.s2sUsers.push(b.id);
+  if (name === 'api: create a business user') w.businessUsers.push(b.userUuid);
+  if (name === 'control: complete a business user registration') w.registered.push(b.userUuid);
+  if (name === 'api: create an approval' || name === 'api: increase an approval budget (reapproval)')
+    w.approvals.push({ corporateUuid: b.corporateUuid, approvalUuid: b.approvalUuid, cardId: b.card?.id ?? b.cardId });
+  if (name.startsWith('control: purchase')) w.authorizations.push(b.id);
+}
