@@ -13,8 +13,12 @@ export { problemStatus } from '../generated/problems.gen';
 
 export {
   SIGNATURE_TOLERANCE_SECONDS,
+  createSignatureVerifier,
   verifySignature,
   type SignatureErrorCode,
+  type SignatureVerifier,
+  type SignatureVerifierOptions,
+  type SignedRequestInput,
   type VerifySignatureInput,
   type VerifySignatureResult,
 } from './signing/verify';

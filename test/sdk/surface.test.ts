@@ -115,6 +115,7 @@ const SERVER_VALUES = [
   'SIGNATURE_TOLERANCE_SECONDS',
   'buildStringToSign',
   'createNonce',
+  'createSignatureVerifier',
   'encryptCardDetails',
   'importPublicKey',
   'isLuhnValid',
@@ -133,6 +134,9 @@ const SERVER_TYPES = [
   'SecretEncoding',
   'SignableBody',
   'SignatureErrorCode',
+  'SignatureVerifier',
+  'SignatureVerifierOptions',
+  'SignedRequestInput',
   'VerifySignatureInput',
   'VerifySignatureResult',
 ];

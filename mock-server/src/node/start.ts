@@ -3,7 +3,6 @@
  * the write-ahead log of its changes, and the inspector page.
  * @module
  */
-import { createHmac } from 'node:crypto';
 import { createMock } from '../mock/create-mock.js';
 import { mockInternals } from '../mock/internals.js';
 import type { CardIssuingMock } from '../mock/options.js';
@@ -91,7 +90,6 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
     ...(options.secretEncoding === undefined ? {} : { secretEncoding: options.secretEncoding }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: checkedPublicUrl(options.publicUrl) }),
     ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
-    hmac: (secret, message) => createHmac('sha256', secret).update(message).digest(),
   });
   const log = options.log;
 

@@ -121,7 +121,10 @@ async function api(
   let tenant: Tenant | undefined;
   try {
     checkBodySize(request.body, false);
-    tenant = runtime.verifySignatures ? await verifiedTenant(runtime, request) : hinted;
+    if (runtime.verifySignatures) {
+      const verified = verifiedTenant(runtime, request);
+      tenant = verified instanceof Promise ? await verified : verified;
+    } else tenant = hinted;
     // Faults are the verified tenant's: a forged request names a tenant but cannot use up its faults.
     const fault = takeFault(tenant, request.method, request.pathname);
     if (fault?.delayMs) await delay(fault.delayMs);
