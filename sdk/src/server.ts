@@ -34,4 +34,3 @@ export { CARD_DETAILS_JWE_HEADER } from './card-details/jwe';
 export type { CardPublicKeyInput } from './card-details/types';
 export { isLuhnValid, luhnCheckDigit } from './luhn';
 
-export { ArrivalQueue } from './arrival-queue';

@@ -109,7 +109,6 @@ const ROOT_TYPES = [
 /** card-issuing-sdk/schemas: the zod schemas (as `schemas` and each by name) and errorFromResponse, which reads with them. */
 const SCHEMAS_VALUES = ['errorFromResponse', 'schemas'];
 const SERVER_VALUES = [
-  'ArrivalQueue',
   'CARD_DETAILS_JWE_HEADER',
   'NonceCache',
   'SIGNATURE_TOLERANCE_SECONDS',
