@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { operationTable } from '../sdk/generated/operations.gen';
 import { responseErrors, type OperationId } from '../sdk/src/core/validation';
-import { createConformanceChecker } from '../test/conformance/validator';
+import { createConformanceChecker } from 'card-issuing-contract/conformance';
 import { Generator, Random, type Schema } from '../test/fuzz/generate';
 import { repoPath } from '../test/helpers/spec';
 

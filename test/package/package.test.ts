@@ -35,7 +35,11 @@ describe('the packages', () => {
 
   it.each([
     ['card-issuing-sdk', sdk, ['.', './server', './schemas']],
-    ['card-issuing-mock', mock, ['.', './node', './browser', './vitest', './jest', './jest-environment-jsdom']],
+    [
+      'card-issuing-mock',
+      mock,
+      ['.', './node', './browser', './control', './vitest', './jest', './jest-environment-jsdom'],
+    ],
   ] as const)(
     '%s exports each entry to import and require, each with its own declarations in dist/',
     (name, pkg, entries) => {

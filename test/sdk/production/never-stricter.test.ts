@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { operationTable } from '../../../sdk/generated/operations.gen';
 import { responseErrors, type OperationId } from '../../../sdk/src/core/validation';
-import { createConformanceChecker } from '../../conformance/validator';
+import { createConformanceChecker } from 'card-issuing-contract/conformance';
 import { Generator, Random, type Schema } from '../../fuzz/generate';
 import { repoPath } from '../../helpers/spec';
 
