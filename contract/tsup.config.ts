@@ -15,8 +15,8 @@ const suite = Object.fromEntries(
 // `card-issuing-contract/conformance`: the independent checker (Ajv on the raw spec) as a library, for the demo and
 // anyone checking recorded traffic; its declarations are built by `npm run build` (`build:js` skips them).
 export default defineConfig({
-  entry: { cli: 'src/cli.ts', conformance: 'src/conformance/validator.ts', ...suite },
-  dts: { entry: { conformance: 'src/conformance/validator.ts' } },
+  entry: { cli: 'src/cli.ts', conformance: 'src/conformance/index.ts', ...suite },
+  dts: { entry: { conformance: 'src/conformance/index.ts' } },
   format: ['esm'],
   platform: 'node',
   target: 'node22',

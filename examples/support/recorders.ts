@@ -73,5 +73,3 @@ export function recordMswExchanges(
     },
   };
 }
-
-export { createRecordingFetch } from '../../contract/src/conformance/recording-fetch';

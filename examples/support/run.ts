@@ -10,8 +10,8 @@ import { parseArgs } from 'node:util';
 import { setupServer } from 'msw/node';
 import { CardIssuingError, FlowError, createCardIssuingClient } from 'card-issuing-sdk';
 import { createMock } from 'card-issuing-mock';
-import { createRecordingFetch, recordMswExchanges, type Recorder } from './recorders';
-import { createConformanceChecker, type Finding } from 'card-issuing-contract/conformance';
+import { recordMswExchanges, type Recorder } from './recorders';
+import { createConformanceChecker, createRecordingFetch, type Finding } from 'card-issuing-contract/conformance';
 import {
   ControlError,
   createMockControl,

@@ -11,11 +11,13 @@ import type { AddressInfo } from 'node:net';
 import { signRequest } from 'card-issuing-sdk';
 import { parse, stringify } from 'yaml';
 import { createConformanceChecker } from '../conformance/validator';
-import { NonceCache, verifySignature } from '../sdk-server';
+import { NonceCache, verifySignature } from 'card-issuing-sdk/server';
 import type { SigningOptions } from '../suite/support/target';
-import { classify, driftLine, DriftLog, type Drift } from './drift';
+import { classify, driftLine, DriftLog, type Drift, type DriftReport } from './drift';
 import { buildOverlay } from './overlay';
 import { markdownReport } from './markdown';
+
+export type { DriftReport } from './drift';
 
 /** Options of {@link startProxy}. */
 export interface ProxyOptions {
@@ -32,15 +34,6 @@ export interface ProxyOptions {
   reportPath?: string;
   specPath: string;
   log: (line: string) => void;
-}
-
-/** The drift report, as `GET /__drift` and `<report>.json` give it. */
-export interface DriftReport {
-  tool: 'card-issuing-contract proxy';
-  target: string;
-  startedAt: string;
-  exchanges: number;
-  drifts: Drift[];
 }
 
 /** A running proxy. */

@@ -4,7 +4,7 @@
  * (the generated zod schemas) accepts too. The bodies are random, from the spec's own schemas (test/fuzz/generate.ts),
  * with the string formats filled as a dynamic mock such as Prism's may fill them: URIs whose host WHATWG URL parsing
  * refuses but RFC 3986 allows, e-mail addresses with the rarer characters, UUIDs in upper case.
- * `scripts/never-stricter-prism.ts` runs the same check against Prism's dynamic mock.
+ * `test/prism/never-stricter-prism.ts` runs the same check against Prism's dynamic mock.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
