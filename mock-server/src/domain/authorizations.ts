@@ -40,6 +40,7 @@ import type {
 } from '../store';
 import { iso } from '../clock';
 import { emit, nowIso, type DomainContext } from './context';
+import { AUTHORIZATION_STEP_EVENTS } from './events';
 import { notFound, unprocessable } from './errors';
 import { authorizationKey } from './due';
 import * as holds from './holds';
@@ -99,7 +100,16 @@ export function authorize(ctx: DomainContext, cardId: string, purchase: Purchase
   };
   if (approved) holds.hold(ctx, auth, purchase.amount);
   ctx.state.authorizations[auth.id] = auth;
-  emit(ctx, { type: 'authorization', at: now, authorization: copy(auth) });
+  emit(ctx, {
+    type: approved ? 'authorization.approved' : 'authorization.declined',
+    at: now,
+    authorizationId: auth.id,
+    cardId: auth.cardId,
+    approvalUuid: auth.approvalUuid,
+    amount: { ...auth.amount },
+    merchant: auth.merchant,
+    reason: auth.declineReason,
+  });
   if (approved && purchase.capture !== false) return capture(ctx, auth.id);
   return copy(auth);
 }
@@ -314,7 +324,24 @@ function step(
   }
   auth.updatedAt = at;
   auth.steps.push({ kind, amount, declineReason, at });
-  emit(ctx, { type: 'authorization.step', at, kind, from, to, amount, declineReason, authorization: copy(auth) });
+  emit(ctx, {
+    type:
+      kind === 'increment' && declineReason !== null
+        ? 'authorization.incrementDeclined'
+        : AUTHORIZATION_STEP_EVENTS[kind],
+    at,
+    authorizationId: auth.id,
+    cardId: auth.cardId,
+    approvalUuid: auth.approvalUuid,
+    merchant: auth.merchant,
+    amount: { amount, currency: auth.amount.currency },
+    from,
+    to,
+    reason: declineReason,
+    held: auth.held,
+    captured: auth.captured,
+    refunded: auth.refunded,
+  });
   return copy(auth);
 }
 
