@@ -1,10 +1,11 @@
 /**
  * `npm run bench:mock`: the mock server beside its peers on this machine, in interleaved rounds (each round runs
- * every case once, so a change in machine load hits every case alike), autocannon with 10 connections, signed
- * requests (a fresh nonce each, all signed before the round, so that the load generator does no HMAC while it
- * loads a server), and each server's CPU time per request read from /proc/<pid>/stat (the robust figure on a
+ * every case once, so a change in machine load hits every case alike), 10 keep-alive connections (load.ts), signed
+ * requests (a fresh nonce each, all signed and written out as bytes before the round, so that the load generator
+ * does no HMAC and builds nothing while it loads a server), and each server's CPU time per request read from /proc/<pid>/stat (the robust figure on a
  * shared machine), plus req/s. Medians of the rounds. Then the growth of CPU per request with 10 to 100,000
- * records, and the heap after GC at 10^4 and 10^5 signed GETs. Prints markdown.
+ * records, and the heap after GC at 10^4 and 10^5 signed GETs (autocannon, an exact number of requests). Prints
+ * markdown.
  *
  * Every server runs as its users run it. Ours: the CLI as built (`mock-server/dist/cli.js`), its request log on
  * (one line per request to stdout, a pipe this script drains). Prism 5 `mock` of spec/openapi.yaml with its default
@@ -19,7 +20,10 @@ import { createHmac } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import autocannon from 'autocannon';
+import { rawRequest, runLoad } from './load';
 import * as esbuild from 'esbuild';
 import { publishedStringToSign } from '../../sdk/src/signing/string-to-sign';
 import { createNonce } from '../../sdk/src/signing/nonce';
@@ -225,17 +229,38 @@ interface Measure {
  * at least 30,000), so that the load generator only hands out ready requests. Should a round outrun them, the rest
  * are signed as they go (never a replayed nonce) and counted: `lateSigned` says whether the pool was short.
  */
-async function pool(server: Server, c: Case, amount: number): Promise<() => autocannon.Request> {
-  const requests = await signedRequests(server, c, amount);
+async function pool(server: Server, c: Case, amount: number): Promise<() => Buffer> {
+  // One buffer for them all, handed out as views: no garbage of the making is left for the round to collect.
+  const raw = (await signedRequests(server, c, amount)).map((r) => rawRequest(server.port, asRaw(r)));
+  const bytes = Buffer.concat(raw);
+  const ends = new Uint32Array(raw.length);
+  for (let i = 0, end = 0; i < raw.length; i++) ends[i] = end += raw[i]!.length;
+  raw.length = 0;
+  collectGarbage();
   let i = 0;
   return () => {
-    const next = requests[i++];
-    if (next) return next;
+    if (i < ends.length) {
+      const start = i === 0 ? 0 : ends[i - 1]!;
+      return bytes.subarray(start, ends[i++]);
+    }
     lateSigned++;
     // A replayed nonce would be a cheap 401; one more signed request keeps the round honest.
-    return signedRequestsNow(server, c, 1)[0]!;
+    return rawRequest(server.port, asRaw(signedRequestsNow(server, c, 1)[0]!));
   };
 }
+
+/** A full garbage collection in this process (the load generator), before a round rather than during it. */
+const collectGarbage: () => void = (() => {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+})();
+
+const asRaw = (r: autocannon.Request) => ({
+  method: r.method ?? 'GET',
+  path: r.path ?? '/',
+  headers: r.headers as Record<string, string>,
+  ...(typeof r.body === 'string' ? { body: r.body } : {}),
+});
 
 /** How many requests were signed during a round (0 when every pool was large enough). */
 let lateSigned = 0;
@@ -249,31 +274,21 @@ const ratesOf = (server: Server) => lastRates.get(server) ?? lastRates.set(serve
  * would quantise req/s): its req/s and the server's CPU µs per request.
  */
 async function measure(server: Server, c: Case, seconds: number): Promise<Measure> {
+  // Enough for the fastest rate this machine gives a bare server (about 30,000 req/s), or three times this case's.
+  const fixed = rawRequest(server.port, { method: c.method, path: c.path() });
+  if (c.unsigned) collectGarbage();
   const next = c.unsigned
-    ? undefined
-    : await pool(server, c, Math.max(30_000, Math.ceil((ratesOf(server).get(c) ?? 0) * seconds * 3)));
+    ? () => fixed
+    : await pool(server, c, Math.ceil(Math.max(40_000, (ratesOf(server).get(c) ?? 0) * 3) * seconds));
   const cpuBefore = cpuMicros(server.pid);
-  const t0 = performance.now();
-  const result = await autocannon({
-    url: `http://127.0.0.1:${server.port}`,
-    connections: CONNECTIONS,
-    duration: seconds,
-    // Unsigned: one fixed request, built once by autocannon (its fastest load).
-    requests: next ? [{ setupRequest: (req) => Object.assign(req, next()) }] : [{ method: c.method, path: c.path() }],
-  });
-  const elapsed = (performance.now() - t0) / 1000;
+  const result = await runLoad(server.port, CONNECTIONS, seconds, next);
   const cpu = cpuMicros(server.pid) - cpuBefore;
   await quiet(server);
-  const total = result.requests.total;
+  const { total, elapsed } = result;
   ratesOf(server).set(c, Math.max(total / elapsed, ratesOf(server).get(c) ?? 0));
   if (result.non2xx > 0 && process.env.BENCH_DEBUG)
-    console.error(server.name, c.method, JSON.stringify(result.statusCodeStats));
-  return {
-    rps: total / elapsed,
-    cpuUs: cpu / Math.max(total, 1),
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-  };
+    console.error(server.name, c.method, JSON.stringify(result.statuses));
+  return { rps: total / elapsed, cpuUs: cpu / Math.max(total, 1), non2xx: result.non2xx, errors: result.errors };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -364,7 +379,7 @@ async function main(): Promise<void> {
       `## Mock server benchmark (${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version})\n`,
     );
     console.log(
-      `autocannon -c ${CONNECTIONS}, keep-alive, requests signed before each round (a fresh nonce each), ${ROUNDS} interleaved rounds (medians); server CPU per request from /proc/<pid>/stat; load average ${loadavg()
+      `${CONNECTIONS} keep-alive connections (bench/mock/load.ts), requests signed and written out before each round (a fresh nonce each), ${ROUNDS} interleaved rounds (medians); server CPU per request from /proc/<pid>/stat; load average ${loadavg()
         .map((l) => l.toFixed(1))
         .join(', ')} at the end.\n`,
     );
