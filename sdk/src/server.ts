@@ -33,4 +33,3 @@ export { importPublicKey } from './card-details/keys';
 export { CARD_DETAILS_JWE_HEADER } from './card-details/jwe';
 export type { CardPublicKeyInput } from './card-details/types';
 export { isLuhnValid, luhnCheckDigit } from './luhn';
-
