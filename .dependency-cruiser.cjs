@@ -1,6 +1,8 @@
-// The layer check of `npm run lint:layers` (part of `npm test`): the mock's layers import only downwards, nothing in
-// the mock's sources is in an import cycle (type-only imports included), the SDK never imports the mock, and the
-// mock reaches the SDK only through the SDK's package exports.
+// The layer check of `npm run lint:layers` (part of `npm test`), over the three packages' sources, examples/, test/,
+// scripts/ and bench/: the mock's layers import only downwards, nothing is in an import cycle (type-only imports
+// included), the SDK never imports the mock, the mock reaches the SDK only through the SDK's package exports, the
+// packages import nothing outside themselves but each other by name, the examples use the packages by name, and
+// nothing imports test/ but test/ itself (a test may import what it tests).
 const SRC = '^mock-server/src/';
 
 // The mock's layers, lowest first. A module may import its own layer and those before it, never one after it.
@@ -38,10 +40,33 @@ module.exports = {
     ...layerRules,
     {
       name: 'no-cycles',
-      comment: "No import cycle in the SDK's or the mock's sources, type-only imports included.",
+      comment: 'No import cycle anywhere in the workspace, type-only imports included.',
       severity: 'error',
-      from: { path: '^(sdk|mock-server)/src/' },
+      // Generated code aside (hey-api's client has a type-only cycle of its own).
+      from: { path: '^(sdk|mock-server|contract|examples|test|scripts|bench)/', pathNot: '^sdk/generated/' },
       to: { circular: true },
+    },
+    {
+      name: 'nothing-imports-tests',
+      comment: 'Only tests import test/: the packages, examples, scripts and benchmarks stand without it.',
+      severity: 'error',
+      from: { pathNot: '^test/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'packages-stand-alone',
+      comment:
+        "A package's sources import nothing of the examples, tests, scripts or benchmarks (a shipped package has none of them).",
+      severity: 'error',
+      from: { path: '^(sdk|mock-server|contract)/src/' },
+      to: { path: '^(examples|test|scripts|bench)/' },
+    },
+    {
+      name: 'examples-by-package-name',
+      comment: 'The examples use the packages by their names, as an integrator does, never a path into their sources.',
+      severity: 'error',
+      from: { path: '^examples/' },
+      to: { path: '^(sdk|mock-server|contract)/', dependencyTypesNot: ['aliased-tsconfig'] },
     },
     {
       name: 'sdk-not-mock',

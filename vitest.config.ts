@@ -1,22 +1,76 @@
 import { defineConfig } from 'vitest/config';
 
+// One config, one project per way the tests run; each script picks its project (`vitest run --project <name>`).
+// The packages' names resolve to their sources (tsconfig.json paths) for every project that extends this root: a
+// test that imports `card-issuing-sdk` and one that imports a source file share one copy of each module. Import by
+// name where the name is public.
 export default defineConfig({
-  // The packages' names resolve to their sources (tsconfig.json paths): a test that imports `card-issuing-sdk` and
-  // one that imports a source file share one copy of each module. Import by name where the name is public.
   resolve: { tsconfigPaths: true },
   test: {
-    include: ['test/**/*.test.ts'],
-    // The contract suite, the browser test and the consumer matrix have commands of their own (npm run
-    // test:contract, test:browser, test:consumers), which .ci/run runs after npm test.
-    exclude: ['test/contract/**', 'test/browser/**', 'test/consumers/**', 'node_modules/**'],
-    testTimeout: 30_000,
-    // Speed on two cores (npm test must stay under 90 s): worker threads, reused from one file to the next instead of
-    // a fresh process and module graph per file, which cost about a third of the suite's CPU. So a test file puts back
-    // what it changes on the global object (fetch, crypto, timers, env) in its own after-hooks, as the files here do.
-    pool: 'threads',
-    isolate: false,
-    // npm run bench: speed is measured here, never asserted in a timed test.
-    benchmark: { include: ['bench/**/*.bench.ts'] },
-    hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          // `npm test`. The contract suite, the browser tests and the consumer matrix have projects or commands of
+          // their own (npm run test:contract, test:browser, test:consumers), which .ci/run runs after npm test.
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/contract/**', 'test/browser/**', 'test/consumers/**', 'node_modules/**'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          // Speed on two cores (npm test must stay under 90 s): worker threads, reused from one file to the next
+          // instead of a fresh process and module graph per file, which cost about a third of the suite's CPU. So a
+          // test file puts back what it changes on the global object (fetch, crypto, timers, env) in its own
+          // after-hooks, as the files here do.
+          pool: 'threads',
+          isolate: false,
+          // npm run bench: speed is measured here, never asserted in a timed test.
+          benchmark: { include: ['bench/**/*.bench.ts'] },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // `npm run test:fuzz` (and .ci/run): the 32 operations with inputs generated from the spec, against the
+          // standalone mock, judged by the independent conformance checker, 200 cases per operation. The unit project
+          // runs the same file with 24 (about 800 requests, a few seconds). FUZZ_SEED changes the inputs.
+          name: 'fuzz',
+          include: ['test/fuzz/**/*.test.ts'],
+          env: { FUZZ_CASES: process.env.FUZZ_CASES ?? '200' },
+          testTimeout: 300_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // `npm run test:browser`: the front-end example and the inspector page (the package built first) driven in
+          // headless Chromium (Debian's, found through CHROME_PATH or /usr/bin/chromium). Out of `npm test` because
+          // it needs that browser; .ci/run installs it and runs this too.
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          // One browser and one dev server at a time: the machine has two cores.
+          fileParallelism: false,
+        },
+      },
+      {
+        // `npm run test:consumers`: the packages packed (npm pack) and installed into fresh projects outside the
+        // repository, with tools from the npm registry: integrators (ESM and CommonJS TypeScript), test runners (Jest,
+        // vitest), a Vite page in Chromium, npx, the README quickstart, and the package checks (publint, attw) on the
+        // tarballs. Slow (npm installs), so out of `npm test`; .ci/run runs it. It does not extend the root: the
+        // packages are the installed tarballs, never the sources.
+        test: {
+          name: 'consumers',
+          include: ['test/consumers/**/*.test.ts'],
+          globalSetup: ['test/consumers/global-setup.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
+          // The rows of a file run concurrently (installs limited in support.ts); the files one after the other.
+          fileParallelism: false,
+        },
+      },
+    ],
   },
 });

@@ -24,6 +24,7 @@
  */
 import { spawn } from 'node:child_process';
 import { KeyObject, createHmac, generateKeyPair as nodeGenerateKeyPair, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -32,10 +33,10 @@ import * as esbuild from 'esbuild';
 import { esbuildSplit, loadOf, viteSplit, type Load, type SplitBuild } from './split-bundles';
 import * as jose from 'jose';
 import ky from 'ky';
+import { parse as parseYaml } from 'yaml';
 import { getResponse } from 'msw';
 import forge from 'node-forge';
 import { createMock } from '../mock-server/src/index';
-import { specExample } from '../test/helpers/spec';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const sdkEntry = fileURLToPath(new URL('../sdk/src/index.ts', import.meta.url));
@@ -163,7 +164,11 @@ const out = (line = '') => {
 // ------------------------------------------------------------------------------------------------ 1. per call
 
 async function perCall() {
-  const { example: user } = specExample('GET', '/s2s/users/00000000-0000-4000-8000-000000000001');
+  // The spec's example of getUser's 200 (`#/components/schemas/User/examples/0`).
+  const spec = parseYaml(readFileSync(join(root, 'spec/openapi.yaml'), 'utf8')) as {
+    components: { schemas: { User: { examples: unknown[] } } };
+  };
+  const user = spec.components.schemas.User.examples[0];
   const userId = (user as { id: string }).id;
   const server = spawn(
     process.execPath,
@@ -274,6 +279,7 @@ async function bundles() {
      (globalThis as any).client = createCardIssuingClient({ baseUrl: 'https://api.example', apiKey: 'k', apiSecret: 's'${options} });`;
   const off = clientPage(', validateResponses: false, validateRequests: false');
   const peersPage = `import createClient from 'openapi-fetch'; import ky from 'ky';
+import { parse as parseYaml } from 'yaml';
     (globalThis as any).c = createClient({ baseUrl: 'https://api.example' }); (globalThis as any).k = ky.create({ prefixUrl: 'https://api.example' });`;
   // Every export reaches the page (an app build drops what a page's entry merely re-exports).
   const ROOT = `import * as sdk from SDK; (globalThis as any).sdk = sdk;`;
@@ -284,7 +290,8 @@ async function bundles() {
     },
     {
       label: 'ky',
-      page: `import ky from 'ky'; (globalThis as any).k = ky.create({ prefixUrl: 'https://api.example' });`,
+      page: `import ky from 'ky';
+import { parse as parseYaml } from 'yaml'; (globalThis as any).k = ky.create({ prefixUrl: 'https://api.example' });`,
     },
     { label: 'openapi-fetch + ky', page: peersPage },
     { label: 'SDK client, validation off: up front', page: off },

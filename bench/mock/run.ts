@@ -1,21 +1,31 @@
 /**
  * `npm run bench:mock`: the mock server beside its peers on this machine, in interleaved rounds (each round runs
- * every case once, so a change in machine load hits every case alike), autocannon with 10 connections, signed
- * requests (a fresh nonce each, signed before the round), and each server's CPU time per request read from
- * /proc/<pid>/stat (the robust figure on a shared machine), plus req/s. Medians of the rounds. Then the growth of
- * CPU per request with 10 to 100,000 records, and the heap after GC at 10^4 and 10^5 signed GETs. Prints markdown.
+ * every case once, so a change in machine load hits every case alike), 10 keep-alive connections (load.ts), signed
+ * requests (a fresh nonce each, all signed and written out as bytes before the round, so that the load generator
+ * does no HMAC and builds nothing while it loads a server), and each server's CPU time per request read from /proc/<pid>/stat (the robust figure on a
+ * shared machine), plus req/s. Medians of the rounds. Then the growth of CPU per request with 10 to 100,000
+ * records, and the heap after GC at 10^4 and 10^5 signed GETs (autocannon, an exact number of requests). Prints
+ * markdown.
  *
- * Peers: bare node:http answering fixed JSON (the limit), one msw handler through getResponse (the naive bridge),
- * Prism 5 `mock` of spec/openapi.yaml (installed into a temporary folder with npm when absent; not a dependency).
+ * Every server runs as its users run it. Ours: the CLI as built (`mock-server/dist/cli.js`), its request log on
+ * (one line per request to stdout, a pipe this script drains). Prism 5 `mock` of spec/openapi.yaml with its default
+ * log (installed into a temporary folder with npm when absent; not a dependency). The limit of a signed API: bare
+ * node:http verifying the same HMAC with node:crypto and answering fixed JSON; beside it the same without the
+ * check, loaded once with pre-signed requests and once with one fixed unsigned request, to show that the load
+ * generator holds no server back (their req/s within 10 %). One msw handler through getResponse (the naive
+ * bridge).
  */
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import autocannon from 'autocannon';
+import { rawRequest, runLoad } from './load';
 import * as esbuild from 'esbuild';
-import { buildStringToSign } from '../../sdk/src/signing/string-to-sign';
+import { publishedStringToSign } from '../../sdk/src/signing/string-to-sign';
 import { createNonce } from '../../sdk/src/signing/nonce';
 import { stateFileBench } from './state-file';
 
@@ -66,6 +76,43 @@ async function startServer(kind: string): Promise<Server> {
   return { name: kind, child, port: port.port, pid: child.pid! };
 }
 
+/**
+ * The mock's CLI as built, as a user starts it (`card-issuing-mock --port 0`, plus `args`): its request log goes to
+ * a pipe this process drains, as a terminal or a supervisor would read it. Resolves once the banner names the port.
+ */
+async function startCli(name: string, args: string[] = []): Promise<Server> {
+  const child = spawn(process.execPath, [join(ROOT, 'mock-server/dist/cli.js'), '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let seen = '';
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      const found = /listening on http:\/\/[^:\s]+:(\d+)/.exec(seen);
+      if (found) {
+        child.stdout!.off('data', onData);
+        child.stdout!.resume();
+        resolve(Number(found[1]));
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`card-issuing-mock exited with ${code}`)));
+  });
+  return { name, child, port, pid: child.pid! };
+}
+
+/** A user created through a signed POST on one of our servers (its id, for the GET case). */
+async function createUser(server: Server): Promise<string> {
+  const [request] = await signedRequests(server, { method: 'POST', path: () => '/s2s/users', body: newUserBody }, 1);
+  const response = await fetch(`http://127.0.0.1:${server.port}${request!.path}`, {
+    method: 'POST',
+    headers: request!.headers as Record<string, string>,
+    body: request!.body as string,
+  });
+  if (response.status !== 201) throw new Error(`creating a user answered ${response.status}`);
+  return ((await response.json()) as { id: string }).id;
+}
+
 function ask<T extends object>(child: ChildProcess, message: unknown, accept: (m: object) => boolean): Promise<T> {
   return new Promise((resolve, reject) => {
     const onMessage = (m: object) => {
@@ -92,14 +139,13 @@ async function startPrism(): Promise<Server> {
     );
   }
   const port = 40_000 + Math.floor(Math.random() * 10_000);
-  // Its fastest setup: no request log (ours runs without one too), one process.
+  // As users run it: its default log (a line per request) to a pipe this process drains, as ours does.
   const child = spawn(
     process.execPath,
-    [realpathSync(bin), 'mock', join(ROOT, 'spec/openapi.yaml'), '-p', String(port), '-h', '127.0.0.1', '-v', 'silent'],
-    {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
+    [realpathSync(bin), 'mock', join(ROOT, 'spec/openapi.yaml'), '-p', String(port), '-h', '127.0.0.1'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
   );
+  child.stdout!.resume();
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`prism exited with ${child.exitCode}`);
@@ -114,6 +160,20 @@ async function startPrism(): Promise<Server> {
   return { name: 'prism', child, port, pid: child.pid! };
 }
 
+/**
+ * Waits until a server has finished what the load left it (a log still being written, garbage collected) so that
+ * the next case does not share the machine with it: its CPU time stands still for 100 ms, or 5 s have passed.
+ */
+async function quiet(server: Server): Promise<void> {
+  const deadline = Date.now() + 5000;
+  for (let before = cpuMicros(server.pid); Date.now() < deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = cpuMicros(server.pid);
+    if (now - before < 5000) return;
+    before = now;
+  }
+}
+
 /** utime + stime of a process, in microseconds. */
 function cpuMicros(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -125,10 +185,17 @@ interface Case {
   method: 'GET' | 'POST';
   path: () => string;
   body?: () => string;
+  /** One fixed unsigned request (the check that the load generator holds no server back). */
+  unsigned?: boolean;
 }
 
 /** `amount` requests of a case, each signed with a fresh nonce. */
 async function signedRequests(server: Server, c: Case, amount: number): Promise<autocannon.Request[]> {
+  return signedRequestsNow(server, c, amount);
+}
+
+/** The same, synchronously: the five published parts only (the bench never signs the body hash). */
+function signedRequestsNow(server: Server, c: Case, amount: number): autocannon.Request[] {
   const out: autocannon.Request[] = [];
   const timestamp = String(Math.floor(Date.now() / 1000));
   for (let i = 0; i < amount; i++) {
@@ -136,7 +203,7 @@ async function signedRequests(server: Server, c: Case, amount: number): Promise<
     const body = c.body?.();
     const nonce = createNonce();
     const url = `http://127.0.0.1:${server.port}${path}`;
-    const stringToSign = await buildStringToSign({ method: c.method, url, body, apiKey: KEY.apiKey, timestamp, nonce });
+    const stringToSign = publishedStringToSign({ method: c.method, url, apiKey: KEY.apiKey, timestamp, nonce });
     const signature = createHmac('sha256', KEY.apiSecret).update(stringToSign).digest('base64');
     out.push({
       method: c.method,
@@ -159,46 +226,47 @@ interface Measure {
 }
 
 /**
- * Requests with a body, signed before the round (signing may hash the body, asynchronously): more than the round
- * can send. Past the end the last one would repeat (a nonce replay: a cheap 401, which the non-2xx column shows).
+ * Requests signed before the round: more than the round can send (three times the fastest rate measured so far,
+ * at least 30,000), so that the load generator only hands out ready requests. Should a round outrun them, the rest
+ * are signed as they go (never a replayed nonce) and counted: `lateSigned` says whether the pool was short.
  */
-async function pool(server: Server, c: Case, amount: number): Promise<() => autocannon.Request> {
-  const requests = await signedRequests(server, c, amount);
+async function pool(server: Server, c: Case, amount: number): Promise<() => Buffer> {
+  // One buffer for them all, handed out as views: no garbage of the making is left for the round to collect.
+  const raw = (await signedRequests(server, c, amount)).map((r) => rawRequest(server.port, asRaw(r)));
+  const bytes = Buffer.concat(raw);
+  const ends = new Uint32Array(raw.length);
+  for (let i = 0, end = 0; i < raw.length; i++) ends[i] = end += raw[i]!.length;
+  raw.length = 0;
+  collectGarbage();
   let i = 0;
-  return () => requests[Math.min(i++, requests.length - 1)]!;
-}
-
-const TS = '\u0001';
-const NONCE = '\u0002';
-
-/**
- * Requests without a body, signed as they go with a fresh nonce: the SDK's string to sign is made once with
- * placeholders for the timestamp and the nonce (so the scheme is the SDK's, whatever it is), then filled in.
- */
-async function signer(server: Server, c: Case): Promise<() => autocannon.Request> {
-  const path = c.path();
-  const template = await buildStringToSign({
-    method: c.method,
-    url: `http://127.0.0.1:${server.port}${path}`,
-    apiKey: KEY.apiKey,
-    timestamp: TS,
-    nonce: NONCE,
-  });
   return () => {
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    const nonce = createNonce();
-    const signature = createHmac('sha256', KEY.apiSecret)
-      .update(template.replace(TS, timestamp).replace(NONCE, nonce))
-      .digest('base64');
-    return {
-      method: c.method,
-      path,
-      headers: { authorization: `HMAC-SHA256 ${KEY.apiKey}:${signature}:${nonce}:${timestamp}` },
-    };
+    if (i < ends.length) {
+      const start = i === 0 ? 0 : ends[i - 1]!;
+      return bytes.subarray(start, ends[i++]);
+    }
+    lateSigned++;
+    // A replayed nonce would be a cheap 401; one more signed request keeps the round honest.
+    return rawRequest(server.port, asRaw(signedRequestsNow(server, c, 1)[0]!));
   };
 }
 
-/** The last measured req/s of each case on each server, to sign enough requests for the next round. */
+/** A full garbage collection in this process (the load generator), before a round rather than during it. */
+const collectGarbage: () => void = (() => {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+})();
+
+const asRaw = (r: autocannon.Request) => ({
+  method: r.method ?? 'GET',
+  path: r.path ?? '/',
+  headers: r.headers as Record<string, string>,
+  ...(typeof r.body === 'string' ? { body: r.body } : {}),
+});
+
+/** How many requests were signed during a round (0 when every pool was large enough). */
+let lateSigned = 0;
+
+/** The fastest measured req/s of each case on each server, to sign enough requests for the next round. */
 const lastRates = new WeakMap<Server, WeakMap<Case, number>>();
 const ratesOf = (server: Server) => lastRates.get(server) ?? lastRates.set(server, new WeakMap()).get(server)!;
 
@@ -207,29 +275,21 @@ const ratesOf = (server: Server) => lastRates.get(server) ?? lastRates.set(serve
  * would quantise req/s): its req/s and the server's CPU µs per request.
  */
 async function measure(server: Server, c: Case, seconds: number): Promise<Measure> {
-  const next = c.body
-    ? await pool(server, c, Math.max(30_000, Math.ceil((ratesOf(server).get(c) ?? 0) * seconds * 3)))
-    : await signer(server, c);
+  // Enough for the fastest rate this machine gives a bare server (about 30,000 req/s), or three times this case's.
+  const fixed = rawRequest(server.port, { method: c.method, path: c.path() });
+  if (c.unsigned) collectGarbage();
+  const next = c.unsigned
+    ? () => fixed
+    : await pool(server, c, Math.ceil(Math.max(40_000, (ratesOf(server).get(c) ?? 0) * 3) * seconds));
   const cpuBefore = cpuMicros(server.pid);
-  const t0 = performance.now();
-  const result = await autocannon({
-    url: `http://127.0.0.1:${server.port}`,
-    connections: CONNECTIONS,
-    duration: seconds,
-    requests: [{ setupRequest: (req) => ({ ...req, ...next() }) }],
-  });
-  const elapsed = (performance.now() - t0) / 1000;
+  const result = await runLoad(server.port, CONNECTIONS, seconds, next);
   const cpu = cpuMicros(server.pid) - cpuBefore;
-  const total = result.requests.total;
-  ratesOf(server).set(c, total / elapsed);
+  await quiet(server);
+  const { total, elapsed } = result;
+  ratesOf(server).set(c, Math.max(total / elapsed, ratesOf(server).get(c) ?? 0));
   if (result.non2xx > 0 && process.env.BENCH_DEBUG)
-    console.error(server.name, c.method, JSON.stringify(result.statusCodeStats));
-  return {
-    rps: total / elapsed,
-    cpuUs: cpu / Math.max(total, 1),
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-  };
+    console.error(server.name, c.method, JSON.stringify(result.statuses));
+  return { rps: total / elapsed, cpuUs: cpu / Math.max(total, 1), non2xx: result.non2xx, errors: result.errors };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -248,36 +308,51 @@ const newUserBody = () =>
     country: 'GB',
   });
 
-/** BENCH_ONLY=growth or heap runs that part alone (while working on it). */
+/** BENCH_ONLY=table, growth or heap runs that part alone (while working on it). */
 const ONLY = process.env.BENCH_ONLY;
 
 async function main(): Promise<void> {
   const started = Date.now();
-  if (ONLY) {
+  if (ONLY && ONLY !== 'table') {
     if (ONLY === 'growth') await growth();
     if (ONLY === 'heap') await heap();
     if (ONLY === 'state-file') await stateFileBench();
     return;
   }
   const bare = await startServer('bare');
+  const bareSigned = await startServer('bare-signed');
   const bridge = await startServer('bridge');
-  const ours = await startServer('ours');
-  const oursState = await startServer('ours-state');
+  const ours = await startCli('ours');
+  const oursState = await startCli('ours-state', [
+    '--state-file',
+    join(mkdtempSync(join(tmpdir(), 'cim-bench-')), 'state.json'),
+  ]);
   const prism = await startPrism();
-  const servers = [bare, bridge, prism, ours, oursState];
+  const servers = [bare, bareSigned, bridge, prism, ours, oursState];
   try {
-    // A user to GET on our servers (the peers answer any id).
-    const { userId } = await ask<{ seeded: { userId: string } }>(ours.child, { seed: 1 }, (m) => 'seeded' in m).then(
-      (m) => m.seeded,
-    );
+    // A user to GET on our server (the peers answer any id).
+    const userId = await createUser(ours);
     const getUser: Case = { method: 'GET', path: () => `/s2s/users/${userId}` };
+    const unsignedGet: Case = { ...getUser, unsigned: true };
     const postUser: Case = { method: 'POST', path: () => '/s2s/users', body: newUserBody };
     const cases: { label: string; server: Server; c: Case; seconds: number }[] = [
-      { label: 'bare node:http, fixed JSON (the limit)', server: bare, c: getUser, seconds: 3 },
+      {
+        label: 'bare node:http, verifies the signature, fixed JSON (the limit)',
+        server: bareSigned,
+        c: getUser,
+        seconds: 3,
+      },
+      { label: 'bare node:http, no signature check, pre-signed load', server: bare, c: getUser, seconds: 3 },
+      {
+        label: 'bare node:http, no signature check, one fixed unsigned request',
+        server: bare,
+        c: unsignedGet,
+        seconds: 3,
+      },
       { label: 'one msw handler through `getResponse` (naive bridge)', server: bridge, c: getUser, seconds: 3 },
-      { label: 'Prism 5 `mock` of our spec, GET user', server: prism, c: getUser, seconds: 3 },
-      { label: 'our mock, signed GET user', server: ours, c: getUser, seconds: 3 },
-      { label: 'our mock, signed POST user', server: ours, c: postUser, seconds: 3 },
+      { label: 'Prism 5 `mock` of our spec, GET user (default log)', server: prism, c: getUser, seconds: 3 },
+      { label: 'our mock (CLI, request log on), signed GET user', server: ours, c: getUser, seconds: 3 },
+      { label: 'our mock (CLI, request log on), signed POST user', server: ours, c: postUser, seconds: 3 },
       { label: 'the same with `--state-file`', server: oursState, c: postUser, seconds: 3 },
     ];
     // Warm-up: JIT and connections.
@@ -292,7 +367,9 @@ async function main(): Promise<void> {
       cpuUs: median(rs.map((r) => r.cpuUs)),
       bad: rs.reduce((s, r) => s + r.non2xx + r.errors, 0),
     }));
-    const [mBare, , mPrism, mGet, mPost] = med as [
+    const [mBare, mPresigned, mUnsigned, , mPrism, mGet, mPost] = med as [
+      (typeof med)[0],
+      (typeof med)[0],
       (typeof med)[0],
       (typeof med)[0],
       (typeof med)[0],
@@ -304,10 +381,12 @@ async function main(): Promise<void> {
       `## Mock server benchmark (${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version})\n`,
     );
     console.log(
-      `autocannon -c ${CONNECTIONS}, signed requests, ${ROUNDS} interleaved rounds (medians); server CPU per request from /proc/<pid>/stat.\n`,
+      `${CONNECTIONS} keep-alive connections (bench/mock/load.ts), requests signed and written out before each round (a fresh nonce each), ${ROUNDS} interleaved rounds (medians); server CPU per request from /proc/<pid>/stat; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(', ')} at the end.\n`,
     );
     console.log(
-      '| case | req/s | server CPU µs/request | vs bare node:http (req/s · CPU) | vs Prism 5 GET (req/s) | non-2xx |',
+      '| case | req/s | server CPU µs/request | vs bare signed node:http (req/s · CPU) | vs Prism 5 GET (req/s) | non-2xx |',
     );
     console.log('|---|---|---|---|---|---|');
     for (const [i, { label }] of cases.entries()) {
@@ -316,16 +395,19 @@ async function main(): Promise<void> {
         `| ${label} | ${fmt(m.rps)} | ${fmt(m.cpuUs)} | ${ratio(m.rps / mBare.rps)} · ${ratio(m.cpuUs / mBare.cpuUs)} | ${ratio(m.rps / mPrism.rps)} | ${m.bad} |`,
       );
     }
-    const getOk = mGet.rps >= 0.25 * mBare.rps || mGet.cpuUs <= 4 * mBare.cpuUs;
-    console.log('\n**Targets**\n');
+    const generator = mPresigned.rps / mUnsigned.rps;
+    console.log('\n**Targets** (issue 29)\n');
     console.log(
-      `- signed GET ≥ 0.25× bare throughput (${ratio(mGet.rps / mBare.rps)}) or ≤ 4× its CPU/request (${ratio(mGet.cpuUs / mBare.cpuUs)}): ${getOk ? 'met' : 'NOT met'}`,
+      `- the load generator holds no server back: bare node:http under the pre-signed load at ${ratio(generator)} of its req/s under one fixed unsigned request (within 10 %: ${Math.abs(1 - generator) <= 0.1 ? 'met' : 'NOT met'})`,
     );
     console.log(
-      `- signed GET ≥ 5× Prism's throughput (${ratio(mGet.rps / mPrism.rps)}): ${mGet.rps >= 5 * mPrism.rps ? 'met' : 'NOT met'}`,
+      `- signed GET user ≥ 10× Prism's req/s (${ratio(mGet.rps / mPrism.rps)}): ${mGet.rps >= 10 * mPrism.rps ? 'met' : 'NOT met'}`,
     );
     console.log(
-      `- signed POST ≥ 2× Prism's GET throughput (${ratio(mPost.rps / mPrism.rps)}): ${mPost.rps >= 2 * mPrism.rps ? 'met' : 'NOT met'}`,
+      `- signed GET user: server CPU per request ≤ 1.75× the bare signed server's (${ratio(mGet.cpuUs / mBare.cpuUs)}, ${fmt(mGet.cpuUs)} against ${fmt(mBare.cpuUs)} µs): ${mGet.cpuUs <= 1.75 * mBare.cpuUs ? 'met' : 'NOT met'}`,
+    );
+    console.log(
+      `- signed POST create user ≥ 5× Prism's GET req/s (${ratio(mPost.rps / mPrism.rps)}): ${mPost.rps >= 5 * mPrism.rps ? 'met' : 'NOT met'}`,
     );
 
     for (const s of servers) s.child.kill('SIGKILL');
@@ -334,7 +416,9 @@ async function main(): Promise<void> {
     if (!ONLY || ONLY === 'growth') await growth();
     if (!ONLY || ONLY === 'heap') await heap();
     await stateFileBench(); // bench/mock/state-file.ts: the --state-file rows (issue 25)
-    console.log(`\n(${fmt((Date.now() - started) / 1000)} s)`);
+    console.log(
+      `\n(${fmt((Date.now() - started) / 1000)} s${lateSigned > 0 ? `; ${fmt(lateSigned)} requests signed during a round, as a pool ran short` : ''})`,
+    );
   } finally {
     for (const s of servers) s.child.kill('SIGKILL');
   }

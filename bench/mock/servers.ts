@@ -1,10 +1,13 @@
 /**
- * The servers `npm run bench:mock` compares, one per child process so that /proc/<pid>/stat gives each one's own
- * CPU time: `bare` (node:http, fixed JSON: the limit), `bridge` (one msw handler through getResponse: the naive
- * bridge), `ours` (startMockServer, no request log, as the others have none) and `ours-state` (the same with a
- * state file). Started by run.ts with IPC: it answers `{ port }` once listening, `{ heap }` (after a full GC) on
- * `gc`, and seeds `n` users, cards and approvals into the default tenant on `{ seed: n }`.
+ * The servers `npm run bench:mock` compares beside the mock's CLI, one per child process so that /proc/<pid>/stat
+ * gives each one's own CPU time: `bare` (node:http, fixed JSON, no signature check: the load generator's check),
+ * `bare-signed` (node:http verifying the same HMAC signature with node:crypto, then fixed JSON: the limit of a signed
+ * API), `bridge` (one msw handler through getResponse: the naive bridge), and `ours` (startMockServer, no request
+ * log: for the growth and heap runs, which seed it). Started by run.ts with IPC: it answers `{ port }` once
+ * listening, `{ heap }` (after a full GC) on `gc`, and seeds `n` users, cards and approvals into the default tenant
+ * on `{ seed: n }`.
  */
+import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -48,6 +51,8 @@ if (kind === 'bare') {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     res.end(body);
   });
+} else if (kind === 'bare-signed') {
+  listen(bareSigned('test_key', 'test_secret', JSON.stringify(FIXED_USER)));
 } else if (kind === 'bridge') {
   const handlers = [http.get('*/s2s/users/:userId', () => HttpResponse.json(FIXED_USER))];
   listen((req, res) => {
@@ -84,6 +89,46 @@ process.on('message', (message: unknown) => {
     send({ heap: process.memoryUsage().heapUsed });
   }
 });
+
+/**
+ * The least a server must do per signed request, written as a careful hand-written server would: the HMAC key
+ * object made once, the string to sign built from the header's parts, the HMAC, a timing-safe compare of the
+ * decoded signature, the timestamp window, and a nonce set (two generations of at most 10,000, so that memory stays
+ * bounded and a lookup is O(1)). The scheme is the published one (apiKey + METHOD + lower-case URL + timestamp +
+ * nonce), written here again with node:crypto alone, so this peer shares no code with the SDK or the mock.
+ */
+function bareSigned(apiKey: string, secret: string, body: string) {
+  const key = createSecretKey(Buffer.from(secret, 'utf8'));
+  const ok = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) };
+  const refused = '{"code":"AUTH_SIGNATURE_MISMATCH"}';
+  const no = { 'content-type': 'application/problem+json', 'content-length': String(refused.length) };
+  let nonces = new Set<string>();
+  let older = new Set<string>();
+  return (req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    const header = req.headers.authorization ?? '';
+    const parts = header.startsWith('HMAC-SHA256 ') ? header.slice(12).split(':') : [];
+    const [key_, signature, nonce, timestamp] = parts as [string, string, string, string];
+    const fresh = parts.length === 4 && Math.abs(Number(timestamp) - Date.now() / 1000) <= 300;
+    const given = fresh ? Buffer.from(signature, 'base64') : undefined;
+    const expected =
+      given?.length === 32 && key_ === apiKey
+        ? createHmac('sha256', key)
+            .update(`${apiKey}${req.method}${`http://${req.headers.host}${req.url}`.toLowerCase()}${timestamp}${nonce}`)
+            .digest()
+        : undefined;
+    const id = nonce?.toLowerCase();
+    if (!expected || !timingSafeEqual(given!, expected) || nonces.has(id) || older.has(id)) {
+      res.writeHead(401, no);
+      res.end(refused);
+      return;
+    }
+    nonces.add(id);
+    if (nonces.size >= 10_000) [older, nonces] = [nonces, new Set()];
+    res.writeHead(200, ok);
+    res.end(body);
+  };
+}
 
 /**
  * `n` Server2Server users with one virtual card each, and `n` registered business users with one DELIVERED

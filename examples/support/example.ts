@@ -6,7 +6,7 @@
  */
 import type { CardIssuingClient, FlowStep, Money } from 'card-issuing-sdk';
 import type { Fixtures } from 'card-issuing-mock';
-import type { MockControl } from './control';
+import type { MockControl } from 'card-issuing-mock/control';
 
 /** One progress line: which flow, which step, how it ended, and what it produced (ids, statuses). */
 export interface ProgressLine {

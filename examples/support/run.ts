@@ -10,9 +10,15 @@ import { parseArgs } from 'node:util';
 import { setupServer } from 'msw/node';
 import { CardIssuingError, FlowError, createCardIssuingClient } from 'card-issuing-sdk';
 import { createMock } from 'card-issuing-mock';
-import { createRecordingFetch, recordMswExchanges, type Recorder } from '../../test/conformance/recorders';
-import { createConformanceChecker, type Finding } from '../../test/conformance/validator';
-import { ControlError, createMockControl, createTenant, freshCredentials, hasControlApi } from './control';
+import { recordMswExchanges, type Recorder } from './recorders';
+import { createConformanceChecker, createRecordingFetch, type Finding } from 'card-issuing-contract/conformance';
+import {
+  ControlError,
+  createMockControl,
+  createTenant,
+  freshCredentials,
+  hasControlApi,
+} from 'card-issuing-mock/control';
 import { DemoCheckError, Progress, type Example, type ProgressLine } from './example';
 
 /** The spec every exchange is checked against. */

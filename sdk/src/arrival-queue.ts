@@ -1,7 +1,6 @@
 /**
  * A first-in, first-out queue over an array with a moving head: O(1) push and shift, memory at most twice what is
- * queued. What "forget the oldest" needs (the nonce cache here, the mock's idempotency records). Not a Map pruned
- * from its first key: V8 keeps a deleted entry in a Map's table until the table is rebuilt, so every walk from the
+ * queued. What "forget the oldest" needs (the nonce cache). Not a Map pruned from its first key: V8 keeps a deleted entry in a Map's table until the table is rebuilt, so every walk from the
  * head steps over all the entries deleted before it (12 µs a request with 20,000 nonces, against under 1 µs here).
  * @module
  * @internal

@@ -14,8 +14,12 @@ export { problemStatus } from '../generated/problems.gen';
 
 export {
   SIGNATURE_TOLERANCE_SECONDS,
+  createSignatureVerifier,
   verifySignature,
   type SignatureErrorCode,
+  type SignatureVerifier,
+  type SignatureVerifierOptions,
+  type SignedRequestInput,
   type VerifySignatureInput,
   type VerifySignatureResult,
 } from './signing/verify';
@@ -31,7 +35,6 @@ export { CARD_DETAILS_JWE_HEADER } from './card-details/jwe';
 export type { CardPublicKeyInput } from './card-details/types';
 export { isLuhnValid, luhnCheckDigit } from './luhn';
 
-export { ArrivalQueue } from './arrival-queue';
 export {
   createRequestGuard,
   type GuardRefusal,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build, createServer, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConformanceChecker, type ConformanceChecker, type Exchange } from '../conformance/validator';
+import { createConformanceChecker, type ConformanceChecker, type Exchange } from 'card-issuing-contract/conformance';
 import { chromePath } from '../helpers/chromium';
 import { luhnValid } from '../helpers/luhn';
 import { repoPath } from '../helpers/spec';

@@ -13,8 +13,12 @@ import {
 } from '../../sdk/src/index';
 import { sendSigned } from '../helpers/signed-request';
 import { repoPath } from '../helpers/spec';
-import { createRecordingFetch, recordMswExchanges } from './recorders';
-import { createConformanceChecker, type ConformanceChecker } from './validator';
+import { recordMswExchanges } from '../../examples/support/recorders';
+import {
+  createConformanceChecker,
+  createRecordingFetch,
+  type ConformanceChecker,
+} from 'card-issuing-contract/conformance';
 
 // The recorders plugged into the real mock: the SDK drives all 32 operations and a few refusals, and every exchange
 // is checked against the raw spec by the independent checker, in-process (MSW events) and over HTTP (fetch wrapper).

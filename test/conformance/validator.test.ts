@@ -4,8 +4,13 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec, repoPath, specOperations, type OpenApiDocument } from '../helpers/spec';
-import { createRecordingFetch, recordMswExchanges } from './recorders';
-import { createConformanceChecker, type Exchange, type Finding } from './validator';
+import { recordMswExchanges } from '../../examples/support/recorders';
+import {
+  createConformanceChecker,
+  createRecordingFetch,
+  type Exchange,
+  type Finding,
+} from 'card-issuing-contract/conformance';
 
 // The exchanges below are built from the raw document's own examples, never from our generated code, so the
 // validator is tested against the spec as written.

@@ -142,7 +142,7 @@ describe('the packed tarballs', () => {
     }
   });
 
-  it('card-issuing-contract (a command, no library entry) passes publint --strict on the tarball', async () => {
+  it('card-issuing-contract (a command, and the checker at /conformance) passes publint --strict on the tarball', async () => {
     const publint = await run('npx', ['publint', 'run', '--strict', tarballs.contract], {
       cwd: process.cwd(),
       env: { PATH: process.env.PATH ?? '' },

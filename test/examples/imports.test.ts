@@ -1,6 +1,6 @@
 /**
- * The examples are what integrators copy: they import the package by its public names only, never a source path
- * of the SDK or the mock (which a consumer of the package does not have).
+ * The examples are what integrators copy: they import the packages by their public names only, never a source path
+ * of the SDK, the mock or the contract package (which a consumer of the packages does not have).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -36,16 +36,22 @@ describe('examples import only public entries', () => {
   });
 
   it.each(files.map((f) => [relative(repoPath('.'), f), f]))(
-    '%s names the SDK and the mock by their public entries',
+    '%s names the SDK, the mock and the contract package by their public entries',
     (_name, file) => {
       const used = specifiers(readFileSync(file, 'utf8'));
       expect(used.length).toBeGreaterThan(0);
       for (const specifier of used) {
         expect(specifier, 'a source path of the SDK or the mock').not.toMatch(
-          /(^|\/)(sdk|mock-server)\/(src|generated)\b/,
+          /(^|\/)(sdk|mock-server|contract)\/(src|generated)\b/,
         );
         if (specifier.startsWith('card-issuing-'))
-          expect(['card-issuing-sdk', 'card-issuing-mock', 'card-issuing-mock/node']).toContain(specifier);
+          expect([
+            'card-issuing-sdk',
+            'card-issuing-mock',
+            'card-issuing-mock/node',
+            'card-issuing-mock/control',
+            'card-issuing-contract/conformance',
+          ]).toContain(specifier);
       }
     },
   );

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createCardIssuingClient } from 'card-issuing-sdk';
 import { startMockServer, type MockServer } from '../../mock-server/src/node.js';
-import { createConformanceChecker, type Finding } from '../conformance/validator';
+import { createConformanceChecker, type Finding } from 'card-issuing-contract/conformance';
 import { signedInit } from '../helpers/signed-request';
 import { repoPath } from '../helpers/spec';
 import { Generator, Random, type Pools, type Schema } from './generate';

@@ -497,7 +497,7 @@ describe('one place for what entering a status does', () => {
     settle(ctx);
     business.acceptChange(ctx, corp.corporateUuid, change.approvalUuid);
     const statuses = events
-      .filter((e) => e.type === 'approval.status')
+      .filter((e) => e.type === 'approval.statusChanged')
       .map((e) => [e.approvalUuid === approval.approvalUuid ? 'approval' : 'change', e.from, e.to, e.reason]);
     expect(statuses).toEqual([
       ['approval', null, 'ACCEPTED', null],

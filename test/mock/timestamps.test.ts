@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createApproval } from '../../sdk/generated/sdk.gen';
-import { createConformanceChecker } from '../conformance/validator';
+import { createConformanceChecker } from 'card-issuing-contract/conformance';
 import { repoPath } from '../helpers/spec';
 import { makeBusinessUser } from './flows';
 import { expectProblem, mockHarness, ok, send } from './helpers';

@@ -38,7 +38,7 @@ describe('the packages', () => {
     [
       'card-issuing-mock',
       mock,
-      ['.', './node', './browser', './vitest', './jest', './jest-environment-jsdom'],
+      ['.', './node', './browser', './control', './vitest', './jest', './jest-environment-jsdom'],
       ['scenario.schema.json'],
     ],
   ] as const)(

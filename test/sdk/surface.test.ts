@@ -117,13 +117,13 @@ const ROOT_TYPES = [
 /** card-issuing-sdk/schemas: the zod schemas (as `schemas` and each by name) and errorFromResponse, which reads with them. */
 const SCHEMAS_VALUES = ['errorFromResponse', 'schemas'];
 const SERVER_VALUES = [
-  'ArrivalQueue',
   'CARD_DETAILS_JWE_HEADER',
   'NonceCache',
   'SIGNATURE_TOLERANCE_SECONDS',
   'buildStringToSign',
   'createNonce',
   'createRequestGuard',
+  'createSignatureVerifier',
   'encryptCardDetails',
   'importPublicKey',
   'isLuhnValid',
@@ -145,6 +145,9 @@ const SERVER_TYPES = [
   'SecretEncoding',
   'SignableBody',
   'SignatureErrorCode',
+  'SignatureVerifier',
+  'SignatureVerifierOptions',
+  'SignedRequestInput',
   'VerifySignatureInput',
   'VerifySignatureResult',
 ];

@@ -163,6 +163,25 @@ describe('the server', () => {
   });
 });
 
+describe('the request log', () => {
+  it('is written in batches, and a SIGTERM writes every kept line before the server says it stopped', async () => {
+    const { cli, url } = await startCli(['--port', '0']);
+    running.push(cli);
+    await cli.waitFor(/Stop with Ctrl\+C/);
+    const requests = 20;
+    const statuses = await Promise.all(
+      Array.from({ length: requests }, () => control(url, 'GET', '/fixtures').then((r) => r.status)),
+    );
+    expect(statuses).toEqual(Array(requests).fill(200));
+    // No wait for the log: the signal comes while its lines may still be kept.
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toEqual({ code: 0, signal: null });
+    const before = cli.stdout.slice(0, cli.stdout.indexOf('card-issuing-mock: SIGTERM, stopping'));
+    expect(before.match(/GET \/__mock\/fixtures 200/g)).toHaveLength(requests);
+    expect(cli.stdout).toMatch(/stopping\n[\s\S]*card-issuing-mock: stopped\n$/);
+  });
+});
+
 describe('in a clone: npm run mock', () => {
   it('starts the mock from the sources with the given flags and the API reference at /__mock/docs; Ctrl+C stops it', async () => {
     // npx card-issuing-mock finds no bin in a clone (npm links a workspace's bin before its file is built), so the

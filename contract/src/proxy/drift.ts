@@ -96,3 +96,12 @@ export function driftLine(d: Drift): string {
   const observed = d.observed === undefined ? '' : `; the target sent ${JSON.stringify(d.observed)?.slice(0, 120)}`;
   return `drift ${d.kind}: ${d.operationId ?? '(no operation)'} ${d.request} at ${d.location}: ${d.spec}${observed}`;
 }
+
+/** The drift report, as `GET /__drift` and `<report>.json` give it. */
+export interface DriftReport {
+  tool: 'card-issuing-contract proxy';
+  target: string;
+  startedAt: string;
+  exchanges: number;
+  drifts: Drift[];
+}

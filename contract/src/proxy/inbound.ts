@@ -6,7 +6,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseAuthorization, SIGNATURE_TOLERANCE_SECONDS } from '../sdk-server';
+import { parseAuthorization, SIGNATURE_TOLERANCE_SECONDS } from 'card-issuing-sdk/server';
 
 /** The spec's limit on a request body ("Request bodies are at most 64 KiB"), as the mock enforces it. */
 export const MAX_BODY_BYTES = 64 * 1024;

@@ -3,7 +3,7 @@
  * refused signature.
  * @module
  */
-import type { DriftReport } from './proxy';
+import type { DriftReport } from './drift';
 
 const cell = (value: unknown): string =>
   String(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''))

@@ -11,9 +11,9 @@ import type { AddressInfo } from 'node:net';
 import { signRequest } from 'card-issuing-sdk';
 import { parse, stringify } from 'yaml';
 import { createConformanceChecker } from '../conformance/validator';
-import { createRequestGuard, NonceCache, verifySignature } from '../sdk-server';
+import { createRequestGuard, NonceCache, verifySignature } from 'card-issuing-sdk/server';
 import type { SigningOptions } from '../suite/support/target';
-import { classify, driftLine, DriftLog, type Drift } from './drift';
+import { classify, driftLine, DriftLog, type Drift, type DriftReport } from './drift';
 import { buildOverlay } from './overlay';
 import { markdownReport } from './markdown';
 import { type AnswerLimits, DEFAULT_ANSWER_LIMITS, fetchBounded } from './answer';
@@ -26,6 +26,8 @@ import {
   readBody,
   targetUrlOf,
 } from './inbound';
+
+export type { DriftReport } from './drift';
 
 /** Options of {@link startProxy}. */
 export interface ProxyOptions {
@@ -46,15 +48,6 @@ export interface ProxyOptions {
   reportPath?: string;
   specPath: string;
   log: (line: string) => void;
-}
-
-/** The drift report, as `GET /__drift` and `<report>.json` give it. */
-export interface DriftReport {
-  tool: 'card-issuing-contract proxy';
-  target: string;
-  startedAt: string;
-  exchanges: number;
-  drifts: Drift[];
 }
 
 /** A running proxy. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { signRequest } from 'card-issuing-sdk';
-import { createTenant, freshCredentials } from '../../../examples/support/control';
+import { createTenant, freshCredentials } from 'card-issuing-mock/control';
 import type { SigningOptions } from '../suite/support/target';
 
 /** The run cannot start; `message` is the one line the user reads. */

@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from './support/test';
 import { generateCardKeyPair, type Approval } from 'card-issuing-sdk';
-import { ControlError, type MockControl } from '../../../examples/support/control';
+import { ControlError, type MockControl } from 'card-issuing-mock/control';
 import { businessApproval, daysFrom } from './support/actors';
 import {
   UNKNOWN_ID,

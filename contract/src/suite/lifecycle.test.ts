@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from './support/test';
 import { generateCardKeyPair, type Approval } from 'card-issuing-sdk';
-import { ControlError, type MockControl } from '../../../examples/support/control';
+import { ControlError, type MockControl } from 'card-issuing-mock/control';
 import { businessApproval } from './support/actors';
 import { expectRefusal, newBusinessUser, useContract, type Contract } from './support/harness';
 

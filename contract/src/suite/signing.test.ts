@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from './support/test';
 import { signRequest } from 'card-issuing-sdk';
-import { buildStringToSign } from '../sdk-server';
+import { buildStringToSign } from 'card-issuing-sdk/server';
 import { UNKNOWN_ID, expectProblem, newRegistration, useContract } from './support/harness';
 
 const contract = useContract(import.meta.url);

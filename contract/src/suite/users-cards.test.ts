@@ -7,7 +7,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it, type TestContext } from './support/test';
 import { decryptCardDetails, exportPublicKey, generateCardKeyPair, type Card } from 'card-issuing-sdk';
-import { isLuhnValid } from '../sdk-server';
+import { isLuhnValid } from 'card-issuing-sdk/server';
 import { cardReadyUser, fundBalance, registeredUser, verifiedUser } from './support/actors';
 import { UNKNOWN_ID, expectProblem, expectRefusal, newRegistration, useContract } from './support/harness';
 

@@ -41,6 +41,7 @@ import type {
 } from '../store';
 import { iso } from '../clock';
 import { emit, nowIso, type DomainContext } from './context';
+import { AUTHORIZATION_STEP_EVENTS } from './events';
 import { notFound, unprocessable } from './errors';
 import { authorizationKey } from './due';
 import * as holds from './holds';
@@ -100,7 +101,16 @@ export function authorize(ctx: DomainContext, cardId: string, purchase: Purchase
   };
   if (approved) holds.hold(ctx, auth, purchase.amount);
   ctx.state.authorizations[auth.id] = auth;
-  emit(ctx, { type: 'authorization', at: now, authorization: copy(auth) });
+  emit(ctx, {
+    type: approved ? 'authorization.approved' : 'authorization.declined',
+    at: now,
+    authorizationId: auth.id,
+    cardId: auth.cardId,
+    approvalUuid: auth.approvalUuid,
+    amount: { ...auth.amount },
+    merchant: auth.merchant,
+    reason: auth.declineReason,
+  });
   if (approved && purchase.capture !== false) return capture(ctx, auth.id);
   return copy(auth);
 }
@@ -217,14 +227,19 @@ export function credit(ctx: DomainContext, cardId: string, given: Omit<Purchase,
   holds.merchantCredit(ctx, auth, given.amount);
   ctx.state.authorizations[auth.id] = auth;
   emit(ctx, {
-    type: 'authorization.step',
+    type: AUTHORIZATION_STEP_EVENTS.credit,
     at: now,
-    kind: 'credit',
+    authorizationId: auth.id,
+    cardId: auth.cardId,
+    approvalUuid: auth.approvalUuid,
+    merchant: auth.merchant,
+    amount: { amount: given.amount, currency: given.currency },
     from: auth.state,
     to: auth.state,
-    amount: given.amount,
-    declineReason: null,
-    authorization: copy(auth),
+    reason: null,
+    held: auth.held,
+    captured: auth.captured,
+    refunded: auth.refunded,
   });
   return copy(auth);
 }
@@ -394,15 +409,23 @@ function step(
   auth.updatedAt = at;
   auth.steps.push({ kind, ...(forced ? { forced } : {}), amount, declineReason, at });
   emit(ctx, {
-    type: 'authorization.step',
+    type:
+      kind === 'increment' && declineReason !== null
+        ? 'authorization.incrementDeclined'
+        : AUTHORIZATION_STEP_EVENTS[kind],
     at,
-    kind,
+    authorizationId: auth.id,
+    cardId: auth.cardId,
+    approvalUuid: auth.approvalUuid,
+    merchant: auth.merchant,
+    amount: { amount, currency: auth.amount.currency },
     from,
     to,
-    amount,
-    declineReason,
+    reason: declineReason,
     ...(forced ? { forced } : {}),
-    authorization: copy(auth),
+    held: auth.held,
+    captured: auth.captured,
+    refunded: auth.refunded,
   });
   return copy(auth);
 }

@@ -56,7 +56,7 @@ export function issueCard(ctx: DomainContext, fields: NewCard, options: { genera
     approvalUuid: fields.approvalUuid,
   };
   ctx.state.cards[card.id] = card;
-  emit(ctx, { type: 'card.status', at: card.createdAt, cardId: card.id, from: null, to: card.status });
+  emit(ctx, { type: 'card.statusChanged', at: card.createdAt, cardId: card.id, from: null, to: card.status });
   if (options.generate ?? true) generateCard(ctx, card, ctx.now);
   return card;
 }
@@ -71,7 +71,7 @@ export function setCardStatus(
   if (card.status === to) return;
   const from = card.status;
   card.status = to;
-  emit(ctx, { type: 'card.status', at: iso(at), cardId: card.id, from, to });
+  emit(ctx, { type: 'card.statusChanged', at: iso(at), cardId: card.id, from, to });
 }
 
 /**

@@ -126,7 +126,7 @@ function enter(
   a.updatedAt = iso(Math.max(Date.parse(a.updatedAt), at));
   // Told before the effects, so that an event log reads cause first: the approval FINISHED, then its card CLOSED.
   emit(ctx, {
-    type: 'approval.status',
+    type: 'approval.statusChanged',
     at: iso(at),
     corporateUuid: a.corporateUuid,
     approvalUuid: a.approvalUuid,

@@ -15,7 +15,6 @@ import { createPipeline } from '../pipeline';
 import { commandWall, recordCommand, runApi, runSettle } from '../pipeline/commands';
 import type { Exchange } from '../pipeline/runtime';
 import { createRuntime } from '../pipeline/runtime';
-import { webCryptoHmac } from '../pipeline/signature';
 import {
   TenantRegistry,
   cloneState,
@@ -59,7 +58,7 @@ export function createMock(options: CreateMockOptions = {}): CardIssuingMock {
     secretEncoding: checkedSecretEncoding(options.secretEncoding, credentials),
     baseUrl: options.baseUrl,
     listeners,
-    hmac: options.hmac ?? webCryptoHmac(),
+    hmac: options.hmac,
     publicUrl: options.publicUrl,
     observer: observerOf(tenants, { ...options.observe, ...(options.recordUsage ? { usage: true } : {}) }),
   });

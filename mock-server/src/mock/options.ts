@@ -49,8 +49,8 @@ export interface CreateMockOptions {
   /** The origin (optionally with a path prefix) the handlers match, e.g. `http://127.0.0.1:4010`. Default: any origin. */
   baseUrl?: string;
   /**
-   * HMAC-SHA256 for signature checks, when the platform has a faster one than Web Crypto (the standalone server
-   * passes node:crypto's). Default: Web Crypto with each secret's key imported once.
+   * HMAC-SHA256 for signature checks (with `secretEncoding: 'utf8'`), when the caller has its own. Default: each
+   * secret's key made once and kept, node:crypto's where the runtime has it (Node 22.3+: synchronous), else Web Crypto's.
    */
   hmac?: (secret: string, message: string) => Uint8Array | Promise<Uint8Array>;
   /**

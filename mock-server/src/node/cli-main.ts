@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startMockServer, type MockServer, type StartMockServerOptions } from './start.js';
 import { copyWorkerScript } from './init.js';
+import { batchedLines } from './log.js';
 import { serveMcpStdio, type McpStdioOptions } from './mcp-stdio.js';
 import { loadScenarioFile } from './scenario-file.js';
 
@@ -99,6 +100,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     }
   }
 
+  // The request log is written in batches; whatever else the command says goes after the lines kept so far.
+  const requestLog = batchedLines(io.out);
+  const say = (text: string) => {
+    requestLog.flush();
+    io.out(text);
+  };
+
   // Signals are handled from before the server starts: a SIGTERM that arrives while it starts, or just after the
   // banner reached a supervisor, still stops it cleanly.
   let server: MockServer | undefined;
@@ -106,7 +114,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   const shutdown = (running: MockServer) => {
     running.close().then(
       () => {
-        io.out(
+        say(
           `card-issuing-mock: stopped${parsed.options.stateFile ? `, state saved to ${parsed.options.stateFile}` : ''}\n`,
         );
         // Exit once the output is flushed and nothing is left to do; a timer the mock still holds does not keep
@@ -115,6 +123,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         setTimeout(() => process.exit(0), 1000).unref();
       },
       (error: unknown) => {
+        requestLog.flush();
         io.err(
           `card-issuing-mock: could not stop cleanly: ${error instanceof Error ? error.message : String(error)}\n`,
         );
@@ -125,18 +134,19 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
       // A second Ctrl+C does not wait; the state file is still whole, as every write is atomic.
+      requestLog.flush();
       io.err(`card-issuing-mock: ${signal} again, exiting without waiting\n`);
       process.exit(1);
     }
     stopping = true;
-    io.out(`card-issuing-mock: ${signal}, stopping\n`);
+    say(`card-issuing-mock: ${signal}, stopping\n`);
     if (server) shutdown(server);
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 
   try {
-    server = await startMockServer({ ...parsed.options, log: (line) => io.out(`${line}\n`) });
+    server = await startMockServer({ ...parsed.options, log: requestLog.line });
   } catch (error) {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
@@ -144,11 +154,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     io.err(`card-issuing-mock: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
+  // Lines kept when the process ends (an exit from elsewhere, a second signal) are written first.
+  process.on('exit', requestLog.flush);
   if (stopping) {
     shutdown(server);
     return undefined;
   }
-  io.out(banner(server, parsed.options));
+  say(banner(server, parsed.options));
   return undefined;
 }
 

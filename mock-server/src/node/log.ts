@@ -73,3 +73,44 @@ export function describeError(error: unknown, secrets: readonly string[]): strin
   // Whatever else looks like a signature header goes too.
   return text.replace(/HMAC-SHA256 \S+/g, 'HMAC-SHA256 [redacted]').replace(/\s+/g, ' ');
 }
+
+/** Lines kept for a batched write, and how to write them now. */
+export interface BatchedLines {
+  /** Adds one line (without its newline); written within `delayMs`, or at once past `maxBytes` kept. */
+  line(text: string): void;
+  /** Writes what is kept now (before other output, on exit, on a signal). */
+  flush(): void;
+}
+
+/**
+ * Request log lines written in batches: a line waits at most `delayMs` (10 ms) and joins the others of that time
+ * in one write, so that a busy server makes a write a batch, not one per request (stdout to a file, pipe or
+ * terminal is a synchronous system call in Node). The caller flushes on exit and on signals, so nothing is lost.
+ */
+export function batchedLines(
+  write: (text: string) => void,
+  { delayMs = 10, maxBytes = 16 * 1024 }: { delayMs?: number; maxBytes?: number } = {},
+): BatchedLines {
+  let kept = '';
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (kept === '') return;
+    const text = kept;
+    kept = '';
+    write(text);
+  };
+  return {
+    line(text) {
+      kept += `${text}\n`;
+      if (kept.length >= maxBytes) flush();
+      else if (timer === undefined) {
+        timer = setTimeout(flush, delayMs);
+        // The process may end with lines kept: its exit handler flushes them.
+        timer.unref?.();
+      }
+    },
+    flush,
+  };
+}

@@ -234,7 +234,7 @@ async function route(
   const received = requestUrl(req, target, options);
   if (!received)
     return serverProblem('MALFORMED_REQUEST', 'The request target or Host header does not form a valid URL.', '');
-  const { url, raw } = received;
+  const { raw, pathname, search } = received;
   if (method === 'OPTIONS' && origin !== undefined && req.headers['access-control-request-method'] !== undefined) {
     return {
       status: 204,
@@ -246,44 +246,68 @@ async function route(
     };
   }
   if (body === 'too-large')
-    return serverProblem('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes.`, url.pathname);
+    return serverProblem('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes.`, pathname);
   const headers = req.headers;
   const answer = await respond({
     method,
     // The URL as the client sent it (never normalised: '/./' and "'" stay, as the signature covers them); the
     // path routes as the WHATWG parser normalises it, so /s2s/./users/{id} is getUser.
     url: raw,
-    pathname: url.pathname,
-    search: url.search,
+    pathname,
+    search,
     header: (name) => headerValue(headers, name),
-    headers: () => headerRecord(headers),
+    // Node joins repeated request headers but set-cookie: without one, its record is already the one wanted.
+    headers: () => (headers['set-cookie'] === undefined ? (headers as Record<string, string>) : headerRecord(headers)),
     // A body is not part of a GET or HEAD of any operation (a fetch Request could not carry one either).
     body: method === 'GET' || method === 'HEAD' ? undefined : body,
   });
-  return answer ?? serverProblem('ROUTE_NOT_FOUND', `No route ${method} ${url.pathname}.`, url.pathname);
+  return answer ?? serverProblem('ROUTE_NOT_FOUND', `No route ${method} ${pathname}.`, pathname);
 }
 
 /**
  * The URL the client signed, as text: `http://<Host header><request target>` byte for byte (a proxy-style absolute
- * target as it is), and that URL parsed by the WHATWG parser (for routing).
+ * target as it is), and its path and query as the WHATWG parser normalises them (for routing). A plain target (no
+ * dot or percent sign in the path, nothing in the query the parser would encode) is its own normal form, so the
+ * parser runs only for the others and once per distinct Host (which must form a valid URL).
  */
 function requestUrl(
   req: IncomingMessage,
   target: string,
   options: ServeOptions,
-): { url: URL; raw: string } | undefined {
-  let text: string;
+): { raw: string; pathname: string; search: string } | undefined {
   if (target.startsWith('/')) {
     const host =
       firstHeader(req.headers.host) ?? `${reachableHost(options.host)}:${req.socket.localPort ?? options.port}`;
-    text = `http://${host}${target}`;
-  } else if (/^https?:\/\//i.test(target)) {
-    text = target;
-  } else {
-    return undefined;
+    const raw = `http://${host}${target}`;
+    const q = target.indexOf('?');
+    const pathname = q < 0 ? target : target.slice(0, q);
+    const search = q < 0 || q === target.length - 1 ? '' : target.slice(q);
+    if (PLAIN_PATH.test(pathname) && PLAIN_QUERY.test(search) && validHost(host)) return { raw, pathname, search };
+    return parsed(raw);
   }
-  const url = URL.parse(text);
-  return url ? { url, raw: text } : undefined;
+  return /^https?:\/\//i.test(target) ? parsed(target) : undefined;
+}
+
+/** A path the WHATWG parser leaves as it is: no dot segment, percent-escape or character it would encode. */
+const PLAIN_PATH = /^\/[A-Za-z0-9\-_~!$&'()*+,;=:@/]*$/;
+/** A query the parser leaves as it is: printable ASCII but `"`, `#`, `'`, `<` and `>`. */
+const PLAIN_QUERY = /^[!$-&(-;=?-~]*$/;
+
+function parsed(raw: string): { raw: string; pathname: string; search: string } | undefined {
+  const url = URL.parse(raw);
+  return url ? { raw, pathname: url.pathname, search: url.search } : undefined;
+}
+
+/** Whether a Host header forms a valid URL, remembered for the last 64 distinct values. */
+const hostVerdicts = new Map<string, boolean>();
+function validHost(host: string): boolean {
+  let valid = hostVerdicts.get(host);
+  if (valid === undefined) {
+    valid = URL.canParse(`http://${host}/`);
+    if (hostVerdicts.size >= 64) hostVerdicts.clear();
+    hostVerdicts.set(host, valid);
+  }
+  return valid;
 }
 
 function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -293,8 +317,10 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
 
 function headerRecord(headers: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers))
+  for (const name in headers) {
+    const value = headers[name];
     if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
   return out;
 }
 

@@ -3,7 +3,6 @@
  * the write-ahead log of its changes, and the inspector page.
  * @module
  */
-import { createHmac } from 'node:crypto';
 import { createMock } from '../mock/create-mock.js';
 import { mockInternals } from '../mock/internals.js';
 import type { CardIssuingMock } from '../mock/options.js';
@@ -102,7 +101,6 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
     ...(options.publicUrl === undefined ? {} : { publicUrl: checkedPublicUrl(options.publicUrl) }),
     ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
     ...(options.strictCaptures === undefined ? {} : { strictCaptures: options.strictCaptures }),
-    hmac: (secret, message) => createHmac('sha256', secret).update(message).digest(),
     recordUsage: options.recordUsage ?? true,
   });
   const log = options.log;

@@ -6,7 +6,8 @@
  */
 import { iso } from '../clock';
 import type { DomainObserver } from '../domain/events';
-import { eventMatches, publicEvent, type EventFilter, type MockEvent, type MockEventInput } from './events';
+import type { MockEventInput } from '../domain/events';
+import { eventMatches, type EventFilter, type MockEvent } from './events';
 import {
   entryOf,
   exchangeMatches,
@@ -153,9 +154,8 @@ export class Observer {
    */
   emitter(tenant: string, requestId: string | null = this.#during): DomainObserver | undefined {
     if (this.eventLogSize === 0 && this.#listeners.size === 0) return undefined;
-    return (event) => {
-      const { input, at } = publicEvent(event);
-      this.emit(tenant, input, { at, requestId });
+    return ({ at, ...input }) => {
+      this.emit(tenant, input, { at: Date.parse(at), requestId });
     };
   }
 

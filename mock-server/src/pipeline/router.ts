@@ -87,8 +87,8 @@ export class Router<R> {
     }
     const params: Record<string, string> = {};
     const route = walk(this.#root, segments, start, method, params);
-    const relative = `/${segments.slice(start).join('/')}`;
-    return route === undefined ? { kind: 'not-found', path: relative } : { kind: 'route', match: { route, params } };
+    if (route !== undefined) return { kind: 'route', match: { route, params } };
+    return { kind: 'not-found', path: `/${segments.slice(start).join('/')}` };
   }
 }
 
@@ -117,6 +117,7 @@ function walk<R>(
 }
 
 function decode(segment: string): string {
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {

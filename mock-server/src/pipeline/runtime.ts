@@ -1,9 +1,16 @@
 /**
  * What the pipeline stages and the control API share: the tenants, the options, the nonce cache, request ids, the
- * HMAC the platform does fastest, the write-ahead log a state file hangs on (wal.ts), and the listeners (changes, exchanges).
+ * signature verifier (made once: it keeps each secret's key), the write-ahead log a state file hangs on (wal.ts),
+ * and the listeners (changes, exchanges).
  * @module
  */
-import { parseAuthorization, type NonceCache, type SecretEncoding } from 'card-issuing-sdk/server';
+import {
+  createSignatureVerifier,
+  parseAuthorization,
+  type NonceCache,
+  type SecretEncoding,
+  type SignatureVerifier,
+} from 'card-issuing-sdk/server';
 import type { DomainObserver } from '../domain/events';
 import { Prng, seedState, type Tenant, type TenantRegistry } from '../store';
 import type { WriteAheadLog } from './wal';
@@ -57,8 +64,10 @@ export interface MockRuntime<O extends RuntimeObserver = RuntimeObserver> {
   /** The origin (and optional path prefix) requests are matched under; undefined: any origin. */
   readonly baseUrl: string | undefined;
   readonly nonces: NonceCache;
-  /** HMAC-SHA256 for signature checks: node:crypto on the server, a cached Web Crypto key elsewhere. */
-  readonly hmac: (secret: string, message: string) => Uint8Array | Promise<Uint8Array>;
+  /** The caller's HMAC-SHA256 for signature checks, when given; else the verifier's own (node:crypto or Web Crypto). */
+  readonly hmac: ((secret: string, message: string) => Uint8Array | Promise<Uint8Array>) | undefined;
+  /** The signature verifier of these options, made once (it keeps each secret's key). */
+  readonly signatures: SignatureVerifier;
   /** A fresh request id (`req_` + 16 hex), deterministic for the seed and the order of requests. */
   nextRequestId(): string;
   /** Tells the change listeners that state changed. */
@@ -83,7 +92,7 @@ export function createRuntime<O extends RuntimeObserver>(options: {
   strictCaptures?: boolean;
   baseUrl: string | undefined;
   listeners: Set<() => void>;
-  hmac: MockRuntime['hmac'];
+  hmac?: MockRuntime['hmac'];
   bodyHash?: boolean;
   publicUrl?: string | undefined;
   secretEncoding?: SecretEncoding;
@@ -91,17 +100,27 @@ export function createRuntime<O extends RuntimeObserver>(options: {
 }): MockRuntime<O> {
   const ids = new Prng(seedState(`${options.tenants.seed}\u0000request-ids`));
   let changes = 0;
+  const nonces = createNonceCache();
+  const bodyHash = options.bodyHash ?? false;
+  const secretEncoding = options.secretEncoding ?? 'utf8';
   return {
     tenants: options.tenants,
     verifySignatures: options.verifySignatures,
-    bodyHash: options.bodyHash ?? false,
-    secretEncoding: options.secretEncoding ?? 'utf8',
+    bodyHash,
+    secretEncoding,
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     latencyMs: options.latencyMs,
     strictCaptures: options.strictCaptures ?? false,
     baseUrl: options.baseUrl?.replace(/\/+$/, ''),
-    nonces: createNonceCache(),
+    nonces,
     hmac: options.hmac,
+    signatures: createSignatureVerifier({
+      getSecret: (apiKey) => options.tenants.secretOf(apiKey),
+      nonces,
+      hmac: options.hmac,
+      bodyHash,
+      secretEncoding,
+    }),
     nextRequestId: () => `req_${ids.chars(16, '0123456789abcdef')}`,
     get changes() {
       return changes;

@@ -1,30 +1,32 @@
 /**
- * The signature stage: the SDK's `verifySignature` (one implementation of the rules and their order), with the
- * HMAC the platform does fastest (node:crypto on the server; elsewhere a Web Crypto key imported once per
- * secret) and the bounded nonce cache. A rejection is a 401 ProblemError with its AUTH_ code.
+ * The signature stage: the SDK's signature verifier (one implementation of the rules and their order), made once
+ * per mock (each secret's key kept: a node:crypto key object on Node, synchronous; a Web Crypto key elsewhere),
+ * and the bounded nonce cache. A rejection is a 401 ProblemError with its AUTH_ code.
  * @module
  */
-import { verifySignature } from 'card-issuing-sdk/server';
+import type { VerifySignatureResult } from 'card-issuing-sdk/server';
 import { ProblemError } from '../domain/errors';
 import type { Tenant } from '../store';
 import type { PipelineRequest } from './request';
 import { wallSeconds } from './nonces';
 import type { MockRuntime } from './runtime';
 
-/** The tenant whose key signed the request; throws 401 with the AUTH_ code otherwise. */
-export async function verifiedTenant(runtime: MockRuntime, request: PipelineRequest): Promise<Tenant> {
-  const result = await verifySignature({
+/**
+ * The tenant whose key signed the request; throws 401 with the AUTH_ code otherwise. Synchronous where the
+ * verifier is (Node, no body hash), so that a request waits for no promise it does not need.
+ */
+export function verifiedTenant(runtime: MockRuntime, request: PipelineRequest): Tenant | Promise<Tenant> {
+  const result = runtime.signatures.verify({
     method: request.method,
     url: signedUrl(runtime, request),
     body: request.body,
     authorization: request.header('authorization'),
-    getSecret: (apiKey) => runtime.tenants.secretOf(apiKey),
-    nonces: runtime.nonces,
     now: wallSeconds(),
-    hmac: runtime.hmac,
-    bodyHash: runtime.bodyHash,
-    secretEncoding: runtime.secretEncoding,
   });
+  return result instanceof Promise ? result.then((r) => tenantOf(runtime, r)) : tenantOf(runtime, result);
+}
+
+function tenantOf(runtime: MockRuntime, result: VerifySignatureResult): Tenant {
   if (!result.ok) {
     throw new ProblemError(
       result.code,
@@ -46,23 +48,4 @@ export function signedUrl(runtime: MockRuntime, request: PipelineRequest): strin
   const schemeEnd = request.url.indexOf('://');
   const pathStart = request.url.indexOf('/', schemeEnd < 0 ? 0 : schemeEnd + 3);
   return runtime.publicUrl + (pathStart < 0 ? '/' : request.url.slice(pathStart));
-}
-
-const encoder = new TextEncoder();
-
-/**
- * HMAC-SHA256 with Web Crypto, the key of each secret imported once and kept (an import per request would cost
- * more than the HMAC). At most `max` keys are kept; the oldest goes first.
- */
-export function webCryptoHmac(max = 64): (secret: string, message: string) => Promise<Uint8Array> {
-  const keys = new Map<string, Promise<CryptoKey>>();
-  return async (secret, message) => {
-    let key = keys.get(secret);
-    if (!key) {
-      key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-      keys.set(secret, key);
-      if (keys.size > max) keys.delete(keys.keys().next().value!);
-    }
-    return new Uint8Array(await crypto.subtle.sign('HMAC', await key, encoder.encode(message)));
-  };
 }

@@ -92,3 +92,65 @@ export function validateParts(
   if (errors.length > 0) throw validationFailed(errors);
   return values;
 }
+
+type Check = (value: unknown) => boolean;
+const compiledPaths = new WeakMap<z.core.$ZodType, Check | null>();
+
+/**
+ * True when path parameters pass their schema by a check compiled once from it (each parameter's patterns, length
+ * bounds or enum values), without a zod parse; false when they fail it or the schema holds anything else (then zod
+ * parses them and names what is wrong, as before). The spec's path parameters are UUIDs and enums.
+ */
+export function pathPasses(schema: z.core.$ZodType, params: Record<string, string>): boolean {
+  let check = compiledPaths.get(schema);
+  if (check === undefined) {
+    check = compileObject(schema) ?? null;
+    compiledPaths.set(schema, check);
+  }
+  return check?.(params) ?? false;
+}
+
+function compileObject(schema: z.core.$ZodType): Check | undefined {
+  if (!(schema instanceof z.core.$ZodObject)) return undefined;
+  const fields: [string, Check][] = [];
+  for (const [name, field] of Object.entries(schema._zod.def.shape)) {
+    const check = compileField(field);
+    if (!check) return undefined;
+    fields.push([name, check]);
+  }
+  return (value) => {
+    const record = value as Record<string, unknown>;
+    for (const [name, check] of fields) if (!check(record[name])) return false;
+    return true;
+  };
+}
+
+/** A string with patterns and length bounds only, or an enum of strings; undefined for anything else. */
+function compileField(field: z.core.$ZodType): Check | undefined {
+  const def = field._zod.def as z.core.$ZodType['_zod']['def'] & {
+    pattern?: RegExp;
+    entries?: Record<string, unknown>;
+    checks?: z.core.$ZodCheck[];
+  };
+  if (def.type === 'enum' && def.entries && !def.checks?.length) {
+    const values = new Set(Object.values(def.entries));
+    return (value) => typeof value === 'string' && values.has(value);
+  }
+  if (def.type !== 'string') return undefined;
+  const patterns: RegExp[] = def.pattern ? [def.pattern] : [];
+  let min = 0;
+  let max = Number.POSITIVE_INFINITY;
+  for (const check of def.checks ?? []) {
+    const c = check._zod.def as { check: string; pattern?: RegExp; maximum?: number; minimum?: number };
+    if (c.check === 'string_format' && c.pattern && !c.pattern.global && !c.pattern.sticky) patterns.push(c.pattern);
+    else if (c.check === 'max_length' && c.maximum !== undefined) max = Math.min(max, c.maximum);
+    else if (c.check === 'min_length' && c.minimum !== undefined) min = Math.max(min, c.minimum);
+    else return undefined;
+  }
+  if (def.pattern && (def.pattern.global || def.pattern.sticky)) return undefined;
+  return (value) =>
+    typeof value === 'string' &&
+    value.length >= min &&
+    value.length <= max &&
+    patterns.every((pattern) => pattern.test(value));
+}

@@ -6,8 +6,8 @@
  * record can forget an index. Indexed fields never change after a record is stored (ids, e-mails, owners).
  * @module
  */
-import { ArrivalQueue } from 'card-issuing-sdk/server';
 import { DueQueue } from './due-queue';
+import { Fifo } from './fifo';
 import type {
   ApprovalRecord,
   AuthorizationRecord,
@@ -113,7 +113,7 @@ export class TenantIndex {
    * Idempotency records in the order they were stored (pruned from the head). An entry whose key now holds another
    * record (the key was stored again after it expired) is stale and is skipped.
    */
-  readonly idempotencyOrder = new ArrivalQueue<{ key: string; record: IdempotencyRecord }>();
+  readonly idempotencyOrder = new Fifo<{ key: string; record: IdempotencyRecord }>();
   /** How many keys `state.idempotency` holds (counting them would walk them all). */
   idempotencyCount = 0;
   /** Keys `card:<id>`, `approval:<id>` and `authorization:<id>` at the instant their next time-driven transition may be due. */

@@ -8,10 +8,21 @@
 
 interface NodeHmac {
   update(data: string, encoding: 'utf8'): NodeHmac;
+  digest(): Uint8Array;
   digest(encoding: 'base64'): string;
 }
 interface NodeCrypto {
-  createHmac(algorithm: 'sha256', key: string | Uint8Array): NodeHmac;
+  createHmac(algorithm: 'sha256', key: string | Uint8Array | object): NodeHmac;
+  createSecretKey(key: Uint8Array): object;
+}
+
+function nodeCrypto(): NodeCrypto | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const crypto =
+    typeof proc?.getBuiltinModule === 'function'
+      ? (proc.getBuiltinModule('node:crypto') as NodeCrypto | undefined)
+      : undefined;
+  return typeof crypto?.createHmac === 'function' ? crypto : undefined;
 }
 
 /**
@@ -19,11 +30,21 @@ interface NodeCrypto {
  * node:crypto cannot be had synchronously (browsers, workers, React Native, Node before 22.3).
  */
 export function nodeHmacSha256(): ((key: string | Uint8Array, message: string) => string) | undefined {
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const crypto =
-    typeof proc?.getBuiltinModule === 'function'
-      ? (proc.getBuiltinModule('node:crypto') as NodeCrypto | undefined)
-      : undefined;
-  if (typeof crypto?.createHmac !== 'function') return undefined;
+  const crypto = nodeCrypto();
+  if (!crypto) return undefined;
   return (secret, message) => crypto.createHmac('sha256', secret).update(message, 'utf8').digest('base64');
+}
+
+/**
+ * The HMAC-SHA256 of one key as a function of the message, its node:crypto key object made once (a string key is
+ * its UTF-8 bytes); undefined where node:crypto cannot be had synchronously.
+ */
+export function nodeKeyedHmac(): ((key: string | Uint8Array) => (message: string) => Uint8Array) | undefined {
+  const crypto = nodeCrypto();
+  if (typeof crypto?.createSecretKey !== 'function') return undefined;
+  const encoder = new TextEncoder();
+  return (key) => {
+    const object = crypto.createSecretKey(typeof key === 'string' ? encoder.encode(key) : key);
+    return (message) => crypto.createHmac('sha256', object).update(message, 'utf8').digest();
+  };
 }

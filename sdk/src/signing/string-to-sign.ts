@@ -27,8 +27,25 @@ export async function buildStringToSign(input: {
   nonce: string;
   bodyHash?: boolean;
 }): Promise<string> {
-  const base = `${input.apiKey}${input.method.toUpperCase()}${input.url.toLowerCase()}${input.timestamp}${input.nonce}`;
+  const base = publishedStringToSign(input);
   return input.bodyHash ? base + (await hashBody(input.body)) : base;
+}
+
+/** The five published parts: what is signed without the body hash, or with it when the request has no body. */
+export function publishedStringToSign(input: {
+  method: string;
+  url: string;
+  apiKey: string;
+  timestamp: string;
+  nonce: string;
+}): string {
+  return `${input.apiKey}${input.method.toUpperCase()}${input.url.toLowerCase()}${input.timestamp}${input.nonce}`;
+}
+
+/** True when a body has bytes (an empty body is signed as none). */
+export function hasBytes(body: SignableBody): boolean {
+  if (body === null || body === undefined) return false;
+  return typeof body === 'string' ? body.length > 0 : body.byteLength > 0;
 }
 
 async function hashBody(body: SignableBody): Promise<string> {

@@ -4,14 +4,14 @@
  * (the generated zod schemas) accepts too. The bodies are random, from the spec's own schemas (test/fuzz/generate.ts),
  * with the string formats filled as a dynamic mock such as Prism's may fill them: URIs whose host WHATWG URL parsing
  * refuses but RFC 3986 allows, e-mail addresses with the rarer characters, UUIDs in upper case.
- * `scripts/never-stricter-prism.ts` runs the same check against Prism's dynamic mock.
+ * `test/prism/never-stricter-prism.ts` runs the same check against Prism's dynamic mock.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { operationTable } from '../../../sdk/generated/operations.gen';
 import { responseErrors, type OperationId } from '../../../sdk/src/core/validation';
-import { createConformanceChecker } from '../../conformance/validator';
+import { createConformanceChecker } from 'card-issuing-contract/conformance';
 import { Generator, Random, type Schema } from '../../fuzz/generate';
 import { repoPath } from '../../helpers/spec';
 

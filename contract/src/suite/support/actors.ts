@@ -5,7 +5,7 @@
  * @module
  */
 import { depositAddress, type Approval, type BusinessUser, type User } from 'card-issuing-sdk';
-import type { MockControl } from '../../../../examples/support/control';
+import type { MockControl } from 'card-issuing-mock/control';
 import { newBusinessUser, newRegistration, type Contract } from './harness';
 
 const DAY_MS = 24 * 3600 * 1000;

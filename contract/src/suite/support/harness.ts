@@ -18,13 +18,8 @@ import {
   type Problem,
 } from 'card-issuing-sdk';
 import type { Fixtures } from 'card-issuing-mock';
-import {
-  createMockControl,
-  createTenant,
-  freshCredentials,
-  type MockControl,
-} from '../../../../examples/support/control';
-import { newRegistration as registrationOf } from '../../../../examples/support/example';
+import { createMockControl, createTenant, freshCredentials, type MockControl } from 'card-issuing-mock/control';
+import { newRegistration as registrationOf } from './registration';
 import { createRecordingFetch } from '../../conformance/recording-fetch';
 import { createConformanceChecker } from '../../conformance/validator';
 import { expect } from './expect';

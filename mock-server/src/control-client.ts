@@ -1,7 +1,9 @@
 /**
- * The mock's control API (contract section 7) over HTTP: the `/__mock/` routes, never signed. One adapter for both
- * places the demo runs: in-process, where msw's `setupServer` intercepts the very same routes (no port, no network),
- * and against a running `card-issuing-mock`. So a flow has one code path whichever mock it talks to.
+ * `card-issuing-mock/control`: the mock's control API (contract section 7) over HTTP, the `/__mock/` routes (signed
+ * only for a tenant other than the default). One client for every place a flow runs: in-process, where msw's
+ * `setupServer` intercepts the very same routes (no port, no network), and against a running `card-issuing-mock`.
+ * So a flow has one code path whichever mock it talks to; the examples and the contract suite use it. It needs
+ * only `fetch` and the SDK's signing: no msw, nothing of the mock itself.
  *
  * What the control API stands in for is what no endpoint of the service offers: reading the OTP e-mail, the KYC
  * provider's result, a crypto deposit arriving, a business user finishing registration, the corporation cancelling,
@@ -9,14 +11,7 @@
  * @module
  */
 import { signRequest, type Approval, type BusinessUser, type Card, type User } from 'card-issuing-sdk';
-import type {
-  Authorization,
-  ChangeRequest,
-  Fixtures,
-  IncomingDepositResult,
-  OutboxMessage,
-  Purchase,
-} from 'card-issuing-mock';
+import type { Authorization, ChangeRequest, Fixtures, IncomingDepositResult, OutboxMessage, Purchase } from './index';
 
 /** A control call the mock refused (problem+json), or a server without the control API. */
 export class ControlError extends Error {

@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 import type { SetupServer } from 'msw/node';
-import type { ConformanceChecker, Finding } from './validator';
+import type { ConformanceChecker, Finding } from 'card-issuing-contract/conformance';
 
 /** What a recorder gives back: a way to wait for the exchanges still being read, and to stop. */
 export interface Recorder {
@@ -73,5 +73,3 @@ export function recordMswExchanges(
     },
   };
 }
-
-export { createRecordingFetch } from '../../contract/src/conformance/recording-fetch';

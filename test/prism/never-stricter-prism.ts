@@ -12,11 +12,11 @@ import { spawn } from 'node:child_process';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { operationTable } from '../sdk/generated/operations.gen';
-import { responseErrors, type OperationId } from '../sdk/src/core/validation';
-import { createConformanceChecker } from '../test/conformance/validator';
-import { Generator, Random, type Schema } from '../test/fuzz/generate';
-import { repoPath } from '../test/helpers/spec';
+import { operationTable } from '../../sdk/generated/operations.gen';
+import { responseErrors, type OperationId } from '../../sdk/src/core/validation';
+import { createConformanceChecker } from 'card-issuing-contract/conformance';
+import { Generator, Random, type Schema } from '../fuzz/generate';
+import { repoPath } from '../helpers/spec';
 
 const rounds = Number(process.argv[2] ?? 3);
 const port = 4900 + Math.floor(Math.random() * 90);
