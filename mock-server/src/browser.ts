@@ -30,7 +30,10 @@ import {
 export type StartBrowserMockOptions = Parameters<typeof createMock>[0] & {
   /** Where the app serves msw's `mockServiceWorker.js` (default `/mockServiceWorker.js`), and registration options. */
   serviceWorker?: { url?: string; options?: RegistrationOptions };
-  /** Do not log each intercepted request in the browser console. Default false. */
+  /**
+   * Do not log each intercepted request in the browser console. Default true: a page left running all day would
+   * otherwise get a console group per request (msw's own default); `quiet: false` turns them on.
+   */
   quiet?: boolean;
   /**
    * Also put {@link BrowserMockInspector} on `globalThis` under this name (e.g. `'cardIssuingMock'`), so that the
@@ -64,7 +67,7 @@ export interface BrowserMock extends BrowserMockInspector {
  * handle (the app's own assets, other APIs) go to the network untouched.
  */
 export async function startBrowserMock(options: StartBrowserMockOptions = {}): Promise<BrowserMock> {
-  const { serviceWorker, quiet = false, expose, ...mockOptions } = options;
+  const { serviceWorker, quiet = true, expose, ...mockOptions } = options;
   const mock = createMock(mockOptions);
   const worker = setupWorker(...mock.handlers);
   await worker.start({
