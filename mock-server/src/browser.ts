@@ -16,6 +16,7 @@
  * @module
  */
 import { setupWorker, type SetupWorker } from 'msw/browser';
+import { keepBrowserState } from './runners/browser-state';
 import {
   createMock,
   type CardIssuingMock,
@@ -40,6 +41,22 @@ export type StartBrowserMockOptions = Parameters<typeof createMock>[0] & {
    * browser's console or a devtools panel can read the journal: `cardIssuingMock.requests({ status: '4xx' })`.
    */
   expose?: string;
+  /**
+   * Keep the tenant's state and virtual clock across reloads, in the origin's IndexedDB (one record per tenant, the
+   * mock's JSON snapshot, saved at each change). Default false: each load starts from the seeded state.
+   */
+  persist?: boolean;
+  /**
+   * Show a change made in one tab in the page's other tabs (a BroadcastChannel per tenant; the last change sent
+   * wins). With `persist` too, a tab opened later starts from the saved state. Default false.
+   */
+  sync?: boolean;
+  /**
+   * Runs once on a fresh store, before the first request is answered: every start without `persist`, and with
+   * `persist` only when nothing was saved yet (or after `reset()`). Put the app's starting data here; a reload keeps
+   * what it made instead of making it again.
+   */
+  init?: (mock: CardIssuingMock) => void | Promise<void>;
 };
 
 /** What the browser mock saw: the same journal and events as `GET /__mock/requests` and `/__mock/events` of the server. */
@@ -58,7 +75,12 @@ export interface BrowserMock extends BrowserMockInspector {
   worker: SetupWorker;
   /** The mock's control API (clock, outbox, kyc, deposits, faults, ...). */
   mock: CardIssuingMock;
-  /** Stops intercepting requests. */
+  /**
+   * Back to the seeded state: this tab's mock, the state saved with `persist` and the other tabs with `sync`; then
+   * `init` runs again.
+   */
+  reset(): Promise<void>;
+  /** Stops intercepting requests (and saving and syncing). */
   stop(): Promise<void>;
 }
 
@@ -67,8 +89,10 @@ export interface BrowserMock extends BrowserMockInspector {
  * handle (the app's own assets, other APIs) go to the network untouched.
  */
 export async function startBrowserMock(options: StartBrowserMockOptions = {}): Promise<BrowserMock> {
-  const { serviceWorker, quiet = true, expose, ...mockOptions } = options;
+  const { serviceWorker, quiet = true, expose, persist = false, sync = false, init, ...mockOptions } = options;
   const mock = createMock(mockOptions);
+  const state = await keepBrowserState(mock, { persist, sync });
+  if (state.fresh) await init?.(mock);
   const worker = setupWorker(...mock.handlers);
   await worker.start({
     serviceWorker: {
@@ -90,7 +114,12 @@ export async function startBrowserMock(options: StartBrowserMockOptions = {}): P
     worker,
     mock,
     ...inspector,
+    async reset() {
+      await state.reset();
+      await init?.(mock);
+    },
     async stop() {
+      state.close();
       await worker.stop();
       if (expose && (globalThis as Record<string, unknown>)[expose] === inspector)
         delete (globalThis as Record<string, unknown>)[expose];

@@ -8,13 +8,20 @@ import { codeBlockOf } from '../helpers/markdown';
 import { repoPath } from '../helpers/spec';
 
 // The browser mock as a front-end app meets it, in Vite's dev server and Debian's Chromium: the snippet of
-// docs/mock.md as written, quiet in the console.
+// docs/mock.md as written, quiet in the console; with `persist` a user and the virtual clock survive a reload and
+// `init` runs only on a fresh store; with `sync` a second tab shows a change made in the first within a second;
+// `reset()` clears the saved state and the other tabs.
 
 const root = repoPath('test/browser/fixtures/front-end');
 
-/** msw's worker script at /mockServiceWorker.js, and the docs block as the page's `./api` module. */
+/** The docs blocks the pages import, by the stand-in module each replaces (as an app's own src/ file). */
+const DOCS_BLOCKS: Record<string, string> = {
+  [`${root}/api.ts`]: 'In the browser',
+  [`${root}/mock.ts`]: 'Across reloads and tabs',
+};
+
+/** msw's worker script at /mockServiceWorker.js, and the docs blocks in place of their stand-ins. */
 function frontEndPlugin(): Plugin {
-  const apiModule = `${root}/api.ts`;
   return {
     name: 'front-end-fixture',
     configureServer(server) {
@@ -23,13 +30,9 @@ function frontEndPlugin(): Plugin {
         res.end(readFileSync(createRequire(import.meta.url).resolve('msw/mockServiceWorker.js'), 'utf8'));
       });
     },
-    resolveId(source, importer) {
-      if (source === './api' && importer?.startsWith(root)) return apiModule;
-      return null;
-    },
     load(id) {
-      if (id === apiModule) return codeBlockOf(repoPath('docs/mock.md'), 'In the browser');
-      return null;
+      const section = DOCS_BLOCKS[id];
+      return section === undefined ? null : codeBlockOf(repoPath('docs/mock.md'), section);
     },
   };
 }
@@ -86,5 +89,102 @@ describe('the browser snippet of docs/mock.md', () => {
     // msw prints "[MSW] Mocking enabled." and a group per request unless told to be quiet.
     expect(console.filter((line) => line.includes('[MSW]'))).toEqual([]);
     await page.close();
+  });
+});
+
+/** What the persist page (fixtures/front-end/persist.ts) puts on `window.app`. */
+interface PersistApp {
+  client: import('card-issuing-sdk').CardIssuingClient;
+  started: import('card-issuing-mock/browser').BrowserMock;
+  registration(
+    firstName: string,
+  ): Parameters<import('card-issuing-sdk').CardIssuingClient['s2s']['users']['create']>[0];
+}
+declare const app: PersistApp;
+
+/** The page's list of users, as it shows them. */
+const users = (page: Page) => page.locator('#users li').allTextContents();
+
+describe('startBrowserMock({ persist: true, sync: true })', () => {
+  it('keeps a user and the virtual clock across a reload, runs init only on a fresh store, shows a change in a second tab within a second, and reset() clears both', async () => {
+    const context = await browser.newContext();
+    const first = await context.newPage();
+    await open(first, 'persist.html');
+    await expect(users(first)).resolves.toEqual(['Seeded NOT_STARTED']);
+    const { id, clock } = await first.evaluate(async () => {
+      const user = await app.client.s2s.users.create(app.registration('Ada'));
+      app.started.mock.clock.advance(2 * 86_400);
+      return { id: user.id, clock: app.started.mock.clock.now().toISOString() };
+    });
+    await first.locator('#users li', { hasText: 'Ada' }).waitFor();
+
+    // A reload: the same users (init did not make a second Seeded), the user readable through the API, the clock on.
+    await first.reload();
+    await first.locator('body[data-state="done"]').waitFor();
+    await expect(users(first)).resolves.toEqual(['Seeded NOT_STARTED', 'Ada NOT_STARTED']);
+    await expect(
+      first.evaluate((userId) => app.client.s2s.users.get(userId).then((u) => u.firstName), id),
+    ).resolves.toBe('Ada');
+    const after = Date.parse((await first.locator('body').getAttribute('data-clock'))!);
+    expect(after).toBeGreaterThanOrEqual(Date.parse(clock));
+
+    // A second tab starts from the saved state; a change in the first shows there (awaited, at most one second).
+    const second = await context.newPage();
+    await open(second, 'persist.html');
+    await expect(users(second)).resolves.toEqual(['Seeded NOT_STARTED', 'Ada NOT_STARTED']);
+    await first.evaluate((userId) => app.started.mock.kyc(userId, 'PASSED'), id);
+    await second.locator('#users li', { hasText: 'Ada PASSED' }).waitFor({ timeout: 1_000 });
+    await second.evaluate(() => app.client.s2s.users.create(app.registration('Grace')));
+    await first.locator('#users li', { hasText: 'Grace' }).waitFor({ timeout: 1_000 });
+
+    // reset(): both tabs back to the seeded state with init's user, and so is the next load.
+    await first.evaluate(() => app.started.reset());
+    await expect(users(first)).resolves.toEqual(['Seeded NOT_STARTED']);
+    await second.waitForFunction(() => document.querySelectorAll('#users li').length === 1, undefined, {
+      timeout: 1_000,
+    });
+    await expect(users(second)).resolves.toEqual(['Seeded NOT_STARTED']);
+    await second.reload();
+    await second.locator('body[data-state="done"]').waitFor();
+    await expect(users(second)).resolves.toEqual(['Seeded NOT_STARTED']);
+    await context.close();
+  });
+});
+
+describe('the persist snippet of docs/mock.md', () => {
+  it('runs as written: init on a fresh store only, the clock kept across a reload, "start over" back to init', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    /** How far the mock's virtual clock is ahead of the wall clock, in whole hours. */
+    const ahead = () =>
+      page.evaluate(() => {
+        const { mock } = (window as unknown as { browserMock: import('card-issuing-mock/browser').BrowserMock })
+          .browserMock;
+        return Math.round((mock.clock.now().getTime() - Date.now()) / 3_600_000);
+      });
+    await open(page, 'persist-docs.html');
+    await expect(ahead()).resolves.toBe(1); // init's hour
+    await page.evaluate(() =>
+      (
+        window as unknown as { browserMock: import('card-issuing-mock/browser').BrowserMock }
+      ).browserMock.mock.clock.advance(24 * 3600),
+    );
+    await page.reload();
+    await page.locator('body[data-state="done"]').waitFor();
+    await expect(ahead()).resolves.toBe(25); // kept, and init did not add another hour
+    await page.getByRole('button', { name: 'Start over' }).click();
+    await page.waitForFunction(
+      () =>
+        Math.round(
+          ((
+            window as unknown as { browserMock: import('card-issuing-mock/browser').BrowserMock }
+          ).browserMock.mock.clock
+            .now()
+            .getTime() -
+            Date.now()) /
+            3_600_000,
+        ) === 1,
+    );
+    await context.close();
   });
 });

@@ -1,5 +1,5 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import axe from 'axe-core';
+import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCardIssuingClient } from 'card-issuing-sdk';
@@ -16,7 +16,7 @@ import { repoPath } from '../helpers/spec';
 // label through Playwright's role and label queries, the way a test of an app drives the page.
 
 const results = repoPath('test-results');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const axeSource = axe.source;
 const TABS = ['Business', 'Server2Server', 'Deposits', 'Outbox', 'Events', 'Faults'];
 
 let server: MockServer;
@@ -63,7 +63,7 @@ interface AxeResult {
 }
 
 /** axe-core on the whole page (the tab's panel, the clock and the journal), WCAG 2.x A and AA plus label-in-name. */
-async function axe(target: Page): Promise<AxeResult['violations']> {
+async function runAxe(target: Page): Promise<AxeResult['violations']> {
   // Evaluated through the DevTools protocol, which the page's Content-Security-Policy does not govern.
   await target.evaluate(axeSource);
   const result = await target.evaluate(
@@ -118,7 +118,7 @@ describe('the inspector page, tab by tab', () => {
       await page.getByRole('tab', { name: new RegExp(`^${tab}`) }).click();
       await page.locator('[role="tabpanel"] section').first().waitFor();
       await page.screenshot({ path: `${results}/inspector-a11y-${tab.toLowerCase()}-1280x800.png`, fullPage: true });
-      const violations = await axe(page);
+      const violations = await runAxe(page);
       const grave = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       expect(
         grave.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
