@@ -11,6 +11,7 @@ const library = {
   vitest: 'src/vitest.ts',
   jest: 'src/jest.ts',
   'jest-environment-jsdom': 'src/jest-environment-jsdom.ts',
+  playwright: 'src/playwright.ts',
 };
 const shared: Options = {
   entry: library,
@@ -21,7 +22,7 @@ const shared: Options = {
   // import.meta.url in CommonJS (the jsdom environment finds the project's jest-environment-jsdom from it).
   shims: true,
 };
-const peers = [/^card-issuing-sdk/, 'zod', 'vitest', 'jest-environment-jsdom', /^node:/];
+const peers = [/^card-issuing-sdk/, 'zod', 'vitest', 'jest-environment-jsdom', '@playwright/test', /^node:/];
 
 export default defineConfig([
   // ESM: msw stays external too, the consumer's own copy. The CLI is built with the library, so that it shares its
