@@ -8,6 +8,7 @@ const library = {
   index: 'src/index.ts',
   node: 'src/node.ts',
   browser: 'src/browser.ts',
+  'browser-server': 'src/browser-server.ts',
   vitest: 'src/vitest.ts',
   jest: 'src/jest.ts',
   'jest-environment-jsdom': 'src/jest-environment-jsdom.ts',
