@@ -14,24 +14,14 @@
  *
  * The integrator rows (esm-ts, cjs-ts) and the quickstart talk to the mock command over HTTP.
  */
-import {
-  createReadStream,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { chromePath } from '../helpers/chromium';
 import { codeBlockOf } from '../helpers/markdown';
+import { CHROMIUM_ARGS, serveStatic } from './browser-support';
 import { createProject, lastJson, MockCommand, npmInstall, ok, TOOLS, type Project } from './support';
 
 const tarballs = inject('tarballs');
@@ -312,44 +302,4 @@ function fixture(path: string): string {
 function emptyFolder(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-}
-
-// --no-sandbox: CI runs as root. Without the background-networking flags Chromium dials Google's hosts.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html',
-  '.js': 'text/javascript',
-  '.css': 'text/css',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-};
-
-/** Serves a built site on a free loopback port (a service worker needs a secure context: 127.0.0.1 is one). */
-async function serveStatic(root: string): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    const file = join(root, path === '/' ? 'index.html' : path);
-    if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream' });
-    createReadStream(file).pipe(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (typeof address !== 'object' || !address) throw new Error('no address');
-  return {
-    url: `http://127.0.0.1:${address.port}/`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
 }
