@@ -15,6 +15,7 @@
  * ```
  * @module
  */
+import { http, passthrough } from 'msw';
 import { setupWorker, type SetupWorker } from 'msw/browser';
 import { keepBrowserState } from './runners/browser-state';
 import {
@@ -57,6 +58,13 @@ export type StartBrowserMockOptions = Parameters<typeof createMock>[0] & {
    * what it made instead of making it again.
    */
   init?: (mock: CardIssuingMock) => void | Promise<void>;
+  /**
+   * Let {@link BrowserMock.openInspector} show the inspector page over the app: this tab's own mock, seen and steered
+   * without a server. The page is a static copy in the app's public folder (`npx card-issuing-mock init public
+   * --inspector` writes it to `/__mock/ui/`; `url` if it is served elsewhere); its calls to the control API are
+   * answered by this tab's service worker. Default false.
+   */
+  inspector?: boolean | { url?: string };
 };
 
 /** What the browser mock saw: the same journal and events as `GET /__mock/requests` and `/__mock/events` of the server. */
@@ -80,6 +88,13 @@ export interface BrowserMock extends BrowserMockInspector {
    * `init` runs again.
    */
   reset(): Promise<void>;
+  /**
+   * Shows the inspector page over the app, in a panel with a close button (needs `inspector: true`); a second call
+   * brings the same panel back. Returns the panel's frame.
+   */
+  openInspector(): HTMLIFrameElement;
+  /** Takes the inspector panel away. */
+  closeInspector(): void;
   /** Stops intercepting requests (and saving and syncing). */
   stop(): Promise<void>;
 }
@@ -89,11 +104,27 @@ export interface BrowserMock extends BrowserMockInspector {
  * handle (the app's own assets, other APIs) go to the network untouched.
  */
 export async function startBrowserMock(options: StartBrowserMockOptions = {}): Promise<BrowserMock> {
-  const { serviceWorker, quiet = true, expose, persist = false, sync = false, init, ...mockOptions } = options;
+  const {
+    serviceWorker,
+    quiet = true,
+    expose,
+    persist = false,
+    sync = false,
+    init,
+    inspector: inspectorOption,
+    ...mockOptions
+  } = options;
   const mock = createMock(mockOptions);
   const state = await keepBrowserState(mock, { persist, sync });
   if (state.fresh) await init?.(mock);
-  const worker = setupWorker(...mock.handlers);
+  const inspectorUrl = inspectorOption
+    ? (typeof inspectorOption === 'object' && inspectorOption.url) || '/__mock/ui/index.html'
+    : undefined;
+  // The inspector page's own files come from the app's server, even when the mock answers every origin.
+  const pageFiles = inspectorUrl
+    ? [http.get(`${new URL('.', new URL(inspectorUrl, location.href)).href}*`, () => passthrough())]
+    : [];
+  const worker = setupWorker(...pageFiles, ...mock.handlers);
   await worker.start({
     serviceWorker: {
       url: serviceWorker?.url ?? '/mockServiceWorker.js',
@@ -110,6 +141,7 @@ export async function startBrowserMock(options: StartBrowserMockOptions = {}): P
     subscribe: (listener) => mock.subscribe(listener),
   };
   if (expose) (globalThis as Record<string, unknown>)[expose] = inspector;
+  let panel: HTMLElement | undefined;
   return {
     worker,
     mock,
@@ -118,11 +150,47 @@ export async function startBrowserMock(options: StartBrowserMockOptions = {}): P
       await state.reset();
       await init?.(mock);
     },
+    openInspector() {
+      if (!inspectorUrl)
+        throw new Error('The inspector is off: start the mock with startBrowserMock({ inspector: true }).');
+      panel ??= inspectorPanel(inspectorUrl, mockOptions.baseUrl ?? location.origin, () => {
+        panel?.remove();
+        panel = undefined;
+      });
+      document.body.append(panel);
+      return panel.querySelector('iframe')!;
+    },
+    closeInspector() {
+      panel?.remove();
+      panel = undefined;
+    },
     async stop() {
+      panel?.remove();
       state.close();
       await worker.stop();
       if (expose && (globalThis as Record<string, unknown>)[expose] === inspector)
         delete (globalThis as Record<string, unknown>)[expose];
     },
   };
+}
+
+/** The inspector in a panel over the app: a labelled region with a close button and the page in a frame. */
+function inspectorPanel(url: string, apiBase: string, close: () => void): HTMLElement {
+  const panel = document.createElement('section');
+  panel.setAttribute('aria-label', 'Mock inspector');
+  panel.style.cssText =
+    'position:fixed;inset:0 0 0 auto;width:min(760px,100vw);z-index:2147483647;display:flex;flex-direction:column;background:#fff;box-shadow:-4px 0 16px rgba(0,0,0,.25)';
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.textContent = 'Close mock inspector';
+  button.style.cssText = 'align-self:flex-end;margin:4px;font:inherit';
+  button.addEventListener('click', close);
+  const frame = document.createElement('iframe');
+  frame.title = 'Mock inspector';
+  const src = new URL(url, location.href);
+  src.searchParams.set('api', apiBase);
+  frame.src = src.href;
+  frame.style.cssText = 'flex:1;border:0;width:100%';
+  panel.append(button, frame);
+  return panel;
 }

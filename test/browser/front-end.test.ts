@@ -1,8 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { createServer, type Plugin, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyInspectorPage } from '../../mock-server/src/node/init';
 import { launchChromium } from '../helpers/chromium';
 import { codeBlockOf } from '../helpers/markdown';
 import { repoPath } from '../helpers/spec';
@@ -40,11 +43,15 @@ function frontEndPlugin(): Plugin {
 let vite: ViteDevServer;
 let browser: Browser;
 let base: string;
+/** The app's public folder: the inspector page as `npx card-issuing-mock init public --inspector` writes it. */
+const publicDir = mkdtempSync(join(tmpdir(), 'card-issuing-front-end-public-'));
 
 beforeAll(async () => {
+  await copyInspectorPage(publicDir);
   vite = await createServer({
     configFile: false,
     root,
+    publicDir,
     resolve: { tsconfigPaths: true },
     // The scan cannot follow `./api` (the plugin serves it); the pages load msw's ES modules as they are.
     optimizeDeps: { noDiscovery: true },
@@ -61,6 +68,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await vite?.close();
+  rmSync(publicDir, { recursive: true, force: true });
 });
 
 /** Opens `path` and waits until its script says done (or failed); returns the console lines it printed. */
@@ -186,5 +194,35 @@ describe('the persist snippet of docs/mock.md', () => {
         ) === 1,
     );
     await context.close();
+  });
+});
+
+describe('startBrowserMock({ inspector: true })', () => {
+  it("opens the inspector over the app: the page's own mock seen and steered without a server", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await open(page, 'inspector.html');
+    const userId = await page.evaluate(() => {
+      const w = window as unknown as { browserMock: import('card-issuing-mock/browser').BrowserMock; userId: string };
+      w.browserMock.openInspector();
+      return w.userId;
+    });
+    const panel = page.getByRole('region', { name: 'Mock inspector' });
+    const inspector = page.frameLocator('iframe[title="Mock inspector"]');
+    await inspector.locator('[data-live="live"]').waitFor({ timeout: 30_000 });
+    await inspector.getByRole('tab', { name: /^Server2Server/ }).click();
+    await inspector.locator(`[data-user="${userId}"]`).waitFor();
+    await inspector.getByRole('button', { name: 'KYC passed for Ada Lovelace' }).click();
+    await inspector.locator(`[data-user="${userId}"] [data-status="PASSED"]`).waitFor();
+    // The change is the page's own mock's: the app reads it back through the API.
+    await expect(
+      page.evaluate(() => {
+        const w = window as unknown as { browserMock: import('card-issuing-mock/browser').BrowserMock; userId: string };
+        return w.browserMock.mock.snapshot().users[w.userId]?.kycStatus;
+      }),
+    ).resolves.toBe('PASSED');
+    await page.screenshot({ path: repoPath('test-results/browser-mock-inspector-1280x800.png') });
+    await panel.getByRole('button', { name: 'Close mock inspector' }).click();
+    await panel.waitFor({ state: 'detached' });
+    await page.close();
   });
 });

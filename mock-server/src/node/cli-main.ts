@@ -5,12 +5,13 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startMockServer, type MockServer, type StartMockServerOptions } from './start.js';
-import { copyWorkerScript } from './init.js';
+import { copyInspectorPage, copyWorkerScript } from './init.js';
 
 /** What the command prints for --help and after a bad flag. */
 export const USAGE = `Usage:
   card-issuing-mock [options]           start the mock server
   card-issuing-mock init <publicDir>    copy msw's mockServiceWorker.js into publicDir (for card-issuing-mock/browser)
+      --inspector                       also the inspector page, into publicDir/__mock/ui/ (startBrowserMock({ inspector: true }))
 
 Options:
   --port <n>           port to listen on (default 4010; 0 picks a free one)
@@ -72,6 +73,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
           `Start it in the app with startBrowserMock() from 'card-issuing-mock/browser' ` +
           `(it loads /mockServiceWorker.js; pass serviceWorker.url if the folder is served elsewhere).\n`,
       );
+      if (parsed.inspector) {
+        const folder = await copyInspectorPage(parsed.publicDir);
+        io.out(
+          `Copied the inspector page to ${folder}.\n` +
+            `Open it over the app with startBrowserMock({ inspector: true }) and then openInspector().\n`,
+        );
+      }
       return 0;
     } catch (error) {
       io.err(`card-issuing-mock init: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -134,7 +142,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
 
 type Parsed =
   | { kind: 'help' }
-  | { kind: 'init'; publicDir: string }
+  | { kind: 'init'; publicDir: string; inspector: boolean }
   | { kind: 'serve'; options: StartMockServerOptions & { stateFile?: string } };
 
 function parse(argv: readonly string[]): Parsed {
@@ -158,21 +166,24 @@ function parse(argv: readonly string[]): Parsed {
       seed: { type: 'string' },
       docs: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      inspector: { type: 'boolean' },
     },
   });
   if (values.help) return { kind: 'help' };
 
   const [command, ...rest] = positionals;
   if (command === 'init') {
-    const serveFlags = Object.keys(values);
+    const serveFlags = Object.keys(values).filter((flag) => flag !== 'inspector');
     if (serveFlags.length) throw new UsageError(`init takes no options (got --${serveFlags.join(', --')}).`);
     if (rest.length !== 1)
       throw new UsageError(
         'init needs exactly one argument: the folder the app serves static files from, e.g. `init public`.',
       );
-    return { kind: 'init', publicDir: rest[0]! };
+    return { kind: 'init', publicDir: rest[0]!, inspector: values.inspector === true };
   }
   if (command !== undefined) throw new UsageError(`Unknown command "${command}".`);
+  if (values.inspector)
+    throw new UsageError('--inspector is an option of init (the server has its page at /__mock/ui).');
 
   const options: StartMockServerOptions = {};
   if (values.port !== undefined) options.port = integer('--port', values.port, 0, 65535);
