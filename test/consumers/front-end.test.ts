@@ -4,7 +4,7 @@
  * | row | project | runs |
  * | --- | --- | --- |
  * | vite-persist | a Vite production build with `startBrowserMock({ persist, sync })` | Chromium: a user kept across a reload, a change in one tab shown in another within a second |
- * | playwright | @playwright/test with `card-issuing-mock/playwright`, a Vite app | docs/mock.md's spec, 4 times over in 4 workers, each test seeing only its own data |
+ * | playwright | @playwright/test with `card-issuing-mock/playwright`, a Vite app | docs/mock.md's spec, 4 times over in 4 workers, each test seeing only its own data; the backend-for-frontend fixture (a tenant per worker on the standalone server) |
  * | nextjs | Next.js (app router, current major) with docs/mock.md's recipe | `next build`, `next start`: a page with data from the server's mock and from the browser's |
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -99,14 +99,19 @@ describe.concurrent('consumer matrix: front-end rows', () => {
         'index.html': 'playwright/index.html',
         'src/main.ts': 'playwright/src/main.ts',
         'playwright.config.ts': 'playwright/playwright.config.ts',
+        'e2e/bff.spec.ts': 'playwright/e2e/bff.spec.ts',
       },
     });
     // Playwright's test runner from the registry: it downloads no browser (Debian's Chromium is given to it).
     await npmInstall(project.dir, [`@playwright/test@${PLAYWRIGHT_TEST}`], { dev: true });
     writeBlock(project, 'e2e/signup.spec.ts', 'Playwright');
+    writeBlock(project, 'e2e/fixtures.ts', 'With a backend-for-frontend');
     await project.ok('npx', ['vite', 'build']);
+    const mockPort = await freePort();
     const result = await project.run('npx', ['playwright', 'test'], {
       PORT: String(await freePort()),
+      MOCK_PORT: String(mockPort),
+      CARD_ISSUING_MOCK_URL: `http://127.0.0.1:${mockPort}`,
       CHROME_PATH: chromePath(),
       PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
     });
@@ -115,8 +120,9 @@ describe.concurrent('consumer matrix: front-end rows', () => {
       stats: { expected: number; unexpected: number; flaky: number; skipped: number };
       suites: unknown;
     };
-    expect(report.stats).toMatchObject({ expected: 4, unexpected: 0, flaky: 0, skipped: 0 });
-    // The four ran in four workers at once (Playwright numbers its workers by parallel index).
+    // The docs' spec and the backend-for-frontend spec, four times each.
+    expect(report.stats).toMatchObject({ expected: 8, unexpected: 0, flaky: 0, skipped: 0 });
+    // They ran in four workers at once (Playwright numbers its workers by parallel index).
     const workers = new Set(JSON.stringify(report.suites).match(/"parallelIndex":\d/g));
     expect(workers.size).toBe(4);
   });
