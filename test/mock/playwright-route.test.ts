@@ -20,9 +20,15 @@ function route(method: string, url: string, headers: Record<string, string>, bod
       allHeaders: async () => headers,
       postDataBuffer: () => (body === undefined ? null : Buffer.from(body)),
     }),
-    fulfill: async (response) => void (done.fulfilled = response),
-    fallback: async () => void (done.fallback = true),
-    abort: async (code) => void (done.aborted = code ?? 'failed'),
+    fulfill: async (response) => {
+      done.fulfilled = response;
+    },
+    fallback: async () => {
+      done.fallback = true;
+    },
+    abort: async (code) => {
+      done.aborted = code ?? 'failed';
+    },
   };
   return { value, done };
 }
