@@ -17,7 +17,14 @@
  * ```
  * @module
  */
-import { test as base } from '@playwright/test';
+import {
+  test as base,
+  type PlaywrightTestArgs,
+  type PlaywrightTestOptions,
+  type PlaywrightWorkerArgs,
+  type PlaywrightWorkerOptions,
+  type TestType,
+} from '@playwright/test';
 import { createMock, type CardIssuingMock, type CreateMockOptions } from './index';
 import { answerRoute } from './runners/route';
 
@@ -36,7 +43,11 @@ export interface MockFixtures {
  * whether the test names `mock` or not; with `mockOptions.baseUrl` only that origin is routed, otherwise every request
  * is offered to the mock and what it does not handle goes on to the network.
  */
-export const test = base.extend<MockFixtures>({
+// Typed by hand so that the declarations name @playwright/test (what the user installs), not its inner package.
+export const test: TestType<
+  PlaywrightTestArgs & PlaywrightTestOptions & MockFixtures,
+  PlaywrightWorkerArgs & PlaywrightWorkerOptions
+> = base.extend<MockFixtures>({
   mockOptions: [{}, { option: true }],
   mock: [
     async ({ context, mockOptions }, use) => {
