@@ -1,9 +1,12 @@
 /**
  * The browser side of the consumer matrix's rows: Chromium's flags and a static server for a built site.
  */
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
+import { type BrowserContext, chromium } from 'playwright-core';
+import { chromePath } from '../helpers/chromium';
 
 // --no-sandbox: CI runs as root. Without the background-networking flags Chromium dials Google's hosts.
 export const CHROMIUM_ARGS = [
@@ -52,4 +55,21 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/** Debian's Chromium with a fresh profile of its own; `close` ends it and removes the profile. */
+export async function launchChromiumProfile(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), 'card-issuing-consumer-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromePath(),
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
 }

@@ -7,15 +7,13 @@
  * | playwright | @playwright/test with `card-issuing-mock/playwright`, a Vite app | docs/mock.md's spec, 4 times over in 4 workers, each test seeing only its own data; the backend-for-frontend fixture (a tenant per worker on the standalone server) |
  * | nextjs | Next.js (app router, current major) with docs/mock.md's recipe | `next build`, `next start`: a page with data from the server's mock and from the browser's |
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { chromePath } from '../helpers/chromium';
 import { codeBlockOf } from '../helpers/markdown';
 import { repoPath } from '../helpers/spec';
-import { CHROMIUM_ARGS, freePort, serveStatic } from './browser-support';
+import { freePort, launchChromiumProfile, serveStatic } from './browser-support';
 import { createProject, MockCommand, npmInstall, type Project } from './support';
 
 const tarballs = inject('tarballs');
@@ -47,12 +45,8 @@ describe.concurrent('consumer matrix: front-end rows', () => {
     await project.ok('npx', ['card-issuing-mock', 'init', 'public']);
     await project.ok('npx', ['vite', 'build']);
     const site = await serveStatic(join(project.dir, 'dist'));
-    const profile = mkdtempSync(join(tmpdir(), 'card-issuing-consumer-chromium-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: chromePath(),
-      headless: true,
-      args: CHROMIUM_ARGS,
-    });
+    const chromium = await launchChromiumProfile();
+    const { context } = chromium;
     try {
       const first = await context.newPage();
       const ready = async (page: typeof first) => {
@@ -83,9 +77,8 @@ describe.concurrent('consumer matrix: front-end rows', () => {
       // Awaited, not slept for: the second tab redraws when the change arrives, within the second it is given.
       await second.locator('#users li', { hasText: 'Ada PASSED' }).waitFor({ timeout: 1_000 });
     } finally {
-      await context.close();
+      await chromium.close();
       await site.close();
-      rmSync(profile, { recursive: true, force: true });
     }
   });
 
@@ -164,12 +157,8 @@ describe.concurrent('consumer matrix: front-end rows', () => {
       /Ready in|started server on/i,
     );
     const url = `http://127.0.0.1:${port}/`;
-    const profile = mkdtempSync(join(tmpdir(), 'card-issuing-consumer-chromium-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: chromePath(),
-      headless: true,
-      args: CHROMIUM_ARGS,
-    });
+    const chromium = await launchChromiumProfile();
+    const { context } = chromium;
     try {
       // Server-side: in the HTML as the server rendered it, before any script ran.
       const html = await (await fetch(url)).text();
@@ -188,9 +177,8 @@ describe.concurrent('consumer matrix: front-end rows', () => {
       expect(fromServiceWorker).toContain('POST /s2s/users');
       expect(errors).toEqual([]);
     } finally {
-      await context.close();
+      await chromium.close();
       await server.interrupt();
-      rmSync(profile, { recursive: true, force: true });
     }
   });
 });

@@ -14,14 +14,11 @@
  *
  * The integrator rows (esm-ts, cjs-ts) and the quickstart talk to the mock command over HTTP.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { chromePath } from '../helpers/chromium';
 import { codeBlockOf } from '../helpers/markdown';
-import { CHROMIUM_ARGS, serveStatic } from './browser-support';
+import { launchChromiumProfile, serveStatic } from './browser-support';
 import { createProject, lastJson, MockCommand, npmInstall, ok, TOOLS, type Project } from './support';
 
 const tarballs = inject('tarballs');
@@ -234,14 +231,9 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
     await project.ok('npx', ['tsc', '-p', 'tsconfig.json']);
     await project.ok('npx', ['vite', 'build']);
     const site = await serveStatic(join(project.dir, 'dist'));
-    const profile = mkdtempSync(join(tmpdir(), 'card-issuing-consumer-chromium-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: chromePath(),
-      headless: true,
-      args: CHROMIUM_ARGS,
-    });
+    const chromium = await launchChromiumProfile();
     try {
-      const page = await context.newPage();
+      const page = await chromium.context.newPage();
       const fromServiceWorker: string[] = [];
       page.on('response', (response) => {
         if (response.url().startsWith('https://api.example.test/') && response.fromServiceWorker())
@@ -264,9 +256,8 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
       expect(fromServiceWorker).toContain('POST /s2s/users');
       expect(fromServiceWorker).toContain('GET /s2s/users/00000000-0000-4000-8000-000000000000');
     } finally {
-      await context.close();
+      await chromium.close();
       await site.close();
-      rmSync(profile, { recursive: true, force: true });
     }
   });
 
