@@ -49,7 +49,8 @@ export type StartBrowserMockOptions = Parameters<typeof createMock>[0] & {
   persist?: boolean;
   /**
    * Show a change made in one tab in the page's other tabs (a BroadcastChannel per tenant; the last change sent
-   * wins). With `persist` too, a tab opened later starts from the saved state. Default false.
+   * wins). A tab opened later takes the state of the tabs already open: with `persist` from the saved state, without
+   * it from their answer (it waits for it, and `init` does not run). Default false.
    */
   sync?: boolean;
   /**
@@ -116,7 +117,7 @@ export async function startBrowserMock(options: StartBrowserMockOptions = {}): P
   } = options;
   const mock = createMock(mockOptions);
   const state = await keepBrowserState(mock, { persist, sync });
-  if (state.fresh) await init?.(mock);
+  if (state.fresh && init) await state.initialize(() => init(mock));
   const inspectorUrl = inspectorOption
     ? (typeof inspectorOption === 'object' && inspectorOption.url) || '/__mock/ui/index.html'
     : undefined;

@@ -159,6 +159,24 @@ describe('startBrowserMock({ persist: true, sync: true })', () => {
   });
 });
 
+describe('startBrowserMock({ sync: true }) without persist', () => {
+  it("a tab opened later takes the open tab's state before it answers, without running init", async () => {
+    const context = await browser.newContext();
+    const first = await context.newPage();
+    await open(first, 'persist.html?persist=0');
+    await first.evaluate(() => app.client.s2s.users.create(app.registration('Ada')));
+    await first.locator('#users li', { hasText: 'Ada' }).waitFor();
+    const second = await context.newPage();
+    await open(second, 'persist.html?persist=0');
+    await expect(users(second)).resolves.toEqual(['Seeded NOT_STARTED', 'Ada NOT_STARTED']);
+    await expect(users(first)).resolves.toEqual(['Seeded NOT_STARTED', 'Ada NOT_STARTED']);
+    // And from then on they are in step both ways.
+    await second.evaluate(() => app.client.s2s.users.create(app.registration('Grace')));
+    await first.locator('#users li', { hasText: 'Grace' }).waitFor({ timeout: 1_000 });
+    await context.close();
+  });
+});
+
 describe('the persist snippet of docs/mock.md', () => {
   it('runs as written: init on a fresh store only, the clock kept across a reload, "start over" back to init', async () => {
     const context = await browser.newContext();

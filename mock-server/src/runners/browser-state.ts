@@ -63,6 +63,11 @@ type TabMessage = { kind: 'state'; from: string; snapshot: string } | { kind: 'h
 export interface BrowserState {
   /** True when nothing was saved for the tenant: the mock starts from its seeded state (and `init` runs). */
   fresh: boolean;
+  /**
+   * Runs the app's `init` on the fresh store. Without `persist`, its changes stay in this tab: the tabs already open
+   * keep their state, and this one takes theirs when they answer.
+   */
+  initialize(init: () => void | Promise<void>): Promise<void>;
   /** Back to the seeded state in this tab, in the saved state and in the other tabs. */
   reset(): Promise<void>;
   /** Stops saving and syncing. */
@@ -85,6 +90,8 @@ export async function keepBrowserState(
   const channel = options.sync ? new BroadcastChannel(`card-issuing-mock:${apiKey}`) : undefined;
   /** True while this tab applies another's state: that change is not saved or sent again. */
   let applying = false;
+  /** True while a tab opened later runs `init` without persist: not sent to the others. */
+  let local = false;
   let scheduled = false;
   const apply = (change: () => void) => {
     applying = true;
@@ -102,22 +109,48 @@ export async function keepBrowserState(
     send({ kind: 'state', from: tab, snapshot: JSON.stringify(current) });
   };
   const stopListening = mock.onChange(() => {
-    if (applying || scheduled) return;
+    if (applying || local || scheduled) return;
     scheduled = true;
     queueMicrotask(publish);
   });
+  /** Set while this tab waits for the state of the tabs already open. */
+  let arrived: (() => void) | undefined;
+  let release: (() => void) | undefined;
+  let joined = false;
   if (channel) {
     channel.onmessage = (event: MessageEvent<TabMessage>) => {
       const message = event.data;
       if (message.from === tab) return;
       if (message.kind === 'hello') send({ kind: 'state', from: tab, snapshot: JSON.stringify(mock.snapshot()) });
-      else apply(() => mock.restore(JSON.parse(message.snapshot) as TenantSnapshot));
+      else {
+        apply(() => mock.restore(JSON.parse(message.snapshot) as TenantSnapshot));
+        arrived?.();
+      }
     };
-    // A tab opened after the others takes their state (without persist it has no other way to get it).
-    if (!snapshot) send({ kind: 'hello', from: tab });
+    // Which tabs are open is known from the lock each holds while it runs (Web Locks, per origin). Without persist,
+    // a tab opened after others has no other way to their state: it asks, and waits for the first answer.
+    const lock = `card-issuing-mock:${apiKey}`;
+    const others = !snapshot && (await navigator.locks.query()).held?.some((held) => held.name === lock) === true;
+    void navigator.locks.request(lock, { mode: 'shared' }, () => new Promise<void>((resolve) => (release = resolve)));
+    if (others) {
+      await new Promise<void>((resolve) => {
+        arrived = resolve;
+        send({ kind: 'hello', from: tab });
+      });
+      arrived = undefined;
+      joined = true;
+    }
   }
   return {
-    fresh: snapshot === undefined,
+    fresh: snapshot === undefined && !joined,
+    async initialize(init) {
+      local = channel !== undefined && !saved;
+      try {
+        await init();
+      } finally {
+        local = false;
+      }
+    },
     async reset() {
       apply(() => mock.reset());
       await saved?.clear();
@@ -125,6 +158,7 @@ export async function keepBrowserState(
     },
     close() {
       stopListening();
+      release?.();
       channel?.close();
       saved?.close();
     },
