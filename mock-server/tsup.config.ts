@@ -9,9 +9,11 @@ const library = {
   node: 'src/node.ts',
   browser: 'src/browser.ts',
   control: 'src/control-client.ts',
+  'browser-server': 'src/browser-server.ts',
   vitest: 'src/vitest.ts',
   jest: 'src/jest.ts',
   'jest-environment-jsdom': 'src/jest-environment-jsdom.ts',
+  playwright: 'src/playwright.ts',
 };
 const shared: Options = {
   entry: library,
@@ -22,7 +24,7 @@ const shared: Options = {
   // import.meta.url in CommonJS (the jsdom environment finds the project's jest-environment-jsdom from it).
   shims: true,
 };
-const peers = [/^card-issuing-sdk/, 'zod', 'vitest', 'jest-environment-jsdom', /^node:/];
+const peers = [/^card-issuing-sdk/, 'zod', 'vitest', 'jest-environment-jsdom', '@playwright/test', /^node:/];
 
 export default defineConfig([
   // ESM: msw stays external too, the consumer's own copy. The CLI is built with the library, so that it shares its

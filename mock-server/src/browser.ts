@@ -15,7 +15,9 @@
  * ```
  * @module card-issuing-mock/browser
  */
+import { http, passthrough } from 'msw';
 import { setupWorker, type SetupWorker } from 'msw/browser';
+import { keepBrowserState } from './runners/browser-state';
 import {
   createMock,
   type CardIssuingMock,
@@ -30,13 +32,40 @@ import {
 export type StartBrowserMockOptions = Parameters<typeof createMock>[0] & {
   /** Where the app serves msw's `mockServiceWorker.js` (default `/mockServiceWorker.js`), and registration options. */
   serviceWorker?: { url?: string; options?: RegistrationOptions };
-  /** Do not log each intercepted request in the browser console. Default false. */
+  /**
+   * Do not log each intercepted request in the browser console. Default true: a page left running all day would
+   * otherwise get a console group per request (msw's own default); `quiet: false` turns them on.
+   */
   quiet?: boolean;
   /**
    * Also put {@link BrowserMockInspector} on `globalThis` under this name (e.g. `'cardIssuingMock'`), so that the
    * browser's console or a devtools panel can read the journal: `cardIssuingMock.requests({ status: '4xx' })`.
    */
   expose?: string;
+  /**
+   * Keep the tenant's state and virtual clock across reloads, in the origin's IndexedDB (one record per tenant, the
+   * mock's JSON snapshot, saved at each change). Default false: each load starts from the seeded state.
+   */
+  persist?: boolean;
+  /**
+   * Show a change made in one tab in the page's other tabs (a BroadcastChannel per tenant; the last change sent
+   * wins). A tab opened later takes the state of the tabs already open: with `persist` from the saved state, without
+   * it from their answer (it waits for it, and `init` does not run). Default false.
+   */
+  sync?: boolean;
+  /**
+   * Runs once on a fresh store, before the first request is answered: every start without `persist`, and with
+   * `persist` only when nothing was saved yet (or after `reset()`). Put the app's starting data here; a reload keeps
+   * what it made instead of making it again.
+   */
+  init?: (mock: CardIssuingMock) => void | Promise<void>;
+  /**
+   * Let {@link BrowserMock.openInspector} show the inspector page over the app: this tab's own mock, seen and steered
+   * without a server. The page is a static copy in the app's public folder (`npx card-issuing-mock init public
+   * --inspector` writes it to `/__mock/ui/`; `url` if it is served elsewhere); its calls to the control API are
+   * answered by this tab's service worker. Default false.
+   */
+  inspector?: boolean | { url?: string };
 };
 
 /** What the browser mock saw: the same journal and events as `GET /__mock/requests` and `/__mock/events` of the server. */
@@ -55,7 +84,19 @@ export interface BrowserMock extends BrowserMockInspector {
   worker: SetupWorker;
   /** The mock's control API (clock, outbox, kyc, deposits, faults, ...). */
   mock: CardIssuingMock;
-  /** Stops intercepting requests. */
+  /**
+   * Back to the seeded state: this tab's mock, the state saved with `persist` and the other tabs with `sync`; then
+   * `init` runs again.
+   */
+  reset(): Promise<void>;
+  /**
+   * Shows the inspector page over the app, in a panel with a close button (needs `inspector: true`); a second call
+   * brings the same panel back. Returns the panel's frame.
+   */
+  openInspector(): HTMLIFrameElement;
+  /** Takes the inspector panel away. */
+  closeInspector(): void;
+  /** Stops intercepting requests (and saving and syncing). */
   stop(): Promise<void>;
 }
 
@@ -64,9 +105,27 @@ export interface BrowserMock extends BrowserMockInspector {
  * handle (the app's own assets, other APIs) go to the network untouched.
  */
 export async function startBrowserMock(options: StartBrowserMockOptions = {}): Promise<BrowserMock> {
-  const { serviceWorker, quiet = false, expose, ...mockOptions } = options;
+  const {
+    serviceWorker,
+    quiet = true,
+    expose,
+    persist = false,
+    sync = false,
+    init,
+    inspector: inspectorOption,
+    ...mockOptions
+  } = options;
   const mock = createMock(mockOptions);
-  const worker = setupWorker(...mock.handlers);
+  const state = await keepBrowserState(mock, { persist, sync });
+  if (state.fresh && init) await state.initialize(() => init(mock));
+  const inspectorUrl = inspectorOption
+    ? (typeof inspectorOption === 'object' && inspectorOption.url) || '/__mock/ui/index.html'
+    : undefined;
+  // The inspector page's own files come from the app's server, even when the mock answers every origin.
+  const pageFiles = inspectorUrl
+    ? [http.get(`${new URL('.', new URL(inspectorUrl, location.href)).href}*`, () => passthrough())]
+    : [];
+  const worker = setupWorker(...pageFiles, ...mock.handlers);
   await worker.start({
     serviceWorker: {
       url: serviceWorker?.url ?? '/mockServiceWorker.js',
@@ -83,14 +142,56 @@ export async function startBrowserMock(options: StartBrowserMockOptions = {}): P
     subscribe: (listener) => mock.subscribe(listener),
   };
   if (expose) (globalThis as Record<string, unknown>)[expose] = inspector;
+  let panel: HTMLElement | undefined;
   return {
     worker,
     mock,
     ...inspector,
+    async reset() {
+      await state.reset();
+      await init?.(mock);
+    },
+    openInspector() {
+      if (!inspectorUrl)
+        throw new Error('The inspector is off: start the mock with startBrowserMock({ inspector: true }).');
+      panel ??= inspectorPanel(inspectorUrl, mockOptions.baseUrl ?? location.origin, () => {
+        panel?.remove();
+        panel = undefined;
+      });
+      document.body.append(panel);
+      return panel.querySelector('iframe')!;
+    },
+    closeInspector() {
+      panel?.remove();
+      panel = undefined;
+    },
     async stop() {
+      panel?.remove();
+      state.close();
       await worker.stop();
       if (expose && (globalThis as Record<string, unknown>)[expose] === inspector)
         delete (globalThis as Record<string, unknown>)[expose];
     },
   };
+}
+
+/** The inspector in a panel over the app: a labelled region with a close button and the page in a frame. */
+function inspectorPanel(url: string, apiBase: string, close: () => void): HTMLElement {
+  const panel = document.createElement('section');
+  panel.setAttribute('aria-label', 'Mock inspector');
+  panel.style.cssText =
+    'position:fixed;inset:0 0 0 auto;width:min(760px,100vw);z-index:2147483647;display:flex;flex-direction:column;background:#fff;box-shadow:-4px 0 16px rgba(0,0,0,.25)';
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.textContent = 'Close mock inspector';
+  button.style.cssText = 'align-self:flex-end;margin:4px;font:inherit';
+  button.addEventListener('click', close);
+  const frame = document.createElement('iframe');
+  frame.title = 'Mock inspector';
+  const src = new URL(url, location.href);
+  src.searchParams.set('api', apiBase);
+  frame.src = src.href;
+  frame.style.cssText = 'flex:1;border:0;width:100%';
+  panel.append(button, frame);
+  return panel;
 }

@@ -200,7 +200,7 @@ describe('the inspector page at /__mock/ui', () => {
 
   it('advances the clock past validTo by clicking: the short approval FINISHED, its card CLOSED, its budget released', async () => {
     const before = Date.parse((await page.locator('[data-clock]').getAttribute('data-clock'))!);
-    await noticeAfter(page, () => page.getByRole('button', { name: 'Advance the clock 3 days' }).click());
+    await noticeAfter(page, () => page.getByRole('button', { name: '+3 days' }).click());
     await shows(page, `[data-approval="${shortApproval.approvalUuid}"][data-status="FINISHED"]`);
     await shows(page, `[data-card="${shortApproval.card.id}"] .chain-head [data-status="CLOSED"]`);
     await expect(

@@ -14,27 +14,14 @@
  *
  * The integrator rows (esm-ts, cjs-ts) and the quickstart talk to the mock command over HTTP.
  */
-import {
-  createReadStream,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { chromePath } from '../helpers/chromium';
 import { codeBlockOf } from '../helpers/markdown';
+import { launchChromiumProfile, serveStatic } from './browser-support';
 import { createProject, lastJson, MockCommand, npmInstall, ok, TOOLS, type Project } from './support';
 
 const tarballs = inject('tarballs');
@@ -112,9 +99,10 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
       rootMockCorporates: fixtures.corporates.length,
       revealRoundTrip: true,
       frameHtml: true,
-      // In plain Node: msw refuses its browser build (exports "node": null), the Jest setup asks for Jest's hooks.
+      // In plain Node: the browser entry loads its inert server build, which refuses to start (msw gives Node no
+      // msw/browser); the Jest setup asks for Jest's hooks.
       outsideTheirRunner: {
-        browser: 'ERR_PACKAGE_PATH_NOT_EXPORTED',
+        browser: 'BROWSER_MOCK_ON_SERVER',
         jest: expect.stringContaining('needs the hooks Jest puts on the global object'),
       },
     };
@@ -273,14 +261,9 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
     await project.ok('npx', ['tsc', '-p', 'tsconfig.json']);
     await project.ok('npx', ['vite', 'build']);
     const site = await serveStatic(join(project.dir, 'dist'));
-    const profile = mkdtempSync(join(tmpdir(), 'card-issuing-consumer-chromium-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: chromePath(),
-      headless: true,
-      args: CHROMIUM_ARGS,
-    });
+    const chromium = await launchChromiumProfile();
     try {
-      const page = await context.newPage();
+      const page = await chromium.context.newPage();
       const fromServiceWorker: string[] = [];
       page.on('response', (response) => {
         if (response.url().startsWith('https://api.example.test/') && response.fromServiceWorker())
@@ -303,9 +286,8 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
       expect(fromServiceWorker).toContain('POST /s2s/users');
       expect(fromServiceWorker).toContain('GET /s2s/users/00000000-0000-4000-8000-000000000000');
     } finally {
-      await context.close();
+      await chromium.close();
       await site.close();
-      rmSync(profile, { recursive: true, force: true });
     }
   });
 
@@ -341,44 +323,4 @@ function fixture(path: string): string {
 function emptyFolder(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-}
-
-// --no-sandbox: CI runs as root. Without the background-networking flags Chromium dials Google's hosts.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html',
-  '.js': 'text/javascript',
-  '.css': 'text/css',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-};
-
-/** Serves a built site on a free loopback port (a service worker needs a secure context: 127.0.0.1 is one). */
-async function serveStatic(root: string): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    const file = join(root, path === '/' ? 'index.html' : path);
-    if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream' });
-    createReadStream(file).pipe(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (typeof address !== 'object' || !address) throw new Error('no address');
-  return {
-    url: `http://127.0.0.1:${address.port}/`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
 }

@@ -276,6 +276,36 @@ export class MockCommand {
     return { command, url };
   }
 
+  /**
+   * Any long-running command of a project (e.g. `npx next start`), in its own process group like the mock command;
+   * resolves once its output matches `ready`. Stop it with {@link interrupt}.
+   */
+  static async startProgram(
+    dir: string,
+    command: string,
+    args: readonly string[],
+    env: Record<string, string>,
+    ready: RegExp,
+  ): Promise<MockCommand> {
+    const program = new MockCommand(
+      spawn(command, args, { cwd: dir, env: consumerEnv(env), stdio: 'pipe', detached: true }),
+    );
+    await new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (ready.test(program.stdout)) resolve();
+      };
+      program.child.stdout.on('data', check);
+      void program.ended.then((ended) =>
+        reject(
+          new Error(
+            `${command} ${args.join(' ')} ended (${JSON.stringify(ended)})\n${program.stdout}\n${program.stderr}`,
+          ),
+        ),
+      );
+    });
+    return program;
+  }
+
   /** Ctrl+C: SIGINT to the whole group; resolves once it has ended, with what the server printed last. */
   async interrupt(): Promise<{ ended: Ended; stdout: string }> {
     this.signal('SIGINT');

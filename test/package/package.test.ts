@@ -38,7 +38,7 @@ describe('the packages', () => {
     [
       'card-issuing-mock',
       mock,
-      ['.', './node', './browser', './control', './vitest', './jest', './jest-environment-jsdom'],
+      ['.', './node', './browser', './control', './vitest', './jest', './jest-environment-jsdom', './playwright'],
       ['scenario.schema.json'],
     ],
   ] as const)(
@@ -50,12 +50,26 @@ describe('the packages', () => {
       for (const file of jsonFiles) expect(pkg.exports[`./${file}`]).toBe(`./${file}`);
       const modules = Object.keys(pkg.exports).filter((key) => key !== './package.json' && !/\.(json|html)$/.test(key));
       expect(modules).toEqual(entries);
+      const built = (base: string) => ({
+        import: { types: `./dist/${base}.d.ts`, default: `./dist/${base}.js` },
+        require: { types: `./dist/${base}.d.cts`, default: `./dist/${base}.cjs` },
+      });
       for (const entry of entries) {
         const base = entry === '.' ? 'index' : entry.slice(2);
-        expect(pkg.exports[entry], entry).toEqual({
-          import: { types: `./dist/${base}.d.ts`, default: `./dist/${base}.js` },
-          require: { types: `./dist/${base}.d.cts`, default: `./dist/${base}.cjs` },
-        });
+        if (name === 'card-issuing-mock' && entry === './browser') {
+          // A server (Node, React Server Components) gets the inert build; a browser bundler the real one. The
+          // first matching condition wins, so "browser" comes before "node" (a bundler for the browser may set both).
+          const browser = pkg.exports[entry] as Record<string, unknown>;
+          expect(Object.keys(browser)).toEqual(['react-server', 'browser', 'node', 'import', 'require']);
+          expect(browser).toEqual({
+            'react-server': built('browser-server'),
+            browser: built('browser'),
+            node: built('browser-server'),
+            ...built('browser'),
+          });
+          continue;
+        }
+        expect(pkg.exports[entry], entry).toEqual(built(base));
       }
       expect(pkg.files).toEqual(['dist', ...jsonFiles, 'README.md']);
     },
@@ -66,8 +80,12 @@ describe('the packages', () => {
     expect(sdk.exports['./reveal/frame.html']).toBe('./dist/reveal/frame.html');
   });
 
-  it("the mock's runner peers are optional (npm installs neither vitest nor Jest for a user of the mock) and its setup files keep their side effects", () => {
-    expect(Object.keys(mock.peerDependencies ?? {}).sort()).toEqual(['jest-environment-jsdom', 'vitest']);
+  it("the mock's runner peers are optional (npm installs neither vitest, Jest nor Playwright for a user of the mock) and its setup files keep their side effects", () => {
+    expect(Object.keys(mock.peerDependencies ?? {}).sort()).toEqual([
+      '@playwright/test',
+      'jest-environment-jsdom',
+      'vitest',
+    ]);
     for (const peer of Object.keys(mock.peerDependencies ?? {}))
       expect(mock.peerDependenciesMeta?.[peer]?.optional, peer).toBe(true);
     expect(mock.sideEffects).toEqual(['./dist/vitest.js', './dist/vitest.cjs', './dist/jest.js', './dist/jest.cjs']);

@@ -24,6 +24,7 @@ describe('bad command lines', () => {
     [['--port'], /--port/],
     [['serve'], /Unknown command "serve"/],
     [['init'], /init needs exactly one argument/],
+    [['--inspector'], /--inspector is an option of init/],
     [['--docs', ' '], /--docs needs a folder/],
   ];
   for (const [args, message] of cases) {
@@ -68,6 +69,16 @@ describe('init', () => {
     const original = readFileSync(createRequire(import.meta.url).resolve('msw/mockServiceWorker.js'), 'utf8');
     expect(copied).toBe(original);
     expect(cli.stdout).toContain(join(publicDir, 'mockServiceWorker.js'));
+  });
+
+  it('with --inspector also writes the inspector page into publicDir/__mock/ui/ (for the browser mock)', async () => {
+    const publicDir = mkdtempSync(join(tmpdir(), 'cim-init-'));
+    const cli = runCli(['init', publicDir, '--inspector']);
+    expect((await cli.exited).code).toBe(0);
+    expect(readFileSync(join(publicDir, '__mock/ui/index.html'), 'utf8')).toContain('/__mock/ui/app.js');
+    expect(readFileSync(join(publicDir, '__mock/ui/app.js'), 'utf8').length).toBeGreaterThan(1000);
+    expect(readFileSync(join(publicDir, '__mock/ui/app.css'), 'utf8')).toContain('.badge');
+    expect(cli.stdout).toContain('openInspector()');
   });
 });
 

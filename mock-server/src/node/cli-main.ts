@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startMockServer, type MockServer, type StartMockServerOptions } from './start.js';
-import { copyWorkerScript } from './init.js';
+import { copyInspectorPage, copyWorkerScript } from './init.js';
 import { batchedLines } from './log.js';
 import { serveMcpStdio, type McpStdioOptions } from './mcp-stdio.js';
 import { loadScenarioFile } from './scenario-file.js';
@@ -14,6 +14,7 @@ import { loadScenarioFile } from './scenario-file.js';
 export const USAGE = `Usage:
   card-issuing-mock [options]           start the mock server
   card-issuing-mock init <publicDir>    copy msw's mockServiceWorker.js into publicDir (for card-issuing-mock/browser)
+      --inspector                       also the inspector page, into publicDir/__mock/ui/ (startBrowserMock({ inspector: true }))
   card-issuing-mock mcp --url <url>     the mock's MCP tools over stdio, for a running mock at <url> (signed with
                                         --api-key/--api-secret, default test_key/test_secret; also --sign-body,
                                         --secret-encoding)
@@ -93,6 +94,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
           `Start it in the app with startBrowserMock() from 'card-issuing-mock/browser' ` +
           `(it loads /mockServiceWorker.js; pass serviceWorker.url if the folder is served elsewhere).\n`,
       );
+      if (parsed.inspector) {
+        const folder = await copyInspectorPage(parsed.publicDir);
+        io.out(
+          `Copied the inspector page to ${folder}.\n` +
+            `Open it over the app with startBrowserMock({ inspector: true }) and then openInspector().\n`,
+        );
+      }
       return 0;
     } catch (error) {
       io.err(`card-issuing-mock init: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -166,7 +174,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
 
 type Parsed =
   | { kind: 'help' }
-  | { kind: 'init'; publicDir: string }
+  | { kind: 'init'; publicDir: string; inspector: boolean }
   | { kind: 'mcp'; options: McpStdioOptions }
   | { kind: 'serve'; options: StartMockServerOptions & { stateFile?: string } };
 
@@ -194,23 +202,26 @@ function parse(argv: readonly string[]): Parsed {
       docs: { type: 'string' },
       url: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      inspector: { type: 'boolean' },
     },
   });
   if (values.help) return { kind: 'help' };
 
   const [command, ...rest] = positionals;
   if (command === 'init') {
-    const serveFlags = Object.keys(values);
+    const serveFlags = Object.keys(values).filter((flag) => flag !== 'inspector');
     if (serveFlags.length) throw new UsageError(`init takes no options (got --${serveFlags.join(', --')}).`);
     if (rest.length !== 1)
       throw new UsageError(
         'init needs exactly one argument: the folder the app serves static files from, e.g. `init public`.',
       );
-    return { kind: 'init', publicDir: rest[0]! };
+    return { kind: 'init', publicDir: rest[0]!, inspector: values.inspector === true };
   }
   if (command === 'mcp') return { kind: 'mcp', options: mcpOptions(values, rest) };
   if (command !== undefined) throw new UsageError(`Unknown command "${command}".`);
   if (values.url !== undefined) throw new UsageError('--url is an option of `card-issuing-mock mcp`.');
+  if (values.inspector)
+    throw new UsageError('--inspector is an option of init (the server has its page at /__mock/ui).');
 
   const options: StartMockServerOptions = {};
   if (values.port !== undefined) options.port = integer('--port', values.port, 0, 65535);

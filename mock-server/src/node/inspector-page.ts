@@ -20,7 +20,8 @@ function cspOf(revealOrigin: string | undefined): string {
   return `default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; frame-src ${frames}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 }
 
-const HTML = `<!doctype html>
+/** The page: its script and stylesheet at /__mock/ui/ (also what `init --inspector` writes for the browser mock). */
+export const INSPECTOR_HTML = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -56,8 +57,8 @@ async function loadAssets(): Promise<Assets | undefined> {
   return undefined;
 }
 
-/** The page's assets, read once. */
-function assets(): Promise<Assets | undefined> {
+/** The page's assets, read once (undefined when the package is not built). */
+export function inspectorAssets(): Promise<Assets | undefined> {
   loading ??= loadAssets().then((found) => {
     // A missing build is not cached: `npm run build` in another terminal fixes it without a restart.
     if (!found) loading = undefined;
@@ -81,9 +82,9 @@ const MISSING = 'The inspector page is not built: run `npm run build` (it writes
 /** The page at `/__mock/ui` (and `/__mock/ui/`), its script and its stylesheet, or undefined for another path. */
 async function page(pathname: string, url: URL): Promise<Reply | undefined> {
   if (pathname === '/__mock/ui' || pathname === '/__mock/ui/')
-    return reply(200, 'text/html; charset=utf-8', HTML, cspOf(revealFrameOrigin(url)));
+    return reply(200, 'text/html; charset=utf-8', INSPECTOR_HTML, cspOf(revealFrameOrigin(url)));
   if (pathname !== '/__mock/ui/app.js' && pathname !== '/__mock/ui/app.css') return undefined;
-  const found = await assets();
+  const found = await inspectorAssets();
   if (!found) return reply(503, 'text/plain; charset=utf-8', MISSING);
   return pathname.endsWith('.js')
     ? reply(200, 'text/javascript; charset=utf-8', found.js)

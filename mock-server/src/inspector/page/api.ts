@@ -8,13 +8,20 @@ import type { InspectorView } from '../view-model';
 /** The tenant the page was opened for (`/__mock/ui?apiKey=K`), or null for the default one. */
 export const tenantParam: string | null = new URLSearchParams(location.search).get('apiKey');
 
+/**
+ * Where the control API is: this origin (the standalone server), or, for the browser mock's inspector
+ * (`startBrowserMock({ inspector: true })`), the mock's base URL given as `?api=`, whose requests the page's service
+ * worker answers. The server's page is confined to its own origin by its Content-Security-Policy anyway.
+ */
+const apiBase: string = (new URLSearchParams(location.search).get('api') ?? '').replace(/\/+$/, '');
+
 /** A control URL for this page's tenant. */
 export function controlUrl(path: string, query: Record<string, string | number | undefined> = {}): string {
   const params = new URLSearchParams();
   if (tenantParam !== null) params.set('apiKey', tenantParam);
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
   const qs = params.toString();
-  return `/__mock${path}${qs ? `?${qs}` : ''}`;
+  return `${apiBase}/__mock${path}${qs ? `?${qs}` : ''}`;
 }
 
 /** A refused control call: the problem+json the mock answered. */

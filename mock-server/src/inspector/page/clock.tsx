@@ -56,12 +56,12 @@ export function ClockPanel({ view }: { view: InspectorView }) {
       </p>
       <div class="actions">
         {STEPS.map(([by, label]) => (
-          <ActionButton key={by} label={label} name={`Advance the clock ${label.slice(1)}`} onRun={() => advance(by)} />
+          <ActionButton key={by} label={label} hint={`Advance the clock ${label.slice(1)}`} onRun={() => advance(by)} />
         ))}
         {next && (
           <ActionButton
             label={`Next due (${duration(Math.max(1, Math.ceil((Date.parse(next.at) - now) / 1000)))})`}
-            name="Advance the clock to the next due change"
+            hint="Advance the clock to the next due change"
             kind="primary"
             onRun={() => advance(Math.max(1, Math.ceil((Date.parse(next.at) - now) / 1000)))}
           />

@@ -88,7 +88,7 @@ export function FaultsTab({ view }: { view: InspectorView }) {
           kind="fault"
           path="/faults"
           empty="No faults waiting."
-          describe={(f) =>
+          summary={(f) =>
             `${f.operationId ?? `${f.method ?? 'any method'} ${f.path}`}: ${
               f.status === undefined
                 ? 'delay only'
@@ -107,7 +107,7 @@ export function FaultsTab({ view }: { view: InspectorView }) {
           kind="override"
           path="/overrides"
           empty="No overrides: every operation gets the mock's own answer."
-          describe={(o) =>
+          summary={(o) =>
             `${o.operationId} answers ${o.status}${o.unchecked ? ' (unchecked body)' : ''}${
               o.delayMs ? ` after ${o.delayMs} ms` : ''
             }, ${o.remaining === null ? 'until removed' : `${o.remaining} more time(s)`}`
@@ -124,13 +124,13 @@ function Removable<T extends { id: string }>({
   kind,
   path,
   empty,
-  describe,
+  summary,
 }: {
   items: T[];
   kind: string;
   path: string;
   empty: string;
-  describe: (item: T) => string;
+  summary: (item: T) => string;
 }) {
   const { run } = useActions();
   if (items.length === 0) return <Empty>{empty}</Empty>;
@@ -139,7 +139,7 @@ function Removable<T extends { id: string }>({
       <ul>
         {items.map((item) => (
           <li key={item.id}>
-            {describe(item)}{' '}
+            {summary(item)}{' '}
             <ActionButton
               label="Remove"
               name={`Remove ${item.id}`}

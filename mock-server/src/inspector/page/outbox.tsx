@@ -25,7 +25,7 @@ export function OutboxTab({ view }: { view: InspectorView }) {
                   <button
                     type="button"
                     class="btn"
-                    aria-label={`Copy code ${m.code}`}
+                    aria-label={`${copied === `${i}` ? 'Copied' : 'Copy'} code ${m.code}`}
                     onClick={async () => {
                       await copyText(m.code!);
                       setCopied(`${i}`);

@@ -62,15 +62,21 @@ export function Section({
   );
 }
 
-/** A button that runs an action and is disabled while it runs. */
+/**
+ * A button that runs an action and is disabled while it runs. `name`, when the visible label alone is ambiguous
+ * (one "Accept" per approval), must begin with `label`: the accessible name contains what a person reads (WCAG
+ * 2.5.3), so speech control and `getByRole('button', { name: label })` find it. `hint` says more, as a description.
+ */
 export function ActionButton({
   label,
   name,
+  hint,
   onRun,
   kind = 'normal',
 }: {
   label: string;
   name?: string;
+  hint?: string;
   onRun: () => Promise<unknown>;
   kind?: 'normal' | 'primary' | 'danger';
 }) {
@@ -81,6 +87,7 @@ export function ActionButton({
       class={`btn btn-${kind}`}
       disabled={busy}
       aria-label={name}
+      title={hint}
       onClick={async () => {
         setBusy(true);
         try {

@@ -1,0 +1,75 @@
+/**
+ * The browser side of the consumer matrix's rows: Chromium's flags and a static server for a built site.
+ */
+import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join } from 'node:path';
+import { type BrowserContext, chromium } from 'playwright-core';
+import { chromePath } from '../helpers/chromium';
+
+// --no-sandbox: CI runs as root. Without the background-networking flags Chromium dials Google's hosts.
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+};
+
+/** Serves a built site on a free loopback port (a service worker needs a secure context: 127.0.0.1 is one). */
+export async function serveStatic(root: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const file = join(root, path === '/' ? 'index.html' : path);
+    if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream' });
+    createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (typeof address !== 'object' || !address) throw new Error('no address');
+  return {
+    url: `http://127.0.0.1:${address.port}/`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A free loopback port (for a tool that wants its port before it starts, such as Playwright's webServer). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Debian's Chromium with a fresh profile of its own; `close` ends it and removes the profile. */
+export async function launchChromiumProfile(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), 'card-issuing-consumer-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromePath(),
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
