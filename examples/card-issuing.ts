@@ -9,8 +9,8 @@
  *
  * Run alone: `npx tsx examples/card-issuing.ts` (in-process mock) or add `--base-url http://127.0.0.1:4010`.
  */
-import { depositAddress, issueCard, registerUser, type Card } from 'card-issuing-sdk';
-import { check, money, newRegistration, type Example } from './support/example';
+import { type Card, type Draft, depositAddress, issueCard, registerUser } from 'card-issuing-sdk';
+import { check, type Example, type ExampleContext, money, newRegistration } from './support/example';
 import { runStandalone } from './support/run';
 
 const DAY = 24 * 3600;
@@ -28,7 +28,6 @@ export const cardIssuing: Example = {
     const config = fixtures.cardConfigs.find((c) => c.type === 'PHYSICAL' && c.price !== null);
     check(config !== undefined, 'the mock offers no paid physical card config');
 
-    const topUp = progress.within('topUp');
     const { card, draft } = await issueCard(client, {
       userId: user.id,
       configId: config.configId,
@@ -49,50 +48,9 @@ export const cardIssuing: Example = {
       },
       acceptConsents: () => true,
       // The balance cannot pay the draft: the user deposits USDC at their address, and the balance is credited.
-      topUpBalance: async ({ draft, available }) => {
-        const { address, depositType } = await depositAddress(client, {
-          userId: user.id,
-          type: 'USDC',
-          balanceId: draft.balanceId,
-          acceptConsents: () => true,
-          onStep: topUp.within('depositAddress').onStep,
-        });
-        const missing = (draft.price.amount - available) / 100;
-        const amount = String(
-          Math.max(Number(depositType.minimumAmount), Math.ceil(missing / Number(depositType.exchangeRate.rate))),
-        );
-        await topUp.step(
-          'incomingDeposit',
-          () => control.incomingDeposit({ balanceId: draft.balanceId, type: 'USDC', amount, network: address.network }),
-          (result) =>
-            result.kind === 'verification'
-              ? `${amount} USDC to ${address.address.slice(0, 10)}…: ${result.verification.status}`
-              : result.kind,
-        );
-      },
+      topUpBalance: (needed) => topUpWithUsdc({ client, control, progress }, user.id, needed),
       // A physical card is delivered some days after the order: let days pass until it awaits activation.
-      waitForOrderCompletion: ({ card }) =>
-        progress
-          .within('waitForOrder')
-          .step(
-            'advanceClock',
-            async () => {
-              let current: Card = card;
-              let days = 0;
-              while (current.status === 'ORDERED' && days < 14) {
-                await control.advanceClock(DAY);
-                days++;
-                current = (await client.s2s.cards.list(user.id)).items.find((c) => c.id === card.id) ?? current;
-              }
-              check(
-                current.status === 'AWAITING_ACTIVATION',
-                `card ${card.id} is still ${current.status} after ${days} days`,
-              );
-              return days;
-            },
-            (days) => `delivered after ${days} day(s) on the virtual clock: AWAITING_ACTIVATION`,
-          )
-          .then(() => undefined),
+      waitForOrderCompletion: ({ card }) => waitForDelivery({ client, control, progress }, user.id, card),
       onStep: progress.onStep,
     });
 
@@ -111,5 +69,54 @@ export const cardIssuing: Example = {
     );
   },
 };
+
+type Context = Pick<ExampleContext, 'client' | 'control' | 'progress'>;
+
+/** The top-up step: a USDC deposit at the user's address, enough to cover what the draft still needs. */
+async function topUpWithUsdc(
+  { client, control, progress }: Context,
+  userId: string,
+  { draft, available }: { draft: Draft; available: number },
+): Promise<void> {
+  const topUp = progress.within('topUp');
+  const { address, depositType } = await depositAddress(client, {
+    userId,
+    type: 'USDC',
+    balanceId: draft.balanceId,
+    acceptConsents: () => true,
+    onStep: topUp.within('depositAddress').onStep,
+  });
+  const missing = (draft.price.amount - available) / 100;
+  const amount = String(
+    Math.max(Number(depositType.minimumAmount), Math.ceil(missing / Number(depositType.exchangeRate.rate))),
+  );
+  await topUp.step(
+    'incomingDeposit',
+    () => control.incomingDeposit({ balanceId: draft.balanceId, type: 'USDC', amount, network: address.network }),
+    (result) =>
+      result.kind === 'verification'
+        ? `${amount} USDC to ${address.address.slice(0, 10)}…: ${result.verification.status}`
+        : result.kind,
+  );
+}
+
+/** The delivery step: days pass on the mock's clock until the ordered card awaits activation (at most 14). */
+async function waitForDelivery({ client, control, progress }: Context, userId: string, card: Card): Promise<void> {
+  await progress.within('waitForOrder').step(
+    'advanceClock',
+    async () => {
+      let current: Card = card;
+      let days = 0;
+      while (current.status === 'ORDERED' && days < 14) {
+        await control.advanceClock(DAY);
+        days++;
+        current = (await client.s2s.cards.list(userId)).items.find((c) => c.id === card.id) ?? current;
+      }
+      check(current.status === 'AWAITING_ACTIVATION', `card ${card.id} is still ${current.status} after ${days} days`);
+      return days;
+    },
+    (days) => `delivered after ${days} day(s) on the virtual clock: AWAITING_ACTIVATION`,
+  );
+}
 
 if (import.meta.main) await runStandalone(cardIssuing);

@@ -37,19 +37,22 @@ export function problemStatusTable(schema: ProblemCodeSchema): Record<string, nu
   const table: Record<string, number | null> = {};
   for (const code of codes) {
     const status = statuses[code];
-    if (status === null) {
-      table[code] = null;
-    } else if (typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599) {
-      table[code] = status;
-      const prose = String(descriptions[code] ?? '');
-      if (!prose.startsWith(`${status} `))
-        faults.push(`${code}: x-enumDescriptions does not start with its x-status ${status}`);
-    } else {
-      faults.push(`${code}: x-status is ${JSON.stringify(status)}, not a status 400-599 or null`);
-    }
+    const fault = statusFault(code, status, descriptions[code]);
+    if (fault) faults.push(fault);
+    else table[code] = status as number | null;
   }
   if (faults.length > 0) throw new Error(`ProblemCode in the spec: ${faults.join('; ')}.`);
   return table;
+}
+
+/** What is wrong with a code's `x-status` (not 400-599 or null, or not the status its description starts with). */
+function statusFault(code: string, status: unknown, description: unknown): string | undefined {
+  if (status === null) return undefined;
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599)
+    return `${code}: x-status is ${JSON.stringify(status)}, not a status 400-599 or null`;
+  if (!String(description ?? '').startsWith(`${status} `))
+    return `${code}: x-enumDescriptions does not start with its x-status ${status}`;
+  return undefined;
 }
 
 const handler: ProblemsPlugin['Handler'] = ({ plugin }) => {

@@ -20,7 +20,7 @@
  *   names in its config; an operation without one is named `<first path segment>.<second>.<operationId>`.
  * @module
  */
-import { $, definePluginConfig, type DefinePlugin } from '@hey-api/openapi-ts';
+import { $, definePluginConfig, type DefinePlugin, type IR } from '@hey-api/openapi-ts';
 
 type UserConfig = {
   readonly name: 'resources';
@@ -58,106 +58,30 @@ function defaultName(path: string, operationId: string): string {
   return [camel(segments[0] ?? 'api'), camel(segments[1] ?? 'operations'), operationId].join('.');
 }
 
+/** What the type of one method is made of: the operation's generated types, its row, its doc and optional query. */
+interface MethodTypes {
+  data: unknown;
+  response: unknown;
+  row: Row;
+  doc: string[];
+  query: Parameter[];
+}
+
 const handler: ResourcesPlugin['Handler'] = ({ plugin }) => {
   const names = plugin.config.names;
-  const rows: Row[] = [];
-  const types = new Map<string, { data: unknown; response: unknown; row: Row; doc: string[]; query: Parameter[] }>();
-  const seen = new Set<string>();
-  plugin.forEach('operation', (event) => {
-    const operation = event.operation;
-    const id = operation.id;
-    const query = Object.values(operation.parameters?.query ?? {}) as Parameter[];
-    const pathParams = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-    const kind: Kind = query.some((p) => p.name === 'cursor')
-      ? 'list'
-      : query.some((p) => p.name === KEY_PARAM)
-        ? 'cardDetails'
-        : 'call';
-    const optionalQuery = query.filter((p) => !p.required && !PAGE_PARAMS.has(p.name) && p.name !== KEY_PARAM);
-    const args = [
-      ...query.filter((p) => p.required && p.name !== KEY_PARAM).map((p) => `query.${p.name}`),
-      ...pathParams.map((p) => `path.${p}`),
-      ...(operation.body ? ['body'] : []),
-      ...(optionalQuery.length > 0 ? ['query'] : []),
-    ];
-    const name = names[id] ?? defaultName(operation.path, id);
-    const parts = name.split('.');
-    if (parts.length !== 3 || !parts.every((p) => IDENTIFIER.test(p)))
-      throw new Error(`resources: "${name}" (${id}) is not area.resource.method.`);
-    if (seen.has(name)) throw new Error(`resources: two operations are named ${name}.`);
-    seen.add(name);
-    const row: Row = {
-      name,
-      operationId: id,
-      method: operation.method.toUpperCase(),
-      path: operation.path,
-      kind,
-      args,
-    };
-    rows.push(row);
-    const symbol = (role: 'data' | 'response') =>
-      plugin.querySymbol({ category: 'type', resource: 'operation', resourceId: id, role });
-    const doc = [`${operation.summary ?? id} (\`${id}\`: ${row.method} ${row.path})`];
-    types.set(name, { data: symbol('data'), response: symbol('response'), row, doc, query: optionalQuery });
-  });
+  const { rows, types } = collectMethods(plugin, names);
   const unknown = Object.keys(names).filter((id) => !rows.some((r) => r.operationId === id));
   if (unknown.length > 0)
     throw new Error(`resources: names for operations the spec does not have: ${unknown.join(', ')}.`);
   rows.sort((a, b) => a.name.localeCompare(b.name));
 
-  // The type: nested objects of descriptors.
-  const tree = new Map<string, Map<string, string[]>>();
-  for (const row of rows) {
-    const [area, resource] = row.name.split('.') as [string, string, string];
-    const resources = tree.get(area) ?? tree.set(area, new Map()).get(area)!;
-    (resources.get(resource) ?? resources.set(resource, []).get(resource)!).push(row.name);
-  }
-  const argType = (data: unknown, arg: string, optionalQuery: Parameter[]) => {
-    if (arg === 'body') return $.type.idx($.type(data as never), $.type.literal('body'));
-    if (arg === 'query') {
-      const keys = $.type.or(...optionalQuery.map((p) => $.type.literal(p.name)));
-      return $.type('Pick')
-        .generic($.type('NonNullable').generic($.type.idx($.type(data as never), $.type.literal('query'))))
-        .generic(keys);
-    }
-    const [where, key] = arg.split('.') as ['path' | 'query', string];
-    return $.type.idx(
-      $.type('NonNullable').generic($.type.idx($.type(data as never), $.type.literal(where))),
-      $.type.literal(key),
-    );
-  };
-  const areaType = $.type.object();
-  for (const [area, resources] of tree) {
-    const resourceType = $.type.object();
-    for (const [resource, methods] of resources) {
-      const methodType = $.type.object();
-      for (const name of methods) {
-        const { data, response, row, doc, query } = types.get(name)!;
-        const tuple = $.type.tuple(
-          ...row.args.map((arg) => {
-            const label = arg === 'body' || arg === 'query' ? arg : arg.split('.')[1]!;
-            const member = $.type.tupleMember(arg === 'query' ? `${label}?` : label).type(argType(data, arg, query));
-            return member;
-          }),
-        );
-        const descriptor = $.type
-          .object()
-          .prop('kind', (p) => p.type($.type.literal(row.kind)))
-          .prop('args', (p) => p.type(tuple))
-          .prop('response', (p) => p.type($.type(response as never)));
-        methodType.prop(name.split('.')[2]!, (p) => p.doc(doc).type(descriptor));
-      }
-      resourceType.prop(resource, (p) => p.type(methodType));
-    }
-    areaType.prop(area, (p) => p.type(resourceType));
-  }
   const typeSymbol = plugin.symbol('Resources');
   plugin.node(
     $.type
       .alias(typeSymbol)
       .export()
       .doc(['Every method of the client by area and resource: its kind, positional arguments and response.'])
-      .type(areaType),
+      .type(resourcesType(byAreaAndResource(rows), types)),
   );
   const tableSymbol = plugin.symbol('resourceTable');
   plugin.node(
@@ -169,6 +93,122 @@ const handler: ResourcesPlugin['Handler'] = ({ plugin }) => {
       .assign($($.fromValue(rows, { layout: 'pretty' })).as('const')),
   );
 };
+
+/** A row and the type's makings for every operation of the spec, in the spec's order, by method name. */
+function collectMethods(
+  plugin: ResourcesPlugin['Instance'],
+  names: Readonly<Record<string, string>>,
+): { rows: Row[]; types: Map<string, MethodTypes> } {
+  const rows: Row[] = [];
+  const types = new Map<string, MethodTypes>();
+  plugin.forEach('operation', ({ operation }) => {
+    const id = operation.id;
+    const query = Object.values(operation.parameters?.query ?? {}) as Parameter[];
+    const optionalQuery = query.filter((p) => !p.required && !PAGE_PARAMS.has(p.name) && p.name !== KEY_PARAM);
+    const name = methodName(names[id] ?? defaultName(operation.path, id), id, types);
+    const row: Row = {
+      name,
+      operationId: id,
+      method: operation.method.toUpperCase(),
+      path: operation.path,
+      kind: kindOf(query),
+      args: positionalArgs(operation, query, optionalQuery),
+    };
+    rows.push(row);
+    const symbol = (role: 'data' | 'response') =>
+      plugin.querySymbol({ category: 'type', resource: 'operation', resourceId: id, role });
+    const doc = [`${operation.summary ?? id} (\`${id}\`: ${row.method} ${row.path})`];
+    types.set(name, { data: symbol('data'), response: symbol('response'), row, doc, query: optionalQuery });
+  });
+  return { rows, types };
+}
+
+/** The kind of an operation: a list has a `cursor` parameter, card details a `publicKey` one. */
+function kindOf(query: Parameter[]): Kind {
+  if (query.some((p) => p.name === 'cursor')) return 'list';
+  if (query.some((p) => p.name === KEY_PARAM)) return 'cardDetails';
+  return 'call';
+}
+
+/** Where each positional argument goes: required query parameters, path parameters, the body, the optional query. */
+function positionalArgs(operation: IR.OperationObject, query: Parameter[], optionalQuery: Parameter[]): string[] {
+  const pathParams = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  return [
+    ...query.filter((p) => p.required && p.name !== KEY_PARAM).map((p) => `query.${p.name}`),
+    ...pathParams.map((p) => `path.${p}`),
+    ...(operation.body ? ['body'] : []),
+    ...(optionalQuery.length > 0 ? ['query'] : []),
+  ];
+}
+
+/** The name, checked: `area.resource.method` of identifiers, not taken by another operation already in `taken`. */
+function methodName(name: string, operationId: string, taken: ReadonlyMap<string, unknown>): string {
+  const parts = name.split('.');
+  if (parts.length !== 3 || !parts.every((p) => IDENTIFIER.test(p)))
+    throw new Error(`resources: "${name}" (${operationId}) is not area.resource.method.`);
+  if (taken.has(name)) throw new Error(`resources: two operations are named ${name}.`);
+  return name;
+}
+
+/** The method names grouped by area, then resource, in the rows' order. */
+function byAreaAndResource(rows: Row[]): Map<string, Map<string, string[]>> {
+  const tree = new Map<string, Map<string, string[]>>();
+  for (const row of rows) {
+    const [area, resource] = row.name.split('.') as [string, string, string];
+    const resources = tree.get(area) ?? tree.set(area, new Map()).get(area)!;
+    (resources.get(resource) ?? resources.set(resource, []).get(resource)!).push(row.name);
+  }
+  return tree;
+}
+
+/** The type `Resources`: nested objects of descriptors, area → resource → method. */
+function resourcesType(tree: Map<string, Map<string, string[]>>, types: Map<string, MethodTypes>) {
+  const areaType = $.type.object();
+  for (const [area, resources] of tree) {
+    const resourceType = $.type.object();
+    for (const [resource, methods] of resources) {
+      const methodType = $.type.object();
+      for (const name of methods) {
+        const method = types.get(name)!;
+        methodType.prop(name.split('.')[2]!, (p) => p.doc(method.doc).type(descriptorType(method)));
+      }
+      resourceType.prop(resource, (p) => p.type(methodType));
+    }
+    areaType.prop(area, (p) => p.type(resourceType));
+  }
+  return areaType;
+}
+
+/** One method's descriptor: its kind, its positional arguments as a labelled tuple, and its response. */
+function descriptorType({ data, response, row, query }: MethodTypes) {
+  const tuple = $.type.tuple(
+    ...row.args.map((arg) => {
+      const label = arg === 'body' || arg === 'query' ? arg : arg.split('.')[1]!;
+      return $.type.tupleMember(arg === 'query' ? `${label}?` : label).type(argType(data, arg, query));
+    }),
+  );
+  return $.type
+    .object()
+    .prop('kind', (p) => p.type($.type.literal(row.kind)))
+    .prop('args', (p) => p.type(tuple))
+    .prop('response', (p) => p.type($.type(response as never)));
+}
+
+/** The type of one positional argument, indexed from the operation's generated `*Data`. */
+function argType(data: unknown, arg: string, optionalQuery: Parameter[]) {
+  if (arg === 'body') return $.type.idx($.type(data as never), $.type.literal('body'));
+  if (arg === 'query') {
+    const keys = $.type.or(...optionalQuery.map((p) => $.type.literal(p.name)));
+    return $.type('Pick')
+      .generic($.type('NonNullable').generic($.type.idx($.type(data as never), $.type.literal('query'))))
+      .generic(keys);
+  }
+  const [where, key] = arg.split('.') as ['path' | 'query', string];
+  return $.type.idx(
+    $.type('NonNullable').generic($.type.idx($.type(data as never), $.type.literal(where))),
+    $.type.literal(key),
+  );
+}
 
 /** The plugin's configuration, for `plugins` in openapi-ts.config.ts. */
 export const resourcesPlugin = definePluginConfig({

@@ -76,8 +76,17 @@ function* schemasOf(op: OperationDef): Generator<[pointer: string, forParams: bo
   for (const p of op.parameters) if (p.schemaPointer) yield [p.schemaPointer, true];
   for (const media of Object.values(op.requestBody?.content ?? {}))
     if (media.schemaPointer) yield [media.schemaPointer, false];
-  for (const response of op.responses.values()) {
-    for (const media of Object.values(response.content)) if (media.schemaPointer) yield [media.schemaPointer, false];
-    for (const header of Object.values(response.headers)) if (header.schemaPointer) yield [header.schemaPointer, true];
-  }
+  for (const response of op.responses.values()) yield* responseSchemasOf(response);
+}
+
+/** Media types or headers by name, each with the pointer of its schema if it has one. */
+type SchemaPointers = Record<string, { schemaPointer: string | null }>;
+
+/** The schemas of one response: its bodies (read as JSON) and its headers (read from a string). */
+function* responseSchemasOf(response: {
+  content: SchemaPointers;
+  headers: SchemaPointers;
+}): Generator<[pointer: string, forParams: boolean]> {
+  for (const media of Object.values(response.content)) if (media.schemaPointer) yield [media.schemaPointer, false];
+  for (const header of Object.values(response.headers)) if (header.schemaPointer) yield [header.schemaPointer, true];
 }

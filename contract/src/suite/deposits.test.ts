@@ -87,18 +87,19 @@ describe('Server2Server deposit addresses', () => {
   });
 });
 
-describe('incoming deposits and verifications', () => {
-  /** A user with a USDC address on their balance (consents signed). */
-  async function userWithAddress() {
-    const { user, balance } = await userWithBalance();
-    const type = (await contract.client.s2s.deposits.listTypes(balance.id)).items.find((t) => t.type === 'USDC')!;
-    for (const consent of type.requiredConsents) await contract.client.s2s.consents.sign(user.id, consent.id);
-    const address = await contract.client.s2s.deposits.createAddress(balance.id, 'USDC', { network: 'ETHEREUM' });
-    return { user, balance, type, address };
-  }
-  const available = async (userId: string, balanceId: string) =>
-    (await contract.client.s2s.balances.list(userId)).items.find((b) => b.id === balanceId)!.available;
+/** A user with a USDC address on their balance (consents signed). */
+async function userWithAddress() {
+  const { user, balance } = await userWithBalance();
+  const type = (await contract.client.s2s.deposits.listTypes(balance.id)).items.find((t) => t.type === 'USDC')!;
+  for (const consent of type.requiredConsents) await contract.client.s2s.consents.sign(user.id, consent.id);
+  const address = await contract.client.s2s.deposits.createAddress(balance.id, 'USDC', { network: 'ETHEREUM' });
+  return { user, balance, type, address };
+}
+/** What a balance of the user has available, in minor units. */
+const available = async (userId: string, balanceId: string) =>
+  (await contract.client.s2s.balances.list(userId)).items.find((b) => b.id === balanceId)!.available;
 
+describe('incoming deposits credited at once, listed by user', () => {
   it('a deposit needing no verification is CREDITED at once with amount × rate', async (context) => {
     const control = contract.control(context);
     const { user, balance, type } = await userWithAddress();
@@ -120,6 +121,21 @@ describe('incoming deposits and verifications', () => {
     expect(await available(user.id, balance.id)).toBe(before + credited);
   });
 
+  it('listDepositVerifications without userId lists every user of the api key; with it, only that user', async (context) => {
+    const control = contract.control(context);
+    const a = await userWithAddress();
+    const b = await userWithAddress();
+    await control.incomingDeposit({ balanceId: a.balance.id, type: 'USDC', amount: '10' });
+    await control.incomingDeposit({ balanceId: b.balance.id, type: 'USDC', amount: '10' });
+    const all = (await contract.client.s2s.deposits.listVerifications()).items.map((v) => v.userId);
+    expect(all).toEqual(expect.arrayContaining([a.user.id, b.user.id]));
+    expect(
+      (await contract.client.s2s.deposits.listVerifications({ userId: a.user.id })).items.map((v) => v.userId),
+    ).toEqual([a.user.id]);
+  });
+});
+
+describe('incoming deposits waiting for a verification', () => {
   it('a deposit needing a verification waits (PENDING_APPROVAL, nothing credited); approved with data it is CREDITED once; again is 409 VERIFICATION_NOT_PENDING', async (context) => {
     const control = contract.control(context);
     const { user, balance } = await userWithAddress();
@@ -165,19 +181,6 @@ describe('incoming deposits and verifications', () => {
       },
     );
     expect(await available(user.id, balance.id)).toBe(before + approved.creditedAmount!.amount);
-  });
-
-  it('listDepositVerifications without userId lists every user of the api key; with it, only that user', async (context) => {
-    const control = contract.control(context);
-    const a = await userWithAddress();
-    const b = await userWithAddress();
-    await control.incomingDeposit({ balanceId: a.balance.id, type: 'USDC', amount: '10' });
-    await control.incomingDeposit({ balanceId: b.balance.id, type: 'USDC', amount: '10' });
-    const all = (await contract.client.s2s.deposits.listVerifications()).items.map((v) => v.userId);
-    expect(all).toEqual(expect.arrayContaining([a.user.id, b.user.id]));
-    expect(
-      (await contract.client.s2s.deposits.listVerifications({ userId: a.user.id })).items.map((v) => v.userId),
-    ).toEqual([a.user.id]);
   });
 });
 

@@ -85,7 +85,9 @@ describe('every list operation pages with limit and cursor', () => {
     await expectPaged('listAppDepositVerifications', (o) => client.app.deposits.listVerifications(user.id, o), 4);
     await expectPaged('listTopUps', (o) => client.corporates.topUps.list(corporate.corporateUuid, o), 3);
   });
+});
 
+describe('a list that grows while it is walked', () => {
   it('items created between pages come on a later page, none twice or skipped; for await fetches each page when it gets there', async (context) => {
     const corporate = await contract.corporate(context);
     const { client } = contract;
@@ -116,7 +118,9 @@ describe('every list operation pages with limit and cursor', () => {
       madeMidWalk,
     ]);
   });
+});
 
+describe('limit bounds', () => {
   it('limit is 1 to 100 (400 VALIDATION_FAILED naming query.limit otherwise); the default page holds at most 20', async () => {
     const user = await registeredUser(contract);
     for (const limit of ['0', '101', 'ten']) {

@@ -16,16 +16,22 @@ export function serverStateProblem(value: unknown): string | undefined {
   if (!Array.isArray(s.tenants) || s.tenants.length === 0) return 'a server state has "tenants", a non-empty list';
   const keys = new Set<string>();
   for (const [i, t] of s.tenants.entries()) {
-    if (typeof t !== 'object' || t === null) return `tenants[${i}] is an object`;
-    if (!zApiKey.safeParse(t.apiKey).success || typeof t.apiSecret !== 'string' || t.apiSecret === '')
-      return `tenants[${i}] has an "apiKey" and an "apiSecret"`;
-    if (keys.has(t.apiKey)) return `tenants[${i}] repeats the api key ${t.apiKey}`;
-    keys.add(t.apiKey);
-    const problem = snapshotProblem(t.state);
-    if (problem) return `tenants[${i}].state: ${problem}`;
+    const problem = tenantProblem(t, i, keys);
+    if (problem) return problem;
   }
   if (!keys.has(s.defaultApiKey)) return `"defaultApiKey" names no tenant`;
   return undefined;
+}
+
+/** Why tenant `i` is not a tenant or repeats one of `keys` (to which its api key is then added). */
+function tenantProblem(t: ServerState['tenants'][number], i: number, keys: Set<string>): string | undefined {
+  if (typeof t !== 'object' || t === null) return `tenants[${i}] is an object`;
+  if (!zApiKey.safeParse(t.apiKey).success || typeof t.apiSecret !== 'string' || t.apiSecret === '')
+    return `tenants[${i}] has an "apiKey" and an "apiSecret"`;
+  if (keys.has(t.apiKey)) return `tenants[${i}] repeats the api key ${t.apiKey}`;
+  keys.add(t.apiKey);
+  const problem = snapshotProblem(t.state);
+  return problem ? `tenants[${i}].state: ${problem}` : undefined;
 }
 
 /** The credentials, checked (400 VALIDATION_FAILED when they are not { apiKey, apiSecret }). */

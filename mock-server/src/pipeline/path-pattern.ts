@@ -49,30 +49,37 @@ function run(tokens: readonly Token[], path: string): boolean {
   const m = tokens.length;
   let current = new Uint8Array(m + 1);
   let next = new Uint8Array(m + 1);
-  // Positions reachable without reading a character: a star or the rest of a parameter may match nothing.
-  const close = (set: Uint8Array) => {
-    for (let i = 0; i < m; i++) if (set[i] && (tokens[i] === ANY || tokens[i] === REST_SEGMENT)) set[i + 1] = 1;
-  };
   current[0] = 1;
-  close(current);
+  closeOverEmpty(tokens, current);
   for (let p = 0; p < path.length; p++) {
-    const c = path[p]!;
     next.fill(0);
-    let alive = false;
-    for (let i = 0; i < m; i++) {
-      if (!current[i]) continue;
-      const token = tokens[i]!;
-      if (token === ANY) next[i] = 1;
-      else if (token === REST_SEGMENT) {
-        if (c !== '/') next[i] = 1;
-      } else if (token === ONE_SEGMENT) {
-        if (c !== '/') next[i + 1] = 1;
-      } else if (token === c) next[i + 1] = 1;
-    }
-    close(next);
-    for (let i = 0; i <= m; i++) if (next[i]) alive = true;
-    if (!alive) return false;
+    advance(tokens, current, next, path[p]!);
+    closeOverEmpty(tokens, next);
+    if (!next.includes(1)) return false;
     [current, next] = [next, current];
   }
   return current[m] === 1;
+}
+
+/** Adds the positions reachable without reading a character: a star or the rest of a parameter may match nothing. */
+function closeOverEmpty(tokens: readonly Token[], set: Uint8Array): void {
+  for (let i = 0; i < tokens.length; i++)
+    if (set[i] && (tokens[i] === ANY || tokens[i] === REST_SEGMENT)) set[i + 1] = 1;
+}
+
+/** Marks in `next` the positions reached from those in `current` by reading the character `c`. */
+function advance(tokens: readonly Token[], current: Uint8Array, next: Uint8Array, c: string): void {
+  for (let i = 0; i < tokens.length; i++) {
+    if (!current[i]) continue;
+    const step = stepOn(tokens[i]!, c);
+    if (step !== undefined) next[i + step] = 1;
+  }
+}
+
+/** Where the token leads on reading `c`: 0 stays on it (it may read more), 1 moves past it, undefined fails. */
+function stepOn(token: Token, c: string): 0 | 1 | undefined {
+  if (token === ANY) return 0;
+  if (token === REST_SEGMENT) return c === '/' ? undefined : 0;
+  if (token === ONE_SEGMENT) return c === '/' ? undefined : 1;
+  return token === c ? 1 : undefined;
 }

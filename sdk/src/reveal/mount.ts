@@ -62,33 +62,9 @@ export interface CardReveal {
  * there (or a service worker of that origin) could change the frame.
  */
 export function mountCardReveal(element: HTMLElement, options: MountCardRevealOptions): CardReveal {
-  const frameUrl = new URL(options.frameUrl, location.href);
-  if (frameUrl.origin === location.origin) {
-    throw new CardDetailsError({
-      code: 'REVEAL_FRAME_SAME_ORIGIN',
-      detail: `The reveal frame must be served from another origin than the page (${location.origin}).`,
-    });
-  }
-  const fields = [...(options.fields ?? REVEAL_FIELDS)];
-  const style = { ...options.style };
-  if (!fields.every((f) => (REVEAL_FIELDS as readonly string[]).includes(f)) || !isRevealStyle(style)) {
-    throw new CardDetailsError({
-      code: 'REVEAL_OPTIONS_INVALID',
-      detail: `fields are some of ${REVEAL_FIELDS.join(', ')}; style values are plain CSS values without url().`,
-    });
-  }
-  // The frame learns whom to answer from its URL, and checks it against the sender of every message.
-  frameUrl.hash = new URLSearchParams({ parent: location.origin }).toString();
-
-  const frame = document.createElement('iframe');
-  frame.src = frameUrl.href;
-  // Scripts, but no same-origin: the frame's document gets an opaque origin, out of reach of every other page.
-  frame.setAttribute('sandbox', 'allow-scripts');
-  frame.setAttribute('allow', 'clipboard-write');
-  frame.title = options.title ?? 'Card details';
-  frame.referrerPolicy = 'no-referrer';
-  frame.style.border = '0';
-  frame.style.width = '100%';
+  const frameUrl = crossOriginFrameUrl(options.frameUrl);
+  const { fields, style } = checkedLook(options);
+  const frame = sandboxedFrame(frameUrl, options.title);
 
   let settle: { resolve(fields: RevealField[]): void; reject(error: unknown): void } | undefined;
   const revealed = new Promise<RevealField[]>((resolve, reject) => {
@@ -149,4 +125,45 @@ export function mountCardReveal(element: HTMLElement, options: MountCardRevealOp
       fail(new CardDetailsError({ code: 'REVEAL_DESTROYED', detail: 'The reveal was taken down.' }));
     },
   };
+}
+
+/** The frame's URL, on another origin than the page's, with the page's origin in its hash. */
+function crossOriginFrameUrl(url: string | URL): URL {
+  const frameUrl = new URL(url, location.href);
+  if (frameUrl.origin === location.origin) {
+    throw new CardDetailsError({
+      code: 'REVEAL_FRAME_SAME_ORIGIN',
+      detail: `The reveal frame must be served from another origin than the page (${location.origin}).`,
+    });
+  }
+  // The frame learns whom to answer from its URL, and checks it against the sender of every message.
+  frameUrl.hash = new URLSearchParams({ parent: location.origin }).toString();
+  return frameUrl;
+}
+
+/** The fields to show and their style, checked (REVEAL_OPTIONS_INVALID when either is not what the frame takes). */
+function checkedLook(options: MountCardRevealOptions): { fields: RevealField[]; style: RevealStyle } {
+  const fields = [...(options.fields ?? REVEAL_FIELDS)];
+  const style = { ...options.style };
+  if (!fields.every((f) => (REVEAL_FIELDS as readonly string[]).includes(f)) || !isRevealStyle(style)) {
+    throw new CardDetailsError({
+      code: 'REVEAL_OPTIONS_INVALID',
+      detail: `fields are some of ${REVEAL_FIELDS.join(', ')}; style values are plain CSS values without url().`,
+    });
+  }
+  return { fields, style };
+}
+
+/** The iframe, not yet in the page: scripts allowed, but an opaque origin. */
+function sandboxedFrame(frameUrl: URL, title: string | undefined): HTMLIFrameElement {
+  const frame = document.createElement('iframe');
+  frame.src = frameUrl.href;
+  // Scripts, but no same-origin: the frame's document gets an opaque origin, out of reach of every other page.
+  frame.setAttribute('sandbox', 'allow-scripts');
+  frame.setAttribute('allow', 'clipboard-write');
+  frame.title = title ?? 'Card details';
+  frame.referrerPolicy = 'no-referrer';
+  frame.style.border = '0';
+  frame.style.width = '100%';
+  return frame;
 }
