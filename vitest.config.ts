@@ -4,6 +4,9 @@ import { defineConfig } from 'vitest/config';
 // The packages' names resolve to their sources (tsconfig.json paths) for every project that extends this root: a
 // test that imports `card-issuing-sdk` and one that imports a source file share one copy of each module. Import by
 // name where the name is public.
+/** Test files that import the one-line vitest setup (see the runner-setup project). */
+const RUNNER_SETUP = ['test/docs/mock-component-tests.test.ts', 'test/docs/mock-faults-overrides.test.ts'];
+
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
@@ -15,7 +18,7 @@ export default defineConfig({
           // their own (npm run test:contract, test:browser, test:consumers), which .ci/run runs after npm test.
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/contract/**', 'test/browser/**', 'test/consumers/**', 'node_modules/**'],
+          exclude: ['test/contract/**', 'test/browser/**', 'test/consumers/**', 'node_modules/**', ...RUNNER_SETUP],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Speed on two cores (npm test must stay under 90 s): worker threads, reused from one file to the next
@@ -26,6 +29,20 @@ export default defineConfig({
           isolate: false,
           // npm run bench: speed is measured here, never asserted in a timed test.
           benchmark: { include: ['bench/**/*.bench.ts'] },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Part of `npm test`: the files that use the one-line setup (`card-issuing-mock/vitest`) as a user's test
+          // file does. The setup registers its hooks when its module is first evaluated, so each file needs its own
+          // module graph, as vitest gives every file by default; the unit project's shared graph would give the hooks
+          // to the first file only.
+          name: 'runner-setup',
+          include: RUNNER_SETUP,
+          testTimeout: 30_000,
+          pool: 'threads',
+          isolate: true,
         },
       },
       {

@@ -74,6 +74,7 @@ const NOT_IN_THE_TREE = new Set([
   'dist/',
   'http/',
   'quickstart.ts',
+  'instrumentation.ts',
   'drift.json',
   'drift.md',
   'drift.overlay.yaml',
