@@ -8,7 +8,7 @@
  * What the control API stands in for is what no endpoint of the service offers: reading the OTP e-mail, the KYC
  * provider's result, a crypto deposit arriving, a business user finishing registration, the corporation cancelling,
  * rejecting or accepting a change, a purchase with a card, and time passing.
- * @module
+ * @module card-issuing-mock/control
  */
 import { signRequest, type Approval, type BusinessUser, type Card, type User } from 'card-issuing-sdk';
 import type { Authorization, ChangeRequest, Fixtures, IncomingDepositResult, OutboxMessage, Purchase } from './index';

@@ -15,7 +15,7 @@
  *   mock.kyc(Object.keys(mock.snapshot().users)[0]!, 'PASSED');
  * });
  * ```
- * @module
+ * @module card-issuing-mock/playwright
  */
 import {
   test as base,

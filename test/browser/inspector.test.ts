@@ -243,7 +243,7 @@ describe('the inspector page at /__mock/ui', () => {
   it('declines a purchase over the remaining budget by clicking, and says why', async () => {
     const chain = page.locator(`[data-card="${longApproval.card.id}"]`);
     await chain.getByLabel('Amount (EUR)').fill('999.00');
-    await chain.getByLabel('Merchant').fill('Overpriced Gadgets');
+    await chain.getByLabel('Merchant', { exact: true }).fill('Overpriced Gadgets');
     const notice = await noticeAfter(page, () => chain.getByRole('button', { name: 'Authorize purchase' }).click());
     // The accepted change raised the budget to 250.00 EUR: 999.00 is over what remains.
     expect(notice).toMatch(/: DECLINED \(BUDGET_EXCEEDED\)$/);
@@ -255,7 +255,7 @@ describe('the inspector page at /__mock/ui', () => {
     await page.screenshot({ path: shot('5-purchase-declined-1280x800') });
     // One within the budget is approved, and the ledger shows it spent.
     await chain.getByLabel('Amount (EUR)').fill('40.00');
-    await chain.getByLabel('Merchant').fill('Coffee Corner');
+    await chain.getByLabel('Merchant', { exact: true }).fill('Coffee Corner');
     expect(await noticeAfter(page, () => chain.getByRole('button', { name: 'Authorize purchase' }).click())).toMatch(
       /: APPROVED$/,
     );
@@ -286,7 +286,7 @@ describe('the inspector page at /__mock/ui', () => {
     await showsFigures('40.00 EUR', '0.00 EUR', '210.00 EUR');
     const hold = async (amount: string, merchant: string) => {
       await chain.getByLabel('Amount (EUR)').fill(amount);
-      await chain.getByLabel('Merchant').fill(merchant);
+      await chain.getByLabel('Merchant', { exact: true }).fill(merchant);
       await chain.getByLabel('Hold only (capture later)').check();
       expect(await noticeAfter(page, () => chain.getByRole('button', { name: 'Authorize purchase' }).click())).toMatch(
         /: APPROVED, held$/,
