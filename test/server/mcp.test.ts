@@ -160,17 +160,14 @@ describe('/__mock/mcp (Streamable HTTP)', () => {
     await call('clear_faults');
   });
 
-  it('builds a DELIVERED approval with one builder call (needs POST /__mock/given/{kind})', async (ctx) => {
-    // The builders come from another branch (issue 23, item 1); until they are merged, the route does not exist
-    // and this test says so by skipping. Once merged, it runs as written (and fails on any other answer).
-    const probe = await signedFetch(server.url, 'POST', '/__mock/given/approval', { credentials: null, body: {} });
-    if (probe.status === 404 && probe.body.code === 'ROUTE_NOT_FOUND') return ctx.skip();
+  it('builds a DELIVERED approval with one builder call, declines a purchase over its budget, and shows it in the journal', async () => {
     const built = await call('given', {
       kind: 'approval',
       options: { status: 'DELIVERED', budget: { amount: 10_000, currency: 'EUR' } },
     });
     expect(built.status).toBeLessThan(300);
-    const { corporateUuid, approvalUuid, card } = built.body.approval ?? built.body;
+    const { corporateUuid, approval: made, card } = built.body;
+    const { approvalUuid } = made;
     const approval = await call('call_api', { operationId: 'getApproval', path: { corporateUuid, approvalUuid } });
     expect(approval.body.status).toBe('DELIVERED');
     const declined = await call('purchase', { cardId: card.id, amount: 20_000, currency: 'EUR', merchant: 'Hotel' });
