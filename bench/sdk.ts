@@ -163,13 +163,16 @@ const out = (line = '') => {
 
 // ------------------------------------------------------------------------------------------------ 1. per call
 
-async function perCall() {
-  // The spec's example of getUser's 200 (`#/components/schemas/User/examples/0`).
+/** The spec's example of getUser's 200 (`#/components/schemas/User/examples/0`). */
+function specUser(): unknown {
   const spec = parseYaml(readFileSync(join(root, 'spec/openapi.yaml'), 'utf8')) as {
     components: { schemas: { User: { examples: unknown[] } } };
   };
-  const user = spec.components.schemas.User.examples[0];
-  const userId = (user as { id: string }).id;
+  return spec.components.schemas.User.examples[0];
+}
+
+/** The bench server answering getUser with `user`, in a process of its own; resolves with its port. */
+async function startUserServer(user: unknown) {
   const server = spawn(
     process.execPath,
     [fileURLToPath(new URL('./sdk-server.mjs', import.meta.url)), JSON.stringify(user)],
@@ -179,45 +182,54 @@ async function perCall() {
     server.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
     server.once('error', reject);
   });
-  try {
-    const baseUrl = `http://127.0.0.1:${port}`;
-    const apiKey = 'bench_key';
-    const apiSecret = 'bench_secret';
-    const secret = Buffer.from(apiSecret, 'utf8');
-    const url = `${baseUrl}/s2s/users/${userId}`;
+  return { server, port };
+}
 
-    // The published scheme, by hand: apiKey + METHOD + lowercase(url) + timestamp + nonce, HMAC-SHA256, base64.
-    const authorization = (method: string, target: string) => {
-      const timestamp = String(Math.floor(Date.now() / 1000));
-      const nonce = randomBytes(16).toString('hex');
-      const signature = createHmac('sha256', secret)
-        .update(`${apiKey}${method}${target.toLowerCase()}${timestamp}${nonce}`)
-        .digest('base64');
-      return `HMAC-SHA256 ${apiKey}:${signature}:${nonce}:${timestamp}`;
-    };
-    const raw = async () => {
-      const response = await fetch(url, { headers: { authorization: authorization('GET', url) } });
-      if (!response.ok) throw new Error(`raw: ${response.status}`);
-      return response.json();
-    };
-    const validating = createCardIssuingClient({ baseUrl, apiKey, apiSecret });
-    const lenient = createCardIssuingClient({
-      baseUrl,
-      apiKey,
-      apiSecret,
-      validateResponses: false,
-      validateRequests: false,
-    });
-    // Sanity: all three read the same user.
-    const [a, b, c] = await Promise.all([raw(), validating.s2s.users.get(userId), lenient.s2s.users.get(userId)]);
-    if (JSON.stringify(a) !== JSON.stringify(b) || JSON.stringify(b) !== JSON.stringify(c))
-      throw new Error('The peers read different bodies.');
+/** The published scheme, by hand: apiKey + METHOD + lowercase(url) + timestamp + nonce, HMAC-SHA256, base64. */
+function handSigner(apiKey: string, apiSecret: string) {
+  const secret = Buffer.from(apiSecret, 'utf8');
+  return (method: string, target: string) => {
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const nonce = randomBytes(16).toString('hex');
+    const signature = createHmac('sha256', secret)
+      .update(`${apiKey}${method}${target.toLowerCase()}${timestamp}${nonce}`)
+      .digest('base64');
+    return `HMAC-SHA256 ${apiKey}:${signature}:${nonce}:${timestamp}`;
+  };
+}
 
-    // Peers with the same hand signing: ky alone (the layer the SDK stands on), and the generated functions on
-    // hey-api's ky client (ky's defaults: retries and a timeout, as the SDK has them), which the SDK does not use.
-    const kyAlone = () => ky.get(url, { headers: { authorization: authorization('GET', url) } }).json();
-    const generated = createGeneratedClient({ baseUrl, throwOnError: true });
-    const generatedCall = () =>
+/**
+ * The peers of one getUser call: fetch with hand signing, ky alone (the layer the SDK stands on), the generated
+ * functions on hey-api's ky client (ky's defaults: retries and a timeout, as the SDK has them; the SDK does not use
+ * them), and the SDK validating and not. Checks first that they read the same user.
+ */
+async function perCallPeers(baseUrl: string, userId: string) {
+  const apiKey = 'bench_key';
+  const apiSecret = 'bench_secret';
+  const url = `${baseUrl}/s2s/users/${userId}`;
+  const authorization = handSigner(apiKey, apiSecret);
+  const raw = async () => {
+    const response = await fetch(url, { headers: { authorization: authorization('GET', url) } });
+    if (!response.ok) throw new Error(`raw: ${response.status}`);
+    return response.json();
+  };
+  const validating = createCardIssuingClient({ baseUrl, apiKey, apiSecret });
+  const lenient = createCardIssuingClient({
+    baseUrl,
+    apiKey,
+    apiSecret,
+    validateResponses: false,
+    validateRequests: false,
+  });
+  // Sanity: all three read the same user.
+  const [a, b, c] = await Promise.all([raw(), validating.s2s.users.get(userId), lenient.s2s.users.get(userId)]);
+  if (JSON.stringify(a) !== JSON.stringify(b) || JSON.stringify(b) !== JSON.stringify(c))
+    throw new Error('The peers read different bodies.');
+  const generated = createGeneratedClient({ baseUrl, throwOnError: true });
+  return {
+    raw,
+    ky: () => ky.get(url, { headers: { authorization: authorization('GET', url) } }).json(),
+    generated: () =>
       getUser({
         client: generated,
         path: { userId },
@@ -230,19 +242,19 @@ async function perCall() {
             ],
           },
         },
-      });
+      }),
+    validating: () => validating.s2s.users.get(userId),
+    lenient: () => lenient.s2s.users.get(userId),
+  };
+}
 
-    const samples = await interleavedBlocks(
-      {
-        raw,
-        ky: kyAlone,
-        generated: generatedCall,
-        validating: () => validating.s2s.users.get(userId),
-        lenient: () => lenient.s2s.users.get(userId),
-      },
-      CALLS,
-      BLOCK,
-    );
+async function perCall() {
+  const user = specUser();
+  const userId = (user as { id: string }).id;
+  const { server, port } = await startUserServer(user);
+  try {
+    const peers = await perCallPeers(`http://127.0.0.1:${port}`, userId);
+    const samples = await interleavedBlocks(peers, CALLS, BLOCK);
     return samples as Record<'raw' | 'ky' | 'generated' | 'validating' | 'lenient', Block[]>;
   } finally {
     server.stdin.end();

@@ -61,16 +61,20 @@ export function runLoad(port: number, connections: number, seconds: number, next
         pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
         const end = responseEnd(pending);
         if (end < 0) return;
-        const status = Number(pending.subarray(9, 12).toString('latin1'));
-        result.total++;
-        result.statuses[status] = (result.statuses[status] ?? 0) + 1;
-        if (status < 200 || status >= 300) result.non2xx++;
+        count(result, Number(pending.subarray(9, 12).toString('latin1')));
         pending = pending.subarray(end);
         if (performance.now() >= endAt) done(socket);
         else socket.write(next());
       });
     }
   });
+}
+
+/** Counts one response of `status`. */
+function count(result: LoadResult, status: number): void {
+  result.total++;
+  result.statuses[status] = (result.statuses[status] ?? 0) + 1;
+  if (status < 200 || status >= 300) result.non2xx++;
 }
 
 /** The end of the first whole response in `data` (content-length or chunked), or -1 while it is incomplete. */

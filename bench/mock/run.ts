@@ -311,14 +311,128 @@ const newUserBody = () =>
 /** BENCH_ONLY=table, growth or heap runs that part alone (while working on it). */
 const ONLY = process.env.BENCH_ONLY;
 
+/** One row of the table: a server and the request it is loaded with. */
+interface TableCase {
+  label: string;
+  server: Server;
+  c: Case;
+  seconds: number;
+}
+
+/** A row's medians over the rounds, and its requests that were not 2xx or failed. */
+interface TableRow {
+  rps: number;
+  cpuUs: number;
+  bad: number;
+}
+
+/** The table's rows: the bare servers (the limit, and the load generator's check), the bridge, Prism and ours. */
+function tableCases(
+  peers: { bare: Server; bareSigned: Server; bridge: Server; prism: Server; ours: Server; oursState: Server },
+  userId: string,
+): TableCase[] {
+  const { bare, bareSigned, bridge, prism, ours, oursState } = peers;
+  const getUser: Case = { method: 'GET', path: () => `/s2s/users/${userId}` };
+  const unsignedGet: Case = { ...getUser, unsigned: true };
+  const postUser: Case = { method: 'POST', path: () => '/s2s/users', body: newUserBody };
+  return [
+    {
+      label: 'bare node:http, verifies the signature, fixed JSON (the limit)',
+      server: bareSigned,
+      c: getUser,
+      seconds: 3,
+    },
+    { label: 'bare node:http, no signature check, pre-signed load', server: bare, c: getUser, seconds: 3 },
+    {
+      label: 'bare node:http, no signature check, one fixed unsigned request',
+      server: bare,
+      c: unsignedGet,
+      seconds: 3,
+    },
+    { label: 'one msw handler through `getResponse` (naive bridge)', server: bridge, c: getUser, seconds: 3 },
+    { label: 'Prism 5 `mock` of our spec, GET user (default log)', server: prism, c: getUser, seconds: 3 },
+    { label: 'our mock (CLI, request log on), signed GET user', server: ours, c: getUser, seconds: 3 },
+    { label: 'our mock (CLI, request log on), signed POST user', server: ours, c: postUser, seconds: 3 },
+    { label: 'the same with `--state-file`', server: oursState, c: postUser, seconds: 3 },
+  ];
+}
+
+/** Loads every row, ROUNDS times interleaved after a warm-up; the medians of each row. */
+async function measureRounds(cases: TableCase[]): Promise<TableRow[]> {
+  // Warm-up: JIT and connections.
+  for (const { server, c } of cases) await measure(server, c, 1);
+  const results = cases.map(() => [] as Measure[]);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, { server, c, seconds }] of cases.entries()) results[i]!.push(await measure(server, c, seconds));
+    console.error(`round ${round + 1}/${ROUNDS} done`);
+  }
+  return results.map((rs) => ({
+    rps: median(rs.map((r) => r.rps)),
+    cpuUs: median(rs.map((r) => r.cpuUs)),
+    bad: rs.reduce((s, r) => s + r.non2xx + r.errors, 0),
+  }));
+}
+
+/** The table: the machine and the method, then a row per case with its ratios to the bare signed server and Prism. */
+function printTable(cases: TableCase[], med: TableRow[]): void {
+  const [mBare, , , , mPrism] = med as [TableRow, TableRow, TableRow, TableRow, TableRow];
+  console.log(
+    `## Mock server benchmark (${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version})\n`,
+  );
+  console.log(
+    `${CONNECTIONS} keep-alive connections (bench/mock/load.ts), requests signed and written out before each round (a fresh nonce each), ${ROUNDS} interleaved rounds (medians); server CPU per request from /proc/<pid>/stat; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(', ')} at the end.\n`,
+  );
+  console.log(
+    '| case | req/s | server CPU µs/request | vs bare signed node:http (req/s · CPU) | vs Prism 5 GET (req/s) | non-2xx |',
+  );
+  console.log('|---|---|---|---|---|---|');
+  for (const [i, { label }] of cases.entries()) {
+    const m = med[i]!;
+    console.log(
+      `| ${label} | ${fmt(m.rps)} | ${fmt(m.cpuUs)} | ${ratio(m.rps / mBare.rps)} · ${ratio(m.cpuUs / mBare.cpuUs)} | ${ratio(m.rps / mPrism.rps)} | ${m.bad} |`,
+    );
+  }
+}
+
+/** The issue's targets, each met or not. */
+function printTargets(med: TableRow[]): void {
+  const [mBare, mPresigned, mUnsigned, , mPrism, mGet, mPost] = med as [
+    TableRow,
+    TableRow,
+    TableRow,
+    TableRow,
+    TableRow,
+    TableRow,
+    TableRow,
+  ];
+  const generator = mPresigned.rps / mUnsigned.rps;
+  console.log('\n**Targets** (issue 29)\n');
+  console.log(
+    `- the load generator holds no server back: bare node:http under the pre-signed load at ${ratio(generator)} of its req/s under one fixed unsigned request (within 10 %: ${Math.abs(1 - generator) <= 0.1 ? 'met' : 'NOT met'})`,
+  );
+  console.log(
+    `- signed GET user ≥ 10× Prism's req/s (${ratio(mGet.rps / mPrism.rps)}): ${mGet.rps >= 10 * mPrism.rps ? 'met' : 'NOT met'}`,
+  );
+  console.log(
+    `- signed GET user: server CPU per request ≤ 1.75× the bare signed server's (${ratio(mGet.cpuUs / mBare.cpuUs)}, ${fmt(mGet.cpuUs)} against ${fmt(mBare.cpuUs)} µs): ${mGet.cpuUs <= 1.75 * mBare.cpuUs ? 'met' : 'NOT met'}`,
+  );
+  console.log(
+    `- signed POST create user ≥ 5× Prism's GET req/s (${ratio(mPost.rps / mPrism.rps)}): ${mPost.rps >= 5 * mPrism.rps ? 'met' : 'NOT met'}`,
+  );
+}
+
+/** BENCH_ONLY=growth, heap or state-file: that part alone. */
+async function runOnly(only: string): Promise<void> {
+  if (only === 'growth') await growth();
+  if (only === 'heap') await heap();
+  if (only === 'state-file') await stateFileBench();
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
-  if (ONLY && ONLY !== 'table') {
-    if (ONLY === 'growth') await growth();
-    if (ONLY === 'heap') await heap();
-    if (ONLY === 'state-file') await stateFileBench();
-    return;
-  }
+  if (ONLY && ONLY !== 'table') return runOnly(ONLY);
   const bare = await startServer('bare');
   const bareSigned = await startServer('bare-signed');
   const bridge = await startServer('bridge');
@@ -332,83 +446,10 @@ async function main(): Promise<void> {
   try {
     // A user to GET on our server (the peers answer any id).
     const userId = await createUser(ours);
-    const getUser: Case = { method: 'GET', path: () => `/s2s/users/${userId}` };
-    const unsignedGet: Case = { ...getUser, unsigned: true };
-    const postUser: Case = { method: 'POST', path: () => '/s2s/users', body: newUserBody };
-    const cases: { label: string; server: Server; c: Case; seconds: number }[] = [
-      {
-        label: 'bare node:http, verifies the signature, fixed JSON (the limit)',
-        server: bareSigned,
-        c: getUser,
-        seconds: 3,
-      },
-      { label: 'bare node:http, no signature check, pre-signed load', server: bare, c: getUser, seconds: 3 },
-      {
-        label: 'bare node:http, no signature check, one fixed unsigned request',
-        server: bare,
-        c: unsignedGet,
-        seconds: 3,
-      },
-      { label: 'one msw handler through `getResponse` (naive bridge)', server: bridge, c: getUser, seconds: 3 },
-      { label: 'Prism 5 `mock` of our spec, GET user (default log)', server: prism, c: getUser, seconds: 3 },
-      { label: 'our mock (CLI, request log on), signed GET user', server: ours, c: getUser, seconds: 3 },
-      { label: 'our mock (CLI, request log on), signed POST user', server: ours, c: postUser, seconds: 3 },
-      { label: 'the same with `--state-file`', server: oursState, c: postUser, seconds: 3 },
-    ];
-    // Warm-up: JIT and connections.
-    for (const { server, c } of cases) await measure(server, c, 1);
-    const results = cases.map(() => [] as Measure[]);
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const [i, { server, c, seconds }] of cases.entries()) results[i]!.push(await measure(server, c, seconds));
-      console.error(`round ${round + 1}/${ROUNDS} done`);
-    }
-    const med = results.map((rs) => ({
-      rps: median(rs.map((r) => r.rps)),
-      cpuUs: median(rs.map((r) => r.cpuUs)),
-      bad: rs.reduce((s, r) => s + r.non2xx + r.errors, 0),
-    }));
-    const [mBare, mPresigned, mUnsigned, , mPrism, mGet, mPost] = med as [
-      (typeof med)[0],
-      (typeof med)[0],
-      (typeof med)[0],
-      (typeof med)[0],
-      (typeof med)[0],
-      (typeof med)[0],
-      (typeof med)[0],
-    ];
-
-    console.log(
-      `## Mock server benchmark (${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version})\n`,
-    );
-    console.log(
-      `${CONNECTIONS} keep-alive connections (bench/mock/load.ts), requests signed and written out before each round (a fresh nonce each), ${ROUNDS} interleaved rounds (medians); server CPU per request from /proc/<pid>/stat; load average ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(', ')} at the end.\n`,
-    );
-    console.log(
-      '| case | req/s | server CPU µs/request | vs bare signed node:http (req/s · CPU) | vs Prism 5 GET (req/s) | non-2xx |',
-    );
-    console.log('|---|---|---|---|---|---|');
-    for (const [i, { label }] of cases.entries()) {
-      const m = med[i]!;
-      console.log(
-        `| ${label} | ${fmt(m.rps)} | ${fmt(m.cpuUs)} | ${ratio(m.rps / mBare.rps)} · ${ratio(m.cpuUs / mBare.cpuUs)} | ${ratio(m.rps / mPrism.rps)} | ${m.bad} |`,
-      );
-    }
-    const generator = mPresigned.rps / mUnsigned.rps;
-    console.log('\n**Targets** (issue 29)\n');
-    console.log(
-      `- the load generator holds no server back: bare node:http under the pre-signed load at ${ratio(generator)} of its req/s under one fixed unsigned request (within 10 %: ${Math.abs(1 - generator) <= 0.1 ? 'met' : 'NOT met'})`,
-    );
-    console.log(
-      `- signed GET user ≥ 10× Prism's req/s (${ratio(mGet.rps / mPrism.rps)}): ${mGet.rps >= 10 * mPrism.rps ? 'met' : 'NOT met'}`,
-    );
-    console.log(
-      `- signed GET user: server CPU per request ≤ 1.75× the bare signed server's (${ratio(mGet.cpuUs / mBare.cpuUs)}, ${fmt(mGet.cpuUs)} against ${fmt(mBare.cpuUs)} µs): ${mGet.cpuUs <= 1.75 * mBare.cpuUs ? 'met' : 'NOT met'}`,
-    );
-    console.log(
-      `- signed POST create user ≥ 5× Prism's GET req/s (${ratio(mPost.rps / mPrism.rps)}): ${mPost.rps >= 5 * mPrism.rps ? 'met' : 'NOT met'}`,
-    );
+    const cases = tableCases({ bare, bareSigned, bridge, prism, ours, oursState }, userId);
+    const med = await measureRounds(cases);
+    printTable(cases, med);
+    printTargets(med);
 
     for (const s of servers) s.child.kill('SIGKILL');
     servers.length = 0;

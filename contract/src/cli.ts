@@ -120,10 +120,103 @@ function credentials(values: Record<string, unknown>, required: boolean) {
 
 const packagedSpec = (): string => fileURLToPath(new URL('./openapi.yaml', import.meta.url));
 
+const parseCommandLine = (argv: string[]) =>
+  parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+type Values = ReturnType<typeof parseCommandLine>['values'];
+
+/** A command that takes no positional arguments refuses the first one. */
+function noArguments(rest: string[]): void {
+  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+}
+
+/** `run`: the contract suite against a server; the suite files to run are the positional arguments. */
+async function runCommand(values: Values, only: string[]): Promise<number> {
+  const corporateUuid = values.corporate;
+  const { code } = await runContract({
+    baseUrl: url('base-url', values['base-url']),
+    ...(credentials(values, false) ? { credentials: credentials(values, false)! } : {}),
+    ...(corporateUuid ? { corporate: { corporateUuid, currency: values['corporate-currency'] ?? 'EUR' } } : {}),
+    signing: signing(values),
+    specPath: values.spec ?? packagedSpec(),
+    only,
+    ...(values.junit ? { junitPath: values.junit } : {}),
+    ...(values.json ? { jsonPath: values.json } : {}),
+    ...(values.details ? { detailsPath: values.details } : {}),
+    verbose: values.verbose === true,
+    waitSeconds: integer('wait', values.wait, 0, 0, 600),
+    // The suite waits on the server, not on this machine's cores: a few files at once.
+    concurrency: integer('concurrency', values.concurrency, Math.max(4, availableParallelism()), 1, 32),
+    write: (text) => process.stdout.write(text),
+  });
+  return code;
+}
+
+/** `usage`: what an app used, from a mock or a saved file, as a usage file (and a Pact). */
+async function usageCommand(values: Values, rest: string[]): Promise<number> {
+  noArguments(rest);
+  if (!values.from) throw new UsageError('--from is required (a usage or journal file, or a mock URL)');
+  if (!values.out) throw new UsageError('--out is required (the usage file to write)');
+  const summary = await writeUsage({
+    from: values.from,
+    out: values.out,
+    ...(values.pact ? { pact: values.pact } : {}),
+    consumer: values.consumer ?? 'app',
+    specPath: values.spec ?? packagedSpec(),
+  });
+  process.stdout.write(`${summary}\n`);
+  return 0;
+}
+
+/** `diff`: the changes between two versions of the spec, and which break what the usage file lists. */
+function diffCommand(values: Values, rest: string[]): number {
+  noArguments(rest);
+  if (!values.base || !values.revision) throw new UsageError('--base and --revision are required');
+  const github = process.env.GITHUB_ACTIONS === 'true';
+  const format = values.format ?? (github ? 'github' : 'text');
+  if (!['text', 'json', 'github', 'sarif'].includes(format))
+    throw new UsageError(`--format must be text, json, github or sarif, got "${format}"`);
+  return runDiff({
+    base: values.base,
+    revision: values.revision,
+    ...(values.usage ? { usage: values.usage } : {}),
+    format: format as DiffFormat,
+    env: process.env,
+    write: (text) => process.stdout.write(text),
+    applyOverlay: applyOverlay as never,
+  });
+}
+
+/** `proxy`: the drift proxy, until SIGINT or SIGTERM (then it writes its report). */
+async function proxyCommand(values: Values, rest: string[]): Promise<number> {
+  noArguments(rest);
+  const proxy = await startProxy({
+    target: url('target', values.target),
+    credentials: credentials(values, true)!,
+    signing: signing(values),
+    port: integer('port', values.port, 4020, 0, 65535),
+    host: values.host ?? '127.0.0.1',
+    ...(values['public-url'] ? { publicUrl: url('public-url', values['public-url']) } : {}),
+    ...(values['allowed-host'] ? { allowedHosts: values['allowed-host'] } : {}),
+    ...(values.report ? { reportPath: values.report } : {}),
+    specPath: values.spec ?? packagedSpec(),
+    log: (line) => process.stdout.write(`${line}\n`),
+  });
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      void proxy.close().then(resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   const major = Number(process.versions.node.split('.')[0]);
   if (major < 22) throw new UsageError(`needs Node.js 22 or newer; this is Node.js ${process.versions.node}`);
-  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  const { values, positionals } = parseCommandLine(argv);
   const [command, ...rest] = positionals;
   if (values.version) {
     const { createRequire } = await import('node:module');
@@ -134,82 +227,10 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return command === undefined && !values.help ? 2 : 0;
   }
-  if (command === 'run') {
-    const corporateUuid = values.corporate;
-    const { code } = await runContract({
-      baseUrl: url('base-url', values['base-url']),
-      ...(credentials(values, false) ? { credentials: credentials(values, false)! } : {}),
-      ...(corporateUuid ? { corporate: { corporateUuid, currency: values['corporate-currency'] ?? 'EUR' } } : {}),
-      signing: signing(values),
-      specPath: values.spec ?? packagedSpec(),
-      only: rest,
-      ...(values.junit ? { junitPath: values.junit } : {}),
-      ...(values.json ? { jsonPath: values.json } : {}),
-      ...(values.details ? { detailsPath: values.details } : {}),
-      verbose: values.verbose === true,
-      waitSeconds: integer('wait', values.wait, 0, 0, 600),
-      // The suite waits on the server, not on this machine's cores: a few files at once.
-      concurrency: integer('concurrency', values.concurrency, Math.max(4, availableParallelism()), 1, 32),
-      write: (text) => process.stdout.write(text),
-    });
-    return code;
-  }
-  if (command === 'usage') {
-    if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
-    if (!values.from) throw new UsageError('--from is required (a usage or journal file, or a mock URL)');
-    if (!values.out) throw new UsageError('--out is required (the usage file to write)');
-    const summary = await writeUsage({
-      from: values.from,
-      out: values.out,
-      ...(values.pact ? { pact: values.pact } : {}),
-      consumer: values.consumer ?? 'app',
-      specPath: values.spec ?? packagedSpec(),
-    });
-    process.stdout.write(`${summary}\n`);
-    return 0;
-  }
-  if (command === 'diff') {
-    if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
-    if (!values.base || !values.revision) throw new UsageError('--base and --revision are required');
-    const github = process.env.GITHUB_ACTIONS === 'true';
-    const format = values.format ?? (github ? 'github' : 'text');
-    if (!['text', 'json', 'github', 'sarif'].includes(format))
-      throw new UsageError(`--format must be text, json, github or sarif, got "${format}"`);
-    return runDiff({
-      base: values.base,
-      revision: values.revision,
-      ...(values.usage ? { usage: values.usage } : {}),
-      format: format as DiffFormat,
-      env: process.env,
-      write: (text) => process.stdout.write(text),
-      applyOverlay: applyOverlay as never,
-    });
-  }
-  if (command === 'proxy') {
-    if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
-    const proxy = await startProxy({
-      target: url('target', values.target),
-      credentials: credentials(values, true)!,
-      signing: signing(values),
-      port: integer('port', values.port, 4020, 0, 65535),
-      host: values.host ?? '127.0.0.1',
-      ...(values['public-url'] ? { publicUrl: url('public-url', values['public-url']) } : {}),
-      ...(values['allowed-host'] ? { allowedHosts: values['allowed-host'] } : {}),
-      ...(values.report ? { reportPath: values.report } : {}),
-      specPath: values.spec ?? packagedSpec(),
-      log: (line) => process.stdout.write(`${line}\n`),
-    });
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        void proxy.close().then(resolve);
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
-    return 0;
-  }
+  if (command === 'run') return runCommand(values, rest);
+  if (command === 'usage') return usageCommand(values, rest);
+  if (command === 'diff') return diffCommand(values, rest);
+  if (command === 'proxy') return proxyCommand(values, rest);
   throw new UsageError(`unknown command "${command}" (run, usage, diff or proxy; --help for usage)`);
 }
 

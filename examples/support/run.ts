@@ -19,7 +19,7 @@ import {
   freshCredentials,
   hasControlApi,
 } from 'card-issuing-mock/control';
-import { DemoCheckError, Progress, type Example, type ProgressLine } from './example';
+import { DemoCheckError, Progress, type Example, type ExampleContext, type ProgressLine } from './example';
 
 /** The spec every exchange is checked against. */
 const SPEC_PATH = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
@@ -123,12 +123,11 @@ const pad = (text: string, width: number): string => (text.length >= width ? `${
 /** `1 flow`, `6 flows`. */
 const flows = (n: number): string => `${n} flow${n === 1 ? '' : 's'}`;
 
-/**
- * Runs the demo and resolves with its exit code (0 all flows passed and the spec was met, 1 a failure, 2 bad
- * arguments). Never throws for a failure of a flow: it prints it.
- */
-export async function runDemo(options: RunDemoOptions): Promise<number> {
-  const write = options.write ?? ((line: string) => console.log(line));
+type Write = (line: string) => void;
+type Checker = ReturnType<typeof createConformanceChecker>;
+
+/** The target and the flows to run; an exit code when the arguments say to stop (help, a usage error). */
+function planOf(options: RunDemoOptions, write: Write): { target: Target; examples: readonly Example[] } | number {
   const target = parseTarget(options.argv);
   if ('help' in target) {
     write(USAGE);
@@ -144,94 +143,143 @@ export async function runDemo(options: RunDemoOptions): Promise<number> {
     write(`No flow named ${target.only}; the flows are ${options.examples.map((e) => e.name).join(', ')}.`);
     return EXIT.usage;
   }
+  return { target, examples };
+}
 
+/** The in-process mock: msw intercepts fetch, and every exchange it answers goes to the checker. */
+function startInProcess(checker: Checker): { server: ReturnType<typeof setupServer>; recorder: Recorder } {
+  const server = setupServer(...createMock({ seed: 'demo' }).handlers);
+  const recorder = recordMswExchanges(server, checker);
+  server.listen({ onUnhandledFrame: 'error' });
+  return { server, recorder };
+}
+
+/** The tenant the flows run in (a fresh one unless credentials were given), its control API and a client. */
+async function openTenant(target: Target, checker: Checker) {
+  const credentials = target.credentials ?? freshCredentials('demo');
+  const fixtures =
+    target.credentials === undefined
+      ? await createTenant(target.baseUrl, credentials)
+      : await createMockControl({ baseUrl: target.baseUrl, ...credentials }).fixtures();
+  const control = createMockControl({ baseUrl: target.baseUrl, ...credentials });
+  const client = createCardIssuingClient({
+    baseUrl: target.baseUrl,
+    ...credentials,
+    ...(target.mode === 'remote' ? { fetch: createRecordingFetch(checker) } : {}),
+  });
+  return { credentials, fixtures, control, client };
+}
+
+/** What running the flows needs. */
+interface Session {
+  context: Omit<ExampleContext, 'progress'>;
+  checker: Checker;
+  recorder: Recorder | undefined;
+  write: Write;
+  /** Prints a progress line, keeping the last failed step. */
+  printLine(line: ProgressLine): void;
+  /** The last step printed as failed, in any flow of the run. */
+  failedStep(): ProgressLine | undefined;
+}
+
+/**
+ * Runs one flow, printing its steps; false once it failed (its error, or exchanges that do not match the spec,
+ * printed).
+ */
+async function runFlow(session: Session, example: Example): Promise<boolean> {
+  const { checker, recorder, write } = session;
+  write('');
+  write(`${example.name}: ${example.title}`);
+  try {
+    await example.run({ ...session.context, progress: new Progress(example.name, session.printLine) });
+  } catch (error) {
+    await recorder?.settled();
+    const step = error instanceof FlowError ? `${error.flow}/${error.step}` : session.failedStep()?.step;
+    write('');
+    write(`FAILED  ${example.name}${step ? ` at ${step}` : ''}`);
+    write(`        ${describeFailure(error)}`);
+    for (const finding of checker.findings()) write(`        spec mismatch: ${formatFinding(finding)}`);
+    return false;
+  }
+  await recorder?.settled();
+  const findings = checker.findings();
+  if (findings.length === 0) return true;
+  write('');
+  write(`FAILED  ${example.name}: ${findings.length} exchange(s) do not match spec/openapi.yaml`);
+  for (const finding of findings) write(`        ${formatFinding(finding)}`);
+  return false;
+}
+
+/** The closing lines: what the validator checked and covered, and the time taken. */
+function writeConformance(write: Write, checker: Checker, examples: readonly Example[], started: number): void {
+  const coverage = checker.coverage();
+  write('');
+  write(
+    `Conformance: ${checker.checked()} exchanges checked against spec/openapi.yaml by the independent validator; ` +
+      `${coverage.covered} of ${coverage.total} operations validated, 0 mismatches.`,
+  );
+  if (coverage.missing.length > 0) write(`Not exercised: ${coverage.missing.join(', ')}`);
+  write(
+    `${examples.length === 1 ? 'The flow' : `All ${flows(examples.length)}`} passed in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+  );
+}
+
+/** Opens the tenant and runs the flows in it, stopping at the first failure; the exit code. */
+async function runFlows(
+  target: Target,
+  examples: readonly Example[],
+  session: Omit<Session, 'context'>,
+  started: number,
+): Promise<number> {
+  const { write, checker } = session;
+  // The same control routes in both modes: msw answers them in-process, the server over HTTP.
+  if (target.mode === 'remote' && !(await hasControlApi(target.baseUrl))) {
+    write(
+      `${target.baseUrl} has no mock control API (GET /__mock/fixtures). The demo plays the user and the outside world ` +
+        'through it (OTP e-mails, KYC, incoming deposits, registration, the clock): point --base-url at a card-issuing-mock ' +
+        '(npx card-issuing-mock), or run `npm run test:contract` to check a real service.',
+    );
+    return EXIT.failed;
+  }
+  const { credentials, ...context } = await openTenant(target, checker);
+  write(
+    target.mode === 'in-process'
+      ? `card-issuing-sdk demo: ${flows(examples.length)} against the in-process mock (msw intercepts fetch: no port, no network)`
+      : `card-issuing-sdk demo: ${flows(examples.length)} against ${target.baseUrl}`,
+  );
+  write(`tenant ${credentials.apiKey}; every exchange is checked against spec/openapi.yaml`);
+  for (const example of examples) if (!(await runFlow({ ...session, context }, example))) return EXIT.failed;
+  writeConformance(write, checker, examples, started);
+  return EXIT.ok;
+}
+
+/**
+ * Runs the demo and resolves with its exit code (0 all flows passed and the spec was met, 1 a failure, 2 bad
+ * arguments). Never throws for a failure of a flow: it prints it.
+ */
+export async function runDemo(options: RunDemoOptions): Promise<number> {
+  const write = options.write ?? ((line: string) => console.log(line));
+  const plan = planOf(options, write);
+  if (typeof plan === 'number') return plan;
+  const { target, examples } = plan;
   const started = performance.now();
   const checker = createConformanceChecker({ specPath: SPEC_PATH, strictRequests: true });
-  let recorder: Recorder | undefined;
-  let server: ReturnType<typeof setupServer> | undefined;
-  if (target.mode === 'in-process') {
-    server = setupServer(...createMock({ seed: 'demo' }).handlers);
-    recorder = recordMswExchanges(server, checker);
-    server.listen({ onUnhandledFrame: 'error' });
-  }
-
+  const inProcess = target.mode === 'in-process' ? startInProcess(checker) : undefined;
   let failedStep: ProgressLine | undefined;
   const printLine = (line: ProgressLine) => {
     if (line.status === 'failed') failedStep = line;
     write(`  ${pad(line.flow, 20)}${pad(line.step, 44)}${pad(line.status, 9)}${line.detail ?? ''}`.trimEnd());
   };
-
+  const session = { checker, recorder: inProcess?.recorder, write, printLine, failedStep: () => failedStep };
   try {
-    // The same control routes in both modes: msw answers them in-process, the server over HTTP.
-    if (target.mode === 'remote' && !(await hasControlApi(target.baseUrl))) {
-      write(
-        `${target.baseUrl} has no mock control API (GET /__mock/fixtures). The demo plays the user and the outside world ` +
-          'through it (OTP e-mails, KYC, incoming deposits, registration, the clock): point --base-url at a card-issuing-mock ' +
-          '(npx card-issuing-mock), or run `npm run test:contract` to check a real service.',
-      );
-      return EXIT.failed;
-    }
-    const credentials = target.credentials ?? freshCredentials('demo');
-    const fixtures =
-      target.credentials === undefined
-        ? await createTenant(target.baseUrl, credentials)
-        : await createMockControl({ baseUrl: target.baseUrl, ...credentials }).fixtures();
-    const control = createMockControl({ baseUrl: target.baseUrl, ...credentials });
-    const client = createCardIssuingClient({
-      baseUrl: target.baseUrl,
-      ...credentials,
-      ...(target.mode === 'remote' ? { fetch: createRecordingFetch(checker) } : {}),
-    });
-
-    write(
-      target.mode === 'in-process'
-        ? `card-issuing-sdk demo: ${flows(examples.length)} against the in-process mock (msw intercepts fetch: no port, no network)`
-        : `card-issuing-sdk demo: ${flows(examples.length)} against ${target.baseUrl}`,
-    );
-    write(`tenant ${credentials.apiKey}; every exchange is checked against spec/openapi.yaml`);
-
-    for (const example of examples) {
-      write('');
-      write(`${example.name}: ${example.title}`);
-      try {
-        await example.run({ client, control, fixtures, progress: new Progress(example.name, printLine) });
-      } catch (error) {
-        await recorder?.settled();
-        const step = error instanceof FlowError ? `${error.flow}/${error.step}` : failedStep?.step;
-        write('');
-        write(`FAILED  ${example.name}${step ? ` at ${step}` : ''}`);
-        write(`        ${describeFailure(error)}`);
-        for (const finding of checker.findings()) write(`        spec mismatch: ${formatFinding(finding)}`);
-        return EXIT.failed;
-      }
-      await recorder?.settled();
-      const findings = checker.findings();
-      if (findings.length > 0) {
-        write('');
-        write(`FAILED  ${example.name}: ${findings.length} exchange(s) do not match spec/openapi.yaml`);
-        for (const finding of findings) write(`        ${formatFinding(finding)}`);
-        return EXIT.failed;
-      }
-    }
-
-    const coverage = checker.coverage();
-    write('');
-    write(
-      `Conformance: ${checker.checked()} exchanges checked against spec/openapi.yaml by the independent validator; ` +
-        `${coverage.covered} of ${coverage.total} operations validated, 0 mismatches.`,
-    );
-    if (coverage.missing.length > 0) write(`Not exercised: ${coverage.missing.join(', ')}`);
-    write(
-      `${examples.length === 1 ? 'The flow' : `All ${flows(examples.length)}`} passed in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
-    );
-    return EXIT.ok;
+    return await runFlows(target, examples, session, started);
   } catch (error) {
     // Setting up failed (the server is unreachable, the tenant cannot be made): say so without a stack trace.
     write(`FAILED  before the flows: ${describeFailure(error)}`);
     return EXIT.failed;
   } finally {
-    recorder?.stop();
-    server?.close();
+    inProcess?.recorder.stop();
+    inProcess?.server.close();
   }
 }
 

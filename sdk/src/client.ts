@@ -56,15 +56,7 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
   if (typeof apiKey !== 'string' || apiKey === '') throw new TypeError('createCardIssuingClient: apiKey is required.');
   if (typeof apiSecret !== 'string' || apiSecret === '')
     throw new TypeError('createCardIssuingClient: apiSecret is required.');
-  let baseUrl: URL;
-  try {
-    baseUrl = new URL(options.baseUrl);
-  } catch {
-    throw new TypeError('createCardIssuingClient: baseUrl must be an absolute URL such as http://127.0.0.1:4010.');
-  }
-  if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') {
-    throw new TypeError('createCardIssuingClient: baseUrl must be an http or https URL.');
-  }
+  const baseUrl = baseUrlOf(options.baseUrl);
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   if (!(Number.isSafeInteger(maxResponseBytes) && maxResponseBytes > 0)) {
     throw new TypeError('createCardIssuingClient: maxResponseBytes must be a positive whole number of bytes.');
@@ -99,6 +91,20 @@ export function createCardIssuingClient(options: CardIssuingClientOptions): Card
     },
   });
   return methods;
+}
+
+/** The client's base URL: absolute, http or https. */
+function baseUrlOf(value: string): URL {
+  let baseUrl: URL;
+  try {
+    baseUrl = new URL(value);
+  } catch {
+    throw new TypeError('createCardIssuingClient: baseUrl must be an absolute URL such as http://127.0.0.1:4010.');
+  }
+  if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') {
+    throw new TypeError('createCardIssuingClient: baseUrl must be an http or https URL.');
+  }
+  return baseUrl;
 }
 
 /** `client.request()`: a call of the path as given, named `METHOD /path` in logs and hooks. */

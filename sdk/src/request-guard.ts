@@ -48,9 +48,8 @@ export interface RequestGuard {
 const LOCAL_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
 const WILDCARDS = ['0.0.0.0', '::', ''];
 
-/** Builds the Host and Origin guard of a local server from its options. */
-export function createRequestGuard(options: RequestGuardOptions): RequestGuard {
-  const hosts = new Set<string>(LOCAL_NAMES);
+/** The names the server listens under (every interface's for a wildcard host), added to `hosts`; where it is reachable. */
+function listenNames(options: RequestGuardOptions, hosts: Set<string>): string[] {
   const reachableAt: string[] = [];
   if (WILDCARDS.includes(options.host)) {
     for (const address of options.interfaceAddresses ?? []) {
@@ -61,6 +60,13 @@ export function createRequestGuard(options: RequestGuardOptions): RequestGuard {
     hosts.add(hostName(options.host));
     reachableAt.push(options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host);
   }
+  return reachableAt;
+}
+
+/** Builds the Host and Origin guard of a local server from its options. */
+export function createRequestGuard(options: RequestGuardOptions): RequestGuard {
+  const hosts = new Set<string>(LOCAL_NAMES);
+  const reachableAt = listenNames(options, hosts);
   const origins = new Set<string>();
   if (options.publicUrl !== undefined) {
     const url = new URL(options.publicUrl);

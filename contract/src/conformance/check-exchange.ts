@@ -30,151 +30,217 @@ export interface CheckSetting extends SchemaValidators {
   strictRequests: boolean;
 }
 
-/**
- * Checks one exchange. Returns `null` for a control route or a path outside the API (not checked, not counted),
- * else the operation it matched (`null` for none) and its findings.
- */
-export function checkExchange(
-  setting: CheckSetting,
-  exchange: Exchange,
-): { operationId: string | null; findings: Finding[] } | null {
-  const { operations, basePath, validatorFor, pointerOfSchema } = setting;
+/** One exchange being checked against the operation it matched. */
+interface Checking {
+  setting: CheckSetting;
+  exchange: Exchange;
+  operation: OperationDef;
+  /** What every finding of the exchange starts with. */
+  base: { operationId: string; method: string; path: string; url: string };
+  url: URL;
+  segments: string[];
+  reqHeader: (name: string) => string | null;
+  resHeader: (name: string) => string | null;
+  /** Findings about the response, and about requests that succeeded unsigned. */
+  findings: Finding[];
+  /** Findings about the request: they count only as {@link mergeRequestFindings} decides. */
+  requestFindings: Finding[];
+}
+
+type Parameter = OperationDef['parameters'][number];
+type ResponseDefOf<M> = M extends Map<string, infer R> ? R : never;
+type ResponseSpec = ResponseDefOf<OperationDef['responses']>;
+
+/** The exchange's method, URL and API path (the base path removed); null for a control route or a path outside the API. */
+function apiRequestOf(setting: CheckSetting, exchange: Exchange) {
   const method = exchange.method.toUpperCase();
   const url = new URL(exchange.url, 'http://conformance.invalid');
   let path = url.pathname;
-  if (basePath && path.startsWith(basePath)) path = path.slice(basePath.length) || '/';
-  const sent = `${path}${url.search}`;
+  if (setting.basePath && path.startsWith(setting.basePath)) path = path.slice(setting.basePath.length) || '/';
   if (path.startsWith(CONTROL_PREFIX) || !API_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) return null;
+  return { method, url, path, sent: `${path}${url.search}` };
+}
 
-  const findings: Finding[] = [];
-  const requestFindings: Finding[] = [];
-  const reqHeader = headerGetter(exchange.requestHeaders);
-  const resHeader = headerGetter(exchange.responseHeaders);
-  const segments = path.split('/').slice(1);
-  const { operation } = matchOperation(operations, method, segments);
+/** Which part of the answer to a request of no operation is not the spec's 404 Problem: the status, the content type or the body. */
+function wrongUnmatchedAnswer(setting: CheckSetting, exchange: Exchange): string | undefined {
+  const contentType = headerGetter(exchange.responseHeaders)('content-type');
+  const problem = parseBody(exchange.responseBody);
+  const validate = setting.validatorFor('/components/schemas/Problem');
+  if (exchange.status !== 404) return `the status was ${exchange.status}`;
+  if (mediaTypeOf(contentType) !== 'application/problem+json') return `the content type was ${contentType ?? '(none)'}`;
+  if (!problem.ok) return `the body is not JSON (${problem.error})`;
+  if (validate(problem.value)) return undefined;
+  const first = validate.errors?.[0];
+  return `the body is not the spec's Problem (${first ? describeError('body', first).message : 'invalid'})`;
+}
 
-  if (!operation) {
-    // The spec has no such operation: the only right answer is the spec's 404 problem (`ROUTE_NOT_FOUND`).
-    const base = { operationId: null, method, path, url: sent };
-    // Say which part of the answer is wrong: the status, the content type, or a body that is not the spec's Problem.
-    const contentType = resHeader('content-type');
-    const problem = parseBody(exchange.responseBody);
-    const validate = validatorFor('/components/schemas/Problem');
-    let wrong: string | undefined;
-    if (exchange.status !== 404) wrong = `the status was ${exchange.status}`;
-    else if (mediaTypeOf(contentType) !== 'application/problem+json')
-      wrong = `the content type was ${contentType ?? '(none)'}`;
-    else if (!problem.ok) wrong = `the body is not JSON (${problem.error})`;
-    else if (!validate(problem.value)) {
-      const first = validate.errors?.[0];
-      wrong = `the body is not the spec's Problem (${first ? describeError('body', first).message : 'invalid'})`;
-    }
-    if (wrong !== undefined) {
-      findings.push({
-        ...base,
-        location: 'response',
-        message: `no operation of the spec: the answer is the 404 ROUTE_NOT_FOUND Problem, yet ${wrong}`,
-        actual: exchange.status,
-      });
-    }
-    return { operationId: null, findings };
+/** Adds a finding of the exchange to `list`. */
+function add(c: Checking, list: Finding[], location: string, message: string, extra: Partial<Finding> = {}): void {
+  list.push({ ...c.base, location, message, ...extra });
+}
+
+/** The value an error is about, in `root`; for additionalProperties the field's own value, which the error names. */
+function actualAt(error: ErrorObject, root: unknown): unknown {
+  const at = resolvePointer(root as Json, error.instancePath);
+  return error.keyword === 'additionalProperties' && isObject(at as Json)
+    ? (at as JsonObject)[String((error.params as { additionalProperty?: string }).additionalProperty)]
+    : at;
+}
+
+/** Adds a schema's errors to `list`, each location and message once. */
+function addErrors(
+  c: Checking,
+  list: Finding[],
+  prefix: string,
+  errors: ErrorObject[] | null | undefined,
+  root?: unknown,
+): void {
+  const seen = new Set<string>();
+  for (const error of errors ?? []) {
+    const { location, message } = describeError(prefix, error);
+    if (seen.has(location + message)) continue;
+    seen.add(location + message);
+    const schemaPointer = c.setting.pointerOfSchema(error.parentSchema);
+    const extra: Partial<Finding> = {
+      keyword: error.keyword,
+      ...(schemaPointer === undefined ? {} : { schemaPointer }),
+    };
+    if (root !== undefined) extra.actual = actualAt(error, root);
+    add(c, list, location, message, extra);
   }
+}
 
-  const base = { operationId: operation.operationId, method, path: operation.template, url: sent };
-  const add = (list: Finding[], location: string, message: string, extra: Partial<Finding> = {}) =>
-    list.push({ ...base, location, message, ...extra });
-  const addErrors = (list: Finding[], prefix: string, errors: ErrorObject[] | null | undefined, root?: unknown) => {
-    const seen = new Set<string>();
-    for (const error of errors ?? []) {
-      const { location, message } = describeError(prefix, error);
-      if (seen.has(location + message)) continue;
-      seen.add(location + message);
-      const schemaPointer = pointerOfSchema(error.parentSchema);
-      const extra: Partial<Finding> = {
-        keyword: error.keyword,
-        ...(schemaPointer === undefined ? {} : { schemaPointer }),
-      };
-      if (root !== undefined) {
-        const at = resolvePointer(root as Json, error.instancePath);
-        // additionalProperties names the field; the value shown is the field's own.
-        extra.actual =
-          error.keyword === 'additionalProperties' && isObject(at as Json)
-            ? (at as JsonObject)[String((error.params as { additionalProperty?: string }).additionalProperty)]
-            : at;
-      }
-      add(list, location, message, extra);
-    }
-  };
+/**
+ * A parameter's raw value as sent (null when absent); undefined for a place not checked (cookie) or a path value
+ * that is not valid percent-encoding (then a finding says so).
+ */
+function rawParameter(c: Checking, param: Parameter, pathValues: Map<string, string>): string | null | undefined {
+  if (param.in === 'query') return c.url.searchParams.get(param.name);
+  if (param.in === 'header') return c.reqHeader(param.name);
+  if (param.in !== 'path') return undefined;
+  const value = pathValues.get(param.name);
+  try {
+    return value === undefined ? null : decodeURIComponent(value);
+  } catch {
+    add(c, c.requestFindings, `request.path.${param.name}`, `is not valid percent-encoding: ${value}`);
+    return undefined;
+  }
+}
 
-  // ---- request: path, query and header parameters
+/** The request's path, query and header parameters: present when required, and as their schemas say. */
+function checkParameters(c: Checking): void {
   const pathValues = new Map<string, string>();
-  operation.paramNames.forEach((name, i) => {
-    if (name !== null) pathValues.set(name, segments[i] ?? '');
+  c.operation.paramNames.forEach((name, i) => {
+    if (name !== null) pathValues.set(name, c.segments[i] ?? '');
   });
-  for (const param of operation.parameters) {
-    let raw: string | null;
-    if (param.in === 'path') {
-      const value = pathValues.get(param.name);
-      try {
-        raw = value === undefined ? null : decodeURIComponent(value);
-      } catch {
-        add(requestFindings, `request.path.${param.name}`, `is not valid percent-encoding: ${value}`);
-        continue;
-      }
-    } else if (param.in === 'query') raw = url.searchParams.get(param.name);
-    else if (param.in === 'header') raw = reqHeader(param.name);
-    else continue;
+  for (const param of c.operation.parameters) {
+    const raw = rawParameter(c, param, pathValues);
+    if (raw === undefined) continue;
     const location = `request.${param.in}.${param.name}`;
     if (raw === null) {
-      if (param.required) add(requestFindings, location, `is required`);
+      if (param.required) add(c, c.requestFindings, location, `is required`);
       continue;
     }
     if (!param.schemaPointer) continue;
-    const validate = validatorFor(param.schemaPointer, true);
-    if (!validate({ value: raw })) {
-      for (const error of validate.errors ?? []) {
-        const { message } = describeError('', error);
-        add(requestFindings, location, `${message} (got ${JSON.stringify(raw)})`);
-      }
+    const validate = c.setting.validatorFor(param.schemaPointer, true);
+    if (validate({ value: raw })) continue;
+    for (const error of validate.errors ?? []) {
+      const { message } = describeError('', error);
+      add(c, c.requestFindings, location, `${message} (got ${JSON.stringify(raw)})`);
     }
   }
-  if (operation.secured && !reqHeader('authorization') && exchange.status >= 200 && exchange.status < 300) {
+}
+
+/** A request body sent: a documented media type, and for JSON the schema's. */
+function checkRequestMedia(c: Checking, requestBody: NonNullable<OperationDef['requestBody']>): void {
+  const requestType = mediaTypeOf(c.reqHeader('content-type'));
+  const documented = Object.keys(requestBody.content);
+  const mediaType = requestType ?? (documented.includes('application/json') ? 'application/json' : null);
+  const media = mediaType ? requestBody.content[mediaType] : undefined;
+  if (!media) {
     add(
-      findings,
-      'request.headers.authorization',
-      'the operation requires HMACSHA256 authentication, yet an unsigned request succeeded',
+      c,
+      c.requestFindings,
+      'request.headers.content-type',
+      `${requestType ?? '(none)'} is not one of ${documented.join(', ')}`,
     );
+    return;
   }
+  if (!media.schemaPointer || !mediaType?.endsWith('json')) return;
+  const parsed = parseBody(c.exchange.requestBody);
+  if (!parsed.ok) {
+    add(c, c.requestFindings, 'request.body', parsed.error);
+    return;
+  }
+  const validate = c.setting.validatorFor(media.schemaPointer);
+  if (!validate(parsed.value)) addErrors(c, c.requestFindings, 'request.body', validate.errors, parsed.value);
+}
 
-  // ---- request: body
-  const requestType = mediaTypeOf(reqHeader('content-type'));
-  if (operation.requestBody) {
-    if (isEmptyBody(exchange.requestBody)) {
-      if (operation.requestBody.required) add(requestFindings, 'request.body', 'is required');
-    } else {
-      const documented = Object.keys(operation.requestBody.content);
-      const mediaType = requestType ?? (documented.includes('application/json') ? 'application/json' : null);
-      const media = mediaType ? operation.requestBody.content[mediaType] : undefined;
-      if (!media) {
-        add(
-          requestFindings,
-          'request.headers.content-type',
-          `${requestType ?? '(none)'} is not one of ${documented.join(', ')}`,
-        );
-      } else if (media.schemaPointer && mediaType?.endsWith('json')) {
-        const parsed = parseBody(exchange.requestBody);
-        if (!parsed.ok) add(requestFindings, 'request.body', parsed.error);
-        else {
-          const validate = validatorFor(media.schemaPointer);
-          if (!validate(parsed.value)) addErrors(requestFindings, 'request.body', validate.errors, parsed.value);
-        }
-      }
+/** The request's body: present when required, absent when the operation takes none. */
+function checkRequestBody(c: Checking): void {
+  const { requestBody } = c.operation;
+  const empty = isEmptyBody(c.exchange.requestBody);
+  if (!requestBody) {
+    if (!empty) add(c, c.requestFindings, 'request.body', 'the operation takes no request body, yet one was sent');
+  } else if (empty) {
+    if (requestBody.required) add(c, c.requestFindings, 'request.body', 'is required');
+  } else checkRequestMedia(c, requestBody);
+}
+
+/** The response's headers: the required ones present, each as its schema says. */
+function checkResponseHeaders(c: Checking, response: ResponseSpec): void {
+  for (const [name, header] of Object.entries(response.headers)) {
+    const value = c.resHeader(name);
+    // Required as the spec marks it (X-Request-Id on every response); and by its convention a 429 carries
+    // Retry-After, which the shared header object cannot mark required for that status alone.
+    const required = header.required || (name === 'retry-after' && c.exchange.status === 429);
+    if (value === null) {
+      if (required) add(c, c.findings, `response.headers.${name}`, 'is required');
+      continue;
     }
-  } else if (!isEmptyBody(exchange.requestBody)) {
-    add(requestFindings, 'request.body', 'the operation takes no request body, yet one was sent');
+    if (!header.schemaPointer) continue;
+    const validate = c.setting.validatorFor(header.schemaPointer, true);
+    if (!validate({ value })) addErrors(c, c.findings, `response.headers.${name}`, validate.errors, { value });
   }
+}
 
-  // ---- response: status
+/** A response body of a documented JSON media type: not empty, JSON, its schema's, and a problem's status the HTTP one. */
+function checkResponseJson(c: Checking, mediaType: string, schemaPointer: string | null | undefined): void {
+  const { exchange } = c;
+  const parsed = parseBody(exchange.responseBody);
+  if (isEmptyBody(exchange.responseBody)) add(c, c.findings, 'response.body', `is empty; ${mediaType} is documented`);
+  else if (!parsed.ok) add(c, c.findings, 'response.body', parsed.error);
+  else if (schemaPointer) {
+    const validate = c.setting.validatorFor(schemaPointer);
+    if (!validate(parsed.value)) addErrors(c, c.findings, 'response.body', validate.errors, parsed.value);
+    else checkProblemStatus(c, mediaType, parsed.value as Json);
+  }
+}
+
+/** A problem's `status` is the HTTP status. */
+function checkProblemStatus(c: Checking, mediaType: string, value: Json): void {
+  if (mediaType === 'application/problem+json' && isObject(value) && (value as JsonObject).status !== c.exchange.status)
+    add(c, c.findings, 'response.body/status', `a problem's status is the HTTP status, ${c.exchange.status}`, {
+      actual: (value as JsonObject).status,
+    });
+}
+
+/** The response's content type and body. */
+function checkResponseBody(c: Checking, response: ResponseSpec): void {
+  const contentType = c.resHeader('content-type');
+  const documented = Object.keys(response.content);
+  const mediaType = mediaTypeOf(contentType);
+  if (documented.length === 0) {
+    if (!isEmptyBody(c.exchange.responseBody))
+      add(c, c.findings, 'response.body', `${c.exchange.status} documents no body, yet one was sent`);
+  } else if (!mediaType || !documented.includes(mediaType)) {
+    add(c, c.findings, 'response.headers.content-type', `${contentType ?? '(none)'} is not ${documented.join(' or ')}`);
+  } else checkResponseJson(c, mediaType, response.content[mediaType]?.schemaPointer);
+}
+
+/** The response: a documented status, then its headers and body. */
+function checkResponse(c: Checking): void {
+  const { operation, exchange } = c;
   const statusKey = String(exchange.status);
   const response =
     operation.responses.get(statusKey) ??
@@ -182,7 +248,8 @@ export function checkExchange(
     operation.responses.get('DEFAULT');
   if (!response) {
     add(
-      findings,
+      c,
+      c.findings,
       'response.status',
       `${exchange.status} is not documented (documented: ${[...operation.responses.keys()].join(', ')})`,
       {
@@ -191,57 +258,21 @@ export function checkExchange(
         schemaPointer: pointerOf('paths', operation.template, operation.method.toLowerCase(), 'responses'),
       },
     );
-  } else {
-    // ---- response: headers
-    const contentType = resHeader('content-type');
-    for (const [name, header] of Object.entries(response.headers)) {
-      const value = resHeader(name);
-      // Required as the spec marks it (X-Request-Id on every response); and by its convention a 429 carries
-      // Retry-After, which the shared header object cannot mark required for that status alone.
-      const required = header.required || (name === 'retry-after' && exchange.status === 429);
-      if (value === null) {
-        if (required) add(findings, `response.headers.${name}`, 'is required');
-        continue;
-      }
-      if (header.schemaPointer) {
-        const validate = validatorFor(header.schemaPointer, true);
-        if (!validate({ value })) addErrors(findings, `response.headers.${name}`, validate.errors, { value });
-      }
-    }
-    // ---- response: content type and body
-    const documented = Object.keys(response.content);
-    const mediaType = mediaTypeOf(contentType);
-    if (documented.length === 0) {
-      if (!isEmptyBody(exchange.responseBody))
-        add(findings, 'response.body', `${exchange.status} documents no body, yet one was sent`);
-    } else if (!mediaType || !documented.includes(mediaType)) {
-      add(findings, 'response.headers.content-type', `${contentType ?? '(none)'} is not ${documented.join(' or ')}`);
-    } else {
-      const schemaPointer = response.content[mediaType]?.schemaPointer;
-      const parsed = parseBody(exchange.responseBody);
-      if (isEmptyBody(exchange.responseBody)) add(findings, 'response.body', `is empty; ${mediaType} is documented`);
-      else if (!parsed.ok) add(findings, 'response.body', parsed.error);
-      else if (schemaPointer) {
-        const validate = validatorFor(schemaPointer);
-        if (!validate(parsed.value)) addErrors(findings, 'response.body', validate.errors, parsed.value);
-        else if (
-          mediaType === 'application/problem+json' &&
-          isObject(parsed.value as Json) &&
-          (parsed.value as JsonObject).status !== exchange.status
-        ) {
-          add(findings, 'response.body/status', `a problem's status is the HTTP status, ${exchange.status}`, {
-            actual: (parsed.value as JsonObject).status,
-          });
-        }
-      }
-    }
+    return;
   }
+  checkResponseHeaders(c, response);
+  checkResponseBody(c, response);
+}
 
-  // A non-conforming request is the client's fault; the server is only wrong to accept it, or to refuse it otherwise
-  // than the spec says (400 VALIDATION_FAILED or MALFORMED_JSON; 401, 429 and 5xx come before validation).
+/**
+ * A non-conforming request is the client's fault; the server is only wrong to accept it, or to refuse it otherwise
+ * than the spec says (400 VALIDATION_FAILED or MALFORMED_JSON; 401, 429 and 5xx come before validation).
+ */
+function mergeRequestFindings(c: Checking): void {
+  const { exchange, requestFindings, findings } = c;
   const refused =
     exchange.status === 400 || exchange.status === 401 || exchange.status === 429 || exchange.status >= 500;
-  if (setting.strictRequests || exchange.status < 400) {
+  if (c.setting.strictRequests || exchange.status < 400) {
     findings.unshift(
       ...requestFindings.map((f) => ({ ...f, message: `${f.message}; the server answered ${exchange.status}` })),
     );
@@ -250,7 +281,7 @@ export function checkExchange(
     const [first] = requestFindings as [Finding];
     const more = requestFindings.length > 1 ? `, and ${requestFindings.length - 1} more` : '';
     findings.unshift({
-      ...base,
+      ...c.base,
       location: 'response.status',
       message: 'a request that breaks the spec is refused with 400',
       actual: exchange.status,
@@ -258,5 +289,62 @@ export function checkExchange(
       cause: `${first.location} ${first.message}${more}`,
     });
   }
-  return { operationId: operation.operationId, findings };
+}
+
+/**
+ * Checks one exchange. Returns `null` for a control route or a path outside the API (not checked, not counted),
+ * else the operation it matched (`null` for none) and its findings.
+ */
+export function checkExchange(
+  setting: CheckSetting,
+  exchange: Exchange,
+): { operationId: string | null; findings: Finding[] } | null {
+  const request = apiRequestOf(setting, exchange);
+  if (!request) return null;
+  const { method, url, path, sent } = request;
+  const segments = path.split('/').slice(1);
+  const { operation } = matchOperation(setting.operations, method, segments);
+  if (!operation) {
+    // The spec has no such operation: the only right answer is the spec's 404 problem (`ROUTE_NOT_FOUND`).
+    const wrong = wrongUnmatchedAnswer(setting, exchange);
+    const findings: Finding[] =
+      wrong === undefined
+        ? []
+        : [
+            {
+              operationId: null,
+              method,
+              path,
+              url: sent,
+              location: 'response',
+              message: `no operation of the spec: the answer is the 404 ROUTE_NOT_FOUND Problem, yet ${wrong}`,
+              actual: exchange.status,
+            },
+          ];
+    return { operationId: null, findings };
+  }
+  const c: Checking = {
+    setting,
+    exchange,
+    operation,
+    base: { operationId: operation.operationId, method, path: operation.template, url: sent },
+    url,
+    segments,
+    reqHeader: headerGetter(exchange.requestHeaders),
+    resHeader: headerGetter(exchange.responseHeaders),
+    findings: [],
+    requestFindings: [],
+  };
+  checkParameters(c);
+  if (operation.secured && !c.reqHeader('authorization') && exchange.status >= 200 && exchange.status < 300)
+    add(
+      c,
+      c.findings,
+      'request.headers.authorization',
+      'the operation requires HMACSHA256 authentication, yet an unsigned request succeeded',
+    );
+  checkRequestBody(c);
+  checkResponse(c);
+  mergeRequestFindings(c);
+  return { operationId: operation.operationId, findings: c.findings };
 }

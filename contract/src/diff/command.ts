@@ -61,35 +61,95 @@ function lineOf(change: SpecChange & { line: number }): string {
   return `${where}${subject}: ${change.description}${reason}`;
 }
 
+/** The revision to compare, as a document, its text and its file: an Overlay is applied to the base first. */
+function readRevision(options: DiffOptions, base: Record<string, unknown>, baseText: string) {
+  const revisionText = read(options.revision, 'revision');
+  const revision = document(revisionText, options.revision, 'revision');
+  if (typeof revision.overlay !== 'string' || !Array.isArray(revision.actions)) {
+    if (!isOpenApi(revision)) throw new CannotRun(`the revision ${options.revision} is not an OpenAPI document`);
+    return { revision, revisionText, revisionFile: options.revision };
+  }
+  if (!options.applyOverlay) throw new CannotRun('an Overlay revision needs the overlay applier');
+  try {
+    const applied = options.applyOverlay(base, revision as never) as Record<string, unknown>;
+    // Lines then point into the base the overlay changes.
+    return { revision: applied, revisionText: baseText, revisionFile: options.base };
+  } catch (error) {
+    throw new CannotRun(
+      `the overlay ${options.revision} does not apply to ${options.base}: ${(error as Error).message}`,
+    );
+  }
+}
+
+/** The usage file, when one is given. */
+function readUsageFile(options: DiffOptions): UsageFile | undefined {
+  if (options.usage === undefined) return undefined;
+  const parsed = document(read(options.usage, 'usage file'), options.usage, 'usage file') as Partial<UsageFile>;
+  if (parsed.usageVersion !== 1 || !Array.isArray(parsed.operations))
+    throw new CannotRun(`${options.usage} is not a usage file (card-issuing-contract usage writes one)`);
+  return parsed as UsageFile;
+}
+
+type Located = SpecChange & { line: number };
+
+/** What the comparison found, for the reports. */
+interface Outcome {
+  changes: Located[];
+  breaking: Located[];
+  blocking: Located[];
+  code: number;
+  revisionFile: string;
+  usage: UsageFile | undefined;
+}
+
+/** The text report: GitHub annotations or one line per change, then the counts and the verdict. */
+function textReport(options: DiffOptions, outcome: Outcome): string {
+  const { changes, breaking, blocking, code, revisionFile, usage } = outcome;
+  const lines: string[] = [];
+  if (options.format === 'github') {
+    // One annotation per breaking change, at its line in the revision: an error when it touches the app.
+    for (const c of breaking)
+      lines.push(
+        `::${c.blocking ? 'error' : 'warning'} file=${revisionFile},line=${c.line}::${escapeAnnotation(lineOf(c))}`,
+      );
+  } else {
+    const mark = (c: SpecChange) => (c.blocking ? '✗ BREAKING' : c.type === 'breaking' ? '! breaking' : `  ${c.type}`);
+    for (const c of changes) lines.push(`${mark(c)}  ${lineOf(c)}  [${revisionFile}:${c.line}]`);
+  }
+  lines.push(
+    `${changes.length} change(s), ${breaking.length} breaking, ${blocking.length} touching ${usage ? `what ${options.usage} lists` : 'the API (no usage file)'}: ${code === 0 ? 'PASS' : 'FAIL'}`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** The report in the format asked for: JSON, SARIF or text. */
+function reportOf(options: DiffOptions, outcome: Outcome): string {
+  const { changes, breaking, blocking, code, revisionFile } = outcome;
+  if (options.format === 'json')
+    return `${JSON.stringify(
+      {
+        base: options.base,
+        revision: options.revision,
+        usage: options.usage ?? null,
+        changes: changes.map(({ path, ...c }) => ({ ...c, path: path.join('.'), file: revisionFile })),
+        breaking: breaking.length,
+        blocking: blocking.length,
+        exitCode: code,
+      },
+      null,
+      2,
+    )}\n`;
+  if (options.format === 'sarif') return `${JSON.stringify(sarifOf(changes, revisionFile), null, 2)}\n`;
+  return textReport(options, outcome);
+}
+
 /** Runs the comparison; returns the exit code. */
 export function runDiff(options: DiffOptions): number {
   const baseText = read(options.base, 'base');
   const base = document(baseText, options.base, 'base');
   if (!isOpenApi(base)) throw new CannotRun(`the base ${options.base} is not an OpenAPI document`);
-  let revisionText = read(options.revision, 'revision');
-  let revision = document(revisionText, options.revision, 'revision');
-  let revisionFile = options.revision;
-  if (typeof revision.overlay === 'string' && Array.isArray(revision.actions)) {
-    if (!options.applyOverlay) throw new CannotRun('an Overlay revision needs the overlay applier');
-    try {
-      revision = options.applyOverlay(base, revision as never) as Record<string, unknown>;
-    } catch (error) {
-      throw new CannotRun(
-        `the overlay ${options.revision} does not apply to ${options.base}: ${(error as Error).message}`,
-      );
-    }
-    // Lines then point into the base the overlay changes.
-    revisionText = baseText;
-    revisionFile = options.base;
-  } else if (!isOpenApi(revision)) throw new CannotRun(`the revision ${options.revision} is not an OpenAPI document`);
-
-  let usage: UsageFile | undefined;
-  if (options.usage !== undefined) {
-    const parsed = document(read(options.usage, 'usage file'), options.usage, 'usage file') as Partial<UsageFile>;
-    if (parsed.usageVersion !== 1 || !Array.isArray(parsed.operations))
-      throw new CannotRun(`${options.usage} is not a usage file (card-issuing-contract usage writes one)`);
-    usage = parsed as UsageFile;
-  }
+  const { revision, revisionText, revisionFile } = readRevision(options, base, baseText);
+  const usage = readUsageFile(options);
 
   const locator = createLocator(revisionText);
   const changes = classifyChanges(base, revision, usage).map((c) => ({ ...c, line: locator.lineOf(c.path) }));
@@ -97,43 +157,7 @@ export function runDiff(options: DiffOptions): number {
   const breaking = changes.filter((c) => c.type === 'breaking');
   const code = blocking.length > 0 ? 1 : 0;
   const github = options.env.GITHUB_ACTIONS === 'true';
-
-  if (options.format === 'json') {
-    options.write(
-      `${JSON.stringify(
-        {
-          base: options.base,
-          revision: options.revision,
-          usage: options.usage ?? null,
-          changes: changes.map(({ path, ...c }) => ({ ...c, path: path.join('.'), file: revisionFile })),
-          breaking: breaking.length,
-          blocking: blocking.length,
-          exitCode: code,
-        },
-        null,
-        2,
-      )}\n`,
-    );
-  } else if (options.format === 'sarif') {
-    options.write(`${JSON.stringify(sarifOf(changes, revisionFile), null, 2)}\n`);
-  } else {
-    const lines: string[] = [];
-    if (options.format === 'github') {
-      // One annotation per breaking change, at its line in the revision: an error when it touches the app.
-      for (const c of breaking)
-        lines.push(
-          `::${c.blocking ? 'error' : 'warning'} file=${revisionFile},line=${c.line}::${escapeAnnotation(lineOf(c))}`,
-        );
-    } else {
-      const mark = (c: SpecChange) =>
-        c.blocking ? '✗ BREAKING' : c.type === 'breaking' ? '! breaking' : `  ${c.type}`;
-      for (const c of changes) lines.push(`${mark(c)}  ${lineOf(c)}  [${revisionFile}:${c.line}]`);
-    }
-    lines.push(
-      `${changes.length} change(s), ${breaking.length} breaking, ${blocking.length} touching ${usage ? `what ${options.usage} lists` : 'the API (no usage file)'}: ${code === 0 ? 'PASS' : 'FAIL'}`,
-    );
-    options.write(`${lines.join('\n')}\n`);
-  }
+  options.write(reportOf(options, { changes, breaking, blocking, code, revisionFile, usage }));
   if (github && options.env.GITHUB_STEP_SUMMARY)
     appendFileSync(options.env.GITHUB_STEP_SUMMARY, summaryTable(changes, code, revisionFile));
   return code;

@@ -28,24 +28,28 @@ export function createLocator(text: string): { lineOf(path: readonly (string | n
     return follow(target as Node | undefined, hops + 1);
   };
 
+  /** The member `segment` of a map or a sequence and its line (a map member's key's: where a reader finds it). */
+  const child = (node: Node | null | undefined, segment: string | number, line: number) => {
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(segment));
+      return { next: pair?.value as unknown, line: pair ? lineOfNode(pair.key as Node, line) : line };
+    }
+    if (isSeq(node) && typeof segment === 'number') {
+      const next: unknown = node.items[segment];
+      return { next, line: next ? lineOfNode(next as Node, line) : line };
+    }
+    return { next: undefined, line };
+  };
+
   return {
     lineOf(path) {
       let node: Node | null | undefined = root;
       let line = 1;
       for (const segment of path) {
-        node = follow(node);
-        let next: unknown;
-        if (isMap(node)) {
-          // The key's line: where a reader finds the member.
-          const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(segment));
-          if (pair) line = lineOfNode(pair.key as Node, line);
-          next = pair?.value;
-        } else if (isSeq(node) && typeof segment === 'number') {
-          next = node.items[segment];
-          if (next) line = lineOfNode(next as Node, line);
-        }
-        if (next === undefined || next === null) return line;
-        node = next as Node;
+        const step = child(follow(node), segment, line);
+        line = step.line;
+        if (step.next === undefined || step.next === null) return line;
+        node = step.next as Node;
       }
       return line;
     },

@@ -16,6 +16,13 @@ interface Action {
   remove?: boolean;
 }
 
+/** A node JSONPath selected, with its parent. */
+interface Match {
+  value: unknown;
+  parent: unknown;
+  parentProperty: string | number;
+}
+
 const isObject = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function merge(into: Node, update: Node): void {
@@ -31,21 +38,20 @@ export function applyOverlay(doc: unknown, overlay: { overlay: string; actions: 
     throw new Error(`Not an Overlay 1.x document: overlay ${overlay.overlay}`);
   const result = structuredClone(doc) as Node;
   for (const action of overlay.actions) {
-    const matches = JSONPath({ path: action.target, json: result, resultType: 'all', eval: 'safe' }) as {
-      value: unknown;
-      parent: unknown;
-      parentProperty: string | number;
-    }[];
+    const matches = JSONPath({ path: action.target, json: result, resultType: 'all', eval: 'safe' }) as Match[];
     if (matches.length === 0) throw new Error(`Overlay target selects nothing: ${action.target}`);
     // Removals from an array go from the last index, so earlier indexes stay right.
-    for (const match of [...matches].reverse()) {
-      if (action.remove) {
-        if (Array.isArray(match.parent)) match.parent.splice(Number(match.parentProperty), 1);
-        else delete (match.parent as Node)[match.parentProperty];
-      } else if (Array.isArray(match.value)) match.value.push(structuredClone(action.update));
-      else if (isObject(match.value) && isObject(action.update)) merge(match.value, action.update);
-      else throw new Error(`Overlay update of ${action.target} needs an object or an array there`);
-    }
+    for (const match of [...matches].reverse()) applyAction(action, match);
   }
   return result;
+}
+
+/** One action on one node it selects: removed from its parent, or the update merged into it or appended to it. */
+function applyAction(action: Action, match: Match): void {
+  if (action.remove) {
+    if (Array.isArray(match.parent)) match.parent.splice(Number(match.parentProperty), 1);
+    else delete (match.parent as Node)[match.parentProperty];
+  } else if (Array.isArray(match.value)) match.value.push(structuredClone(action.update));
+  else if (isObject(match.value) && isObject(action.update)) merge(match.value, action.update);
+  else throw new Error(`Overlay update of ${action.target} needs an object or an array there`);
 }

@@ -58,6 +58,39 @@ export interface RunReport {
   exitCode: 0 | 1;
 }
 
+/** A finding as a mismatch: a missing or an extra field is named in the path, as the other findings are. */
+function mismatchOf(finding: Finding): Mismatch {
+  // response.body/dateOfBirth, not response.body with the name in the message only.
+  const field =
+    finding.keyword === 'required' || finding.keyword === 'additionalProperties'
+      ? /'([^']+)'/.exec(finding.message)?.[1]
+      : undefined;
+  const server = finding.keyword === 'required' ? '(absent)' : finding.actual;
+  return {
+    operationId: finding.operationId,
+    method: finding.method,
+    path: finding.path,
+    request: `${finding.method} ${finding.url}`,
+    location: field === undefined ? finding.location : `${finding.location}/${field}`,
+    spec: finding.message,
+    ...(server === undefined ? {} : { server }),
+    ...(finding.cause === undefined ? {} : { cause: finding.cause }),
+    count: 1,
+  };
+}
+
+/** The files' findings as mismatches, each once with its count (array indexes in the location count as one). */
+function mismatchesOf(conformance: FileConformance[]): Mismatch[] {
+  const byKey = new Map<string, Mismatch>();
+  for (const finding of conformance.flatMap((c) => c.findings) as Finding[]) {
+    const key = `${finding.operationId} ${finding.method} ${finding.path} ${finding.location.replace(/\/\d+(?=\/|$)/g, '/*')} ${finding.message}`;
+    const seen = byKey.get(key);
+    if (seen) seen.count++;
+    else byKey.set(key, mismatchOf(finding));
+  }
+  return [...byKey.values()];
+}
+
 /** Assembles the report from the tests' results and each file's conformance. */
 export function buildReport(input: {
   baseUrl: string;
@@ -71,39 +104,13 @@ export function buildReport(input: {
   needsControl: string;
 }): RunReport {
   const covered = new Set(input.conformance.flatMap((c) => c.operations));
-  const byKey = new Map<string, Mismatch>();
-  for (const finding of input.conformance.flatMap((c) => c.findings) as Finding[]) {
-    const key = `${finding.operationId} ${finding.method} ${finding.path} ${finding.location.replace(/\/\d+(?=\/|$)/g, '/*')} ${finding.message}`;
-    const seen = byKey.get(key);
-    if (seen) {
-      seen.count++;
-      continue;
-    }
-    // A missing or an extra field is named in the path, as the other findings are: response.body/dateOfBirth.
-    const field =
-      finding.keyword === 'required' || finding.keyword === 'additionalProperties'
-        ? /'([^']+)'/.exec(finding.message)?.[1]
-        : undefined;
-    const server = finding.keyword === 'required' ? '(absent)' : finding.actual;
-    byKey.set(key, {
-      operationId: finding.operationId,
-      method: finding.method,
-      path: finding.path,
-      request: `${finding.method} ${finding.url}`,
-      location: field === undefined ? finding.location : `${finding.location}/${field}`,
-      spec: finding.message,
-      ...(server === undefined ? {} : { server }),
-      ...(finding.cause === undefined ? {} : { cause: finding.cause }),
-      count: 1,
-    });
-  }
   const skippedBy = new Map<string, number>();
   for (const t of input.tests.filter((x) => x.status === 'skipped')) {
     const reason = t.skipReason ?? '(no reason given)';
     skippedBy.set(reason, (skippedBy.get(reason) ?? 0) + 1);
   }
   const count = (status: TestResult['status']) => input.tests.filter((t) => t.status === status).length;
-  const mismatches = [...byKey.values()];
+  const mismatches = mismatchesOf(input.conformance);
   const failed = count('failed');
   return {
     tool: 'card-issuing-contract run',
@@ -143,32 +150,31 @@ const oneLine = (failure: string | undefined): string =>
     .replace(/\s+/g, ' ')
     .trim();
 
-/**
- * The readable summary, a screen for a person: one line per mismatch grouped by operation (where, what the spec says,
- * what came), one line per failed test, the skips by reason, then the counts. The assertions' diffs and the skipped
- * tests' names are in {@link formatDetails}.
- */
-export function formatSummary(report: RunReport): string {
-  const lines: string[] = [''];
-  const { tests, operations } = report;
-  if (report.mismatches.length > 0) {
-    const byOperation = new Map<string, Mismatch[]>();
-    for (const m of report.mismatches) {
-      const key = `${m.operationId ?? '(no operation)'}  ${m.method} ${m.path}`;
-      byOperation.set(key, [...(byOperation.get(key) ?? []), m]);
-    }
-    lines.push(`Mismatches with the spec (${report.mismatches.length}, in ${byOperation.size} operation(s)):`);
-    for (const [operation, list] of byOperation) {
-      lines.push(`  ${operation}`);
-      for (const m of list) {
-        const came = m.server === undefined ? '' : `  came ${m.server === '(absent)' ? '(absent)' : show(m.server)}`;
-        const cause = m.cause === undefined ? '' : ` to ${cut(m.cause, 120)}`;
-        const times = m.count > 1 ? `  (${m.count}×)` : '';
-        lines.push(`    ✗ ${m.location}  spec: ${cut(m.spec, 160)}${came}${cause}${times}`);
-      }
-    }
-    lines.push('');
+/** One mismatch on a line: where, what the spec says, what came and how often. */
+function mismatchLine(m: Mismatch): string {
+  const came = m.server === undefined ? '' : `  came ${m.server === '(absent)' ? '(absent)' : show(m.server)}`;
+  const cause = m.cause === undefined ? '' : ` to ${cut(m.cause, 120)}`;
+  const times = m.count > 1 ? `  (${m.count}×)` : '';
+  return `    ✗ ${m.location}  spec: ${cut(m.spec, 160)}${came}${cause}${times}`;
+}
+
+/** The mismatches grouped by operation, with a blank line after; none when there are none. */
+function mismatchLines(report: RunReport): string[] {
+  if (report.mismatches.length === 0) return [];
+  const byOperation = new Map<string, Mismatch[]>();
+  for (const m of report.mismatches) {
+    const key = `${m.operationId ?? '(no operation)'}  ${m.method} ${m.path}`;
+    byOperation.set(key, [...(byOperation.get(key) ?? []), m]);
   }
+  const lines = [`Mismatches with the spec (${report.mismatches.length}, in ${byOperation.size} operation(s)):`];
+  for (const [operation, list] of byOperation) lines.push(`  ${operation}`, ...list.map(mismatchLine));
+  lines.push('');
+  return lines;
+}
+
+/** The failed tests but the conformance ones (their mismatches are listed above) and the skips by reason. */
+function failureAndSkipLines(report: RunReport): string[] {
+  const lines: string[] = [];
   const failures = report.failures.filter((t) => !isConformanceTest(t));
   if (failures.length > 0) {
     lines.push(`Failed tests (${failures.length}):`);
@@ -177,6 +183,17 @@ export function formatSummary(report: RunReport): string {
   }
   for (const s of report.skipped) lines.push(cut(`Skipped ${s.count} test(s): ${s.reason}`, 220));
   if (report.skipped.length > 0) lines.push('');
+  return lines;
+}
+
+/**
+ * The readable summary, a screen for a person: one line per mismatch grouped by operation (where, what the spec says,
+ * what came), one line per failed test, the skips by reason, then the counts. The assertions' diffs and the skipped
+ * tests' names are in {@link formatDetails}.
+ */
+export function formatSummary(report: RunReport): string {
+  const { tests, operations } = report;
+  const lines: string[] = ['', ...mismatchLines(report), ...failureAndSkipLines(report)];
   lines.push(
     `Tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped (${tests.total}) in ${(report.durationMs / 1000).toFixed(1)} s`,
   );

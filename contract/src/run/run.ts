@@ -78,6 +78,35 @@ function failureText(error: unknown): string {
   return e?.failureType === 'hookFailed' ? `a hook failed: ${text}` : text;
 }
 
+/**
+ * Whether a finished test is left out: a suite's own result repeats its tests', except when it failed outside them
+ * (a hook, a crash on import).
+ */
+function repeatsItsTests(type: string, data: RawEvent['data']): boolean {
+  if (data.details?.type !== 'suite') return false;
+  if (type === 'test:pass') return true;
+  return (data.details?.error as { failureType?: string } | undefined)?.failureType === 'subtestsFailed';
+}
+
+/** A finished test's status: failed, skipped (a skip reason or `skip: true`) or passed. */
+function statusOf(type: string, data: RawEvent['data']): TestResult['status'] {
+  if (type === 'test:fail') return 'failed';
+  return data.skip !== undefined && data.skip !== false ? 'skipped' : 'passed';
+}
+
+/** One finished leaf test as a result, named after its suites (`ancestors`). */
+function testResult(type: string, data: RawEvent['data'], file: string, ancestors: string[]): TestResult {
+  return {
+    file: file.replace(/^.*[\\/]/, '').replace(/\.test\.js$/, ''),
+    name: data.name,
+    fullName: [...ancestors, data.name].join(' '),
+    status: statusOf(type, data),
+    durationMs: Math.round(data.details?.duration_ms ?? 0),
+    ...(typeof data.skip === 'string' ? { skipReason: data.skip } : {}),
+    ...(type === 'test:fail' ? { failure: failureText(data.details?.error) } : {}),
+  };
+}
+
 /** Leaf tests with their full names (their suites' names before theirs), from the event stream. */
 function collectTests(events: RawEvent[]): TestResult[] {
   const stacks = new Map<string, string[]>();
@@ -92,22 +121,8 @@ function collectTests(events: RawEvent[]): TestResult[] {
       continue;
     }
     if (type !== 'test:pass' && type !== 'test:fail') continue;
-    // A suite's own result repeats its tests', except when it failed outside them (a hook, a crash on import).
-    const isSuite = data.details?.type === 'suite';
-    if (isSuite && type === 'test:pass') continue;
-    if (isSuite && (data.details?.error as { failureType?: string } | undefined)?.failureType === 'subtestsFailed')
-      continue;
-    const ancestors = stack.slice(0, data.nesting);
-    const base = file.replace(/^.*[\\/]/, '').replace(/\.test\.js$/, '');
-    results.push({
-      file: base,
-      name: data.name,
-      fullName: [...ancestors, data.name].join(' '),
-      status: type === 'test:fail' ? 'failed' : data.skip !== undefined && data.skip !== false ? 'skipped' : 'passed',
-      durationMs: Math.round(data.details?.duration_ms ?? 0),
-      ...(typeof data.skip === 'string' ? { skipReason: data.skip } : {}),
-      ...(type === 'test:fail' ? { failure: failureText(data.details?.error) } : {}),
-    });
+    if (repeatsItsTests(type, data)) continue;
+    results.push(testResult(type, data, file, stack.slice(0, data.nesting)));
   }
   return results;
 }
@@ -121,6 +136,60 @@ function withTotals(xml: string, report: RunReport): string {
   const totals = `tests="${tests.total}" failures="${tests.failed}" errors="0" skipped="${tests.skipped}" time="${(report.durationMs / 1000).toFixed(3)}"`;
   return xml.replace(/<testsuites(\s[^>]*)?>/, (root) =>
     root.replace(/^<testsuites/, `<testsuites name="card-issuing-contract run" ${totals}`),
+  );
+}
+
+/** The events of a run that the reports read: tests started, passed and failed. */
+async function runSuiteFiles(files: string[], concurrency: number): Promise<RawEvent[]> {
+  const events: RawEvent[] = [];
+  const stream = runTests({ files, concurrency, isolation: 'process' });
+  for await (const event of stream as AsyncIterable<RawEvent>) {
+    if (event.type === 'test:start' || event.type === 'test:pass' || event.type === 'test:fail') events.push(event);
+  }
+  return events;
+}
+
+/** The conformance each suite file left in `resultsDir`. */
+function readConformance(resultsDir: string): FileConformance[] {
+  return readdirSync(resultsDir)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => JSON.parse(readFileSync(join(resultsDir, name), 'utf8')) as FileConformance);
+}
+
+/** Writes the JUnit report: node:test's own JUnit reporter, fed the events of this run, with the run's totals. */
+async function writeJunit(path: string, events: RawEvent[], report: RunReport): Promise<void> {
+  let xml = '';
+  async function* replay() {
+    yield* events as unknown as Parameters<typeof junit>[0] extends AsyncIterable<infer E> ? E[] : never;
+  }
+  for await (const chunk of junit(replay())) xml += String(chunk);
+  writeFileSync(path, withTotals(xml, report));
+}
+
+/** Writes the summary and the reports the options ask for (details, `--json`, `--junit`). */
+async function writeReports(options: RunOptions, report: RunReport, events: RawEvent[]): Promise<void> {
+  const details = formatDetails(report);
+  if (options.verbose) options.write(`\n${details}`);
+  options.write(formatSummary(report));
+  for (const path of [options.jsonPath, options.junitPath, options.detailsPath])
+    if (path) mkdirSync(dirname(path), { recursive: true });
+  if (options.detailsPath) {
+    writeFileSync(options.detailsPath, details);
+    options.write(`The failed tests' assertions in full and the skipped tests: ${options.detailsPath}\n`);
+  } else if (!options.verbose && report.failures.length + report.skipped.length > 0) {
+    options.write(`The failed tests' assertions in full and the skipped tests: --verbose, or --details FILE\n`);
+  }
+  if (options.jsonPath) writeFileSync(options.jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+  if (options.junitPath) await writeJunit(options.junitPath, events, report);
+}
+
+/** Says what the run is against: the mock with its control API, or a service where the mock's tests are skipped. */
+function writeRunHeader(options: RunOptions, files: string[], control: boolean): void {
+  options.write(`card-issuing-contract: ${files.length} suite file(s) against ${options.baseUrl}\n`);
+  options.write(
+    control
+      ? '  the mock (its control API answers GET /__mock/fixtures): the full suite, every file in a tenant of its own\n'
+      : `  no mock control API (GET /__mock/fixtures): running as api key ${options.credentials?.apiKey}; tests that drive the mock are skipped\n`,
   );
 }
 
@@ -153,54 +222,20 @@ export async function runContract(options: RunOptions): Promise<{ code: number; 
       resultsDir,
     };
     process.env[TARGET_ENV] = JSON.stringify(target);
-    options.write(`card-issuing-contract: ${files.length} suite file(s) against ${options.baseUrl}\n`);
-    options.write(
-      control
-        ? '  the mock (its control API answers GET /__mock/fixtures): the full suite, every file in a tenant of its own\n'
-        : `  no mock control API (GET /__mock/fixtures): running as api key ${options.credentials?.apiKey}; tests that drive the mock are skipped\n`,
-    );
-
-    const events: RawEvent[] = [];
-    const stream = runTests({ files, concurrency: options.concurrency, isolation: 'process' });
-    for await (const event of stream as AsyncIterable<RawEvent>) {
-      if (event.type === 'test:start' || event.type === 'test:pass' || event.type === 'test:fail') events.push(event);
-    }
-
-    const conformance = readdirSync(resultsDir)
-      .filter((name) => name.endsWith('.json'))
-      .map((name) => JSON.parse(readFileSync(join(resultsDir, name), 'utf8')) as FileConformance);
+    writeRunHeader(options, files, control);
+    const events = await runSuiteFiles(files, options.concurrency);
     const coverage = createConformanceChecker({ specPath: options.specPath }).coverage();
     const report = buildReport({
       baseUrl: options.baseUrl,
       control,
       signing: options.signing,
       tests: collectTests(events),
-      conformance,
+      conformance: readConformance(resultsDir),
       allOperations: coverage.missing,
       durationMs: Date.now() - started,
       needsControl: NEEDS_CONTROL,
     });
-    const details = formatDetails(report);
-    if (options.verbose) options.write(`\n${details}`);
-    options.write(formatSummary(report));
-    for (const path of [options.jsonPath, options.junitPath, options.detailsPath])
-      if (path) mkdirSync(dirname(path), { recursive: true });
-    if (options.detailsPath) {
-      writeFileSync(options.detailsPath, details);
-      options.write(`The failed tests' assertions in full and the skipped tests: ${options.detailsPath}\n`);
-    } else if (!options.verbose && report.failures.length + report.skipped.length > 0) {
-      options.write(`The failed tests' assertions in full and the skipped tests: --verbose, or --details FILE\n`);
-    }
-    if (options.jsonPath) writeFileSync(options.jsonPath, `${JSON.stringify(report, null, 2)}\n`);
-    if (options.junitPath) {
-      let xml = '';
-      // node:test's own JUnit reporter, fed the events of this run.
-      async function* replay() {
-        yield* events as unknown as Parameters<typeof junit>[0] extends AsyncIterable<infer E> ? E[] : never;
-      }
-      for await (const chunk of junit(replay())) xml += String(chunk);
-      writeFileSync(options.junitPath, withTotals(xml, report));
-    }
+    await writeReports(options, report, events);
     return { code: report.exitCode, report };
   } finally {
     rmSync(resultsDir, { recursive: true, force: true });

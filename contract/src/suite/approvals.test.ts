@@ -118,7 +118,9 @@ describe('creation: ACCEPTED', () => {
       },
     );
   });
+});
 
+describe('creation: budget rules and funds', () => {
   it('budget rules, each a 422: BUDGET_OUT_OF_BOUNDS, CURRENCY_MISMATCH, VALIDITY_PERIOD_INVALID', async (context) => {
     const corporate = await contract.corporate(context);
     const user = await contract.client.corporates.users.create(newBusinessUser());
@@ -229,7 +231,9 @@ describe('reapproval: increase-budget', () => {
       replacedByApprovalUuid: null,
     });
   });
+});
 
+describe('reapproval: increase-budget on a DELIVERED approval', () => {
   it('increase-budget on a DELIVERED approval is 201: the reapproval is DELIVERED on the same card, card data unchanged; the old instance becomes REAPPROVED', async (context) => {
     const control = contract.control(context);
     const corporate = await contract.corporate(context);
@@ -274,7 +278,7 @@ describe('reapproval: increase-budget', () => {
   });
 });
 
-describe('registration, cancellation, time', () => {
+describe('registration', () => {
   it('registration completed: ACCEPTED becomes DELIVERED, its card ACTIVE, and the details are served', async (context) => {
     const control = contract.control(context);
     const corporate = await contract.corporate(context);
@@ -318,7 +322,9 @@ describe('registration, cancellation, time', () => {
       'validFrom has come: PREPARED becomes DELIVERED',
     ).toMatchObject({ status: 'DELIVERED', card: { status: 'ACTIVE' } });
   });
+});
 
+describe('cancellation', () => {
   it('cancellation by the corporation: ACCEPTED and PREPARED become CANCELED, the budget released and the card CLOSED', async (context) => {
     const control = contract.control(context);
     const corporate = await contract.corporate(context);
@@ -354,7 +360,9 @@ describe('registration, cancellation, time', () => {
       replacedByApprovalUuid: null,
     });
   });
+});
 
+describe('time', () => {
   it('after validTo a DELIVERED approval is FINISHED, its card CLOSED, its budget released; increase-budget is then 409 naming FINISHED', async (context) => {
     // A tenant of its own: moving the clock past validTo finishes every delivered approval of a tenant.
     const own = await contract.isolated(context);
@@ -378,7 +386,9 @@ describe('registration, cancellation, time', () => {
       operation: 'increaseApprovalBudget',
     });
   });
+});
 
+describe('cancellation and rejection refused', () => {
   it('the corporation cannot cancel a DELIVERED approval nor reject one that is not a CREATED reapproval (409 naming the status and the action)', async (context) => {
     const control = contract.control(context);
     const corporate = await contract.corporate(context);
@@ -450,7 +460,7 @@ describe('change requests: CREATED reapprovals', () => {
   });
 });
 
-describe('lists and unknown ids', () => {
+describe('lists', () => {
   it('listUserApprovals lists every instance of the user under the corporate, reapprovals included, oldest first', async (context) => {
     const corporate = await contract.corporate(context);
     const { user, approval } = await businessApproval(contract, corporate);
@@ -466,7 +476,9 @@ describe('lists and unknown ids', () => {
       [second.approval.approvalUuid, 'ACCEPTED'],
     ]);
   });
+});
 
+describe('unknown ids', () => {
   it('unknown corporates, approvals and users are 404 NOT_FOUND; an approval is not found under another corporate', async (context) => {
     const corporate = await contract.corporate(context);
     const { client } = contract;
@@ -525,7 +537,9 @@ describe('lists and unknown ids', () => {
         });
     }
   });
+});
 
+describe('bad bodies', () => {
   it('a bad body is 400 VALIDATION_FAILED naming each bad field', async (context) => {
     const corporate = await contract.corporate(context);
     const response = await contract.send({

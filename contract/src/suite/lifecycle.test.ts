@@ -183,7 +183,9 @@ describe('change requests are accepted, one at a time, and end with their approv
       },
     );
   });
+});
 
+describe('change requests: one at a time, and ending with their approval', () => {
   it('at most one pending change per approval: a second is 409 CHANGE_ALREADY_PENDING; accepting what is not a CREATED change is 409 naming its status', async (context) => {
     const control = contract.control(context);
     const corporate = await contract.corporate(context);
@@ -295,7 +297,9 @@ describe('card transactions: purchases approved or declined with a reason', () =
       remaining: { amount: 5_000 },
     });
   });
+});
 
+describe('card transactions: the budget left, and bad purchases', () => {
   it('FINISHED releases only what is left of the budget; what was spent stays spent', async (context) => {
     const own = await contract.isolated(context);
     const control = own.control(context);

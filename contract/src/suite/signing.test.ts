@@ -63,7 +63,9 @@ describe('signing: every AUTH_ code', () => {
     });
     expectProblem(response, 401, 'AUTH_UNKNOWN_KEY');
   });
+});
 
+describe('signing: the AUTH_ codes of time, replay and the secret', () => {
   it('a timestamp more than 300 s from the server clock is 401 AUTH_TIMESTAMP_SKEW, in the past and in the future', async () => {
     for (const timestamp of [now() - 301 - 60, now() + 301 + 60]) {
       const response = await contract.send({ method: 'GET', path: `/s2s/users/${UNKNOWN_ID}`, sign: { timestamp } });
@@ -90,7 +92,9 @@ describe('signing: every AUTH_ code', () => {
     });
     expectProblem(response, 401, 'AUTH_SIGNATURE_MISMATCH');
   });
+});
 
+describe('signing: what the signature covers', () => {
   it('the signature is the five published parts: a POST with a body signed without a body hash is accepted (201)', async (context) => {
     // The service's HMACSHA256 page signs apiKey + METHOD + url + timestamp + nonce; the body is not part of it.
     if (contract.target.signing.bodyHash)

@@ -93,7 +93,9 @@ describe('card prerequisites, each a 422 with its own code, in the spec order', 
       { status: 422, code: 'EMAIL_UNVERIFIED' },
     );
   });
+});
 
+describe('card prerequisites: the e-mail code', () => {
   it('the e-mail code: 422 OTP_NOT_REQUESTED before one is sent, 200 challenge (6 digits, 5 tries) once sent, 422 OTP_INVALID for a wrong one', async (context) => {
     const user = await registeredUser(contract);
     const { client } = contract;
@@ -146,7 +148,9 @@ describe('card prerequisites, each a 422 with its own code, in the spec order', 
     await control.advanceClock(10 * 60 + 1);
     await expectRefusal(contract.client.s2s.email.confirm(user.id, { code }), { status: 422, code: 'OTP_EXPIRED' });
   });
+});
 
+describe('card prerequisites: KYC and card consents', () => {
   it('KYC not passed: 422 KYC_NOT_PASSED (also after a FAILED result); configs list the KYC URL and status', async (context) => {
     const control = contract.control(context);
     const user = await verifiedUser(contract, control);
@@ -198,7 +202,9 @@ describe('cards', () => {
     await expectRefusal(contract.client.s2s.cards.activate(id), { status: 409, code: 'CARD_NOT_ACTIVATABLE' });
     expect((await contract.client.s2s.cards.list(user.id)).items.map((c) => c.id)).toEqual([id]);
   });
+});
 
+describe('cards: details', () => {
   it('card details: a JWE for the public key in the query that the private key opens (RSA-OAEP-256, A256GCM), PAN passing Luhn', async (context) => {
     const { card } = await freeVirtualCard(context);
     const keyPair = await generateCardKeyPair();
@@ -252,7 +258,9 @@ describe('cards', () => {
     );
     expect(malformed.errors?.map((e) => e.path)).toContain('query.publicKey');
   });
+});
 
+describe('cards: a paid physical card', () => {
   it('a paid physical card: draft CREATED → 409 DRAFT_NOT_CHARGED, 422 INSUFFICIENT_FUNDS, CHARGED, 409 DRAFT_ALREADY_CHARGED, card ORDERED, 409 DRAFT_ALREADY_COMPLETED', async (context) => {
     const control = contract.control(context);
     const user = await cardReadyUser(contract, control);
@@ -292,7 +300,9 @@ describe('cards', () => {
     expect(card).toMatchObject({ object: 'card', id: cardId, type: 'PHYSICAL', status: 'ORDERED' });
     await expectRefusal(client.s2s.cards.completeDraft(cardId), { status: 409, code: 'DRAFT_ALREADY_COMPLETED' });
   });
+});
 
+describe('cards: a physical card ordered, then activated', () => {
   it('a physical card: 409 CARD_ORDER_NOT_COMPLETED and 409 CARD_NOT_ACTIVE while ORDERED; AWAITING_ACTIVATION after the order completes; then ACTIVE', async (context) => {
     const control = contract.control(context);
     const user = await cardReadyUser(contract, control);
@@ -332,7 +342,9 @@ describe('cards', () => {
       currentStatus: 'ACTIVE',
     });
   });
+});
 
+describe('cards: unknown ids', () => {
   it('lists and operations on unknown ids are 404 NOT_FOUND', async () => {
     const { client } = contract;
     await expectRefusal(client.s2s.users.get(UNKNOWN_ID), { status: 404, code: 'NOT_FOUND' });

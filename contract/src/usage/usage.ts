@@ -59,20 +59,23 @@ function operationsOf(specPath: string): Map<string, { method: string; path: str
   return out;
 }
 
+/** The children of a JSON value with their field paths, adding an object's field paths to `into`. */
+function childrenOf(value: unknown, at: string, into: Set<string>): [unknown, string][] {
+  if (Array.isArray(value)) return value.map((item) => [item, `${at}[]`]);
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).map(([name, child]) => {
+    const path = at ? `${at}.${name}` : name;
+    into.add(path);
+    return [child, path];
+  });
+}
+
 /** Adds every field path of a JSON body to `into`: objects by name (`a.b`), array items as `[]`. */
 function collectFields(body: unknown, into: Set<string>): void {
   const stack: [unknown, string][] = [[body, '']];
   while (stack.length > 0) {
     const [value, at] = stack.pop()!;
-    if (Array.isArray(value)) {
-      for (const item of value) stack.push([item, `${at}[]`]);
-    } else if (typeof value === 'object' && value !== null) {
-      for (const [name, child] of Object.entries(value)) {
-        const path = at ? `${at}.${name}` : name;
-        into.add(path);
-        stack.push([child, path]);
-      }
-    }
+    stack.push(...childrenOf(value, at, into));
   }
 }
 
@@ -138,35 +141,40 @@ function fromJournal(items: JournalItem[], specPath: string): Read {
   };
 }
 
+/** The usage document (or journal) a mock serves: `from` itself when it names a control route, else its usage. */
+async function fetchDocument(from: string): Promise<unknown> {
+  const url = new URL(from);
+  if (!url.pathname.includes('/__mock/')) url.pathname = `${url.pathname.replace(/\/+$/, '')}/__mock/usage`;
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+  } catch (error) {
+    throw new CannotRun(`cannot reach ${url.origin}: ${(error as Error).message}`);
+  }
+  if (!response.ok) throw new CannotRun(`${url.href} answered ${response.status}: not a card-issuing-mock`);
+  return response.json().catch(() => {
+    throw new CannotRun(`${url.href} did not answer JSON`);
+  });
+}
+
+/** A saved usage document or journal, as JSON. */
+function readDocument(from: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(from, 'utf8');
+  } catch (error) {
+    throw new CannotRun(`cannot read ${from}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new CannotRun(`${from} is not JSON`);
+  }
+}
+
 /** Reads what the app used from `from`: a mock's base URL, a usage document's URL or file, or a saved journal. */
 export async function readUsage(from: string, specPath: string): Promise<Read> {
-  let document: unknown;
-  if (/^https?:\/\//.test(from)) {
-    const url = new URL(from);
-    if (!url.pathname.includes('/__mock/')) url.pathname = `${url.pathname.replace(/\/+$/, '')}/__mock/usage`;
-    let response: Response;
-    try {
-      response = await fetch(url, { signal: AbortSignal.timeout(30_000) });
-    } catch (error) {
-      throw new CannotRun(`cannot reach ${url.origin}: ${(error as Error).message}`);
-    }
-    if (!response.ok) throw new CannotRun(`${url.href} answered ${response.status}: not a card-issuing-mock`);
-    document = await response.json().catch(() => {
-      throw new CannotRun(`${url.href} did not answer JSON`);
-    });
-  } else {
-    let text: string;
-    try {
-      text = readFileSync(from, 'utf8');
-    } catch (error) {
-      throw new CannotRun(`cannot read ${from}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
-    try {
-      document = JSON.parse(text);
-    } catch {
-      throw new CannotRun(`${from} is not JSON`);
-    }
-  }
+  const document = /^https?:\/\//.test(from) ? await fetchDocument(from) : readDocument(from);
   const doc = document as { usageVersion?: unknown; recording?: unknown; operations?: unknown; items?: unknown };
   if (doc.usageVersion === 1 && Array.isArray(doc.operations)) {
     if (doc.recording === false)

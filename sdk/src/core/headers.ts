@@ -24,20 +24,23 @@ export function mergeHeaders(where: string, ...layers: (HeadersInit | undefined)
     if (!layer) continue;
     const entries: [string, string | undefined | null][] =
       layer instanceof Headers ? [...layer.entries()] : Object.entries(layer);
-    for (const [rawName, value] of entries) {
-      const name = rawName.toLowerCase();
-      const owned = OWNED[name];
-      if (owned) throw new TypeError(`${where}: the ${rawName} header cannot be set (${owned}).`);
-      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(rawName))
-        throw new TypeError(`${where}: "${rawName}" is not a valid header name.`);
-      if (value === undefined || value === null) {
-        delete out[name];
-        continue;
-      }
-      if (typeof value !== 'string' || /[\r\n\0]/.test(value))
-        throw new TypeError(`${where}: the ${rawName} header must be a string without line breaks.`);
-      out[name] = value;
-    }
+    for (const [rawName, value] of entries) mergeHeader(where, out, rawName, value);
   }
   return out;
+}
+
+/** One header of a layer into `out`: `undefined`/`null` removes it; an SDK-owned or invalid one throws. */
+function mergeHeader(where: string, out: Record<string, string>, rawName: string, value: string | undefined | null) {
+  const name = rawName.toLowerCase();
+  const owned = OWNED[name];
+  if (owned) throw new TypeError(`${where}: the ${rawName} header cannot be set (${owned}).`);
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(rawName))
+    throw new TypeError(`${where}: "${rawName}" is not a valid header name.`);
+  if (value === undefined || value === null) {
+    delete out[name];
+    return;
+  }
+  if (typeof value !== 'string' || /[\r\n\0]/.test(value))
+    throw new TypeError(`${where}: the ${rawName} header must be a string without line breaks.`);
+  out[name] = value;
 }

@@ -88,57 +88,56 @@ interface TenantState {
   fixtures?: Promise<Fixtures>;
 }
 
-/**
- * Sets up the harness for the calling file: pass `import.meta.url`. Registers the file's `before` hook (its tenant)
- * and, after every test of the file, a test of its conformance: the file fails on any mismatch with the spec.
- */
-export function useContract(fileUrl: string): Contract {
-  const target = readTarget();
-  const file = basename(new URL(fileUrl).pathname).replace(/(\.test)?\.[cm]?[jt]s$/, '');
-  const checker = createConformanceChecker({ specPath: target.specPath });
-  const recordingFetch = createRecordingFetch(checker);
-  let fileTenant: TenantState | undefined;
-  let skippedForControl = 0;
+type RecordingFetch = ReturnType<typeof createRecordingFetch>;
+type ConformanceChecker = ReturnType<typeof createConformanceChecker>;
 
-  /** A tenant: a fresh one on the mock, the configured credentials on a real service. */
-  const openTenant = async (): Promise<TenantState> => {
-    let credentials = target.credentials;
-    let control: MockControl | undefined;
-    if (target.control) {
-      credentials = freshCredentials('contract');
-      // A secret of 48 hex characters is base64 as well, so a tenant works under either secret encoding.
-      await createTenant(target.baseUrl, credentials);
-      control = createMockControl({ baseUrl: target.baseUrl, ...credentials });
-    }
-    if (!credentials) throw new Error('No credentials: pass --api-key and --api-secret.');
-    const client = createCardIssuingClient({
-      baseUrl: target.baseUrl,
-      ...credentials,
-      ...target.signing,
-      retry: false,
-      fetch: recordingFetch,
-    });
-    return { credentials, control, client };
-  };
-
-  before(async () => {
-    fileTenant = await openTenant();
+/** A tenant: a fresh one on the mock, the configured credentials on a real service. */
+async function openTenant(target: ContractTarget, recordingFetch: RecordingFetch): Promise<TenantState> {
+  let credentials = target.credentials;
+  let control: MockControl | undefined;
+  if (target.control) {
+    credentials = freshCredentials('contract');
+    // A secret of 48 hex characters is base64 as well, so a tenant works under either secret encoding.
+    await createTenant(target.baseUrl, credentials);
+    control = createMockControl({ baseUrl: target.baseUrl, ...credentials });
+  }
+  if (!credentials) throw new Error('No credentials: pass --api-key and --api-secret.');
+  const client = createCardIssuingClient({
+    baseUrl: target.baseUrl,
+    ...credentials,
+    ...target.signing,
+    retry: false,
+    fetch: recordingFetch,
   });
+  return { credentials, control, client };
+}
 
-  // Registered once the file's own tests are (they are declared synchronously), so it runs after all of them; in a
-  // suite of its own, as JUnit readers expect every test case to be.
+/** Writes a file's conformance where the run's report collects it. */
+function writeFileConformance(target: ContractTarget, result: FileConformance): void {
+  writeFileSync(join(target.resultsDir, `${result.file}.${process.pid}.json`), JSON.stringify(result));
+}
+
+/**
+ * Registers the file's conformance test, after all of the file's own tests (they are declared synchronously), in a
+ * suite of its own, as JUnit readers expect every test case to be.
+ */
+function registerConformanceTest(
+  target: ContractTarget,
+  file: string,
+  checker: ConformanceChecker,
+  skippedForControl: () => number,
+): void {
   setImmediate(() => {
     void describe(`conformance of ${file}`, () =>
       void it('every exchange matches the spec', () => {
         const findings = checker.findings();
-        const result: FileConformance = {
+        writeFileConformance(target, {
           file,
           checked: checker.checked(),
           operations: checker.coverage().operations,
           findings,
-          skippedForControl,
-        };
-        writeFileSync(join(target.resultsDir, `${file}.${process.pid}.json`), JSON.stringify(result));
+          skippedForControl: skippedForControl(),
+        });
         const lines = [
           ...new Set(
             findings.map(
@@ -153,19 +152,104 @@ export function useContract(fileUrl: string): Contract {
         ).toBe(0);
       }));
   });
+}
+
+/** The absolute URL of an API path with its query. */
+function urlOf(target: ContractTarget, path: string, query: Record<string, string> = {}): string {
+  const u = new URL(`${target.baseUrl}${path}`);
+  for (const [name, value] of Object.entries(query)) u.searchParams.set(name, value);
+  return u.toString();
+}
+
+/** A raw request's body as sent: a string as it is, anything else as JSON. */
+function rawBody(body: unknown): string | undefined {
+  if (body === undefined) return undefined;
+  return typeof body === 'string' ? body : JSON.stringify(body);
+}
+
+/** The `Authorization` header of a raw request: the tenant's credentials unless the request overrides them. */
+async function rawAuthorization(
+  target: ContractTarget,
+  own: TenantState['credentials'],
+  sign: Exclude<RawRequest['sign'], false>,
+  request: { method: string; url: string; body: string | undefined },
+): Promise<string> {
+  const { authorization } = await signRequest({
+    method: request.method,
+    url: request.url,
+    ...(request.body === undefined ? {} : { body: request.body }),
+    apiKey: sign?.apiKey ?? own.apiKey,
+    apiSecret: sign?.apiSecret ?? own.apiSecret,
+    ...(sign?.timestamp === undefined ? {} : { timestamp: sign.timestamp }),
+    ...(sign?.nonce === undefined ? {} : { nonce: sign.nonce }),
+    ...target.signing,
+  });
+  return authorization;
+}
+
+/** A body parsed as JSON, or undefined when it is empty or not JSON. */
+function parseJson(text: string): unknown {
+  try {
+    return text === '' ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sends a raw request through the recorder, signed with the tenant's credentials (`own`) unless `sign: false`. */
+async function sendRaw(
+  target: ContractTarget,
+  recordingFetch: RecordingFetch,
+  own: () => TenantState['credentials'],
+  request: RawRequest,
+): Promise<RawResponse> {
+  const address = urlOf(target, request.path, request.query);
+  const body = rawBody(request.body);
+  const headers: Record<string, string> = {
+    ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    ...request.headers,
+  };
+  if (request.sign !== false)
+    headers.authorization = await rawAuthorization(target, own(), request.sign, {
+      method: request.method,
+      url: address,
+      body,
+    });
+  const response = await recordingFetch(address, {
+    method: request.method,
+    headers,
+    ...(body === undefined ? {} : { body }),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, body: parseJson(text) };
+}
+
+/**
+ * Sets up the harness for the calling file: pass `import.meta.url`. Registers the file's `before` hook (its tenant)
+ * and, after every test of the file, a test of its conformance: the file fails on any mismatch with the spec.
+ */
+export function useContract(fileUrl: string): Contract {
+  const target = readTarget();
+  const file = basename(new URL(fileUrl).pathname).replace(/(\.test)?\.[cm]?[jt]s$/, '');
+  const checker = createConformanceChecker({ specPath: target.specPath });
+  const recordingFetch = createRecordingFetch(checker);
+  let fileTenant: TenantState | undefined;
+  let skippedForControl = 0;
+
+  before(async () => {
+    fileTenant = await openTenant(target, recordingFetch);
+  });
+  registerConformanceTest(target, file, checker, () => skippedForControl);
   after(() => {
     // A file whose tenant could not be made never reaches its conformance test: leave what there is.
     if (!fileTenant)
-      writeFileSync(
-        join(target.resultsDir, `${file}.${process.pid}.json`),
-        JSON.stringify({
-          file,
-          checked: checker.checked(),
-          operations: [],
-          findings: checker.findings(),
-          skippedForControl,
-        }),
-      );
+      writeFileConformance(target, {
+        file,
+        checked: checker.checked(),
+        operations: [],
+        findings: checker.findings(),
+        skippedForControl,
+      });
   });
 
   const skipWithoutControl = (context: TestContext, reason = NEEDS_CONTROL): void => {
@@ -174,102 +258,70 @@ export function useContract(fileUrl: string): Contract {
     context.skip(reason);
   };
 
-  const url = (path: string, query: Record<string, string> = {}): string => {
-    const u = new URL(`${target.baseUrl}${path}`);
-    for (const [name, value] of Object.entries(query)) u.searchParams.set(name, value);
-    return u.toString();
-  };
+  return contractView(
+    { target, recordingFetch, skipWithoutControl, openTenant: () => openTenant(target, recordingFetch) },
+    () => {
+      if (!fileTenant) throw new Error('The contract tenant is made in beforeAll; use the harness inside tests.');
+      return fileTenant;
+    },
+  );
+}
 
-  const view = (tenant: () => TenantState): Contract => {
-    const control = (context: TestContext): MockControl => {
-      skipWithoutControl(context);
+/** What every view of a file's harness shares. */
+interface HarnessParts {
+  target: ContractTarget;
+  recordingFetch: RecordingFetch;
+  skipWithoutControl(context: TestContext, reason?: string): void;
+  openTenant(): Promise<TenantState>;
+}
+
+/** The harness over one tenant: the file's, or one of a test's own (`isolated`). */
+function contractView(parts: HarnessParts, tenant: () => TenantState): Contract {
+  const { target, recordingFetch, skipWithoutControl } = parts;
+  const control = (context: TestContext): MockControl => {
+    skipWithoutControl(context);
+    const c = tenant().control;
+    if (!c) throw new Error('The mock control API is missing for this tenant.');
+    return c;
+  };
+  const fixtures = (context: TestContext): Promise<Fixtures> => {
+    const c = control(context);
+    const state = tenant();
+    state.fixtures ??= c.fixtures();
+    return state.fixtures;
+  };
+  return {
+    target,
+    get client() {
+      return tenant().client;
+    },
+    get credentials() {
+      return tenant().credentials;
+    },
+    url: (path, query) => urlOf(target, path, query),
+    send: (request) => sendRaw(target, recordingFetch, () => tenant().credentials, request),
+    control,
+    fixtures,
+    async corporate(context) {
+      if (target.corporate) return target.corporate;
+      skipWithoutControl(
+        context,
+        `needs a corporate: pass --corporate UUID (and --corporate-currency), or ${NEEDS_CONTROL}`,
+      );
+      const corporate = (await fixtures(context)).corporates[0];
+      if (!corporate) throw new Error('The mock has no seeded corporate.');
+      return { corporateUuid: corporate.corporateUuid, currency: corporate.balance.currency };
+    },
+    async now() {
       const c = tenant().control;
-      if (!c) throw new Error('The mock control API is missing for this tenant.');
-      return c;
-    };
-    const fixtures = (context: TestContext): Promise<Fixtures> => {
-      const c = control(context);
-      const state = tenant();
-      state.fixtures ??= c.fixtures();
-      return state.fixtures;
-    };
-    return {
-      target,
-      get client() {
-        return tenant().client;
-      },
-      get credentials() {
-        return tenant().credentials;
-      },
-      url,
-      async send(request) {
-        const address = url(request.path, request.query);
-        const body =
-          request.body === undefined
-            ? undefined
-            : typeof request.body === 'string'
-              ? request.body
-              : JSON.stringify(request.body);
-        const headers: Record<string, string> = {
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...request.headers,
-        };
-        if (request.sign !== false) {
-          const own = tenant().credentials;
-          const { authorization } = await signRequest({
-            method: request.method,
-            url: address,
-            ...(body === undefined ? {} : { body }),
-            apiKey: request.sign?.apiKey ?? own.apiKey,
-            apiSecret: request.sign?.apiSecret ?? own.apiSecret,
-            ...(request.sign?.timestamp === undefined ? {} : { timestamp: request.sign.timestamp }),
-            ...(request.sign?.nonce === undefined ? {} : { nonce: request.sign.nonce }),
-            ...target.signing,
-          });
-          headers.authorization = authorization;
-        }
-        const response = await recordingFetch(address, {
-          method: request.method,
-          headers,
-          ...(body === undefined ? {} : { body }),
-        });
-        const text = await response.text();
-        let parsed: unknown;
-        try {
-          parsed = text === '' ? undefined : JSON.parse(text);
-        } catch {
-          parsed = undefined;
-        }
-        return { status: response.status, headers: response.headers, text, body: parsed };
-      },
-      control,
-      fixtures,
-      async corporate(context) {
-        if (target.corporate) return target.corporate;
-        skipWithoutControl(
-          context,
-          `needs a corporate: pass --corporate UUID (and --corporate-currency), or ${NEEDS_CONTROL}`,
-        );
-        const corporate = (await fixtures(context)).corporates[0];
-        if (!corporate) throw new Error('The mock has no seeded corporate.');
-        return { corporateUuid: corporate.corporateUuid, currency: corporate.balance.currency };
-      },
-      async now() {
-        const c = tenant().control;
-        return c ? Date.parse((await c.clock()).now) : Date.now();
-      },
-      async isolated(context) {
-        skipWithoutControl(context);
-        const own = await openTenant();
-        return view(() => own);
-      },
-    };
+      return c ? Date.parse((await c.clock()).now) : Date.now();
+    },
+    async isolated(context) {
+      skipWithoutControl(context);
+      const own = await parts.openTenant();
+      return contractView(parts, () => own);
+    },
   };
-
-  return view(() => {
-    if (!fileTenant) throw new Error('The contract tenant is made in beforeAll; use the harness inside tests.');
-    return fileTenant;
-  });
 }
 
 /**

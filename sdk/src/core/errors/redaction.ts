@@ -59,23 +59,31 @@ export function redactValues(text: string, values: readonly (string | undefined)
       out = out.split(value).join(REDACTED);
       continue;
     }
-    let result = '';
-    let from = 0;
-    for (let at = out.indexOf(value); at !== -1; at = out.indexOf(value, at + 1)) {
-      if (at < from) continue;
-      const before = at > 0 ? out[at - 1]! : '';
-      const after = out[at + value.length] ?? '';
-      if (
-        (before && TOKEN_CHAR.test(before) && TOKEN_CHAR.test(value[0]!)) ||
-        (after && TOKEN_CHAR.test(after) && TOKEN_CHAR.test(value.at(-1)!))
-      )
-        continue;
-      result += out.slice(from, at) + REDACTED;
-      from = at + value.length;
-    }
-    out = result + out.slice(from);
+    out = redactStandalone(out, value);
   }
   return out;
+}
+
+/** Whether `value` found at `at` in `text` is part of a longer token: a token character touches it on either side. */
+function insideToken(text: string, value: string, at: number): boolean {
+  const before = at > 0 ? text[at - 1]! : '';
+  const after = text[at + value.length] ?? '';
+  return Boolean(
+    (before && TOKEN_CHAR.test(before) && TOKEN_CHAR.test(value[0]!)) ||
+      (after && TOKEN_CHAR.test(after) && TOKEN_CHAR.test(value.at(-1)!)),
+  );
+}
+
+/** `text` with the occurrences of a short `value` that stand alone replaced by `[REDACTED]`. */
+function redactStandalone(text: string, value: string): string {
+  let result = '';
+  let from = 0;
+  for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + 1)) {
+    if (at < from || insideToken(text, value, at)) continue;
+    result += text.slice(from, at) + REDACTED;
+    from = at + value.length;
+  }
+  return result + text.slice(from);
 }
 
 /** {@link redactValues} and then {@link redactCardData}: what every text an error or a log line holds goes through. */
