@@ -37,9 +37,21 @@ server.mock.addCredentials(${JSON.stringify(B)});
 process.send({ port: server.port });
 `;
 
+/** Resolves `card-issuing-sdk` and its subpaths to the SDK sources under `root` (the commit's, for the peer). */
+const sdkSourcesOf = (root: string): esbuild.Plugin => ({
+  name: 'sdk-sources',
+  setup(build) {
+    build.onResolve({ filter: /^card-issuing-sdk(\/(server|schemas))?$/ }, (args) => ({
+      path: join(root, 'sdk/src', `${args.path === 'card-issuing-sdk' ? 'index' : args.path.slice(17)}.ts`),
+    }));
+  },
+});
+
 async function bundle(name: string, nodeModule: string, resolveDir: string): Promise<string> {
   const outfile = join(CACHE, `${name}.mjs`);
   await esbuild.build({
+    // Each mock with the SDK of its own commit: the peer's mock imports what its SDK exported then.
+    plugins: [sdkSourcesOf(resolveDir)],
     stdin: { contents: child(nodeModule), resolveDir, loader: 'ts' },
     outfile,
     bundle: true,
@@ -52,12 +64,14 @@ async function bundle(name: string, nodeModule: string, resolveDir: string): Pro
   return outfile;
 }
 
-/** Commit {@link BASE}'s mock sources, once, beside this tree's node_modules (so its packages resolve the same). */
+/** Commit {@link BASE}'s mock and SDK sources, once, beside this tree's node_modules (so its packages resolve the same). */
 function baseSources(): string {
   const dir = join(CACHE, `base-${BASE}`);
-  if (!existsSync(join(dir, 'mock-server/src/node.ts'))) {
+  if (!existsSync(join(dir, 'sdk/src/index.ts'))) {
     mkdirSync(dir, { recursive: true });
-    const tar = execFileSync('git', ['-C', ROOT, 'archive', BASE, 'mock-server/src'], { maxBuffer: 1 << 28 });
+    const tar = execFileSync('git', ['-C', ROOT, 'archive', BASE, 'mock-server/src', 'sdk/src', 'sdk/generated'], {
+      maxBuffer: 1 << 28,
+    });
     execFileSync('tar', ['-x', '-C', dir], { input: tar });
   }
   return dir;
