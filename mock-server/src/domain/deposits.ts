@@ -229,53 +229,73 @@ export function incomingDeposit(ctx: DomainContext, d: IncomingDeposit): Incomin
   }
   const credited = creditedMinorUnits(d.amount, type.rate);
   const balance = ctx.state.balances[d.balanceId];
-  if (balance) {
-    const address = addressesOf(ctx, balance.id, type.type)[0];
-    if (!address) {
-      throw new ProblemError(
-        'DEPOSIT_ADDRESS_MISSING',
-        `Balance ${balance.id} has no ${type.type} address to receive a deposit; create one first.`,
-      );
-    }
-    if (d.network !== undefined && d.network !== address.network) {
-      throw unprocessable(
-        'NETWORK_NOT_SUPPORTED',
-        `The ${type.type} address of balance ${balance.id} is on ${address.network}, not ${d.network}.`,
-      );
-    }
-    const pending = verificationsOfBalance(ctx, balance.id)
-      .filter((v) => v.status === 'PENDING_APPROVAL')
-      .reduce((sum, v) => sum + creditedMinorUnits(v.amount, findDepositType(ctx, v.type).rate), 0n);
-    assertWithinMoney(BigInt(balance.available) + pending + credited);
-    const requiresVerification = d.requiresVerification ?? false;
-    const verification: VerificationRecord = {
-      id: ctx.rng.uuid(),
-      userId: balance.userId,
-      balanceId: balance.id,
-      depositAddressId: address.id,
-      type: type.type,
-      network: address.network,
-      amount: d.amount,
-      status: initialStatus(verificationMachine, 'incomingDeposit', { requiresVerification }),
-      verificationRequired: requiresVerification,
-      verificationData: null,
-      creditedAmount: null,
-      createdAt: nowIso(ctx),
-      creditedAt: null,
-    };
-    ctx.state.verifications[verification.id] = verification;
-    if (verification.status === 'CREDITED') credit(ctx, verification);
-    else
-      emit(ctx, {
-        type: 'deposit.verificationPending',
-        at: verification.createdAt,
-        verificationId: verification.id,
-        balanceId: balance.id,
-        userId: balance.userId,
-      });
-    return { kind: 'verification', verification: verificationView(verification) };
-  }
+  if (balance) return userDeposit(ctx, d, type, balance, credited);
+  return corporateTopUp(ctx, d, type, credited);
+}
 
+type DepositType = ReturnType<typeof findDepositType>;
+
+/** A deposit to a user's balance: a verification, CREDITED at once or PENDING_APPROVAL. */
+function userDeposit(
+  ctx: DomainContext,
+  d: IncomingDeposit,
+  type: DepositType,
+  balance: BalanceRecord,
+  credited: bigint,
+): IncomingDepositResult {
+  const address = addressesOf(ctx, balance.id, type.type)[0];
+  if (!address) {
+    throw new ProblemError(
+      'DEPOSIT_ADDRESS_MISSING',
+      `Balance ${balance.id} has no ${type.type} address to receive a deposit; create one first.`,
+    );
+  }
+  if (d.network !== undefined && d.network !== address.network) {
+    throw unprocessable(
+      'NETWORK_NOT_SUPPORTED',
+      `The ${type.type} address of balance ${balance.id} is on ${address.network}, not ${d.network}.`,
+    );
+  }
+  const pending = verificationsOfBalance(ctx, balance.id)
+    .filter((v) => v.status === 'PENDING_APPROVAL')
+    .reduce((sum, v) => sum + creditedMinorUnits(v.amount, findDepositType(ctx, v.type).rate), 0n);
+  assertWithinMoney(BigInt(balance.available) + pending + credited);
+  const requiresVerification = d.requiresVerification ?? false;
+  const verification: VerificationRecord = {
+    id: ctx.rng.uuid(),
+    userId: balance.userId,
+    balanceId: balance.id,
+    depositAddressId: address.id,
+    type: type.type,
+    network: address.network,
+    amount: d.amount,
+    status: initialStatus(verificationMachine, 'incomingDeposit', { requiresVerification }),
+    verificationRequired: requiresVerification,
+    verificationData: null,
+    creditedAmount: null,
+    createdAt: nowIso(ctx),
+    creditedAt: null,
+  };
+  ctx.state.verifications[verification.id] = verification;
+  if (verification.status === 'CREDITED') credit(ctx, verification);
+  else
+    emit(ctx, {
+      type: 'deposit.verificationPending',
+      at: verification.createdAt,
+      verificationId: verification.id,
+      balanceId: balance.id,
+      userId: balance.userId,
+    });
+  return { kind: 'verification', verification: verificationView(verification) };
+}
+
+/** A deposit to a corporate's balance: a COMPLETED top-up that raises it. */
+function corporateTopUp(
+  ctx: DomainContext,
+  d: IncomingDeposit,
+  type: DepositType,
+  credited: bigint,
+): IncomingDepositResult {
   const corporate = corporateByBalanceId(ctx, d.balanceId);
   if (!corporate) throw notFound('balance', d.balanceId);
   const address = corporateDepositAddressesOf(ctx, corporate.corporateUuid).find(

@@ -65,76 +65,111 @@ class UsageError extends Error {}
  * the server listens: the process then lives until SIGINT or SIGTERM, which stop the server and exit 0.
  */
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number | undefined> {
-  let parsed: ReturnType<typeof parse>;
+  let parsed: Parsed;
   try {
     parsed = parse(argv);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    io.err(`card-issuing-mock: ${message}\n\n${USAGE}\n`);
+    io.err(`card-issuing-mock: ${errorMessage(error)}\n\n${USAGE}\n`);
     return 2;
   }
   if (parsed.kind === 'help') {
     io.out(`${USAGE}\n`);
     return 0;
   }
-  if (parsed.kind === 'mcp') {
-    try {
-      await serveMcpStdio(parsed.options);
-      return undefined;
-    } catch (error) {
-      io.err(`card-issuing-mock mcp: ${error instanceof Error ? error.message : String(error)}\n`);
-      return 1;
-    }
-  }
-  if (parsed.kind === 'init') {
-    try {
-      const target = await copyWorkerScript(parsed.publicDir, import.meta.url);
-      io.out(
-        `Copied the mock service worker to ${target}.\n` +
-          `Start it in the app with startBrowserMock() from 'card-issuing-mock/browser' ` +
-          `(it loads /mockServiceWorker.js; pass serviceWorker.url if the folder is served elsewhere).\n`,
-      );
-      if (parsed.inspector) {
-        const folder = await copyInspectorPage(parsed.publicDir);
-        io.out(
-          `Copied the inspector page to ${folder}.\n` +
-            `Open it over the app with startBrowserMock({ inspector: true }) and then openInspector().\n`,
-        );
-      }
-      return 0;
-    } catch (error) {
-      io.err(`card-issuing-mock init: ${error instanceof Error ? error.message : String(error)}\n`);
-      return 1;
-    }
-  }
+  if (parsed.kind === 'mcp') return runMcp(parsed.options, io);
+  if (parsed.kind === 'init') return runInit(parsed, io);
+  return serve(parsed.options, io);
+}
 
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** `mcp`: serves the tools over stdio until stdin closes. */
+async function runMcp(options: McpStdioOptions, io: CliIo): Promise<number | undefined> {
+  try {
+    await serveMcpStdio(options);
+    return undefined;
+  } catch (error) {
+    io.err(`card-issuing-mock mcp: ${errorMessage(error)}\n`);
+    return 1;
+  }
+}
+
+/** `init`: copies the service worker (and with --inspector the inspector page) into the app's public folder. */
+async function runInit(parsed: Extract<Parsed, { kind: 'init' }>, io: CliIo): Promise<number> {
+  try {
+    const target = await copyWorkerScript(parsed.publicDir, import.meta.url);
+    io.out(
+      `Copied the mock service worker to ${target}.\n` +
+        `Start it in the app with startBrowserMock() from 'card-issuing-mock/browser' ` +
+        `(it loads /mockServiceWorker.js; pass serviceWorker.url if the folder is served elsewhere).\n`,
+    );
+    if (parsed.inspector) {
+      const folder = await copyInspectorPage(parsed.publicDir);
+      io.out(
+        `Copied the inspector page to ${folder}.\n` +
+          `Open it over the app with startBrowserMock({ inspector: true }) and then openInspector().\n`,
+      );
+    }
+    return 0;
+  } catch (error) {
+    io.err(`card-issuing-mock init: ${errorMessage(error)}\n`);
+    return 1;
+  }
+}
+
+type ServeOptions = Extract<Parsed, { kind: 'serve' }>['options'];
+
+/** Starts the server; resolves `undefined` once it listens (or 1 when it cannot start). */
+async function serve(options: ServeOptions, io: CliIo): Promise<number | undefined> {
   // The request log is written in batches; whatever else the command says goes after the lines kept so far.
   const requestLog = batchedLines(io.out);
   const say = (text: string) => {
     requestLog.flush();
     io.out(text);
   };
+  const signals = handleSignals(options, io, requestLog.flush, say);
+  let server: MockServer;
+  try {
+    server = await startMockServer({ ...options, log: requestLog.line });
+  } catch (error) {
+    signals.release();
+    // A readable reason, never a stack: the usual causes are a taken port and an unusable state file.
+    io.err(`card-issuing-mock: ${errorMessage(error)}\n`);
+    return 1;
+  }
+  // Lines kept when the process ends (an exit from elsewhere, a second signal) are written first.
+  process.on('exit', requestLog.flush);
+  if (signals.started(server)) return undefined;
+  say(banner(server, options));
+  return undefined;
+}
 
-  // Signals are handled from before the server starts: a SIGTERM that arrives while it starts, or just after the
-  // banner reached a supervisor, still stops it cleanly.
+/**
+ * Signals are handled from before the server starts: a SIGTERM that arrives while it starts, or just after the
+ * banner reached a supervisor, still stops it cleanly. `started` says whether a signal already asked to stop.
+ */
+function handleSignals(
+  options: ServeOptions,
+  io: CliIo,
+  flush: () => void,
+  say: (text: string) => void,
+): { started: (server: MockServer) => boolean; release: () => void } {
   let server: MockServer | undefined;
   let stopping = false;
   const shutdown = (running: MockServer) => {
     running.close().then(
       () => {
-        say(
-          `card-issuing-mock: stopped${parsed.options.stateFile ? `, state saved to ${parsed.options.stateFile}` : ''}\n`,
-        );
+        say(`card-issuing-mock: stopped${options.stateFile ? `, state saved to ${options.stateFile}` : ''}\n`);
         // Exit once the output is flushed and nothing is left to do; a timer the mock still holds does not keep
         // the process alive beyond a second.
         process.exitCode = 0;
         setTimeout(() => process.exit(0), 1000).unref();
       },
       (error: unknown) => {
-        requestLog.flush();
-        io.err(
-          `card-issuing-mock: could not stop cleanly: ${error instanceof Error ? error.message : String(error)}\n`,
-        );
+        flush();
+        io.err(`card-issuing-mock: could not stop cleanly: ${errorMessage(error)}\n`);
         process.exit(1);
       },
     );
@@ -142,7 +177,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
       // A second Ctrl+C does not wait; the state file is still whole, as every write is atomic.
-      requestLog.flush();
+      flush();
       io.err(`card-issuing-mock: ${signal} again, exiting without waiting\n`);
       process.exit(1);
     }
@@ -152,24 +187,17 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-
-  try {
-    server = await startMockServer({ ...parsed.options, log: requestLog.line });
-  } catch (error) {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-    // A readable reason, never a stack: the usual causes are a taken port and an unusable state file.
-    io.err(`card-issuing-mock: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
-  }
-  // Lines kept when the process ends (an exit from elsewhere, a second signal) are written first.
-  process.on('exit', requestLog.flush);
-  if (stopping) {
-    shutdown(server);
-    return undefined;
-  }
-  say(banner(server, parsed.options));
-  return undefined;
+  return {
+    started: (running) => {
+      server = running;
+      if (stopping) shutdown(running);
+      return stopping;
+    },
+    release: () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    },
+  };
 }
 
 type Parsed =
@@ -179,67 +207,28 @@ type Parsed =
   | { kind: 'serve'; options: StartMockServerOptions & { stateFile?: string } };
 
 function parse(argv: readonly string[]): Parsed {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'api-key': { type: 'string' },
-      'api-secret': { type: 'string' },
-      'state-file': { type: 'string' },
-      latency: { type: 'string' },
-      'no-auth': { type: 'boolean' },
-      'sign-body': { type: 'boolean' },
-      'strict-captures': { type: 'boolean' },
-      'secret-encoding': { type: 'string' },
-      'public-url': { type: 'string' },
-      'allowed-host': { type: 'string', multiple: true },
-      'cors-origin': { type: 'string', multiple: true },
-      seed: { type: 'string' },
-      scenario: { type: 'string' },
-      docs: { type: 'string' },
-      url: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-      inspector: { type: 'boolean' },
-    },
-  });
+  const { values, positionals } = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: FLAGS });
   if (values.help) return { kind: 'help' };
 
   const [command, ...rest] = positionals;
-  if (command === 'init') {
-    const serveFlags = Object.keys(values).filter((flag) => flag !== 'inspector');
-    if (serveFlags.length) throw new UsageError(`init takes no options (got --${serveFlags.join(', --')}).`);
-    if (rest.length !== 1)
-      throw new UsageError(
-        'init needs exactly one argument: the folder the app serves static files from, e.g. `init public`.',
-      );
-    return { kind: 'init', publicDir: rest[0]!, inspector: values.inspector === true };
-  }
+  if (command === 'init') return parseInit(values, rest);
   if (command === 'mcp') return { kind: 'mcp', options: mcpOptions(values, rest) };
   if (command !== undefined) throw new UsageError(`Unknown command "${command}".`);
   if (values.url !== undefined) throw new UsageError('--url is an option of `card-issuing-mock mcp`.');
   if (values.inspector)
     throw new UsageError('--inspector is an option of init (the server has its page at /__mock/ui).');
+  return { kind: 'serve', options: serveOptions(values) };
+}
 
+/** The server's options, checked in the order of the usage text. */
+function serveOptions(values: Flags): StartMockServerOptions {
   const options: StartMockServerOptions = {};
   if (values.port !== undefined) options.port = integer('--port', values.port, 0, 65535);
   if (values.host !== undefined) {
     if (values.host.trim() === '') throw new UsageError('--host needs an address, e.g. 127.0.0.1 or 0.0.0.0.');
     options.host = values.host;
   }
-  if ((values['api-key'] === undefined) !== (values['api-secret'] === undefined)) {
-    throw new UsageError('--api-key and --api-secret go together; give both or neither.');
-  }
-  if (values['api-key'] !== undefined && values['api-secret'] !== undefined) {
-    // The Authorization header separates its parts with ':', so a key with one could never be parsed back.
-    if (!/^[^\s:]+$/.test(values['api-key']))
-      throw new UsageError('--api-key must be non-empty, without spaces or ":".');
-    if (values['api-secret'] === '') throw new UsageError('--api-secret must not be empty.');
-    options.apiKey = values['api-key'];
-    options.apiSecret = values['api-secret'];
-  }
+  credentialOptions(values, options);
   if (values['state-file'] !== undefined) {
     if (values['state-file'].trim() === '') throw new UsageError('--state-file needs a file name.');
     options.stateFile = resolve(values['state-file']);
@@ -248,22 +237,85 @@ function parse(argv: readonly string[]): Parsed {
   if (values['no-auth']) options.verifySignatures = false;
   if (values['sign-body']) options.bodyHash = true;
   if (values['strict-captures']) options.strictCaptures = true;
-  if (values['secret-encoding'] !== undefined) {
-    const encoding = values['secret-encoding'];
-    if (encoding !== 'utf8' && encoding !== 'base64')
-      throw new UsageError(`--secret-encoding is utf8 or base64 (got "${encoding}").`);
-    options.secretEncoding = encoding;
-    if (encoding === 'base64') {
-      if (options.apiSecret !== undefined && !/^[A-Za-z0-9+/]+={0,2}$/.test(options.apiSecret)) {
-        throw new UsageError(
-          '--secret-encoding base64 needs a base64 --api-secret (e.g. one made by `openssl rand -base64 32`).',
-        );
-      }
-      // The documented default secret is no base64: the same key bytes, test_secret, in base64.
-      if (options.apiSecret === undefined)
-        Object.assign(options, { apiKey: 'test_key', apiSecret: BASE64_DEFAULT_SECRET });
-    }
+  secretEncodingOption(values, options);
+  reachOptions(values, options);
+  fileOptions(values, options);
+  if (values.seed !== undefined) options.seed = values.seed;
+  return options;
+}
+
+const FLAGS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'api-key': { type: 'string' },
+  'api-secret': { type: 'string' },
+  'state-file': { type: 'string' },
+  latency: { type: 'string' },
+  'no-auth': { type: 'boolean' },
+  'sign-body': { type: 'boolean' },
+  'strict-captures': { type: 'boolean' },
+  'secret-encoding': { type: 'string' },
+  'public-url': { type: 'string' },
+  'allowed-host': { type: 'string', multiple: true },
+  'cors-origin': { type: 'string', multiple: true },
+  seed: { type: 'string' },
+  scenario: { type: 'string' },
+  docs: { type: 'string' },
+  url: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  inspector: { type: 'boolean' },
+} as const;
+
+type Flags = ReturnType<typeof parseArgs<{ options: typeof FLAGS; allowPositionals: true; strict: true }>>['values'];
+
+function parseInit(values: Flags, rest: readonly string[]): Parsed {
+  const serveFlags = Object.keys(values).filter((flag) => flag !== 'inspector');
+  if (serveFlags.length) throw new UsageError(`init takes no options (got --${serveFlags.join(', --')}).`);
+  if (rest.length !== 1)
+    throw new UsageError(
+      'init needs exactly one argument: the folder the app serves static files from, e.g. `init public`.',
+    );
+  return { kind: 'init', publicDir: rest[0]!, inspector: values.inspector === true };
+}
+
+/** --api-key and --api-secret: the default tenant's credentials. */
+function credentialOptions(values: Flags, options: StartMockServerOptions): void {
+  if ((values['api-key'] === undefined) !== (values['api-secret'] === undefined)) {
+    throw new UsageError('--api-key and --api-secret go together; give both or neither.');
   }
+  if (values['api-key'] === undefined || values['api-secret'] === undefined) return;
+  // The Authorization header separates its parts with ':', so a key with one could never be parsed back.
+  if (!/^[^\s:]+$/.test(values['api-key'])) throw new UsageError('--api-key must be non-empty, without spaces or ":".');
+  if (values['api-secret'] === '') throw new UsageError('--api-secret must not be empty.');
+  options.apiKey = values['api-key'];
+  options.apiSecret = values['api-secret'];
+}
+
+/** --secret-encoding: read after the credentials, whose secret it checks (or whose default it replaces). */
+function secretEncodingOption(values: Flags, options: StartMockServerOptions): void {
+  const encoding = values['secret-encoding'];
+  if (encoding === undefined) return;
+  if (encoding !== 'utf8' && encoding !== 'base64')
+    throw new UsageError(`--secret-encoding is utf8 or base64 (got "${encoding}").`);
+  options.secretEncoding = encoding;
+  if (encoding !== 'base64') return;
+  if (options.apiSecret !== undefined && !/^[A-Za-z0-9+/]+={0,2}$/.test(options.apiSecret)) {
+    throw new UsageError(
+      '--secret-encoding base64 needs a base64 --api-secret (e.g. one made by `openssl rand -base64 32`).',
+    );
+  }
+  // The documented default secret is no base64: the same key bytes, test_secret, in base64.
+  if (options.apiSecret === undefined) Object.assign(options, { apiKey: 'test_key', apiSecret: BASE64_DEFAULT_SECRET });
+}
+
+/** --public-url, --allowed-host and --cors-origin: the names and origins the mock may be reached from. */
+function reachOptions(values: Flags, options: StartMockServerOptions): void {
+  publicUrlOption(values, options);
+  allowedHostsOption(values, options);
+  corsOriginsOption(values, options);
+}
+
+function publicUrlOption(values: Flags, options: StartMockServerOptions): void {
   if (values['public-url'] !== undefined) {
     const url = URL.parse(values['public-url']);
     if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash) {
@@ -273,6 +325,9 @@ function parse(argv: readonly string[]): Parsed {
     }
     options.publicUrl = values['public-url'];
   }
+}
+
+function allowedHostsOption(values: Flags, options: StartMockServerOptions): void {
   if (values['allowed-host'] !== undefined) {
     for (const host of values['allowed-host']) {
       if (!/^[A-Za-z0-9.-]+$|^\[[0-9A-Fa-f:.]+\]$/.test(host))
@@ -280,6 +335,9 @@ function parse(argv: readonly string[]): Parsed {
     }
     options.allowedHosts = values['allowed-host'];
   }
+}
+
+function corsOriginsOption(values: Flags, options: StartMockServerOptions): void {
   if (values['cors-origin'] !== undefined) {
     for (const origin of values['cors-origin']) {
       const url = URL.parse(origin);
@@ -289,7 +347,10 @@ function parse(argv: readonly string[]): Parsed {
     }
     options.corsOrigins = values['cors-origin'];
   }
-  if (values.seed !== undefined) options.seed = values.seed;
+}
+
+/** --scenario and --docs: paths, resolved from the current directory. */
+function fileOptions(values: Flags, options: StartMockServerOptions): void {
   if (values.scenario !== undefined) {
     if (values.scenario.trim() === '')
       throw new UsageError('--scenario needs a file, e.g. examples/scenarios/approvals.json.');
@@ -299,7 +360,6 @@ function parse(argv: readonly string[]): Parsed {
     if (values.docs.trim() === '') throw new UsageError('--docs needs a folder, e.g. docs/api.');
     options.docsDir = resolve(values.docs);
   }
-  return { kind: 'serve', options };
 }
 
 /** The options of `mcp`: the URL of a running mock and the credentials its tools sign with. */
@@ -340,9 +400,20 @@ const BASE64_DEFAULT_SECRET = 'dGVzdF9zZWNyZXQ=';
 
 /** What the command prints once the server listens: where it is, how to sign, and the seeded ids. */
 function banner(server: MockServer, options: StartMockServerOptions): string {
-  const fixtures = server.mock.fixtures();
-  const lines: string[] = [];
-  lines.push(`card-issuing-mock listening on ${server.url}`, '');
+  const lines = [
+    ...listeningLines(server, options),
+    ...credentialLines(server, options),
+    ...settingLines(server, options),
+    ...fixtureLines(server),
+    '',
+    'One line per request follows. Stop with Ctrl+C.',
+    '',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function listeningLines(server: MockServer, options: StartMockServerOptions): string[] {
+  const lines = [`card-issuing-mock listening on ${server.url}`, ''];
   if (WILDCARD_HOSTS.includes(options.host ?? '')) {
     // Listening on every interface: say so, and where, so that no one leaves it open by accident.
     lines.push(`  WARNING: --host ${options.host} makes the mock reachable from other machines, at:`);
@@ -351,25 +422,41 @@ function banner(server: MockServer, options: StartMockServerOptions): string {
   }
   lines.push(`  Base URL      ${server.url}`);
   if (options.publicUrl) lines.push(`  Public URL    ${options.publicUrl} (signatures are verified on it)`);
-  // Every tenant's api key (a state file may hold several), the default tenant's first. A secret is shown only
-  // when it was given on this command line, or is the documented default; never one read from a state file.
-  for (const [i, t] of server.mock.exportState().tenants.entries()) {
-    const given =
-      options.apiSecret !== undefined && options.apiSecret !== BASE64_DEFAULT_SECRET && t.apiKey === options.apiKey;
-    const documented = options.apiKey === undefined && t.apiKey === 'test_key' && t.apiSecret === 'test_secret';
-    const base64Default = t.apiKey === 'test_key' && t.apiSecret === BASE64_DEFAULT_SECRET;
-    const secret = given
-      ? `   apiSecret ${t.apiSecret}`
-      : documented
-        ? '   apiSecret test_secret (the default)'
-        : base64Default
-          ? `   apiSecret ${BASE64_DEFAULT_SECRET} (the default under --secret-encoding base64)`
-          : '';
-    lines.push(`  ${i === 0 ? 'Credentials' : '           '}   apiKey ${t.apiKey}${secret}`);
-  }
-  lines.push(
-    `  Signatures    ${options.verifySignatures === false ? 'not checked (--no-auth)' : `checked (HMAC-SHA256, ${options.bodyHash ? 'body hash required: --sign-body' : 'the five published parts'}, secret ${options.secretEncoding === 'base64' ? 'base64-decoded: --secret-encoding base64' : 'as UTF-8'})`}`,
-  );
+  return lines;
+}
+
+/**
+ * Every tenant's api key (a state file may hold several), the default tenant's first. A secret is shown only
+ * when it was given on this command line, or is the documented default; never one read from a state file.
+ */
+function credentialLines(server: MockServer, options: StartMockServerOptions): string[] {
+  return server.mock
+    .exportState()
+    .tenants.map(
+      (t, i) => `  ${i === 0 ? 'Credentials' : '           '}   apiKey ${t.apiKey}${shownSecret(t, options)}`,
+    );
+}
+
+function shownSecret(t: { apiKey: string; apiSecret: string }, options: StartMockServerOptions): string {
+  const given =
+    options.apiSecret !== undefined && options.apiSecret !== BASE64_DEFAULT_SECRET && t.apiKey === options.apiKey;
+  if (given) return `   apiSecret ${t.apiSecret}`;
+  const documented = options.apiKey === undefined && t.apiKey === 'test_key' && t.apiSecret === 'test_secret';
+  if (documented) return '   apiSecret test_secret (the default)';
+  const base64Default = t.apiKey === 'test_key' && t.apiSecret === BASE64_DEFAULT_SECRET;
+  if (base64Default) return `   apiSecret ${BASE64_DEFAULT_SECRET} (the default under --secret-encoding base64)`;
+  return '';
+}
+
+function signatureLine(options: StartMockServerOptions): string {
+  if (options.verifySignatures === false) return '  Signatures    not checked (--no-auth)';
+  const parts = options.bodyHash ? 'body hash required: --sign-body' : 'the five published parts';
+  const secret = options.secretEncoding === 'base64' ? 'base64-decoded: --secret-encoding base64' : 'as UTF-8';
+  return `  Signatures    checked (HMAC-SHA256, ${parts}, secret ${secret})`;
+}
+
+function settingLines(server: MockServer, options: StartMockServerOptions): string[] {
+  const lines = [signatureLine(options)];
   if (options.stateFile) lines.push(`  State file    ${options.stateFile}`);
   if (options.latencyMs) lines.push(`  Latency       ${options.latencyMs} ms`);
   if (options.strictCaptures) lines.push('  Captures      strict: forced captures refused (--strict-captures)');
@@ -378,7 +465,12 @@ function banner(server: MockServer, options: StartMockServerOptions): string {
     `  Inspector     ${server.url}/__mock/ui   (the state, the clock, the request journal and every action, in a browser)`,
   );
   if (options.docsDir) lines.push(`  API docs      ${server.url}/__mock/docs (from ${options.docsDir})`);
-  lines.push('', '  Corporates');
+  return lines;
+}
+
+function fixtureLines(server: MockServer): string[] {
+  const fixtures = server.mock.fixtures();
+  const lines = ['', '  Corporates'];
   for (const c of fixtures.corporates) {
     lines.push(`    ${c.corporateUuid}  ${c.name}  balanceId ${c.balanceId}  balance ${money(c.balance)}`);
   }
@@ -389,8 +481,7 @@ function banner(server: MockServer, options: StartMockServerOptions): string {
   }
   lines.push('', '  Deposit types');
   for (const d of fixtures.depositTypes) lines.push(`    ${d.type}  ${d.name} (networks ${d.networks.join(', ')})`);
-  lines.push('', 'One line per request follows. Stop with Ctrl+C.', '');
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
 
 /** `€1,000.00 (100000)`: amounts travel in minor units; people read major ones. */

@@ -4,8 +4,8 @@
  * @module
  */
 import { createMock } from '../mock/create-mock.js';
-import { mockInternals } from '../mock/internals.js';
-import type { CardIssuingMock } from '../mock/options.js';
+import { mockInternals, type MockInternals } from '../mock/internals.js';
+import type { CardIssuingMock, CreateMockOptions } from '../mock/options.js';
 import type { Scenario } from '../control/index.js';
 import { createGuard } from './guard.js';
 import { withDocsPage } from './docs-page.js';
@@ -89,69 +89,10 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
   if ((options.apiKey === undefined) !== (options.apiSecret === undefined)) {
     throw new TypeError('startMockServer: apiKey and apiSecret go together; give both or neither.');
   }
-  const mock = createMock({
-    ...(options.seed === undefined ? {} : { seed: options.seed }),
-    ...(options.scenario === undefined ? {} : { scenario: options.scenario }),
-    ...(options.apiKey === undefined || options.apiSecret === undefined
-      ? {}
-      : { credentials: [{ apiKey: options.apiKey, apiSecret: options.apiSecret }] }),
-    ...(options.verifySignatures === undefined ? {} : { verifySignatures: options.verifySignatures }),
-    ...(options.bodyHash === undefined ? {} : { bodyHash: options.bodyHash }),
-    ...(options.secretEncoding === undefined ? {} : { secretEncoding: options.secretEncoding }),
-    ...(options.publicUrl === undefined ? {} : { publicUrl: checkedPublicUrl(options.publicUrl) }),
-    ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
-    ...(options.strictCaptures === undefined ? {} : { strictCaptures: options.strictCaptures }),
-    recordUsage: options.recordUsage ?? true,
-  });
-  const log = options.log;
-
-  let stateFile: StateFile | undefined;
-  const file = options.stateFile;
+  const mock = createMock(mockOptions(options));
   const internals = mockInternals(mock);
-  if (file !== undefined) {
-    const opened = await openStateFile(
-      file,
-      {
-        registry: internals.runtime.tenants,
-        storedState: () => internals.storedState(),
-        load: (stored) => internals.load(stored),
-        importState: (state) => mock.importState(state as Parameters<CardIssuingMock['importState']>[0]),
-        replay: (command) => internals.replay(command as Parameters<typeof internals.replay>[0]),
-      },
-      {
-        onError: (error) =>
-          log?.(
-            `state file: could not write ${file}: ${errnoText(error)}; the changes of the requests answered 503 are not confirmed`,
-          ),
-      },
-    );
-    stateFile = opened.stateFile;
-    try {
-      // The file's tenants win; credentials given as options are added beside them, so that they still work.
-      if (stateFile.loaded && options.apiKey !== undefined && options.apiSecret !== undefined) {
-        const { apiKey, apiSecret } = options;
-        const saved = mock.exportState().tenants.find((t) => t.apiKey === apiKey);
-        if (saved && saved.apiSecret !== apiSecret) {
-          throw new StateFileError(
-            file,
-            `The state file ${file} already has the api key ${apiKey}, with another secret; give its saved secret, or another api key.`,
-          );
-        }
-        if (!saved) mock.addCredentials({ apiKey, apiSecret });
-      }
-      // Watch every tenant from now on; a first commit at once (a file the server cannot write to fails now, not at
-      // the first change), then every change is committed before its reply.
-      await stateFile.start(opened.writeAll);
-    } catch (error) {
-      await stateFile.close().catch(() => undefined);
-      if (error instanceof StateFileError) throw error;
-      throw new StateFileError(
-        file,
-        `Cannot write the state file ${file}: ${errnoText(error)}. Nothing was changed in it; free space or fix its permissions, or pass another --state-file.`,
-      );
-    }
-    internals.attachWal(stateFile);
-  }
+  const file = options.stateFile;
+  const stateFile = file === undefined ? undefined : await attachStateFile(mock, internals, file, options);
 
   const host = options.host ?? '127.0.0.1';
   const guard = createGuard({
@@ -162,18 +103,7 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
   });
   let http: Awaited<ReturnType<typeof servePipeline>>;
   try {
-    // The reveal frame may be framed by the pages the guard lets call the mock (local ones, --cors-origin, public URL).
-    const framers = [...(options.corsOrigins ?? []), ...(options.publicUrl ? [new URL(options.publicUrl).origin] : [])];
-    const pages = withRevealPage(withInspectorPage(internals.pipeline), framers);
-    const pipeline = withDocsPage(pages, options.docsDir);
-    // The MCP endpoint's tools send their requests to the mock's own pipeline, in-process.
-    http = await servePipeline(withMcp(pipeline, internals.pipeline, internals.runtime), {
-      port: options.port ?? 4010,
-      host,
-      ...(log ? { log } : {}),
-      secrets: () => secretsOf(mock),
-      guard,
-    });
+    http = await serveMock(mock, internals, host, guard, options);
   } catch (error) {
     internals.attachWal(undefined);
     await stateFile?.close().catch(() => undefined);
@@ -196,6 +126,102 @@ export async function startMockServer(options: StartMockServerOptions = {}): Pro
       return closing;
     },
   };
+}
+
+/** The options of the server's `createMock`: those given, the others left to its defaults. */
+function mockOptions(options: StartMockServerOptions): CreateMockOptions {
+  return {
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.scenario === undefined ? {} : { scenario: options.scenario }),
+    ...(options.apiKey === undefined || options.apiSecret === undefined
+      ? {}
+      : { credentials: [{ apiKey: options.apiKey, apiSecret: options.apiSecret }] }),
+    ...(options.verifySignatures === undefined ? {} : { verifySignatures: options.verifySignatures }),
+    ...(options.bodyHash === undefined ? {} : { bodyHash: options.bodyHash }),
+    ...(options.secretEncoding === undefined ? {} : { secretEncoding: options.secretEncoding }),
+    ...(options.publicUrl === undefined ? {} : { publicUrl: checkedPublicUrl(options.publicUrl) }),
+    ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
+    ...(options.strictCaptures === undefined ? {} : { strictCaptures: options.strictCaptures }),
+    recordUsage: options.recordUsage ?? true,
+  };
+}
+
+/** Opens the state file (loading what it keeps) and makes it the mock's write-ahead log. */
+async function attachStateFile(
+  mock: CardIssuingMock,
+  internals: MockInternals,
+  file: string,
+  options: StartMockServerOptions,
+): Promise<StateFile> {
+  const log = options.log;
+  const opened = await openStateFile(
+    file,
+    {
+      registry: internals.runtime.tenants,
+      storedState: () => internals.storedState(),
+      load: (stored) => internals.load(stored),
+      importState: (state) => mock.importState(state as Parameters<CardIssuingMock['importState']>[0]),
+      replay: (command) => internals.replay(command as Parameters<typeof internals.replay>[0]),
+    },
+    {
+      onError: (error) =>
+        log?.(
+          `state file: could not write ${file}: ${errnoText(error)}; the changes of the requests answered 503 are not confirmed`,
+        ),
+    },
+  );
+  const stateFile = opened.stateFile;
+  try {
+    if (stateFile.loaded) addGivenCredentials(mock, file, options);
+    // Watch every tenant from now on; a first commit at once (a file the server cannot write to fails now, not at
+    // the first change), then every change is committed before its reply.
+    await stateFile.start(opened.writeAll);
+  } catch (error) {
+    await stateFile.close().catch(() => undefined);
+    if (error instanceof StateFileError) throw error;
+    throw new StateFileError(
+      file,
+      `Cannot write the state file ${file}: ${errnoText(error)}. Nothing was changed in it; free space or fix its permissions, or pass another --state-file.`,
+    );
+  }
+  internals.attachWal(stateFile);
+  return stateFile;
+}
+
+/** The file's tenants win; credentials given as options are added beside them, so that they still work. */
+function addGivenCredentials(mock: CardIssuingMock, file: string, options: StartMockServerOptions): void {
+  const { apiKey, apiSecret } = options;
+  if (apiKey === undefined || apiSecret === undefined) return;
+  const saved = mock.exportState().tenants.find((t) => t.apiKey === apiKey);
+  if (saved && saved.apiSecret !== apiSecret) {
+    throw new StateFileError(
+      file,
+      `The state file ${file} already has the api key ${apiKey}, with another secret; give its saved secret, or another api key.`,
+    );
+  }
+  if (!saved) mock.addCredentials({ apiKey, apiSecret });
+}
+
+/** The mock's pipeline with its pages and MCP endpoint, behind node:http. */
+function serveMock(
+  mock: CardIssuingMock,
+  internals: MockInternals,
+  host: string,
+  guard: ReturnType<typeof createGuard>,
+  options: StartMockServerOptions,
+): ReturnType<typeof servePipeline> {
+  // The reveal frame may be framed by the pages the guard lets call the mock (local ones, --cors-origin, public URL).
+  const framers = [...(options.corsOrigins ?? []), ...(options.publicUrl ? [new URL(options.publicUrl).origin] : [])];
+  const pages = withRevealPage(withInspectorPage(internals.pipeline), framers);
+  const pipeline = withDocsPage(pages, options.docsDir);
+  // The MCP endpoint's tools send their requests to the mock's own pipeline, in-process.
+  return servePipeline(withMcp(pipeline, internals.pipeline, internals.runtime), {
+    port: options.port ?? 4010,
+    host,
+    ...(options.log ? { log: options.log } : {}),
+    secrets: () => secretsOf(mock),
+    guard,
+  });
 }
 
 /** A public URL as the mock uses it: an absolute http(s) URL without query or fragment. */

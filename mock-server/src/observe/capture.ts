@@ -16,33 +16,40 @@ export function journalListener(runtime: ObservedRuntime): (exchange: Exchange) 
     const { request } = exchange;
     const isControl = request.path.includes('/__mock');
     if (exchange.operationId === undefined && request.method === 'GET' && isControl) return;
-    const target = targetOf(request.url);
-    // The tenant it acted on; else the one its ?apiKey= (control) or its Authorization header (API) names; else the default.
-    let tenant = exchange.apiKey;
-    if (tenant === undefined) {
-      const named = isControl
-        ? new URL(request.url).searchParams.get('apiKey')
-        : tenantOfHeader(runtime, request.headers.authorization)?.apiKey;
-      tenant = named && runtime.tenants.get(named) ? named : runtime.tenants.default.apiKey;
-    }
-    const response = exchange.response;
     runtime.observer.record({
-      tenant,
+      tenant: tenantOf(runtime, exchange, isControl),
       method: request.method,
-      target,
+      target: targetOf(request.url),
       operationId: control ? controlOperationId(control.path, request.path) : (exchange.operationId ?? null),
       status: exchange.status,
       code: exchange.code ?? null,
       durationMs: exchange.durationMs,
-      requestId: response ? exchange.requestId : null,
-      // Kept as they are (the journal redacts when it is read, which is rarer than a request).
-      requestHeaders: request.headers,
-      requestBody: request.body === undefined || request.body === '' ? null : request.body,
-      responseHeaders: response ? response.headers : {},
-      responseBody: response && !response.stream && response.body !== '' ? response.body : null,
+      ...messagesOf(exchange),
       startedAt: Date.now() - exchange.durationMs,
       ...(exchange.override !== undefined ? { override: exchange.override } : {}),
     });
+  };
+}
+
+/** The tenant it acted on; else the one its ?apiKey= (control) or its Authorization header (API) names; else the default. */
+function tenantOf(runtime: ObservedRuntime, exchange: Exchange, isControl: boolean): string {
+  if (exchange.apiKey !== undefined) return exchange.apiKey;
+  const { request } = exchange;
+  const named = isControl
+    ? new URL(request.url).searchParams.get('apiKey')
+    : tenantOfHeader(runtime, request.headers.authorization)?.apiKey;
+  return named && runtime.tenants.get(named) ? named : runtime.tenants.default.apiKey;
+}
+
+/** The request id, headers and bodies to keep: as they are (the journal redacts when it is read, which is rarer). */
+function messagesOf(exchange: Exchange) {
+  const { request, response } = exchange;
+  return {
+    requestId: response ? exchange.requestId : null,
+    requestHeaders: request.headers,
+    requestBody: request.body === undefined || request.body === '' ? null : request.body,
+    responseHeaders: response ? response.headers : {},
+    responseBody: response && !response.stream && response.body !== '' ? response.body : null,
   };
 }
 

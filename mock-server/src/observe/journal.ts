@@ -119,24 +119,33 @@ function cut(text: string): string {
 /** Whether a kept exchange matches a filter. */
 export function exchangeMatches(e: StoredExchange, filter: RequestFilter): boolean {
   if (filter.operation !== undefined && e.operationId !== filter.operation) return false;
-  if (filter.status !== undefined) {
-    const wanted = String(filter.status).toLowerCase();
-    if (/^[1-5]xx$/.test(wanted) ? String(e.status)[0] !== wanted[0] : String(e.status) !== wanted) return false;
-  }
+  if (filter.status !== undefined && !statusMatches(e.status, filter.status)) return false;
   if (filter.code !== undefined && e.code !== filter.code) return false;
-  if (filter.requestId !== undefined && e.requestId !== filter.requestId) return false;
   if (filter.method !== undefined && e.method !== filter.method.toUpperCase()) return false;
-  if (filter.seq !== undefined && e.seq !== filter.seq) return false;
-  if (filter.after !== undefined && !(e.seq > filter.after)) return false;
-  if (filter.overridden !== undefined) {
-    if (
-      typeof filter.overridden === 'string'
-        ? e.override !== filter.overridden
-        : filter.overridden !== (e.override !== undefined)
-    )
-      return false;
-  }
+  if (!idMatches(e, filter)) return false;
+  if (filter.overridden !== undefined && !overrideMatches(e.override, filter.overridden)) return false;
   return true;
+}
+
+/** The filters on which exchange: its request id, its sequence number, or those after one. */
+function idMatches(e: StoredExchange, filter: RequestFilter): boolean {
+  if (filter.requestId !== undefined && e.requestId !== filter.requestId) return false;
+  if (filter.seq !== undefined && e.seq !== filter.seq) return false;
+  return filter.after === undefined || e.seq > filter.after;
+}
+
+/** A status filter: the status itself, or a class such as `4xx`. */
+function statusMatches(status: StoredExchange['status'], filter: NonNullable<RequestFilter['status']>): boolean {
+  const wanted = String(filter).toLowerCase();
+  return /^[1-5]xx$/.test(wanted) ? String(status)[0] === wanted[0] : String(status) === wanted;
+}
+
+/** An override filter: an override's id, or whether one answered. */
+function overrideMatches(
+  override: StoredExchange['override'],
+  filter: NonNullable<RequestFilter['overridden']>,
+): boolean {
+  return typeof filter === 'string' ? override === filter : filter === (override !== undefined);
 }
 
 /** The summary of a kept exchange. */

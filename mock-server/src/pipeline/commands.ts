@@ -5,11 +5,11 @@
  * @module
  */
 import { atWallClock, wallNow } from '../clock';
-import { contextOf } from '../domain/context';
+import { contextOf, type DomainContext } from '../domain/context';
 import { settle } from '../domain/settle';
 import type { Tenant } from '../store';
 import { remember, replay } from './idempotency';
-import { operationById } from './operations';
+import { operationById, type Operation } from './operations';
 import { asProblem, jsonReply, problemReply, type Reply } from './reply';
 import type { MockRuntime } from './runtime';
 import type { ApiCommand, Command } from './wal';
@@ -41,33 +41,42 @@ export function runApi(runtime: MockRuntime, tenant: Tenant, command: ApiCommand
       if (replayed) return replayed;
     }
     const settled = settle(ctx);
-    let reply: Reply | Promise<Reply>;
-    try {
-      const result = operation.run(ctx, command.input);
-      // Only the card-details GETs answer with a promise (encryption after the domain call): never a POST, so
-      // nothing below waits for it and the turn stays whole.
-      reply =
-        result instanceof Promise
-          ? result.then(
-              (body) => jsonReply(body, operation.status, requestId),
-              (error: unknown) => problemReply(asProblem(error), requestId, command.instance),
-            )
-          : jsonReply(result, operation.status, requestId);
-    } catch (error) {
-      reply = problemReply(asProblem(error), requestId, command.instance);
-    }
+    const reply = operationReply(operation, ctx, command);
     if (operation.method === 'POST' && idempotency !== undefined && !(reply instanceof Promise) && reply.status < 500) {
       remember(state, idempotency.key, idempotency.print, reply, ctx.now);
     }
-    if (operation.method === 'POST') {
-      recordCommand(runtime, command);
-      runtime.changed();
-    } else if (settled > 0) {
-      recordCommand(runtime, { kind: 'settle', apiKey: tenant.apiKey, wall: command.wall });
-      runtime.changed();
-    }
+    recordChange(runtime, tenant, command, operation.method === 'POST', settled);
     return reply;
   });
+}
+
+/** The domain's answer to the command as a reply; a domain error as problem+json. */
+function operationReply(operation: Operation, ctx: DomainContext, command: ApiCommand): Reply | Promise<Reply> {
+  const { requestId } = command;
+  try {
+    const result = operation.run(ctx, command.input);
+    // Only the card-details GETs answer with a promise (encryption after the domain call): never a POST, so
+    // nothing below waits for it and the turn stays whole.
+    return result instanceof Promise
+      ? result.then(
+          (body) => jsonReply(body, operation.status, requestId),
+          (error: unknown) => problemReply(asProblem(error), requestId, command.instance),
+        )
+      : jsonReply(result, operation.status, requestId);
+  } catch (error) {
+    return problemReply(asProblem(error), requestId, command.instance);
+  }
+}
+
+/** Logs what may have changed: a POST as itself; a GET only when it settled due transitions. */
+function recordChange(runtime: MockRuntime, tenant: Tenant, command: ApiCommand, post: boolean, settled: number): void {
+  if (post) {
+    recordCommand(runtime, command);
+    runtime.changed();
+  } else if (settled > 0) {
+    recordCommand(runtime, { kind: 'settle', apiKey: tenant.apiKey, wall: command.wall });
+    runtime.changed();
+  }
 }
 
 /** Runs due transitions of a tenant at an instant (a replayed {@link SettleCommand}). */

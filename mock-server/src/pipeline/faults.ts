@@ -61,12 +61,64 @@ export function codeOfStatus(status: number): ProblemCode {
 /** Adds a fault to a tenant; refuses one that makes no sense with 400 VALIDATION_FAILED naming each field. */
 export function injectFault(tenant: Tenant, given: FaultSpec): FaultRule {
   const [spec] = validateParts([{ location: 'body', schema: zFaultSpec, value: given }]) as [FaultSpec];
-  const errors: { path: string; message: string }[] = [];
+  const codeStatus = spec.code === undefined ? undefined : problemStatus[spec.code];
+  const errors = [...targetErrors(spec), ...answerErrors(spec, codeStatus)];
+  if (tenant.faults.length >= MAX_FAULTS)
+    errors.push({ path: 'body', message: `At most ${MAX_FAULTS} faults wait at once; clear them or let some be used` });
+  if (errors.length > 0) throw new ProblemError('VALIDATION_FAILED', 'The fault is invalid.', { errors });
+
+  tenant.ruleSeq = (tenant.ruleSeq ?? 0) + 1;
+  const rule: FaultRule = {
+    id: `fault_${tenant.ruleSeq}`,
+    ...faultTarget(spec),
+    ...faultAnswer(spec, codeStatus),
+    remaining: spec.times ?? 1,
+  };
+  tenant.faults.push(rule);
+  return { ...rule };
+}
+
+type FieldError = { path: string; message: string };
+
+/** The requests a fault is for (a path without its origin: it matches the request's path). */
+function faultTarget(spec: FaultSpec): Pick<FaultRule, 'operationId' | 'method' | 'path'> {
+  return {
+    ...(spec.operationId !== undefined ? { operationId: spec.operationId } : {}),
+    ...(spec.method !== undefined ? { method: spec.method.toUpperCase() } : {}),
+    ...(spec.path !== undefined ? { path: spec.path.replace(/^[a-z]+:\/\/[^/]+/i, '') } : {}),
+  };
+}
+
+/** What a fault answers: the status (the code's when not given), the code (the status's), Retry-After, delay. */
+function faultAnswer(
+  spec: FaultSpec,
+  codeStatus: number | null | undefined,
+): Pick<FaultRule, 'status' | 'code' | 'detail' | 'retryAfter' | 'delayMs'> {
+  const status = spec.status ?? codeStatus ?? undefined;
+  const code = status === undefined || status === 0 ? undefined : (spec.code ?? codeOfStatus(status));
+  const retryAfter = spec.retryAfter ?? (code !== undefined && RETRY_AFTER_CODES.has(code) ? 1 : undefined);
+  return {
+    ...(status !== undefined ? { status } : {}),
+    ...(code !== undefined ? { code } : {}),
+    ...(spec.detail !== undefined ? { detail: spec.detail } : {}),
+    ...(retryAfter !== undefined ? { retryAfter } : {}),
+    ...(spec.delayMs !== undefined ? { delayMs: spec.delayMs } : {}),
+  };
+}
+
+/** What is wrong with the requests a fault is for: an operationId, or a method and path, not both. */
+function targetErrors(spec: FaultSpec): FieldError[] {
+  const errors: FieldError[] = [];
   if (spec.operationId !== undefined && (spec.path !== undefined || spec.method !== undefined))
     errors.push({ path: 'body.operationId', message: 'Give an operationId, or a method and path, not both' });
   if (spec.operationId === undefined && spec.path === undefined)
     errors.push({ path: 'body.path', message: 'Give an operationId or a path (pattern)' });
-  const codeStatus = spec.code === undefined ? undefined : problemStatus[spec.code];
+  return errors;
+}
+
+/** What is wrong with what a fault answers: its status, code, detail, Retry-After and delay together. */
+function answerErrors(spec: FaultSpec, codeStatus: number | null | undefined): FieldError[] {
+  const errors: FieldError[] = [];
   if (spec.code !== undefined && spec.status === 0)
     errors.push({ path: 'body.code', message: 'A dropped connection (status 0) has no code' });
   else if (spec.code !== undefined && codeStatus === null && spec.status === undefined)
@@ -77,28 +129,7 @@ export function injectFault(tenant: Tenant, given: FaultSpec): FaultRule {
     errors.push({ path: 'body.status', message: 'Give a status, a code, a delayMs, or a mix' });
   if (spec.status === 0 && (spec.detail !== undefined || spec.retryAfter !== undefined))
     errors.push({ path: 'body.status', message: 'A dropped connection (status 0) has no detail or Retry-After' });
-  if (tenant.faults.length >= MAX_FAULTS)
-    errors.push({ path: 'body', message: `At most ${MAX_FAULTS} faults wait at once; clear them or let some be used` });
-  if (errors.length > 0) throw new ProblemError('VALIDATION_FAILED', 'The fault is invalid.', { errors });
-
-  const status = spec.status ?? codeStatus ?? undefined;
-  const code = status === undefined || status === 0 ? undefined : (spec.code ?? codeOfStatus(status));
-  const retryAfter = spec.retryAfter ?? (code !== undefined && RETRY_AFTER_CODES.has(code) ? 1 : undefined);
-  tenant.ruleSeq = (tenant.ruleSeq ?? 0) + 1;
-  const rule: FaultRule = {
-    id: `fault_${tenant.ruleSeq}`,
-    ...(spec.operationId !== undefined ? { operationId: spec.operationId } : {}),
-    ...(spec.method !== undefined ? { method: spec.method.toUpperCase() } : {}),
-    ...(spec.path !== undefined ? { path: spec.path.replace(/^[a-z]+:\/\/[^/]+/i, '') } : {}),
-    ...(status !== undefined ? { status } : {}),
-    ...(code !== undefined ? { code } : {}),
-    ...(spec.detail !== undefined ? { detail: spec.detail } : {}),
-    ...(retryAfter !== undefined ? { retryAfter } : {}),
-    ...(spec.delayMs !== undefined ? { delayMs: spec.delayMs } : {}),
-    remaining: spec.times ?? 1,
-  };
-  tenant.faults.push(rule);
-  return { ...rule };
+  return errors;
 }
 
 /** Removes one fault by id; false when the tenant has none of that id. */

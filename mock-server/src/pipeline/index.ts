@@ -15,7 +15,7 @@
  * @module
  */
 import { ProblemError, notFound } from '../domain/errors';
-import type { Tenant } from '../store';
+import type { OverrideRule, Tenant } from '../store';
 import { commandWall, runApi, ticketOf } from './commands';
 import type { ControlAccess, ControlRoute } from './control-route';
 import { faultProblem, takeFault } from './faults';
@@ -25,7 +25,7 @@ import { operations, type Operation } from './operations';
 import { bodyText, parseJson, parseQuery } from './parse';
 import { asProblem, jsonReply, problemReply, replyCode, type Reply } from './reply';
 import type { PipelineRequest } from './request';
-import { Router } from './router';
+import { Router, type MatchResult } from './router';
 import { tenantOfHeader, type Exchange, type MockRuntime } from './runtime';
 import { verifiedTenant } from './signature';
 import { checkBodySize, checkTarget } from './limits';
@@ -80,37 +80,48 @@ export function createPipeline<C>(
       if (found.kind === 'not-ours') return { kind: 'pass' };
       const started = performance.now();
       const requestId = runtime.nextRequestId();
-      let operationId: string | undefined;
-      let tenant: Tenant | undefined;
-      let override: string | undefined;
-      let outcome: Outcome;
-      const tooLong = limitProblem(() => checkTarget(request.pathname, request.search));
-      if (tooLong) {
-        outcome = { kind: 'reply', reply: problemReply(tooLong, requestId, '') };
-      } else if (found.kind === 'not-found') {
-        const problem = new ProblemError(
-          'ROUTE_NOT_FOUND',
-          `No operation ${request.method} ${request.pathname}; see spec/openapi.yaml for the routes.`,
-        );
-        if (runtime.latencyMs > 0 && !found.path.startsWith('/__mock')) await delay(runtime.latencyMs);
-        outcome = { kind: 'reply', reply: problemReply(problem, requestId, request.pathname) };
-      } else if (found.match.route.kind === 'api') {
-        const operation = found.match.route.operation;
-        operationId = operation.operationId;
-        const result = await api(runtime, operation, request, found.match.params, requestId);
-        tenant = result.tenant;
-        outcome = result.outcome;
-        override = result.override;
-      } else {
-        const def = found.match.route.def;
-        operationId = `control:${def.method.toUpperCase()} ${def.path}`;
-        outcome = { kind: 'reply', reply: await control(runtime, access, def, request, found.match.params, requestId) };
-      }
+      const { outcome, operationId, tenant, override } = await dispatch(runtime, access, request, found, requestId);
       if (runtime.exchangeListeners.size > 0)
         observe(runtime, request, outcome, operationId, requestId, started, tenant, override);
       return outcome;
     },
   };
+}
+
+/** What a request came to, and what the journal says of it. */
+interface Dispatched {
+  outcome: Outcome;
+  operationId?: string;
+  tenant?: Tenant;
+  override?: string;
+}
+
+/** A request of the mock's: refused by its limits or for its route, or answered by the API or a control route. */
+async function dispatch<C>(
+  runtime: MockRuntime,
+  access: ControlAccess<C>,
+  request: PipelineRequest,
+  found: Exclude<MatchResult<Route<C>>, { kind: 'not-ours' }>,
+  requestId: string,
+): Promise<Dispatched> {
+  const tooLong = limitProblem(() => checkTarget(request.pathname, request.search));
+  if (tooLong) return { outcome: { kind: 'reply', reply: problemReply(tooLong, requestId, '') } };
+  if (found.kind === 'not-found') {
+    const problem = new ProblemError(
+      'ROUTE_NOT_FOUND',
+      `No operation ${request.method} ${request.pathname}; see spec/openapi.yaml for the routes.`,
+    );
+    if (runtime.latencyMs > 0 && !found.path.startsWith('/__mock')) await delay(runtime.latencyMs);
+    return { outcome: { kind: 'reply', reply: problemReply(problem, requestId, request.pathname) } };
+  }
+  const route = found.match.route;
+  if (route.kind === 'api') {
+    const result = await api(runtime, route.operation, request, found.match.params, requestId);
+    return { ...result, operationId: route.operation.operationId };
+  }
+  const def = route.def;
+  const reply = await control(runtime, access, def, request, found.match.params, requestId);
+  return { outcome: { kind: 'reply', reply }, operationId: `control:${def.method.toUpperCase()} ${def.path}` };
 }
 
 async function api(
@@ -136,40 +147,12 @@ async function api(
     // An override answers instead of the domain, whatever the request (as an msw handler put first would).
     const override = takeOverride(tenant, operation.operationId);
     if (override) {
-      if (override.delayMs) await delay(override.delayMs);
-      if (runtime.latencyMs > 0) await delay(runtime.latencyMs);
-      const reply = overrideReply(override, requestId, request.pathname);
-      return { outcome: { kind: 'reply', reply }, tenant, override: override.id };
+      const outcome = await overrideOutcome(runtime, override, requestId, request.pathname);
+      return { outcome, tenant, override: override.id };
     }
-    const text = bodyText(request.body);
-    const body = operation.schemas.body ? parseJson(text) : undefined;
-    const idempotencyKey = request.header('idempotency-key');
-    // Unknown query parameters are refused as unknown body fields are (the spec's conventions).
-    const querySchema = operation.schemas.query ? strict(operation.schemas.query) : NO_QUERY;
-    const queryValue = request.search === '' ? {} : queryValues(querySchema, new URLSearchParams(request.search));
-    // Path parameters that pass a check compiled from their schema skip zod (a parse costs more than the check).
-    const pathSchema = operation.schemas.path;
-    const plainPath = pathSchema !== undefined && pathPasses(pathSchema, params);
-    const [parsedPath, query, , parsedBody] = validateParts([
-      { location: 'path', schema: plainPath ? undefined : pathSchema, value: params },
-      { location: 'query', schema: querySchema, value: queryValue },
-      { location: 'headers', schema: operation.schemas.headers, value: { 'Idempotency-Key': idempotencyKey } },
-      { location: 'body', schema: operation.schemas.body && strict(operation.schemas.body), value: body },
-    ]);
+    const command = apiCommand(tenant, operation, request, params, requestId);
     const before = ticketOf(runtime);
-    const ran = runApi(runtime, tenant, {
-      kind: 'api',
-      apiKey: tenant.apiKey,
-      wall: commandWall(),
-      operationId: operation.operationId,
-      input: { path: plainPath ? params : parsedPath, query, body: parsedBody },
-      idempotency:
-        operation.method === 'POST' && idempotencyKey !== undefined
-          ? { key: idempotencyKey, print: fingerprint(request.method, request.pathname + request.search, text) }
-          : undefined,
-      requestId,
-      instance: request.pathname,
-    });
+    const ran = runApi(runtime, tenant, command);
     // Awaited only when there is something to wait for: a promise costs a turn a request need not take.
     reply = ran instanceof Promise ? await ran : ran;
     if (ticketOf(runtime) !== before) await durable(runtime, before);
@@ -178,6 +161,56 @@ async function api(
   }
   if (runtime.latencyMs > 0) await delay(runtime.latencyMs);
   return { outcome: { kind: 'reply', reply }, tenant };
+}
+
+/** The tenant's override's answer, after its delay and the mock's latency. */
+async function overrideOutcome(
+  runtime: MockRuntime,
+  override: OverrideRule,
+  requestId: string,
+  pathname: string,
+): Promise<Outcome> {
+  if (override.delayMs) await delay(override.delayMs);
+  if (runtime.latencyMs > 0) await delay(runtime.latencyMs);
+  return { kind: 'reply', reply: overrideReply(override, requestId, pathname) };
+}
+
+/** The API command of a request: its parts parsed and validated (400 naming each field that is not right). */
+function apiCommand(
+  tenant: Tenant,
+  operation: Operation,
+  request: PipelineRequest,
+  params: Record<string, string>,
+  requestId: string,
+): Parameters<typeof runApi>[2] {
+  const text = bodyText(request.body);
+  const body = operation.schemas.body ? parseJson(text) : undefined;
+  const idempotencyKey = request.header('idempotency-key');
+  // Unknown query parameters are refused as unknown body fields are (the spec's conventions).
+  const querySchema = operation.schemas.query ? strict(operation.schemas.query) : NO_QUERY;
+  const queryValue = request.search === '' ? {} : queryValues(querySchema, new URLSearchParams(request.search));
+  // Path parameters that pass a check compiled from their schema skip zod (a parse costs more than the check).
+  const pathSchema = operation.schemas.path;
+  const plainPath = pathSchema !== undefined && pathPasses(pathSchema, params);
+  const [parsedPath, query, , parsedBody] = validateParts([
+    { location: 'path', schema: plainPath ? undefined : pathSchema, value: params },
+    { location: 'query', schema: querySchema, value: queryValue },
+    { location: 'headers', schema: operation.schemas.headers, value: { 'Idempotency-Key': idempotencyKey } },
+    { location: 'body', schema: operation.schemas.body && strict(operation.schemas.body), value: body },
+  ]);
+  return {
+    kind: 'api',
+    apiKey: tenant.apiKey,
+    wall: commandWall(),
+    operationId: operation.operationId,
+    input: { path: plainPath ? params : parsedPath, query, body: parsedBody },
+    idempotency:
+      operation.method === 'POST' && idempotencyKey !== undefined
+        ? { key: idempotencyKey, print: fingerprint(request.method, request.pathname + request.search, text) }
+        : undefined,
+    requestId,
+    instance: request.pathname,
+  };
 }
 
 async function control<C>(

@@ -69,23 +69,8 @@ export function setOverride(tenant: Tenant, operationId: string, given: object):
   if (!parsed.success) throw refused(fieldErrors(parsed.error, 'body').map(unprefixed));
   const spec = parsed.data;
   const row = rows.get(spec.operationId);
-  const errors: FieldError[] = [];
-  if (!row) errors.push({ path: 'operationId', message: `No operation ${spec.operationId} in the spec` });
-  else if (spec.status !== row.status && !(spec.status >= 400 && spec.status <= 599))
-    errors.push({ path: 'status', message: `${row.operationId} answers ${row.status}, or 400 to 599 (a Problem)` });
-  if (tenant.overrides.length >= MAX_OVERRIDES)
-    errors.push({ path: 'operationId', message: `At most ${MAX_OVERRIDES} overrides at once; clear some` });
   let body = spec.body === undefined ? undefined : asJson(spec.body);
-  if (body instanceof Error) errors.push({ path: 'body', message: 'Not JSON (a BigInt, a cycle?)' });
-  if (errors.length === 0 && row && !spec.unchecked && !(body instanceof Error)) {
-    if (spec.status === row.status) {
-      if (body === undefined) errors.push({ path: 'body', message: `A ${row.status} answer needs a body` });
-      else errors.push(...schemaErrors(responseSchema(row), body));
-    } else {
-      const problem = answerProblem(spec.status, body, 'req_0000000000000000', row.path);
-      errors.push(...problemErrors(spec.status, problem));
-    }
-  }
+  const errors = overrideErrors(tenant, spec, row, body);
   if (errors.length > 0) throw refused(errors);
   if (body === null) body = undefined;
   tenant.ruleSeq = (tenant.ruleSeq ?? 0) + 1;
@@ -101,6 +86,37 @@ export function setOverride(tenant: Tenant, operationId: string, given: object):
   };
   tenant.overrides.push(rule);
   return structuredClone(rule);
+}
+
+type OverrideBody = z.infer<typeof zOverrideBody>;
+
+/** What is wrong with an override: its operation, its status, the tenant's room for it, and its body. */
+function overrideErrors(
+  tenant: Tenant,
+  spec: OverrideBody,
+  row: OperationRow | undefined,
+  body: unknown,
+): FieldError[] {
+  const errors: FieldError[] = [];
+  if (!row) errors.push({ path: 'operationId', message: `No operation ${spec.operationId} in the spec` });
+  else if (spec.status !== row.status && !(spec.status >= 400 && spec.status <= 599))
+    errors.push({ path: 'status', message: `${row.operationId} answers ${row.status}, or 400 to 599 (a Problem)` });
+  if (tenant.overrides.length >= MAX_OVERRIDES)
+    errors.push({ path: 'operationId', message: `At most ${MAX_OVERRIDES} overrides at once; clear some` });
+  if (body instanceof Error) errors.push({ path: 'body', message: 'Not JSON (a BigInt, a cycle?)' });
+  if (errors.length === 0 && row && !spec.unchecked && !(body instanceof Error))
+    errors.push(...answerErrors(spec.status, row, body));
+  return errors;
+}
+
+/** The body checked against the spec: the operation's response schema for its status, a Problem for an error. */
+function answerErrors(status: number, row: OperationRow, body: unknown): FieldError[] {
+  if (status !== row.status) {
+    const problem = answerProblem(status, body, 'req_0000000000000000', row.path);
+    return problemErrors(status, problem);
+  }
+  if (body === undefined) return [{ path: 'body', message: `A ${row.status} answer needs a body` }];
+  return schemaErrors(responseSchema(row), body);
 }
 
 /** Removes one override by id; false when the tenant has none of that id. */

@@ -44,21 +44,7 @@ export class Router<R> {
   ) {
     for (const { method, path, route } of routes) {
       let at = this.#root;
-      for (const segment of path.split('/').slice(1)) {
-        const param = /^\{(.+)\}$/.exec(segment);
-        if (param) {
-          at.param ??= { name: param[1]!, node: node() };
-          if (at.param.name !== param[1]) throw new Error(`Routes disagree on the parameter name at ${path}.`);
-          at = at.param.node;
-        } else {
-          let next = at.literal.get(segment);
-          if (!next) {
-            next = node();
-            at.literal.set(segment, next);
-          }
-          at = next;
-        }
-      }
+      for (const segment of path.split('/').slice(1)) at = child(at, segment, path);
       if (at.methods.has(method)) throw new Error(`Two routes for ${method} ${path}.`);
       at.methods.set(method, route);
     }
@@ -90,6 +76,22 @@ export class Router<R> {
     if (route !== undefined) return { kind: 'route', match: { route, params } };
     return { kind: 'not-found', path: `/${segments.slice(start).join('/')}` };
   }
+}
+
+/** The node under `at` for one segment of a route's path (`{name}`: its parameter), made when new. */
+function child<R>(at: Node<R>, segment: string, path: string): Node<R> {
+  const param = /^\{(.+)\}$/.exec(segment);
+  if (param) {
+    at.param ??= { name: param[1]!, node: node() };
+    if (at.param.name !== param[1]) throw new Error(`Routes disagree on the parameter name at ${path}.`);
+    return at.param.node;
+  }
+  let next = at.literal.get(segment);
+  if (!next) {
+    next = node();
+    at.literal.set(segment, next);
+  }
+  return next;
 }
 
 function walk<R>(

@@ -137,20 +137,31 @@ function compileField(field: z.core.$ZodType): Check | undefined {
     return (value) => typeof value === 'string' && values.has(value);
   }
   if (def.type !== 'string') return undefined;
-  const patterns: RegExp[] = def.pattern ? [def.pattern] : [];
-  let min = 0;
-  let max = Number.POSITIVE_INFINITY;
-  for (const check of def.checks ?? []) {
-    const c = check._zod.def as { check: string; pattern?: RegExp; maximum?: number; minimum?: number };
-    if (c.check === 'string_format' && c.pattern && !c.pattern.global && !c.pattern.sticky) patterns.push(c.pattern);
-    else if (c.check === 'max_length' && c.maximum !== undefined) max = Math.min(max, c.maximum);
-    else if (c.check === 'min_length' && c.minimum !== undefined) min = Math.max(min, c.minimum);
-    else return undefined;
-  }
+  const bounds = stringBounds(def.pattern, def.checks ?? []);
+  if (!bounds) return undefined;
+  const { patterns, min, max } = bounds;
   if (def.pattern && (def.pattern.global || def.pattern.sticky)) return undefined;
   return (value) =>
     typeof value === 'string' &&
     value.length >= min &&
     value.length <= max &&
     patterns.every((pattern) => pattern.test(value));
+}
+
+/** The patterns and length bounds of a string schema's checks; undefined when it has a check of another kind. */
+function stringBounds(
+  pattern: RegExp | undefined,
+  checks: readonly z.core.$ZodCheck[],
+): { patterns: RegExp[]; min: number; max: number } | undefined {
+  const patterns: RegExp[] = pattern ? [pattern] : [];
+  let min = 0;
+  let max = Number.POSITIVE_INFINITY;
+  for (const check of checks) {
+    const c = check._zod.def as { check: string; pattern?: RegExp; maximum?: number; minimum?: number };
+    if (c.check === 'string_format' && c.pattern && !c.pattern.global && !c.pattern.sticky) patterns.push(c.pattern);
+    else if (c.check === 'max_length' && c.maximum !== undefined) max = Math.min(max, c.maximum);
+    else if (c.check === 'min_length' && c.minimum !== undefined) min = Math.max(min, c.minimum);
+    else return undefined;
+  }
+  return { patterns, min, max };
 }

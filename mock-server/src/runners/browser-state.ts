@@ -75,6 +75,49 @@ export interface BrowserState {
 }
 
 /**
+ * Answers the other tabs' messages on the channel, and holds this tab's lock while it runs. Without a restored
+ * snapshot, a tab opened after others waits for their state (`joined`).
+ */
+async function joinOtherTabs(
+  channel: BroadcastChannel,
+  my: {
+    mock: CardIssuingMock;
+    apiKey: string;
+    tab: string;
+    restored: boolean;
+    apply: (change: () => void) => void;
+    send: (message: TabMessage) => void;
+  },
+): Promise<{ joined: boolean; release: () => void }> {
+  const { mock, tab, apply, send } = my;
+  /** Set while this tab waits for the state of the tabs already open. */
+  let arrived: (() => void) | undefined;
+  let release: (() => void) | undefined;
+  channel.onmessage = (event: MessageEvent<TabMessage>) => {
+    const message = event.data;
+    if (message.from === tab) return;
+    if (message.kind === 'hello') send({ kind: 'state', from: tab, snapshot: JSON.stringify(mock.snapshot()) });
+    else {
+      apply(() => mock.restore(JSON.parse(message.snapshot) as TenantSnapshot));
+      arrived?.();
+    }
+  };
+  // Which tabs are open is known from the lock each holds while it runs (Web Locks, per origin). Without persist,
+  // a tab opened after others has no other way to their state: it asks, and waits for the first answer.
+  const lock = `card-issuing-mock:${my.apiKey}`;
+  const others = !my.restored && (await navigator.locks.query()).held?.some((held) => held.name === lock) === true;
+  void navigator.locks.request(lock, { mode: 'shared' }, () => new Promise<void>((resolve) => (release = resolve)));
+  if (others) {
+    await new Promise<void>((resolve) => {
+      arrived = resolve;
+      send({ kind: 'hello', from: tab });
+    });
+    arrived = undefined;
+  }
+  return { joined: others, release: () => release?.() };
+}
+
+/**
  * Restores the tenant's saved snapshot (with `persist`), then saves each change (with `persist`) and sends it to the
  * other tabs (with `sync`). Changes are gathered per task: a request that changes many records saves once.
  */
@@ -113,36 +156,11 @@ export async function keepBrowserState(
     scheduled = true;
     queueMicrotask(publish);
   });
-  /** Set while this tab waits for the state of the tabs already open. */
-  let arrived: (() => void) | undefined;
-  let release: (() => void) | undefined;
-  let joined = false;
-  if (channel) {
-    channel.onmessage = (event: MessageEvent<TabMessage>) => {
-      const message = event.data;
-      if (message.from === tab) return;
-      if (message.kind === 'hello') send({ kind: 'state', from: tab, snapshot: JSON.stringify(mock.snapshot()) });
-      else {
-        apply(() => mock.restore(JSON.parse(message.snapshot) as TenantSnapshot));
-        arrived?.();
-      }
-    };
-    // Which tabs are open is known from the lock each holds while it runs (Web Locks, per origin). Without persist,
-    // a tab opened after others has no other way to their state: it asks, and waits for the first answer.
-    const lock = `card-issuing-mock:${apiKey}`;
-    const others = !snapshot && (await navigator.locks.query()).held?.some((held) => held.name === lock) === true;
-    void navigator.locks.request(lock, { mode: 'shared' }, () => new Promise<void>((resolve) => (release = resolve)));
-    if (others) {
-      await new Promise<void>((resolve) => {
-        arrived = resolve;
-        send({ kind: 'hello', from: tab });
-      });
-      arrived = undefined;
-      joined = true;
-    }
-  }
+  const tabs = channel
+    ? await joinOtherTabs(channel, { mock, apiKey, tab, restored: Boolean(snapshot), apply, send })
+    : undefined;
   return {
-    fresh: snapshot === undefined && !joined,
+    fresh: snapshot === undefined && !tabs?.joined,
     async initialize(init) {
       local = channel !== undefined && !saved;
       try {
@@ -158,7 +176,7 @@ export async function keepBrowserState(
     },
     close() {
       stopListening();
-      release?.();
+      tabs?.release();
       channel?.close();
       saved?.close();
     },

@@ -71,59 +71,11 @@ export function seedTenant(seed: string, apiKey: string, clock: ClockState): Ten
   const rngState = seedState(`${seed}\u0000${apiKey}`);
   const rng = new Prng(rngState);
   const now = iso(clockNow(clock));
-
-  const consents: ConsentRecord[] = [
-    {
-      id: rng.uuid(),
-      kind: 'REGISTRATION',
-      title: 'Terms of service',
-      version: '2026-01',
-      url: `${LEGAL}/terms/2026-01`,
-    },
-    {
-      id: rng.uuid(),
-      kind: 'REGISTRATION',
-      title: 'Privacy notice',
-      version: '2026-01',
-      url: `${LEGAL}/privacy/2026-01`,
-    },
-  ];
-
-  const cardConfigs: CardConfigRecord[] = CARD_CONFIGS.map((c) => {
-    const consent: ConsentRecord = {
-      id: rng.uuid(),
-      kind: 'CARD',
-      title: c.consent,
-      version: '2026-01',
-      url: `${LEGAL}/${slug(c.consent)}/2026-01`,
-    };
-    consents.push(consent);
-    const price: Money | null = c.price === null ? null : { amount: c.price, currency: MOCK_CURRENCY };
-    return {
-      id: rng.uuid(),
-      name: c.name,
-      type: c.type,
-      price,
-      visuals: c.visuals.map((name) => ({ id: rng.uuid(), name, imageUrl: `${ASSETS}/${slug(name)}.png` })),
-      consentIds: [consent.id],
-    };
-  });
-
-  const depositConsent: ConsentRecord = {
-    id: rng.uuid(),
-    kind: 'DEPOSIT',
-    title: 'Crypto deposit terms',
-    version: '2026-01',
-    url: `${LEGAL}/crypto-deposits/2026-01`,
-  };
-  consents.push(depositConsent);
-  const depositTypes: DepositTypeRecord[] = DEPOSIT_TYPES.map((t) => ({
-    ...t,
-    networks: [...t.networks],
-    currency: MOCK_CURRENCY,
-    consentIds: [depositConsent.id],
-  }));
-
+  // The generator's draws happen in this order (consents, card configs, deposit types, corporates): same seed,
+  // same ids.
+  const consents = registrationConsents(rng);
+  const cardConfigs = seedCardConfigs(rng, consents);
+  const depositTypes = seedDepositTypes(rng, consents);
   const state: TenantState = {
     version: TENANT_STATE_VERSION,
     apiKey,
@@ -146,7 +98,72 @@ export function seedTenant(seed: string, apiKey: string, clock: ClockState): Ten
     outbox: [],
     idempotency: {},
   };
+  seedCorporates(rng, state, depositTypes, now);
+  return state;
+}
 
+function registrationConsents(rng: Prng): ConsentRecord[] {
+  return [
+    {
+      id: rng.uuid(),
+      kind: 'REGISTRATION',
+      title: 'Terms of service',
+      version: '2026-01',
+      url: `${LEGAL}/terms/2026-01`,
+    },
+    {
+      id: rng.uuid(),
+      kind: 'REGISTRATION',
+      title: 'Privacy notice',
+      version: '2026-01',
+      url: `${LEGAL}/privacy/2026-01`,
+    },
+  ];
+}
+
+/** The card configs, each with its consent (added to `consents`). */
+function seedCardConfigs(rng: Prng, consents: ConsentRecord[]): CardConfigRecord[] {
+  return CARD_CONFIGS.map((c) => {
+    const consent: ConsentRecord = {
+      id: rng.uuid(),
+      kind: 'CARD',
+      title: c.consent,
+      version: '2026-01',
+      url: `${LEGAL}/${slug(c.consent)}/2026-01`,
+    };
+    consents.push(consent);
+    const price: Money | null = c.price === null ? null : { amount: c.price, currency: MOCK_CURRENCY };
+    return {
+      id: rng.uuid(),
+      name: c.name,
+      type: c.type,
+      price,
+      visuals: c.visuals.map((name) => ({ id: rng.uuid(), name, imageUrl: `${ASSETS}/${slug(name)}.png` })),
+      consentIds: [consent.id],
+    };
+  });
+}
+
+/** The deposit types, with the one consent they share (added to `consents`). */
+function seedDepositTypes(rng: Prng, consents: ConsentRecord[]): DepositTypeRecord[] {
+  const depositConsent: ConsentRecord = {
+    id: rng.uuid(),
+    kind: 'DEPOSIT',
+    title: 'Crypto deposit terms',
+    version: '2026-01',
+    url: `${LEGAL}/crypto-deposits/2026-01`,
+  };
+  consents.push(depositConsent);
+  return DEPOSIT_TYPES.map((t) => ({
+    ...t,
+    networks: [...t.networks],
+    currency: MOCK_CURRENCY,
+    consentIds: [depositConsent.id],
+  }));
+}
+
+/** The seeded corporates, each with a deposit address per type and network. */
+function seedCorporates(rng: Prng, state: TenantState, depositTypes: DepositTypeRecord[], now: string): void {
   for (const c of CORPORATES) {
     const corporate: CorporateRecord = {
       corporateUuid: rng.uuid(),
@@ -173,7 +190,6 @@ export function seedTenant(seed: string, apiKey: string, clock: ClockState): Ten
       }
     }
   }
-  return state;
 }
 
 function slug(text: string): string {

@@ -107,14 +107,7 @@ export function givenApproval(b: BuildContext, o: GivenApprovalOptions): GivenAp
     typeof o.budget === 'object' ? { ...o.budget } : { amount: o.budget ?? 100_000, currency: corporate.currency };
   const spent = o.spent ?? 0;
   const held = o.held ?? 0;
-  if (spent + held > budget.amount)
-    bad(b, spent > 0 ? 'spent' : 'held', `spent + held (${spent + held}) exceed the budget (${budget.amount})`);
-  if (spent + held > 0 && NEVER_DELIVERED.includes(o.status))
-    bad(
-      b,
-      spent > 0 ? 'spent' : 'held',
-      `A ${o.status} approval was never DELIVERED: nothing was bought with its card`,
-    );
+  checkPurchases(b, o.status, budget, spent, held);
 
   const existing = o.user === undefined ? undefined : findBusinessUser(b.ctx, resolveUser(b, o.user, 'business'));
   const plan = planOf(b, o, existing);
@@ -132,38 +125,7 @@ export function givenApproval(b: BuildContext, o: GivenApprovalOptions): GivenAp
   );
   const live = b.ctx.state.approvals[created.approvalUuid]!;
   const bought = purchase(b, live.cardId, budget.currency, plan, spent, held);
-
-  let changeUuid: string | undefined;
-  let successorUuid: string | undefined;
-  const change =
-    o.additionalBudget === undefined
-      ? { pinUpdate: true }
-      : { additionalBudget: { amount: o.additionalBudget, currency: budget.currency } };
-  switch (o.status) {
-    case 'CANCELED':
-      at(b, b.now, (ctx) => business.cancelApproval(ctx, corporate.corporateUuid, live.approvalUuid));
-      break;
-    case 'CREATED':
-    case 'REJECTED':
-    case 'EXPIRED': {
-      const requested = o.status === 'EXPIRED' ? b.now - REAPPROVAL_TTL_MS - HOUR : b.now;
-      changeUuid = at(b, requested, (ctx) =>
-        business.requestChange(ctx, corporate.corporateUuid, live.approvalUuid, change),
-      ).approvalUuid;
-      if (o.status === 'REJECTED')
-        at(b, b.now, (ctx) => business.rejectApproval(ctx, corporate.corporateUuid, changeUuid!));
-      break;
-    }
-    case 'REAPPROVED':
-      successorUuid = at(b, b.now, (ctx) =>
-        business.increaseBudget(ctx, corporate.corporateUuid, live.approvalUuid, {
-          amount: o.additionalBudget ?? Math.max(1, Math.round(budget.amount / 10)),
-          currency: budget.currency,
-        }),
-      ).approvalUuid;
-      break;
-    default:
-  }
+  const { changeUuid, successorUuid } = moveToStatus(b, o, corporate.corporateUuid, live.approvalUuid, budget);
   // What came due since the steps above (a FINISHED approval's end, a change request's expiry) runs at its instant.
   settle(b.ctx);
   const view = (uuid: string | undefined) =>
@@ -180,81 +142,155 @@ export function givenApproval(b: BuildContext, o: GivenApprovalOptions): GivenAp
   } as GivenApproval;
 }
 
+/** 400 naming `spent` or `held` when the purchases asked for cannot have been made. */
+function checkPurchases(b: BuildContext, status: ApprovalStatus, budget: Money, spent: number, held: number): void {
+  if (spent + held > budget.amount)
+    bad(b, spent > 0 ? 'spent' : 'held', `spent + held (${spent + held}) exceed the budget (${budget.amount})`);
+  if (spent + held > 0 && NEVER_DELIVERED.includes(status))
+    bad(b, spent > 0 ? 'spent' : 'held', `A ${status} approval was never DELIVERED: nothing was bought with its card`);
+}
+
+/** The last steps, from the live approval to the status asked for: the change request or successor they made. */
+function moveToStatus(
+  b: BuildContext,
+  o: GivenApprovalOptions,
+  corporateUuid: string,
+  liveUuid: string,
+  budget: Money,
+): { changeUuid?: string; successorUuid?: string } {
+  switch (o.status) {
+    case 'CANCELED':
+      at(b, b.now, (ctx) => business.cancelApproval(ctx, corporateUuid, liveUuid));
+      return {};
+    case 'CREATED':
+    case 'REJECTED':
+    case 'EXPIRED': {
+      const change =
+        o.additionalBudget === undefined
+          ? { pinUpdate: true }
+          : { additionalBudget: { amount: o.additionalBudget, currency: budget.currency } };
+      const requested = o.status === 'EXPIRED' ? b.now - REAPPROVAL_TTL_MS - HOUR : b.now;
+      const changeUuid = at(b, requested, (ctx) =>
+        business.requestChange(ctx, corporateUuid, liveUuid, change),
+      ).approvalUuid;
+      if (o.status === 'REJECTED') at(b, b.now, (ctx) => business.rejectApproval(ctx, corporateUuid, changeUuid));
+      return { changeUuid };
+    }
+    case 'REAPPROVED': {
+      const successorUuid = at(b, b.now, (ctx) =>
+        business.increaseBudget(ctx, corporateUuid, liveUuid, {
+          amount: o.additionalBudget ?? Math.max(1, Math.round(budget.amount / 10)),
+          currency: budget.currency,
+        }),
+      ).approvalUuid;
+      return { successorUuid };
+    }
+    default:
+      return {};
+  }
+}
+
+/** What the plan of one status gets: now, the validity given (parsed), and a check that fails naming the option. */
+interface PlanInput {
+  b: BuildContext;
+  o: GivenApprovalOptions;
+  T: number;
+  from: number | undefined;
+  to: number | undefined;
+  must: (ok: boolean, option: 'validFrom' | 'validTo', message: string) => void;
+  registeredUser: boolean;
+}
+
 /** The instants of the history, from the options and the status; 400 naming the option when they cannot be. */
 function planOf(b: BuildContext, o: GivenApprovalOptions, user: BusinessUserRecord | undefined): Plan {
-  const T = b.now;
   const given = (name: 'validFrom' | 'validTo') => (o[name] === undefined ? undefined : Date.parse(o[name]!));
-  const from = given('validFrom');
-  const to = given('validTo');
-  const must = (ok: boolean, option: 'validFrom' | 'validTo', message: string) => {
-    if (!ok) bad(b, option, message);
+  const input: PlanInput = {
+    b,
+    o,
+    T: b.now,
+    from: given('validFrom'),
+    to: given('validTo'),
+    must: (ok, option, message) => {
+      if (!ok) bad(b, option, message);
+    },
+    registeredUser: user?.registrationStatus === 'COMPLETED',
   };
-  const registeredUser = user?.registrationStatus === 'COMPLETED';
   switch (o.status) {
-    case 'ACCEPTED': {
-      if (registeredUser)
+    case 'ACCEPTED':
+      if (input.registeredUser)
         bad(
           b,
           'user',
           `An ACCEPTED approval's user has not completed registration (completing it moves the approval on); ${user!.userUuid} has`,
         );
-      const validFrom = from ?? T;
-      const validTo = to ?? Math.max(T, validFrom) + 30 * DAY;
-      must(validTo > T, 'validTo', 'An ACCEPTED approval has not reached its validTo: it must be after now');
-      return { created: T, validFrom, validTo, registered: false, purchases: T };
-    }
+      return planAccepted(input);
     case 'PREPARED':
-    case 'CANCELED': {
-      // CANCELED: from ACCEPTED for a user who has not registered, else from PREPARED.
-      const prepared = o.status === 'PREPARED' || registeredUser;
-      const validFrom = from ?? (prepared ? T + DAY : T);
-      const validTo = to ?? validFrom + 30 * DAY;
-      if (prepared)
-        must(
-          validFrom > T,
-          'validFrom',
-          `A ${o.status === 'PREPARED' ? 'PREPARED' : 'canceled PREPARED'} approval's card is generated at validFrom: it must be after now`,
-        );
-      must(validTo > T, 'validTo', 'validTo must be after now');
-      return { created: T, validFrom, validTo, registered: prepared, purchases: T };
-    }
-    case 'FINISHED': {
-      const validTo = to ?? T - DAY;
-      must(validTo < T, 'validTo', 'A FINISHED approval has passed its validTo: it must be before now');
-      const validFrom = from ?? validTo - 30 * DAY;
-      must(validFrom < validTo, 'validFrom', 'validFrom must be before validTo');
-      // Created at validFrom, DELIVERED at once; the hold (if any) late enough that it has not expired by now.
-      const purchases = Math.max(validFrom + MINUTE, T - AUTHORIZATION_TTL_MS + HOUR);
-      if ((o.held ?? 0) > 0 && purchases > validTo)
-        bad(b, 'held', 'A card hold lasts 7 days: an approval that FINISHED more than 7 days ago carries none');
-      return { created: validFrom, validFrom, validTo, registered: true, purchases: Math.min(purchases, validTo) };
-    }
-    case 'EXPIRED': {
-      // The change request was made 73 hours ago and expired an hour ago; the live approval was DELIVERED before.
-      const created = Math.min(T - 4 * DAY, from ?? T - 4 * DAY);
-      const validFrom = from ?? created;
-      must(
-        validFrom <= T - REAPPROVAL_TTL_MS - HOUR,
-        'validFrom',
-        'The change request expired an hour ago, 72 hours after it was made: validFrom must be before it was made',
-      );
-      const validTo = to ?? T + 30 * DAY;
-      must(
-        validTo > T,
-        'validTo',
-        'The approval the change was requested on is still in force: validTo must be after now',
-      );
-      return { created, validFrom, validTo, registered: true, purchases: created + MINUTE };
-    }
-    default: {
-      // DELIVERED, and the live approval of CREATED, REJECTED and REAPPROVED.
-      const validFrom = from ?? T;
-      must(validFrom <= T, 'validFrom', 'A DELIVERED approval has reached its validFrom: it must not be after now');
-      const validTo = to ?? T + 30 * DAY;
-      must(validTo > T, 'validTo', 'A DELIVERED approval has not passed its validTo: it must be after now');
-      return { created: T, validFrom, validTo, registered: true, purchases: T };
-    }
+    case 'CANCELED':
+      return planPreparedOrCanceled(input);
+    case 'FINISHED':
+      return planFinished(input);
+    case 'EXPIRED':
+      return planExpired(input);
+    default:
+      return planDelivered(input);
   }
+}
+
+function planAccepted({ T, from, to, must }: PlanInput): Plan {
+  const validFrom = from ?? T;
+  const validTo = to ?? Math.max(T, validFrom) + 30 * DAY;
+  must(validTo > T, 'validTo', 'An ACCEPTED approval has not reached its validTo: it must be after now');
+  return { created: T, validFrom, validTo, registered: false, purchases: T };
+}
+
+function planPreparedOrCanceled({ o, T, from, to, must, registeredUser }: PlanInput): Plan {
+  // CANCELED: from ACCEPTED for a user who has not registered, else from PREPARED.
+  const prepared = o.status === 'PREPARED' || registeredUser;
+  const validFrom = from ?? (prepared ? T + DAY : T);
+  const validTo = to ?? validFrom + 30 * DAY;
+  if (prepared)
+    must(
+      validFrom > T,
+      'validFrom',
+      `A ${o.status === 'PREPARED' ? 'PREPARED' : 'canceled PREPARED'} approval's card is generated at validFrom: it must be after now`,
+    );
+  must(validTo > T, 'validTo', 'validTo must be after now');
+  return { created: T, validFrom, validTo, registered: prepared, purchases: T };
+}
+
+function planFinished({ b, o, T, from, to, must }: PlanInput): Plan {
+  const validTo = to ?? T - DAY;
+  must(validTo < T, 'validTo', 'A FINISHED approval has passed its validTo: it must be before now');
+  const validFrom = from ?? validTo - 30 * DAY;
+  must(validFrom < validTo, 'validFrom', 'validFrom must be before validTo');
+  // Created at validFrom, DELIVERED at once; the hold (if any) late enough that it has not expired by now.
+  const purchases = Math.max(validFrom + MINUTE, T - AUTHORIZATION_TTL_MS + HOUR);
+  if ((o.held ?? 0) > 0 && purchases > validTo)
+    bad(b, 'held', 'A card hold lasts 7 days: an approval that FINISHED more than 7 days ago carries none');
+  return { created: validFrom, validFrom, validTo, registered: true, purchases: Math.min(purchases, validTo) };
+}
+
+function planExpired({ T, from, to, must }: PlanInput): Plan {
+  // The change request was made 73 hours ago and expired an hour ago; the live approval was DELIVERED before.
+  const created = Math.min(T - 4 * DAY, from ?? T - 4 * DAY);
+  const validFrom = from ?? created;
+  must(
+    validFrom <= T - REAPPROVAL_TTL_MS - HOUR,
+    'validFrom',
+    'The change request expired an hour ago, 72 hours after it was made: validFrom must be before it was made',
+  );
+  const validTo = to ?? T + 30 * DAY;
+  must(validTo > T, 'validTo', 'The approval the change was requested on is still in force: validTo must be after now');
+  return { created, validFrom, validTo, registered: true, purchases: created + MINUTE };
+}
+
+/** DELIVERED, and the live approval of CREATED, REJECTED and REAPPROVED. */
+function planDelivered({ T, from, to, must }: PlanInput): Plan {
+  const validFrom = from ?? T;
+  must(validFrom <= T, 'validFrom', 'A DELIVERED approval has reached its validFrom: it must not be after now');
+  const validTo = to ?? T + 30 * DAY;
+  must(validTo > T, 'validTo', 'A DELIVERED approval has not passed its validTo: it must be after now');
+  return { created: T, validFrom, validTo, registered: true, purchases: T };
 }
 
 /** The given user as the plan needs them: existing by the history's start, registered by then when it must be. */

@@ -60,16 +60,10 @@ interface Notice {
   n: number;
 }
 
-/** The page. */
-export function App() {
-  const [version, live, refresh] = useLiveVersion();
+/** The state the page shows, loaded again at every new version; the reason when it could not be. */
+function useView(version: number): [InspectorView | null, string | null] {
   const [view, setView] = useState<InspectorView | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
-  const [tab, setTab] = useState<Tab>(() =>
-    TABS.some(([t]) => `#${t}` === location.hash) ? (location.hash.slice(1) as Tab) : 'business',
-  );
-  const [notice, setNotice] = useState<Notice | null>(null);
-
   useEffect(() => {
     let current = true;
     getView().then(
@@ -84,7 +78,12 @@ export function App() {
       current = false;
     };
   }, [version]);
+  return [view, loadError];
+}
 
+/** The page's actions: each reports its outcome in the notice line and refreshes what the page shows. */
+function useNoticeActions(refresh: () => void): [Actions, Notice | null] {
+  const [notice, setNotice] = useState<Notice | null>(null);
   const actions = useMemo<Actions>(
     () => ({
       async run(label, fn, done) {
@@ -102,93 +101,28 @@ export function App() {
     }),
     [refresh],
   );
+  return [actions, notice];
+}
 
+/** The page. */
+export function App() {
+  const [version, live, refresh] = useLiveVersion();
+  const [view, loadError] = useView(version);
+  const [actions, notice] = useNoticeActions(refresh);
   return (
     <ActionsContext.Provider value={actions}>
       <a class="skip" href="#journal">
         Skip to the request journal
       </a>
-      <header class="top">
-        <h1>
-          card-issuing-mock <span>inspector</span>
-        </h1>
-        <div class="top-facts">
-          <TenantPicker view={view} />
-          <span class={`live live-${live}`} role="status" data-live={live}>
-            {live === 'live' ? '● live' : live === 'connecting' ? '○ connecting' : '○ reconnecting'}
-          </span>
-        </div>
-        <div class="top-actions">
-          <ActionButton
-            label="Reset"
-            name="Reset this tenant to its seeded state"
-            kind="danger"
-            onRun={async () => {
-              if (confirm('Reset this tenant to its seeded state? Every user, card, approval and message goes.'))
-                await actions.run(
-                  'Reset',
-                  () => act('/reset'),
-                  () => 'Tenant reset',
-                );
-            }}
-          />
-          <a class="btn" href={controlUrl('/state')} download={`mock-state-${view?.tenant ?? 'tenant'}.json`}>
-            Download snapshot
-          </a>
-          <RestoreSnapshot />
-          <LoadScenario />
-        </div>
-      </header>
-      <p
-        class={`notice ${notice ? (notice.ok ? 'notice-ok' : 'notice-bad') : ''}`}
-        role="status"
-        aria-live="polite"
-        data-notice={notice ? (notice.ok ? 'ok' : 'error') : ''}
-      >
-        {notice?.text ?? ''}
-      </p>
+      <Header view={view} live={live} />
+      <NoticeLine notice={notice} />
       {loadError && (
         <p class="notice notice-bad" role="alert">
           {loadError}
         </p>
       )}
       <main class="layout">
-        <div class="state">
-          <div class="tabs" role="tablist" aria-label="State of the tenant" onKeyDown={(e) => moveTab(e, tab, setTab)}>
-            {TABS.map(([id, label]) => (
-              <button
-                key={id}
-                id={`tab-${id}`}
-                type="button"
-                role="tab"
-                aria-selected={tab === id}
-                aria-controls={`panel-${id}`}
-                tabIndex={tab === id ? 0 : -1}
-                onClick={() => setTab(id)}
-              >
-                {label}
-                {view ? count(view, id) : ''}
-              </button>
-            ))}
-          </div>
-          <div id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`} class="tabpanel">
-            {!view ? (
-              <p>Loading…</p>
-            ) : tab === 'business' ? (
-              <BusinessTab view={view} />
-            ) : tab === 's2s' ? (
-              <S2sTab view={view} />
-            ) : tab === 'deposits' ? (
-              <DepositsTab view={view} />
-            ) : tab === 'outbox' ? (
-              <OutboxTab view={view} />
-            ) : tab === 'events' ? (
-              <EventsTab version={version} />
-            ) : (
-              <FaultsTab view={view} />
-            )}
-          </div>
-        </div>
+        <StateTabs view={view} version={version} />
         <aside class="side">
           {view && <ClockPanel view={view} />}
           <div id="journal" tabIndex={-1}>
@@ -198,6 +132,107 @@ export function App() {
       </main>
     </ActionsContext.Provider>
   );
+}
+
+const LIVE_TEXT: Record<Live, string> = { live: '● live', connecting: '○ connecting', reconnecting: '○ reconnecting' };
+
+function Header({ view, live }: { view: InspectorView | null; live: Live }) {
+  const { run } = useActions();
+  return (
+    <header class="top">
+      <h1>
+        card-issuing-mock <span>inspector</span>
+      </h1>
+      <div class="top-facts">
+        <TenantPicker view={view} />
+        <span class={`live live-${live}`} role="status" data-live={live}>
+          {LIVE_TEXT[live]}
+        </span>
+      </div>
+      <div class="top-actions">
+        <ActionButton
+          label="Reset"
+          name="Reset this tenant to its seeded state"
+          kind="danger"
+          onRun={async () => {
+            if (confirm('Reset this tenant to its seeded state? Every user, card, approval and message goes.'))
+              await run(
+                'Reset',
+                () => act('/reset'),
+                () => 'Tenant reset',
+              );
+          }}
+        />
+        <a class="btn" href={controlUrl('/state')} download={`mock-state-${view?.tenant ?? 'tenant'}.json`}>
+          Download snapshot
+        </a>
+        <RestoreSnapshot />
+        <LoadScenario />
+      </div>
+    </header>
+  );
+}
+
+function NoticeLine({ notice }: { notice: Notice | null }) {
+  const outcome = notice ? (notice.ok ? 'ok' : 'bad') : undefined;
+  return (
+    <p
+      class={`notice ${outcome ? `notice-${outcome}` : ''}`}
+      role="status"
+      aria-live="polite"
+      data-notice={outcome === undefined ? '' : outcome === 'ok' ? 'ok' : 'error'}
+    >
+      {notice?.text ?? ''}
+    </p>
+  );
+}
+
+/** The tablist over the tenant's state; the tab shown follows the URL's hash when the page opens. */
+function StateTabs({ view, version }: { view: InspectorView | null; version: number }) {
+  const [tab, setTab] = useState<Tab>(() =>
+    TABS.some(([t]) => `#${t}` === location.hash) ? (location.hash.slice(1) as Tab) : 'business',
+  );
+  return (
+    <div class="state">
+      <div class="tabs" role="tablist" aria-label="State of the tenant" onKeyDown={(e) => moveTab(e, tab, setTab)}>
+        {TABS.map(([id, label]) => (
+          <button
+            key={id}
+            id={`tab-${id}`}
+            type="button"
+            role="tab"
+            aria-selected={tab === id}
+            aria-controls={`panel-${id}`}
+            tabIndex={tab === id ? 0 : -1}
+            onClick={() => setTab(id)}
+          >
+            {label}
+            {view ? count(view, id) : ''}
+          </button>
+        ))}
+      </div>
+      <div id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`} class="tabpanel">
+        {view ? <TabPanel tab={tab} view={view} version={version} /> : <p>Loading…</p>}
+      </div>
+    </div>
+  );
+}
+
+function TabPanel({ tab, view, version }: { tab: Tab; view: InspectorView; version: number }) {
+  switch (tab) {
+    case 'business':
+      return <BusinessTab view={view} />;
+    case 's2s':
+      return <S2sTab view={view} />;
+    case 'deposits':
+      return <DepositsTab view={view} />;
+    case 'outbox':
+      return <OutboxTab view={view} />;
+    case 'events':
+      return <EventsTab version={version} />;
+    default:
+      return <FaultsTab view={view} />;
+  }
 }
 
 /** Arrow keys, Home and End move between tabs (the WAI-ARIA tabs pattern). */
@@ -220,19 +255,18 @@ function moveTab(e: KeyboardEvent, tab: Tab, setTab: (t: Tab) => void): void {
   document.getElementById(`tab-${next}`)?.focus();
 }
 
+/** How many items each tab lists (Events counts none: its list is loaded by the tab). */
+const COUNTS: Record<Tab, (view: InspectorView) => number> = {
+  business: (view) => view.chains.length,
+  s2s: (view) => view.users.length,
+  deposits: (view) => view.verifications.length + view.topUps.length,
+  outbox: (view) => view.outbox.length,
+  events: () => 0,
+  faults: (view) => view.faults.length + view.overrides.length,
+};
+
 function count(view: InspectorView, tab: Tab): string {
-  const n =
-    tab === 'business'
-      ? view.chains.length
-      : tab === 's2s'
-        ? view.users.length
-        : tab === 'deposits'
-          ? view.verifications.length + view.topUps.length
-          : tab === 'outbox'
-            ? view.outbox.length
-            : tab === 'faults'
-              ? view.faults.length + view.overrides.length
-              : 0;
+  const n = COUNTS[tab](view);
   return n > 0 ? ` (${n})` : '';
 }
 
