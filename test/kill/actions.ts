@@ -20,7 +20,7 @@ export interface World {
   approvals: { corporateUuid: string; approvalUuid: string; cardId: string }[];
   /** Business cards the rounds locked. */
   locked: string[];
-  /** Change requests (CREATED reapprovals) the corporation can accept or reject. */
+  /** Change requests (CREATED reapprovals) the corporation can accept or reject; the latest are likely still CREATED. */
   changeRequests: { corporateUuid: string; approvalUuid: string; cardId: string }[];
   authorizations: string[];
   /** Balances a deposit can arrive at (Server2Server users' and the corporate's). */
@@ -110,11 +110,11 @@ export const ACTIONS: Record<string, (w: World) => Promise<Answer> | undefined> 
   'control: complete a business user registration': (w) =>
     on(w.businessUsers, (id) => control(w.url, 'POST', `/users/${id}/complete-registration`)),
   'control: accept an approval': (w) =>
-    approvalAction(w, 'accept', undefined, Math.random() < 0.7 ? w.changeRequests : w.approvals),
+    approvalAction(w, 'accept', undefined, Math.random() < 0.7 ? w.changeRequests.slice(-3) : w.approvals),
   'control: cancel an approval': (w) => (Math.random() < 0.3 ? approvalAction(w, 'cancel') : undefined),
   'control: reject an approval': (w) =>
     Math.random() < 0.3
-      ? approvalAction(w, 'reject', undefined, Math.random() < 0.7 ? w.changeRequests : w.approvals)
+      ? approvalAction(w, 'reject', undefined, Math.random() < 0.8 ? w.changeRequests.slice(-3) : w.approvals)
       : undefined,
   'control: request an approval change': (w) =>
     approvalAction(w, 'request-change', { additionalBudget: { amount: amount(2_000), currency: 'EUR' } }),
