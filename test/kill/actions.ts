@@ -4,6 +4,7 @@
  * its answer, or undefined when there is nothing yet to act on. A new control action (a builder, a scenario, an
  * override) is one more line in {@link ACTIONS}; the rounds compare the whole state whatever the actions are.
  */
+import { schemas } from 'card-issuing-sdk/schemas';
 import { control, newUser, signedFetch } from '../server/helpers';
 
 /** An answer: status and parsed body. */
@@ -60,17 +61,8 @@ const purchase = (w: World, capture: boolean) =>
   );
 const other = (w: World) => pick(w.tenants);
 const given = (w: World, kind: string, body: object) => control(w.url, 'POST', `/given/${kind}`, body);
-const APPROVAL_STATUSES = [
-  'CREATED',
-  'ACCEPTED',
-  'CANCELED',
-  'REJECTED',
-  'EXPIRED',
-  'PREPARED',
-  'DELIVERED',
-  'FINISHED',
-  'REAPPROVED',
-] as const;
+/** The nine statuses, from the spec: a builder line each. */
+const APPROVAL_STATUSES = schemas.zApprovalStatus.options;
 /** A builder's approval in `status`, sometimes on a user the rounds made, with purchases where the status has them. */
 const givenApproval = (w: World, status: (typeof APPROVAL_STATUSES)[number]) =>
   given(w, 'approval', {
