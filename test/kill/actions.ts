@@ -19,6 +19,8 @@ export interface World {
   businessUsers: string[];
   registered: string[];
   approvals: { corporateUuid: string; approvalUuid: string; cardId: string }[];
+  /** Approvals made live (created, or built ACCEPTED, PREPARED or DELIVERED); the latest are likely live still. */
+  live: { corporateUuid: string; approvalUuid: string; cardId: string }[];
   /** Business cards the rounds locked. */
   locked: string[];
   /** Change requests (CREATED reapprovals) the corporation can accept or reject; the latest are likely still CREATED. */
@@ -103,7 +105,10 @@ export const ACTIONS: Record<string, (w: World) => Promise<Answer> | undefined> 
     on(w.businessUsers, (id) => control(w.url, 'POST', `/users/${id}/complete-registration`)),
   'control: accept an approval': (w) =>
     approvalAction(w, 'accept', undefined, Math.random() < 0.7 ? w.changeRequests.slice(-3) : w.approvals),
-  'control: cancel an approval': (w) => (Math.random() < 0.3 ? approvalAction(w, 'cancel') : undefined),
+  'control: cancel an approval': (w) =>
+    Math.random() < 0.5
+      ? approvalAction(w, 'cancel', undefined, Math.random() < 0.8 ? w.live.slice(-5) : w.approvals)
+      : undefined,
   'control: reject an approval': (w) =>
     Math.random() < 0.3
       ? approvalAction(w, 'reject', undefined, Math.random() < 0.8 ? w.changeRequests.slice(-3) : w.approvals)
@@ -262,6 +267,9 @@ export function learn(w: World, name: string, answer: Answer): void {
   if (name === 'api: create an approval' || name === 'api: increase an approval budget (reapproval)')
     w.approvals.push({ corporateUuid: b.corporateUuid, approvalUuid: b.approvalUuid, cardId: b.card?.id ?? b.cardId });
   if (name.startsWith('control: purchase')) w.authorizations.push(b.id);
+  if (name === 'api: create an approval') w.live.push(w.approvals[w.approvals.length - 1]!);
+  if (/given an approval (ACCEPTED|PREPARED|DELIVERED)$/.test(name))
+    w.live.push({ corporateUuid: b.corporateUuid, approvalUuid: b.approval.approvalUuid, cardId: b.card?.id });
   if (name === 'control: request an approval change' || name === 'control: given an approval CREATED') {
     const a = b.approval ?? b;
     w.changeRequests.push({ corporateUuid: a.corporateUuid, approvalUuid: a.approvalUuid, cardId: a.card?.id });

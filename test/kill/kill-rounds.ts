@@ -227,6 +227,7 @@ const world: World = {
   registered: [],
   approvals: [],
   changeRequests: [],
+  live: [],
   locked: [],
   authorizations: [],
   balances: [],
