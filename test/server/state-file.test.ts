@@ -131,6 +131,26 @@ describe('the SQLite state file', () => {
       await b.close();
     }
   });
+
+  it('keeps overrides across a restart, and lists them (GET /__mock/overrides, the inspector) from the file', async () => {
+    const file = join(folder(), 'state.db');
+    const first = await startMockServer({ port: 0, stateFile: file });
+    const set = await control(first.url, 'POST', '/overrides', { operationId: 'listCards', status: 503, times: 2 });
+    expect(set.status).toBe(201);
+    const listed = await control(first.url, 'GET', '/overrides');
+    expect(listed.status).toBe(200);
+    expect(listed.body.items).toEqual([set.body]);
+    await first.close();
+    const again = await startMockServer({ port: 0, stateFile: file });
+    try {
+      expect((await control(again.url, 'GET', '/overrides')).body.items).toEqual([set.body]);
+      const inspect = await control(again.url, 'GET', '/inspect');
+      expect(inspect.status).toBe(200);
+      expect(inspect.body.overrides).toEqual([set.body]);
+    } finally {
+      await again.close();
+    }
+  });
 });
 
 /** A JSON state file as an earlier version wrote it: a snapshot and a journal of `lines`; the snapshot's clock. */
