@@ -283,11 +283,21 @@ describe('the reveal, end to end', () => {
   it('copies a field from inside the frame, and the host learns only which field', async () => {
     const button = page.frameLocator('iframe').getByRole('button', { name: 'Copy card number' });
     await button.click();
-    await expect(button.textContent()).resolves.toBe('Copied');
+    // The label changes once the clipboard write has settled: wait for it, and for the frame's message.
+    await page
+      .frameLocator('iframe')
+      .getByRole('button', { name: 'Copy card number' })
+      .filter({ hasText: 'Copied' })
+      .waitFor();
+    const copied = JSON.stringify({ type: 'card-reveal:copied', field: 'number' });
+    await page.waitForFunction(
+      (want) => (window as unknown as { __messages: { data: string }[] }).__messages.some((m) => m.data === want),
+      copied,
+    );
     const messages = await page.evaluate(() =>
       (window as unknown as { __messages: { data: string }[] }).__messages.map((m) => m.data),
     );
-    expect(messages).toContain(JSON.stringify({ type: 'card-reveal:copied', field: 'number' }));
+    expect(messages).toContain(copied);
   });
 });
 
