@@ -396,6 +396,8 @@ describe('the inspector page at /__mock/ui', () => {
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
     await expect(page.evaluate(() => document.activeElement?.getAttribute('data-request-id'))).resolves.toBe(requestId);
+    // Once the page has let the closed dialog go (a person's next key press comes later than the test's).
+    await page.locator('dialog').waitFor({ state: 'detached' });
     await page.keyboard.press('Enter');
     await dialog.waitFor();
     await page.keyboard.press('Escape');
