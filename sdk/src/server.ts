@@ -27,7 +27,7 @@ export { NonceCache, type NonceCacheOptions } from './signing/nonce-cache';
 export { buildStringToSign, type SignableBody } from './signing/string-to-sign';
 export { parseAuthorization, type AuthorizationParts } from './signing/authorization';
 export { createNonce } from './signing/nonce';
-export type { SecretEncoding } from './signing/hmac-key';
+export { isBase64Secret, type SecretEncoding } from './signing/hmac-key';
 
 export { encryptCardDetails } from './card-details/encrypt';
 export { importPublicKey } from './card-details/keys';

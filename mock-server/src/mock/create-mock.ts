@@ -26,7 +26,7 @@ import {
   type TenantState,
 } from '../store';
 import { setMockInternals, type MockInternals } from './internals';
-import type { SecretEncoding } from 'card-issuing-sdk/server';
+import { isBase64Secret, type SecretEncoding } from 'card-issuing-sdk/server';
 import type { CardIssuingMock, CreateMockOptions, ServerState } from './options';
 import { checkCredentials, serverStateProblem } from './server-state';
 
@@ -336,11 +336,10 @@ function checkedSecretEncoding(
   if (encoding === undefined || encoding === 'utf8') return 'utf8';
   if (encoding !== 'base64')
     throw new TypeError(`createMock: secretEncoding must be 'utf8' or 'base64' (got ${JSON.stringify(encoding)}).`);
-  const notBase64 = credentials.find((c) => !BASE64.test(c.apiSecret));
+  const notBase64 = credentials.find((c) => !isBase64Secret(c.apiSecret));
   if (notBase64)
     throw new TypeError(
       `createMock: with secretEncoding 'base64' every api secret must be base64; the secret of api key ${notBase64.apiKey} is not.`,
     );
   return encoding;
 }
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/;

@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { isBase64Secret } from 'card-issuing-sdk/server';
 import { startMockServer, type MockServer, type StartMockServerOptions } from './start.js';
 import { copyInspectorPage, copyWorkerScript } from './init.js';
 import { batchedLines } from './log.js';
@@ -299,7 +300,7 @@ function secretEncodingOption(values: Flags, options: StartMockServerOptions): v
     throw new UsageError(`--secret-encoding is utf8 or base64 (got "${encoding}").`);
   options.secretEncoding = encoding;
   if (encoding !== 'base64') return;
-  if (options.apiSecret !== undefined && !/^[A-Za-z0-9+/]+={0,2}$/.test(options.apiSecret)) {
+  if (options.apiSecret !== undefined && !isBase64Secret(options.apiSecret)) {
     throw new UsageError(
       '--secret-encoding base64 needs a base64 --api-secret (e.g. one made by `openssl rand -base64 32`).',
     );

@@ -12,6 +12,14 @@ import { fromBase64, utf8Encode } from '../bytes';
  */
 export type SecretEncoding = 'utf8' | 'base64';
 
+/**
+ * Whether a secret can be used with `secretEncoding: 'base64'`: standard base64 (padding optional) of at least one
+ * byte, the same test the signer and the verifier apply.
+ */
+export function isBase64Secret(secret: string): boolean {
+  return (fromBase64(secret)?.length ?? 0) > 0;
+}
+
 /** The HMAC key of a secret: the string itself (hashed as UTF-8) or the bytes its base64 encodes. */
 export function hmacKeyOf(secret: string, encoding: SecretEncoding, caller: string): string | Uint8Array<ArrayBuffer> {
   if (encoding === 'utf8') return secret;

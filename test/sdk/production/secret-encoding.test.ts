@@ -119,4 +119,32 @@ describe('the CLI: --secret-encoding', () => {
     expect((await notBase64.exited).code).toBe(2);
     expect(notBase64.stderr).toMatch(/needs a base64 --api-secret/);
   });
+
+  // One test decides what base64 is: a secret the SDK can sign with is one the mock and its CLI take, and no other.
+  it.each([
+    ['unpadded', 'dGVzdF9zZWNyZXQ', true],
+    ['4n+1 characters', 'abcde', false],
+    ['base64url alphabet', 'dGVzdF9zZWNyZXQ-_w', false],
+  ])('agrees with the SDK on a %s secret', async (_, secret, accepted) => {
+    const sdk = () =>
+      createCardIssuingClient({
+        baseUrl: 'http://127.0.0.1:1',
+        apiKey: 'k',
+        apiSecret: secret,
+        secretEncoding: 'base64',
+      });
+    const mock = () => createMock({ secretEncoding: 'base64', credentials: [{ apiKey: 'k', apiSecret: secret }] });
+    const run = runCli(['--port', '0', '--secret-encoding', 'base64', '--api-key', 'k', '--api-secret', secret]);
+    cli = run;
+    if (accepted) {
+      expect(sdk).not.toThrow();
+      expect(mock).not.toThrow();
+      await run.waitFor(/listening on/);
+    } else {
+      expect(sdk).toThrow(/apiSecret is not base64/);
+      expect(mock).toThrow(/every api secret must be base64/);
+      expect((await run.exited).code).toBe(2);
+      expect(run.stderr).toMatch(/needs a base64 --api-secret/);
+    }
+  });
 });
