@@ -13,7 +13,7 @@ import { zProblem } from '../../sdk/generated/zod.gen';
 import { operationTable } from '../../sdk/generated/operations.gen';
 import { signRequest } from 'card-issuing-sdk';
 import { sendSigned } from '../helpers/signed-request';
-import { createMock, type CardIssuingMock, type CreateMockOptions } from '../../mock-server/src/index';
+import { ProblemError, createMock, type CardIssuingMock, type CreateMockOptions } from '../../mock-server/src/index';
 
 /** The origin the tests' mocks answer on. */
 export const BASE_URL = 'http://mock.test';
@@ -144,6 +144,18 @@ export function expectError(result: { error?: unknown; response?: Response }, st
   const problem = zProblem.parse(result.error);
   expect(problem.code).toBe(code);
   return problem;
+}
+
+/** Expects an in-process control call to throw the ProblemError `code` with `status`; returns it. */
+export function refused(action: () => unknown, status: number, code: string): ProblemError {
+  try {
+    action();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ProblemError);
+    expect({ status: (error as ProblemError).status, code: (error as ProblemError).code }).toEqual({ status, code });
+    return error as ProblemError;
+  }
+  throw new Error(`expected ${status} ${code}, but the control call succeeded`);
 }
 
 /** The response of a generated-function result (always there once a request was made). */
