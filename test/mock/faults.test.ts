@@ -7,11 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { getUser, listBalances } from '../../sdk/generated/sdk.gen';
 import { problemStatus } from '../../sdk/generated/problems.gen';
-import { createCardIssuingClient, isCardIssuingError } from 'card-issuing-sdk';
-import { createMockFetch } from '../../mock-server/src/index';
+import { isCardIssuingError } from 'card-issuing-sdk';
 import { codeOfStatus } from '../../mock-server/src/pipeline/faults';
 import { makeUser, registration } from './flows';
-import { BASE_URL, expectError, expectProblem, mockHarness, ok, responseOf, send } from './helpers';
+import { sdkClient, expectError, expectProblem, mockHarness, ok, responseOf, send } from './helpers';
 import { createUser } from '../../sdk/generated/sdk.gen';
 
 const h = mockHarness();
@@ -44,13 +43,7 @@ describe('the code of a fault', () => {
     expect(h.mock.faults.inject({ operationId: 'getUser', status: 422 })).toMatchObject({ code: 'INJECTED_FAULT' });
     expectError(await getUser({ client: h.client, path: { userId: user.id } }), 422, 'INJECTED_FAULT');
     h.mock.faults.inject({ operationId: 'getUser', status: 409 });
-    const client = createCardIssuingClient({
-      baseUrl: BASE_URL,
-      apiKey: 'test_key',
-      apiSecret: 'test_secret',
-      fetch: createMockFetch(h.mock.handlers),
-      retry: false,
-    });
+    const client = sdkClient(h.mock, { retry: false });
     const error = await client.s2s.users.get(user.id).catch((e: unknown) => e);
     expect(isCardIssuingError(error, 'INJECTED_FAULT')).toBe(true);
     expect(error).toMatchObject({ name: 'ConflictError', status: 409, code: 'INJECTED_FAULT' });
@@ -190,12 +183,7 @@ describe('list, remove, clear', () => {
 
 describe('through the SDK', () => {
   it('retries a 503 after its Retry-After and recovers; with retries off, it sees SERVICE_UNAVAILABLE', async () => {
-    const client = createCardIssuingClient({
-      baseUrl: BASE_URL,
-      apiKey: 'test_key',
-      apiSecret: 'test_secret',
-      fetch: createMockFetch(h.mock.handlers),
-    });
+    const client = sdkClient(h.mock);
     const user = await client.s2s.users.create(registration());
     h.mock.faults.inject({ operationId: 'getUser', status: 503, retryAfter: 0 });
     expect((await client.s2s.users.get(user.id)).id).toBe(user.id);

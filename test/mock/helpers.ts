@@ -11,9 +11,20 @@ import type { Problem } from '../../sdk/generated/types.gen';
 import * as schemas from '../../sdk/generated/zod.gen';
 import { zProblem } from '../../sdk/generated/zod.gen';
 import { operationTable } from '../../sdk/generated/operations.gen';
-import { signRequest } from 'card-issuing-sdk';
+import {
+  createCardIssuingClient,
+  signRequest,
+  type CardIssuingClient,
+  type CardIssuingClientOptions,
+} from 'card-issuing-sdk';
 import { sendSigned } from '../helpers/signed-request';
-import { ProblemError, createMock, type CardIssuingMock, type CreateMockOptions } from '../../mock-server/src/index';
+import {
+  ProblemError,
+  createMock,
+  createMockFetch,
+  type CardIssuingMock,
+  type CreateMockOptions,
+} from '../../mock-server/src/index';
 
 /** The origin the tests' mocks answer on. */
 export const BASE_URL = 'http://mock.test';
@@ -170,4 +181,15 @@ export function ok<T>(result: { data?: T; error?: unknown; response?: Response }
     throw new Error(`Expected success, got ${result.response?.status}: ${JSON.stringify(result.error)}`);
   }
   return result.data;
+}
+
+/** The SDK's client on a test's mock, in process (`createMockFetch`), with the default credentials. */
+export function sdkClient(mock: CardIssuingMock, options: Partial<CardIssuingClientOptions> = {}): CardIssuingClient {
+  return createCardIssuingClient({
+    baseUrl: BASE_URL,
+    apiKey: 'test_key',
+    apiSecret: 'test_secret',
+    fetch: createMockFetch(mock.handlers),
+    ...options,
+  });
 }
