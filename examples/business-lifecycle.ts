@@ -12,7 +12,8 @@
  * Run alone: `npx tsx examples/business-lifecycle.ts` (in-process mock) or add `--base-url http://127.0.0.1:4010`.
  */
 import { type Approval, type CardKeyPair, generateCardKeyPair } from 'card-issuing-sdk';
-import { check, type Example, type ExampleContext, money, newRegistration } from './support/example';
+import { newRegistration } from 'card-issuing-mock/control';
+import { check, type Example, type ExampleContext, money } from './support/example';
 import { runStandalone } from './support/run';
 
 const DAY = 24 * 3600;

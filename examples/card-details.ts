@@ -6,7 +6,8 @@
  * Run alone: `npx tsx examples/card-details.ts` (in-process mock) or add `--base-url http://127.0.0.1:4010`.
  */
 import { cardKeyBits, exportPublicKey, generateCardKeyPair, issueCard, registerUser } from 'card-issuing-sdk';
-import { check, newRegistration, type Example } from './support/example';
+import { newRegistration } from 'card-issuing-mock/control';
+import { check, type Example } from './support/example';
 import { runStandalone } from './support/run';
 
 /** An active virtual card's details, decrypted with key pairs made for the session. */

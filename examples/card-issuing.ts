@@ -10,7 +10,8 @@
  * Run alone: `npx tsx examples/card-issuing.ts` (in-process mock) or add `--base-url http://127.0.0.1:4010`.
  */
 import { type Card, type Draft, depositAddress, issueCard, registerUser } from 'card-issuing-sdk';
-import { check, type Example, type ExampleContext, money, newRegistration } from './support/example';
+import { newRegistration } from 'card-issuing-mock/control';
+import { check, type Example, type ExampleContext, money } from './support/example';
 import { runStandalone } from './support/run';
 
 const DAY = 24 * 3600;

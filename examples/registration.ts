@@ -5,7 +5,8 @@
  * Run alone: `npx tsx examples/registration.ts` (in-process mock) or add `--base-url http://127.0.0.1:4010`.
  */
 import { registerUser } from 'card-issuing-sdk';
-import { check, newRegistration, type Example } from './support/example';
+import { newRegistration } from 'card-issuing-mock/control';
+import { check, type Example } from './support/example';
 import { runStandalone } from './support/run';
 
 /** Registration with consents, through the SDK's `registerUser` flow. */

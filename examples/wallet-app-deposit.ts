@@ -6,7 +6,8 @@
  * Run alone: `npx tsx examples/wallet-app-deposit.ts` (in-process mock) or add `--base-url http://127.0.0.1:4010`.
  */
 import { approveDeposit, depositAddress, registerUser } from 'card-issuing-sdk';
-import { check, money, newRegistration, type Example } from './support/example';
+import { newRegistration } from 'card-issuing-mock/control';
+import { check, money, type Example } from './support/example';
 import { runStandalone } from './support/run';
 
 /** The same deposit flow through the Wallet App area (`area: 'app'`). */

@@ -114,16 +114,3 @@ export interface Example {
 export function money(value: Money): string {
   return `${(value.amount / 100).toFixed(2)} ${value.currency}`;
 }
-
-/** Registration data of a new user; the e-mail is unique per call, so repeated runs never collide. */
-export function newRegistration(firstName: string, lastName: string) {
-  const tag = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => b.toString(16).padStart(2, '0')).join('');
-  return {
-    email: `${firstName}.${lastName}.${tag}@example.org`.toLowerCase(),
-    firstName,
-    lastName,
-    phone: '+447700900123',
-    dateOfBirth: '1990-12-10',
-    country: 'GB',
-  };
-}

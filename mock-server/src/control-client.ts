@@ -13,6 +13,8 @@
 import { signRequest, type Approval, type BusinessUser, type Card, type User } from 'card-issuing-sdk';
 import type { Authorization, ChangeRequest, Fixtures, IncomingDepositResult, OutboxMessage, Purchase } from './index';
 
+export { newRegistration } from './control-client/registration';
+
 /** A control call the mock refused (problem+json), or a server without the control API. */
 export class ControlError extends Error {
   override name = 'ControlError';

@@ -5,14 +5,14 @@
  * problem codes; an event for every step; race probes where one of two steps wins and the ledger holds.
  */
 import { describe, expect, it } from 'vitest';
-import { createCard, getApproval, increaseApprovalBudget, listBalances } from '../../sdk/generated/sdk.gen';
+import { getApproval, increaseApprovalBudget } from '../../sdk/generated/sdk.gen';
 import type { Approval } from '../../sdk/generated/types.gen';
-import { ProblemError, type Authorization } from '../../mock-server/src/index';
+import type { Authorization } from '../../mock-server/src/index';
 import { zAuthorization } from '../../mock-server/src/control/schemas';
 import { authorizationMachine, captureLimit } from '../../mock-server/src/machines';
 import { AUTHORIZATION_STATES } from '../../mock-server/src/store';
-import { fund, makeApproval, makeBusinessUser, makeUser } from './flows';
-import { DAY, expectProblem, mockHarness, ok, send } from './helpers';
+import { fund, makeDeliveredApproval, makeS2sCard } from './flows';
+import { DAY, expectProblem, mockHarness, ok, refused, send } from './helpers';
 
 const h = mockHarness();
 const corporate = () => h.mock.fixtures().corporates[0]!;
@@ -39,27 +39,10 @@ async function figures(a: Approval) {
   return { status: now.status, spent: now.spent.amount, held: now.held.amount, remaining: now.remaining.amount };
 }
 
-async function delivered(budget = 50_000, toDays = 30): Promise<Approval> {
-  const user = await makeBusinessUser(h.client, h.mock, true);
-  const approval = await makeApproval(h.client, h.mock, user.userUuid, { budget, toDays });
-  const now = await fetchApproval(approval);
-  expect(now.status).toBe('DELIVERED');
-  return now;
-}
+const delivered = (budget = 50_000, toDays = 30) => makeDeliveredApproval(h.client, h.mock, { budget, toDays });
 
 const hold = (a: Approval, amount: number, merchant = 'Hotel') =>
   h.mock.cards.authorize(a.card.id, { amount, currency: 'EUR', merchant, capture: false });
-
-function refused(action: () => unknown, status: number, code: string): ProblemError {
-  try {
-    action();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ProblemError);
-    expect({ status: (error as ProblemError).status, code: (error as ProblemError).code }).toEqual({ status, code });
-    return error as ProblemError;
-  }
-  throw new Error(`expected ${status} ${code}, but the control call succeeded`);
-}
 
 describe('the state table', () => {
   it('names every state, and each row says what it does to held, spent, remaining or the ledger', () => {
@@ -348,19 +331,8 @@ describe('money in flight when an approval ends', () => {
 
 describe('a Server2Server card: the hold is on the balance', () => {
   it('a hold debits the balance at once; a smaller capture gives the rest back; a refund credits it', async () => {
-    const { user, balanceId } = await makeUser(h.client, h.mock, { depositConsents: true });
-    const config = h.mock.fixtures().cardConfigs.find((c) => c.type === 'VIRTUAL' && c.price === null)!;
-    const card = ok(
-      await createCard({
-        client: h.client,
-        path: { userId: user.id },
-        body: { configId: config.configId, visualId: config.visualIds[0]! },
-      }),
-    );
-    if (card.object !== 'card') throw new Error('expected a card');
+    const { user, balanceId, card, available: balance } = await makeS2sCard(h.client, h.mock);
     const credited = await fund(h.client, h.mock, user.id, balanceId, '100');
-    const balance = async () =>
-      ok(await listBalances({ client: h.client, query: { userId: user.id } })).items[0]!.available;
     const auth = h.mock.cards.authorize(card.id, { amount: 6_000, currency: 'EUR', merchant: 'Shop', capture: false });
     expect(auth).toMatchObject({ state: 'PENDING', balanceId, approvalUuid: null });
     expect(await balance()).toBe(credited - 6_000);

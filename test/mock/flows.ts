@@ -1,18 +1,21 @@
 /**
  * Reusable flows over the generated functions, so each test file states only what it tests.
  */
+import { expect } from 'vitest';
 import type { Client } from '../../sdk/generated/client';
 import {
   confirmEmail,
   createApproval,
   createBusinessUser,
+  createCard,
   createDepositAddress,
   createUser,
+  getApproval,
   listBalances,
   requestEmailOtp,
   signUserConsent,
 } from '../../sdk/generated/sdk.gen';
-import type { Approval, BusinessUser, User } from '../../sdk/generated/types.gen';
+import type { Approval, BusinessUser, Card, User } from '../../sdk/generated/types.gen';
 import type { CardIssuingMock } from '../../mock-server/src/index';
 import { DAY, ok } from './helpers';
 
@@ -128,4 +131,47 @@ export async function makeApproval(
       },
     }),
   );
+}
+
+/**
+ * Where a Server2Server purchase starts: a user with every card prerequisite and the deposit consents, holding an
+ * ACTIVE free virtual card (its balance still empty: {@link fund} it). `available()` reads the balance through the API.
+ */
+export async function makeS2sCard(
+  client: Client,
+  mock: CardIssuingMock,
+): Promise<{ user: User; balanceId: string; card: Card; available: () => Promise<number> }> {
+  const { user, balanceId } = await makeUser(client, mock, { depositConsents: true });
+  const config = mock.fixtures().cardConfigs.find((c) => c.type === 'VIRTUAL' && c.price === null)!;
+  const card = ok(
+    await createCard({
+      client,
+      path: { userId: user.id },
+      body: { configId: config.configId, visualId: config.visualIds[0]! },
+    }),
+  );
+  if (card.object !== 'card') throw new Error('expected a card');
+  const available = async () => ok(await listBalances({ client, query: { userId: user.id } })).items[0]!.available;
+  return { user, balanceId, card, available };
+}
+
+/**
+ * Where a business card's purchase starts: an approval of a registered business user, read back DELIVERED (its card
+ * generated, the budget reserved on the corporate's balance). Options as {@link makeApproval}'s.
+ */
+export async function makeDeliveredApproval(
+  client: Client,
+  mock: CardIssuingMock,
+  options: { budget?: number; toDays?: number; corporate?: number } = {},
+): Promise<Approval> {
+  const user = await makeBusinessUser(client, mock, true);
+  const approval = await makeApproval(client, mock, user.userUuid, options);
+  const now = ok(
+    await getApproval({
+      client,
+      path: { corporateUuid: approval.corporateUuid, approvalUuid: approval.approvalUuid },
+    }),
+  );
+  expect(now.status).toBe('DELIVERED');
+  return now;
 }

@@ -7,24 +7,16 @@
  * `strictCaptures` keeps the old refusals (test/mock/authorizations.test.ts runs them).
  */
 import { describe, expect, it } from 'vitest';
-import { createCard, getApproval, listBalances } from '../../sdk/generated/sdk.gen';
+import { getApproval } from '../../sdk/generated/sdk.gen';
 import type { Approval } from '../../sdk/generated/types.gen';
 import { ProblemError } from '../../mock-server/src/index';
-import { fund, makeApproval, makeBusinessUser, makeUser } from './flows';
+import { fund, makeDeliveredApproval, makeS2sCard } from './flows';
 import { DAY, mockHarness, ok, send } from './helpers';
 
 const h = mockHarness();
 
-async function delivered(budget: number, corporate = 0): Promise<Approval> {
-  const user = await makeBusinessUser(h.client, h.mock, true);
-  const approval = await makeApproval(h.client, h.mock, user.userUuid, { budget, toDays: 30, corporate });
-  return ok(
-    await getApproval({
-      client: h.client,
-      path: { corporateUuid: approval.corporateUuid, approvalUuid: approval.approvalUuid },
-    }),
-  );
-}
+const delivered = (budget: number, corporate = 0) =>
+  makeDeliveredApproval(h.client, h.mock, { budget, toDays: 30, corporate });
 
 const figures = async (a: Approval) => {
   const now = ok(
@@ -128,19 +120,8 @@ describe('captures the network forces are accepted, recorded and move the money'
   });
 
   it('on a Server2Server card: the balance goes to 0 and the rest is its overdraft; a credit repays it', async () => {
-    const { user, balanceId } = await makeUser(h.client, h.mock, { depositConsents: true });
-    const config = h.mock.fixtures().cardConfigs.find((x) => x.type === 'VIRTUAL' && x.price === null)!;
-    const card = ok(
-      await createCard({
-        client: h.client,
-        path: { userId: user.id },
-        body: { configId: config.configId, visualId: config.visualIds[0]! },
-      }),
-    );
-    if (card.object !== 'card') throw new Error('expected a card');
+    const { user, balanceId, card, available: balance } = await makeS2sCard(h.client, h.mock);
     const credited = await fund(h.client, h.mock, user.id, balanceId, '100');
-    const balance = async () =>
-      ok(await listBalances({ client: h.client, query: { userId: user.id } })).items[0]!.available;
     const a = h.mock.cards.authorize(card.id, { amount: 1_000, currency: 'EUR', merchant: 'Fuel', capture: false });
     h.mock.authorizations.capture(a.id, credited + 2_000);
     expect(await balance()).toBe(0);

@@ -11,9 +11,20 @@ import type { Problem } from '../../sdk/generated/types.gen';
 import * as schemas from '../../sdk/generated/zod.gen';
 import { zProblem } from '../../sdk/generated/zod.gen';
 import { operationTable } from '../../sdk/generated/operations.gen';
-import { signRequest } from 'card-issuing-sdk';
+import {
+  createCardIssuingClient,
+  signRequest,
+  type CardIssuingClient,
+  type CardIssuingClientOptions,
+} from 'card-issuing-sdk';
 import { sendSigned } from '../helpers/signed-request';
-import { createMock, type CardIssuingMock, type CreateMockOptions } from '../../mock-server/src/index';
+import {
+  ProblemError,
+  createMock,
+  createMockFetch,
+  type CardIssuingMock,
+  type CreateMockOptions,
+} from '../../mock-server/src/index';
 
 /** The origin the tests' mocks answer on. */
 export const BASE_URL = 'http://mock.test';
@@ -146,6 +157,18 @@ export function expectError(result: { error?: unknown; response?: Response }, st
   return problem;
 }
 
+/** Expects an in-process control call to throw the ProblemError `code` with `status`; returns it. */
+export function refused(action: () => unknown, status: number, code: string): ProblemError {
+  try {
+    action();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ProblemError);
+    expect({ status: (error as ProblemError).status, code: (error as ProblemError).code }).toEqual({ status, code });
+    return error as ProblemError;
+  }
+  throw new Error(`expected ${status} ${code}, but the control call succeeded`);
+}
+
 /** The response of a generated-function result (always there once a request was made). */
 export function responseOf(result: { response?: Response }): Response {
   if (!result.response) throw new Error('The request was not made (the client refused it before sending).');
@@ -158,4 +181,15 @@ export function ok<T>(result: { data?: T; error?: unknown; response?: Response }
     throw new Error(`Expected success, got ${result.response?.status}: ${JSON.stringify(result.error)}`);
   }
   return result.data;
+}
+
+/** The SDK's client on a test's mock, in process (`createMockFetch`), with the default credentials. */
+export function sdkClient(mock: CardIssuingMock, options: Partial<CardIssuingClientOptions> = {}): CardIssuingClient {
+  return createCardIssuingClient({
+    baseUrl: BASE_URL,
+    apiKey: 'test_key',
+    apiSecret: 'test_secret',
+    fetch: createMockFetch(mock.handlers),
+    ...options,
+  });
 }

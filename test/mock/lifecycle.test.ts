@@ -6,7 +6,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  createCard,
   getApproval,
   getApprovalCardDetails,
   increaseApprovalBudget,
@@ -14,10 +13,9 @@ import {
 } from '../../sdk/generated/sdk.gen';
 import type { Approval } from '../../sdk/generated/types.gen';
 import { exportPublicKey, generateCardKeyPair } from '../../sdk/src/card-details/keys';
-import { ProblemError } from '../../mock-server/src/index';
 import { business, contextOf, settle, type DomainEvent } from '../../mock-server/src/domain';
-import { fund, makeApproval, makeBusinessUser, makeUser } from './flows';
-import { DAY, T0, expectError, expectProblem, mockHarness, ok, send } from './helpers';
+import { fund, makeApproval, makeBusinessUser, makeDeliveredApproval, makeS2sCard } from './flows';
+import { DAY, T0, expectError, expectProblem, mockHarness, ok, refused, send } from './helpers';
 
 const h = mockHarness();
 const corporate = () => h.mock.fixtures().corporates[0]!;
@@ -49,25 +47,7 @@ function ledger() {
 }
 
 /** A DELIVERED approval of `budget` for a registered user. */
-async function delivered(budget = 50_000, toDays = 10): Promise<Approval> {
-  const user = await makeBusinessUser(h.client, h.mock, true);
-  const approval = await makeApproval(h.client, h.mock, user.userUuid, { budget, toDays });
-  const now = await fetchApproval(approval);
-  expect(now.status).toBe('DELIVERED');
-  return now;
-}
-
-/** Expects a control call to throw the ProblemError `code` with `status`; returns it. */
-function refused(action: () => unknown, status: number, code: string): ProblemError {
-  try {
-    action();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ProblemError);
-    expect({ status: (error as ProblemError).status, code: (error as ProblemError).code }).toEqual({ status, code });
-    return error as ProblemError;
-  }
-  throw new Error(`expected ${status} ${code}, but the control call succeeded`);
-}
+const delivered = (budget = 50_000, toDays = 10) => makeDeliveredApproval(h.client, h.mock, { budget, toDays });
 
 describe('change requests: accepted, one at a time, ended with their approval', () => {
   it('accepting a change of a DELIVERED approval: it takes over status, card, reservation and spending; the old one is REAPPROVED', async () => {
@@ -442,16 +422,7 @@ describe('card transactions: authorizations', () => {
   });
 
   it("a Server2Server card spends from its user's balance, declined when the balance is short or the card not ACTIVE", async () => {
-    const { user, balanceId } = await makeUser(h.client, h.mock, { depositConsents: true });
-    const config = h.mock.fixtures().cardConfigs.find((c) => c.type === 'VIRTUAL' && c.price === null)!;
-    const card = ok(
-      await createCard({
-        client: h.client,
-        path: { userId: user.id },
-        body: { configId: config.configId, visualId: config.visualIds[0]! },
-      }),
-    );
-    if (card.object !== 'card') throw new Error('expected a card');
+    const { user, balanceId, card } = await makeS2sCard(h.client, h.mock);
     expect(h.mock.cards.authorize(card.id, { amount: 1, currency: 'EUR', merchant: 'Shop' })).toMatchObject({
       status: 'DECLINED',
       declineReason: 'INSUFFICIENT_FUNDS',

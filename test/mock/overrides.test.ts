@@ -7,10 +7,18 @@
 import { HttpResponse, http, passthrough } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { createUser, getUser, listBalances } from '../../sdk/generated/sdk.gen';
-import { createCardIssuingClient } from 'card-issuing-sdk';
-import { createMockFetch } from '../../mock-server/src/index';
 import { registration } from './flows';
-import { BASE_URL, expectError, expectProblem, mockHarness, ok, responseOf, send, signedClient } from './helpers';
+import {
+  sdkClient,
+  BASE_URL,
+  expectError,
+  expectProblem,
+  mockHarness,
+  ok,
+  responseOf,
+  send,
+  signedClient,
+} from './helpers';
 
 const h = mockHarness();
 
@@ -187,13 +195,7 @@ describe('the inspector, the journal and GET /__mock/overrides', () => {
 
 describe('mock.use', () => {
   it('puts raw msw handlers before the mock’s own, newest first; one that answers nothing lets the mock answer', async () => {
-    const client = createCardIssuingClient({
-      baseUrl: BASE_URL,
-      apiKey: 'test_key',
-      apiSecret: 'test_secret',
-      fetch: createMockFetch(h.mock.handlers),
-      retry: false,
-    });
+    const client = sdkClient(h.mock, { retry: false });
     const user = await client.s2s.users.create(registration());
     const seen: string[] = [];
     const remove = h.mock.use(

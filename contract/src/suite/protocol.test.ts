@@ -5,14 +5,8 @@
  */
 import { describe, expect, it } from './support/test';
 import { registeredUser } from './support/actors';
-import {
-  UNKNOWN_ID,
-  expectProblem,
-  expectRefusal,
-  newBusinessUser,
-  newRegistration,
-  useContract,
-} from './support/harness';
+import { UNKNOWN_ID, expectProblem, expectRefusal, newBusinessUser, useContract } from './support/harness';
+import { newRegistration } from 'card-issuing-mock/control';
 
 const contract = useContract(import.meta.url);
 

@@ -5,7 +5,8 @@
 import { describe, expect, it } from './support/test';
 import { signRequest } from 'card-issuing-sdk';
 import { buildStringToSign } from 'card-issuing-sdk/server';
-import { UNKNOWN_ID, expectProblem, newRegistration, useContract } from './support/harness';
+import { newRegistration } from 'card-issuing-mock/control';
+import { UNKNOWN_ID, expectProblem, useContract } from './support/harness';
 
 const contract = useContract(import.meta.url);
 const now = () => Math.floor(Date.now() / 1000);

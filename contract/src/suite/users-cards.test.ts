@@ -9,7 +9,8 @@ import { describe, expect, it, type TestContext } from './support/test';
 import { decryptCardDetails, exportPublicKey, generateCardKeyPair, type Card } from 'card-issuing-sdk';
 import { isLuhnValid } from 'card-issuing-sdk/server';
 import { cardReadyUser, fundBalance, registeredUser, verifiedUser } from './support/actors';
-import { UNKNOWN_ID, expectProblem, expectRefusal, newRegistration, useContract } from './support/harness';
+import { newRegistration } from 'card-issuing-mock/control';
+import { UNKNOWN_ID, expectProblem, expectRefusal, useContract } from './support/harness';
 
 const contract = useContract(import.meta.url);
 const DAY = 24 * 3600;

@@ -8,35 +8,27 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+// Types only (erased at build, so the package does not need the mock at run time): the usage document is the mock's
+// (`GET /__mock/usage`), declared once there, and a change to its shape fails this package's type check.
+import type { Usage, UsageOperation } from 'card-issuing-mock';
 import { CannotRun } from '../run/probe';
 
 /** An example exchange, as the mock's usage keeps one per status. */
-export interface UsageExample {
-  request: { method: string; target: string; headers: Record<string, string>; body: unknown };
-  response: { status: number; headers: Record<string, string>; body: unknown };
-}
+export type UsageExample = UsageOperation['examples'][number];
 
-/** One operation the app used. */
-export interface UsedOperation {
-  operationId: string;
-  method: string;
-  path: string;
-  statuses: number[];
-  queryParameters: string[];
-  requestFields: string[];
-  responseFields: Record<string, string[]>;
-}
+/** One operation the app used: the mock's usage of it without the examples. */
+export type UsedOperation = Omit<UsageOperation, 'examples'>;
 
 /** The usage file (`--out`). */
 export interface UsageFile {
-  usageVersion: 1;
+  usageVersion: Usage['usageVersion'];
   /** Where it was read from: a URL or a file name. */
   source: string;
   operations: UsedOperation[];
 }
 
 /** Operations with their examples, before they are written out. */
-type Read = { operations: (UsedOperation & { examples: UsageExample[] })[] };
+type Read = { operations: UsageOperation[] };
 
 interface JournalItem {
   method: string;
@@ -175,13 +167,15 @@ function readDocument(from: string): unknown {
 /** Reads what the app used from `from`: a mock's base URL, a usage document's URL or file, or a saved journal. */
 export async function readUsage(from: string, specPath: string): Promise<Read> {
   const document = /^https?:\/\//.test(from) ? await fetchDocument(from) : readDocument(from);
-  const doc = document as { usageVersion?: unknown; recording?: unknown; operations?: unknown; items?: unknown };
+  const doc = document as Partial<Usage> & { items?: unknown };
   if (doc.usageVersion === 1 && Array.isArray(doc.operations)) {
     if (doc.recording === false)
       throw new CannotRun(
         `${from}: the mock does not record usage (start it with recordUsage: true; the standalone server does by default)`,
       );
-    return { operations: (doc.operations as Read['operations']).map((o) => ({ ...o, examples: o.examples ?? [] })) };
+    // A document saved without its examples still reads (its Pact then has no interactions).
+    const operations = doc.operations as (Omit<UsageOperation, 'examples'> & Partial<UsageOperation>)[];
+    return { operations: operations.map((o) => ({ ...o, examples: o.examples ?? [] })) };
   }
   const items = Array.isArray(document) ? document : Array.isArray(doc.items) ? doc.items : undefined;
   if (items) return fromJournal(items as JournalItem[], specPath);

@@ -132,7 +132,7 @@ export interface TenantControl {
   faults: {
     /**
      * The next `times` (default 1) requests of `operationId`, or matching `method` and `path`, fail with `status`,
-     * `code` (default: the spec's code for the status), `detail` and `retryAfter`, and/or wait `delayMs`; status 0
+     * `code` (default: the status's own code, `codeOfStatus`), `detail` and `retryAfter`, and/or wait `delayMs`; status 0
      * drops the connection. Returns the fault as kept (with its `id`).
      */
     inject(fault: FaultSpec): FaultRule;
@@ -147,7 +147,7 @@ export interface TenantControl {
    * or the next `times`; after `delayMs`), as msw's `server.use` would, for this tenant only. Typed from the spec:
    * an undeclared status or a body of the wrong shape does not compile; checked against the spec's response
    * schema (400 VALIDATION_FAILED naming each bad path) unless `unchecked: true`. An error status without a body
-   * answers the problem of the spec's code for it. The latest override of an operation answers; each answer is
+   * answers the problem of the status's own code (`INJECTED_FAULT` for a status with several). The latest override of an operation answers; each answer is
    * marked in the journal (`override: id`). Returns the override as kept (with its `id`).
    */
   override<K extends OperationId>(operationId: K, override: OverrideSpec<K>): OverrideRule;

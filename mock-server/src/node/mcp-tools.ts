@@ -154,7 +154,7 @@ export const MCP_TOOLS: readonly Tool[] = [
     'inject_fault',
     'POST',
     '/__mock/faults',
-    "Makes the next `times` requests of an operation (or method and path) fail with a status and the spec's code for it, a Retry-After, a delay, or a dropped connection (status 0)",
+    "Makes the next `times` requests of an operation (or method and path) fail with a status and a code (default: the status's own, INJECTED_FAULT where the spec has several), a Retry-After, a delay, or a dropped connection (status 0)",
     zFaultBody.shape,
   ),
   route('list_faults', 'GET', '/__mock/faults', 'The faults waiting, in the order they are tried'),

@@ -2,8 +2,9 @@
  * Injected faults: the next `times` requests that match an operation (by operationId, or by method and path
  * pattern) answer with a problem (status, code, detail, `Retry-After`) or a dropped connection, after an optional
  * delay, so that an integrator can test retries, timeouts and error handling. A fault without a code answers with
- * the spec's code for its status (`x-status` of `ProblemCode`, generated into `problemStatus`): 503
- * SERVICE_UNAVAILABLE, 429 RATE_LIMITED, 500 INTERNAL_ERROR; a status the spec gives no code, INJECTED_FAULT.
+ * its status's own code ({@link codeOfStatus}): the spec's one code for it (`x-status` of `ProblemCode`, generated
+ * into `problemStatus`: 429 RATE_LIMITED, 500 INTERNAL_ERROR), 503 SERVICE_UNAVAILABLE, and INJECTED_FAULT for
+ * any other status: one with several codes (a 422 is no more REGISTRATION_INCOMPLETE than INSUFFICIENT_FUNDS) or none.
  * Faults are plain JSON data on the tenant (store/tenants.ts), listed and cleared like its overrides.
  * @module
  */
@@ -31,7 +32,7 @@ export const zFaultSpec = z.strictObject({
   path: z.string().min(1).max(MAX_PATTERN_TOKENS).optional(),
   /** The status to answer with (400-599), or 0 for a network error; omitted: the code's status, or only the delay. */
   status: z.union([z.literal(0), z.int().min(400).max(599)]).optional(),
-  /** The problem code (default: the spec's code for the status); its status is the spec's. */
+  /** The problem code (default: the status's own code, see `codeOfStatus`); its status is the spec's. */
   code: z.optional(schemas.zProblemCode),
   /** The problem's `detail` (default: says it was injected). */
   detail: z.string().min(1).max(1000).optional(),
@@ -52,10 +53,27 @@ export const MAX_FAULTS = 1000;
 /** Codes that come with `Retry-After` (the spec says to wait that long): given 1 second unless the fault says. */
 const RETRY_AFTER_CODES: ReadonlySet<ProblemCode> = new Set(['RATE_LIMITED', 'SERVICE_UNAVAILABLE']);
 
-/** The spec's code for a status: the first `ProblemCode` whose `x-status` it is; INJECTED_FAULT when none is. */
+/** The spec's codes of each status (`x-status`), in the spec's order. */
+const CODES_OF_STATUS = Object.entries(problemStatus).reduce((byStatus, [code, status]) => {
+  if (status !== null) byStatus.set(status, [...(byStatus.get(status) ?? []), code as ProblemCode]);
+  return byStatus;
+}, new Map<number, ProblemCode[]>());
+
+/**
+ * A status whose codes include one that means the status itself, as a gateway would say it: 503 is the service
+ * being unavailable (its other code, STATE_NOT_SAVED, is one failure of the mock's state file).
+ */
+const MEANING_OF_STATUS: ReadonlyMap<number, ProblemCode> = new Map([[503, 'SERVICE_UNAVAILABLE']]);
+
+/**
+ * The code a problem of `status` answers with when none is given (a fault, an override): the spec's code when the
+ * status has exactly one (429 RATE_LIMITED, 500 INTERNAL_ERROR), the one that means the status itself (503
+ * SERVICE_UNAVAILABLE), and otherwise INJECTED_FAULT, which claims no cause: any one code of a status with several
+ * (400, 401, 404, 409, 422) would name a cause the test never set up, and a status with none (502) has none to name.
+ */
 export function codeOfStatus(status: number): ProblemCode {
-  const found = Object.entries(problemStatus).find(([, s]) => s === status);
-  return (found?.[0] as ProblemCode | undefined) ?? 'INJECTED_FAULT';
+  const codes = CODES_OF_STATUS.get(status) ?? [];
+  return codes.length === 1 ? codes[0]! : (MEANING_OF_STATUS.get(status) ?? 'INJECTED_FAULT');
 }
 
 /** Adds a fault to a tenant; refuses one that makes no sense with 400 VALIDATION_FAILED naming each field. */

@@ -37,7 +37,7 @@ interface OverrideCommon {
 
 /**
  * What `mock.override(operationId, ...)` takes: the success status with a body of the spec's response schema; an
- * error status (400-599) with an optional problem (members over the spec's code for the status); or, with
+ * error status (400-599) with an optional problem (members over the status's own code, `codeOfStatus`); or, with
  * `unchecked: true`, any body at a declared status (deliberate nonsense).
  */
 export type OverrideSpec<K extends OperationId = OperationId> =
@@ -162,7 +162,7 @@ export function overrideReply(rule: OverrideRule, requestId: string, instance: s
   return reply;
 }
 
-/** The problem an error override answers: the spec's code for the status (or the body's), its members over it. */
+/** The problem an error override answers: the status's own code (or the body's), its members over it. */
 function answerProblem(status: number, body: unknown, requestId: string, instance: string): Problem {
   const given = (typeof body === 'object' && body !== null ? body : {}) as Partial<Problem>;
   const code = (typeof given.code === 'string' ? given.code : codeOfStatus(status)) as ProblemCode;

@@ -28,7 +28,7 @@ export interface FaultRule {
   path?: string;
   /** The status to answer with (400-599), or 0 for a network error; undefined: only the delay. */
   status?: number;
-  /** The problem code (the spec's code for the status unless the fault named one). */
+  /** The problem code (the status's own code, `codeOfStatus`, unless the fault named one). */
   code?: string;
   detail?: string;
   /** Seconds sent as `Retry-After`. */

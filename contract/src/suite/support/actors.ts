@@ -5,8 +5,8 @@
  * @module
  */
 import { depositAddress, type Approval, type BusinessUser, type User } from 'card-issuing-sdk';
-import type { MockControl } from 'card-issuing-mock/control';
-import { newBusinessUser, newRegistration, type Contract } from './harness';
+import { newRegistration, type MockControl } from 'card-issuing-mock/control';
+import { newBusinessUser, type Contract } from './harness';
 
 const DAY_MS = 24 * 3600 * 1000;
 

@@ -19,7 +19,6 @@ import {
 } from 'card-issuing-sdk';
 import type { Fixtures } from 'card-issuing-mock';
 import { createMockControl, createTenant, freshCredentials, type MockControl } from 'card-issuing-mock/control';
-import { newRegistration as registrationOf } from './registration';
 import { createRecordingFetch } from '../../conformance/recording-fetch';
 import { createConformanceChecker } from '../../conformance/validator';
 import { expect } from './expect';
@@ -370,9 +369,6 @@ export async function expectRefusal(call: ApiPromise<unknown>, expected: Expecte
   ).toEqual(expected);
   throw new Error('unreachable');
 }
-
-/** Registration data with a unique e-mail, so that runs and files never collide (the examples' own). */
-export const newRegistration = (firstName = 'Ada', lastName = 'Lovelace') => registrationOf(firstName, lastName);
 
 /** A business user's data with a unique e-mail. */
 export function newBusinessUser(name = 'Grace', lastName = 'Hopper') {

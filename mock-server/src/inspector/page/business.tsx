@@ -4,6 +4,7 @@ import type { ChainView, InspectorView, InstanceView } from '../view-model';
 import { act } from './api';
 import { money, shortInstant, toMinor } from './format';
 import { RevealCard } from './reveal';
+import { type Column, RecordTable } from './table';
 import { ActionButton, AmountField, AuthorizeForm, Badge, Empty, Id, Purchases, Section, useActions } from './ui';
 
 /** The tab. */
@@ -93,60 +94,54 @@ function Bar({ funded, parts }: { funded: number; parts: [string, number][] }) {
   );
 }
 
+type BusinessUser = InspectorView['businessUsers'][number];
+
+/** The business users' columns: name, e-mail, registration, id. */
+const BUSINESS_USER_COLUMNS: Column<BusinessUser>[] = [
+  { heading: 'Name', cell: (u) => u.name },
+  { heading: 'E-mail', cell: (u) => u.email },
+  { heading: 'Registration', cell: (u) => <Badge status={u.registrationStatus} /> },
+  { heading: 'User', cell: (u) => <Id id={u.userUuid} /> },
+];
+
 function BusinessUsers({ view }: { view: InspectorView }) {
-  const { run } = useActions();
   return (
     <Section title="Business users">
       {view.businessUsers.length === 0 ? (
         <Empty>No business users yet.</Empty>
       ) : (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>E-mail</th>
-                <th>Registration</th>
-                <th>User</th>
-                <th>
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {view.businessUsers.map((u) => (
-                <tr key={u.userUuid} data-user={u.userUuid}>
-                  <td data-label="Name">{u.name}</td>
-                  <td data-label="E-mail">{u.email}</td>
-                  <td data-label="Registration">
-                    <Badge status={u.registrationStatus} />
-                  </td>
-                  <td data-label="User">
-                    <Id id={u.userUuid} />
-                  </td>
-                  <td data-label="" class="actions">
-                    {u.registrationStatus !== 'COMPLETED' && (
-                      <ActionButton
-                        label="Complete registration"
-                        name={`Complete registration of ${u.name}`}
-                        kind="primary"
-                        onRun={() =>
-                          run(
-                            'Complete registration',
-                            () => act(`/users/${u.userUuid}/complete-registration`),
-                            () => `${u.name} finished registration`,
-                          )
-                        }
-                      />
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RecordTable
+          rows={view.businessUsers}
+          columns={BUSINESS_USER_COLUMNS}
+          rowKey={(u) => u.userUuid}
+          rowData={(u) => ({ 'data-user': u.userUuid })}
+          actions={BusinessUserActions}
+        />
       )}
     </Section>
+  );
+}
+
+/** Completing a business user's registration (what the corporation's own portal does). */
+function BusinessUserActions({ row: u }: { row: BusinessUser }) {
+  const { run } = useActions();
+  return (
+    <>
+      {u.registrationStatus !== 'COMPLETED' && (
+        <ActionButton
+          label="Complete registration"
+          name={`Complete registration of ${u.name}`}
+          kind="primary"
+          onRun={() =>
+            run(
+              'Complete registration',
+              () => act(`/users/${u.userUuid}/complete-registration`),
+              () => `${u.name} finished registration`,
+            )
+          }
+        />
+      )}
+    </>
   );
 }
 

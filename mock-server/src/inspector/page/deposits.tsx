@@ -3,7 +3,29 @@ import { useState } from 'preact/hooks';
 import type { InspectorView } from '../view-model';
 import { act } from './api';
 import { money, shortInstant } from './format';
+import { type Column, RecordTable } from './table';
 import { Badge, Empty, Field, Id, Section, useActions } from './ui';
+
+type Verification = InspectorView['verifications'][number];
+
+/** The verifications' columns: when, amount (with type and network), status, amount credited, id. */
+const VERIFICATION_COLUMNS: Column<Verification>[] = [
+  { heading: 'When', cell: (v) => shortInstant(v.createdAt) },
+  {
+    heading: 'Amount',
+    cell: (v) => (
+      <>
+        {v.amount} {v.type} <span class="muted">({v.network})</span>
+      </>
+    ),
+  },
+  { heading: 'Status', cell: (v) => <Badge status={v.status} /> },
+  {
+    heading: 'Credited',
+    cell: (v) => (v.creditedAmount ? money(v.creditedAmount.amount, v.creditedAmount.currency) : '—'),
+  },
+  { heading: 'Verification', cell: (v) => <Id id={v.id} /> },
+];
 
 /** The tab. */
 export function DepositsTab({ view }: { view: InspectorView }) {
@@ -14,38 +36,7 @@ export function DepositsTab({ view }: { view: InspectorView }) {
         {view.verifications.length === 0 ? (
           <Empty>No deposits to users' balances yet.</Empty>
         ) : (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th>When</th>
-                  <th>Amount</th>
-                  <th>Status</th>
-                  <th>Credited</th>
-                  <th>Verification</th>
-                </tr>
-              </thead>
-              <tbody>
-                {view.verifications.map((v) => (
-                  <tr key={v.id}>
-                    <td data-label="When">{shortInstant(v.createdAt)}</td>
-                    <td data-label="Amount">
-                      {v.amount} {v.type} <span class="muted">({v.network})</span>
-                    </td>
-                    <td data-label="Status">
-                      <Badge status={v.status} />
-                    </td>
-                    <td data-label="Credited">
-                      {v.creditedAmount ? money(v.creditedAmount.amount, v.creditedAmount.currency) : '—'}
-                    </td>
-                    <td data-label="Verification">
-                      <Id id={v.id} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <RecordTable rows={view.verifications} columns={VERIFICATION_COLUMNS} rowKey={(v) => v.id} />
         )}
       </Section>
       <Section title="Corporate top-ups">

@@ -3,6 +3,7 @@ import type { InspectorView } from '../view-model';
 import { act } from './api';
 import { money } from './format';
 import { RevealCard } from './reveal';
+import { type Column, RecordTable } from './table';
 import { ActionButton, AuthorizeForm, Badge, Empty, Id, Purchases, Section, useActions } from './ui';
 
 type User = InspectorView['users'][number];
@@ -28,159 +29,127 @@ export function S2sTab({ view }: { view: InspectorView }) {
   );
 }
 
-/** The users, one row each. */
-function UsersTable({ users }: { users: User[] }) {
-  return (
-    <div class="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>E-mail</th>
-            <th>Registration</th>
-            <th>E-mail verified</th>
-            <th>KYC</th>
-            <th>Balances</th>
-            <th>
-              <span class="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {users.map((u) => (
-            <UserRow key={u.id} user={u} />
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-/** A user: name, e-mail, registration, e-mail verification, KYC, balances, and the KYC actions. */
-function UserRow({ user: u }: { user: User }) {
-  const { run } = useActions();
-  return (
-    <tr data-user={u.id}>
-      <td data-label="Name">
+/** The users' columns: name (with the id), e-mail, registration, e-mail verification, KYC, balances. */
+const USER_COLUMNS: Column<User>[] = [
+  {
+    heading: 'Name',
+    cell: (u) => (
+      <>
         {u.name}
         <br />
         <Id id={u.id} />
-      </td>
-      <td data-label="E-mail">{u.email}</td>
-      <td data-label="Registration">
-        <Badge status={u.registrationStatus} />
-      </td>
-      <td data-label="E-mail verified">{u.emailVerified ? 'yes' : 'no'}</td>
-      <td data-label="KYC">
-        <Badge status={u.kycStatus} />
-      </td>
-      <td data-label="Balances">
-        {u.balances.map((b) => (
-          <div key={b.id}>{money(b.available, b.currency)}</div>
-        ))}
-      </td>
-      <td data-label="" class="actions">
-        <ActionButton
-          label="KYC passed"
-          name={`KYC passed for ${u.name}`}
-          onRun={() =>
-            run(
-              'KYC',
-              () => act(`/kyc/${u.id}`, { status: 'PASSED' }),
-              () => `KYC passed for ${u.name}`,
-            )
-          }
-        />
-        <ActionButton
-          label="KYC failed"
-          name={`KYC failed for ${u.name}`}
-          kind="danger"
-          onRun={() =>
-            run(
-              'KYC',
-              () => act(`/kyc/${u.id}`, { status: 'FAILED' }),
-              () => `KYC failed for ${u.name}`,
-            )
-          }
-        />
-      </td>
-    </tr>
+      </>
+    ),
+  },
+  { heading: 'E-mail', cell: (u) => u.email },
+  { heading: 'Registration', cell: (u) => <Badge status={u.registrationStatus} /> },
+  { heading: 'E-mail verified', cell: (u) => (u.emailVerified ? 'yes' : 'no') },
+  { heading: 'KYC', cell: (u) => <Badge status={u.kycStatus} /> },
+  { heading: 'Balances', cell: (u) => u.balances.map((b) => <div key={b.id}>{money(b.available, b.currency)}</div>) },
+];
+
+/** The users, one row each. */
+function UsersTable({ users }: { users: User[] }) {
+  return (
+    <RecordTable
+      rows={users}
+      columns={USER_COLUMNS}
+      rowKey={(u) => u.id}
+      rowData={(u) => ({ 'data-user': u.id })}
+      actions={UserActions}
+    />
   );
 }
+
+/** A user's KYC actions. */
+function UserActions({ row: u }: { row: User }) {
+  const { run } = useActions();
+  return (
+    <>
+      <ActionButton
+        label="KYC passed"
+        name={`KYC passed for ${u.name}`}
+        onRun={() =>
+          run(
+            'KYC',
+            () => act(`/kyc/${u.id}`, { status: 'PASSED' }),
+            () => `KYC passed for ${u.name}`,
+          )
+        }
+      />
+      <ActionButton
+        label="KYC failed"
+        name={`KYC failed for ${u.name}`}
+        kind="danger"
+        onRun={() =>
+          run(
+            'KYC',
+            () => act(`/kyc/${u.id}`, { status: 'FAILED' }),
+            () => `KYC failed for ${u.name}`,
+          )
+        }
+      />
+    </>
+  );
+}
+
+/** The cards' columns: holder, type, status, last 4, id. */
+const CARD_COLUMNS: Column<Card>[] = [
+  { heading: 'Holder', cell: (c) => c.holder },
+  { heading: 'Type', cell: (c) => c.type },
+  { heading: 'Status', cell: (c) => <Badge status={c.status} /> },
+  { heading: 'Last 4', cell: (c) => (c.last4 ? `•••• ${c.last4}` : '—') },
+  { heading: 'Card', cell: (c) => <Id id={c.id} /> },
+];
 
 /** The Server2Server cards, one row each. */
 function CardsTable({ cards }: { cards: Card[] }) {
   return (
-    <div class="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th>Holder</th>
-            <th>Type</th>
-            <th>Status</th>
-            <th>Last 4</th>
-            <th>Card</th>
-            <th>
-              <span class="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {cards.map((c) => (
-            <CardRow key={c.id} card={c} />
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <RecordTable
+      rows={cards}
+      columns={CARD_COLUMNS}
+      rowKey={(c) => c.id}
+      rowData={(c) => ({ 'data-card': c.id })}
+      actions={CardActions}
+    />
   );
 }
 
-/** A card: holder, type, status, last 4, and what can be done with it in its status. */
-function CardRow({ card: c }: { card: Card }) {
+/** What can be done with a card in its status. */
+function CardActions({ row: c }: { row: Card }) {
   const { run } = useActions();
   return (
-    <tr data-card={c.id}>
-      <td data-label="Holder">{c.holder}</td>
-      <td data-label="Type">{c.type}</td>
-      <td data-label="Status">
-        <Badge status={c.status} />
-      </td>
-      <td data-label="Last 4">{c.last4 ? `•••• ${c.last4}` : '—'}</td>
-      <td data-label="Card">
-        <Id id={c.id} />
-      </td>
-      <td data-label="" class="actions">
-        {c.status === 'ACTIVE' && (
-          <ActionButton
-            label="Lock"
-            name={`Lock card ${c.last4}`}
-            onRun={() =>
-              run(
-                'Lock',
-                () => act(`/cards/${c.id}/lock`),
-                () => `Locked •••• ${c.last4}`,
-              )
-            }
-          />
-        )}
-        {c.status === 'LOCKED' && (
-          <ActionButton
-            label="Unlock"
-            name={`Unlock card ${c.last4}`}
-            onRun={() =>
-              run(
-                'Unlock',
-                () => act(`/cards/${c.id}/unlock`),
-                () => `Unlocked •••• ${c.last4}`,
-              )
-            }
-          />
-        )}
-        {c.status === 'ACTIVE' && <RevealCard cardId={c.id} card={`card •••• ${c.last4 ?? c.id.slice(0, 4)}`} />}
-        <AuthorizeForm cardId={c.id} card={`card •••• ${c.last4 ?? c.id.slice(0, 4)}`} currency={c.currency} />
-        <Purchases purchases={c.purchases} />
-      </td>
-    </tr>
+    <>
+      {c.status === 'ACTIVE' && (
+        <ActionButton
+          label="Lock"
+          name={`Lock card ${c.last4}`}
+          onRun={() =>
+            run(
+              'Lock',
+              () => act(`/cards/${c.id}/lock`),
+              () => `Locked •••• ${c.last4}`,
+            )
+          }
+        />
+      )}
+      {c.status === 'LOCKED' && (
+        <ActionButton
+          label="Unlock"
+          name={`Unlock card ${c.last4}`}
+          onRun={() =>
+            run(
+              'Unlock',
+              () => act(`/cards/${c.id}/unlock`),
+              () => `Unlocked •••• ${c.last4}`,
+            )
+          }
+        />
+      )}
+      {c.status === 'ACTIVE' && <RevealCard cardId={c.id} card={`card •••• ${c.last4 ?? c.id.slice(0, 4)}`} />}
+      <AuthorizeForm cardId={c.id} card={`card •••• ${c.last4 ?? c.id.slice(0, 4)}`} currency={c.currency} />
+      <Purchases purchases={c.purchases} />
+    </>
   );
 }
 
