@@ -412,7 +412,7 @@ function overrideControl(getTenant: () => Tenant): Pick<TenantControl, 'override
     override: (operationId, override) => setOverride(getTenant(), operationId, override),
     overrides: {
       // A copy through JSON, not structuredClone: with a state file the rules are reached through its tracking proxies.
-      list: () => JSON.parse(JSON.stringify(getTenant().overrides ?? [])) as OverrideRule[],
+      list: () => JSON.parse(JSON.stringify(getTenant().overrides)) as OverrideRule[],
       remove: (id) => {
         if (!removeOverride(getTenant(), id)) throw notFound('override', id);
       },
