@@ -116,54 +116,15 @@ async function call<T>(
   const url = new URL(`${options.baseUrl.replace(/\/$/, '')}/__mock/${path}`);
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
   if (options.apiKey !== undefined) url.searchParams.set('apiKey', options.apiKey);
-  const send = options.fetch ?? globalThis.fetch;
   const text = body === undefined ? undefined : JSON.stringify(body);
-  const headers: Record<string, string> = text === undefined ? {} : { 'content-type': 'application/json' };
-  if (options.apiKey !== undefined && options.apiSecret !== undefined) {
-    headers.authorization = (
-      await signRequest({ method, url: url.href, body: text, apiKey: options.apiKey, apiSecret: options.apiSecret })
-    ).authorization;
-  }
-  let response: Response;
-  try {
-    response = await send(url, { method, headers, ...(text === undefined ? {} : { body: text }) });
-  } catch (error) {
-    // fetch says only "fetch failed"; the transport's own error (ECONNREFUSED, ENOTFOUND, ...) is its cause.
-    const cause =
-      error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
-    const reason =
-      typeof cause?.code === 'string'
-        ? cause.code
-        : typeof cause?.message === 'string'
-          ? cause.message
-          : error instanceof Error
-            ? error.message
-            : String(error);
-    throw new ControlError({
-      code: 'CONTROL_UNAVAILABLE',
-      detail: `${method} /__mock/${path} got no answer from ${options.baseUrl}: ${reason}`,
-    });
-  }
-  const answer = await response.text();
-  let parsed: unknown;
-  try {
-    parsed = answer === '' ? undefined : JSON.parse(answer);
-  } catch {
-    parsed = undefined;
-  }
-  if (!response.ok) {
-    const problem = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as {
-      code?: unknown;
-      detail?: unknown;
-      title?: unknown;
-    };
-    throw new ControlError({
-      status: response.status,
-      problem,
-      code: typeof problem.code === 'string' ? problem.code : `HTTP_${response.status}`,
-      detail: `${method} /__mock/${path}: ${typeof problem.detail === 'string' ? problem.detail : typeof problem.title === 'string' ? problem.title : 'refused'}`,
-    });
-  }
+  const headers = await headersOf(options, method, url, text);
+  const response = await sendOrExplain(options, method, path, url, {
+    method,
+    headers,
+    ...(text === undefined ? {} : { body: text }),
+  });
+  const parsed = jsonOrUndefined(await response.text());
+  if (!response.ok) throw refusal(method, path, response.status, parsed);
   if (parsed === undefined) {
     throw new ControlError({
       status: response.status,
@@ -172,6 +133,76 @@ async function call<T>(
     });
   }
   return parsed as T;
+}
+
+/** The request's headers: its content type, and its signature when it acts on a tenant with a secret. */
+async function headersOf(
+  options: ControlOptions,
+  method: string,
+  url: URL,
+  text: string | undefined,
+): Promise<Record<string, string>> {
+  const headers: Record<string, string> = text === undefined ? {} : { 'content-type': 'application/json' };
+  if (options.apiKey !== undefined && options.apiSecret !== undefined) {
+    headers.authorization = (
+      await signRequest({ method, url: url.href, body: text, apiKey: options.apiKey, apiSecret: options.apiSecret })
+    ).authorization;
+  }
+  return headers;
+}
+
+/** Sends the request; no answer at all becomes CONTROL_UNAVAILABLE naming the transport's reason. */
+async function sendOrExplain(
+  options: ControlOptions,
+  method: string,
+  path: string,
+  url: URL,
+  init: RequestInit,
+): Promise<Response> {
+  const send = options.fetch ?? globalThis.fetch;
+  try {
+    return await send(url, init);
+  } catch (error) {
+    throw new ControlError({
+      code: 'CONTROL_UNAVAILABLE',
+      detail: `${method} /__mock/${path} got no answer from ${options.baseUrl}: ${transportReason(error)}`,
+    });
+  }
+}
+
+/** Why fetch failed: it says only "fetch failed"; the transport's own error (ECONNREFUSED, ENOTFOUND, ...) is its cause. */
+function transportReason(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  if (typeof cause?.code === 'string') return cause.code;
+  if (typeof cause?.message === 'string') return cause.message;
+  return error.message;
+}
+
+/** The answer's JSON, or undefined when it is empty or not JSON. */
+function jsonOrUndefined(answer: string): unknown {
+  try {
+    return answer === '' ? undefined : JSON.parse(answer);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The {@link ControlError} of a non-2xx answer: the problem's code and detail (or title) when it has them. */
+function refusal(method: string, path: string, status: number, parsed: unknown): ControlError {
+  const problem = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as {
+    code?: unknown;
+    detail?: unknown;
+    title?: unknown;
+  };
+  const said =
+    typeof problem.detail === 'string' ? problem.detail : typeof problem.title === 'string' ? problem.title : 'refused';
+  return new ControlError({
+    status,
+    problem,
+    code: typeof problem.code === 'string' ? problem.code : `HTTP_${status}`,
+    detail: `${method} /__mock/${path}: ${said}`,
+  });
 }
 
 /** The control API of the tenant `options.apiKey` on the mock at `options.baseUrl`. */

@@ -151,6 +151,33 @@ describe('the SQLite state file', () => {
       await again.close();
     }
   });
+  // A tenant's row keeps its fields beside its state (faults, overrides, the last rule id); a row that lacks one of
+  // them or holds something else there (an older or hand-edited file) still gives a tenant with every part.
+  it('gives every tenant its faults and overrides when the stored row lacks them or holds no list', async () => {
+    const file = join(folder(), 'state.db');
+    const first = await startMockServer({ port: 0, stateFile: file });
+    const set = await control(first.url, 'POST', '/overrides', { operationId: 'listCards', status: 503, times: 2 });
+    expect(set.status).toBe(201);
+    await first.close();
+    const db = new DatabaseSync(file);
+    const row = db.prepare('SELECT value FROM tenants').get() as { value: string };
+    const { apiSecret, ruleSeq } = JSON.parse(row.value) as { apiSecret: string; ruleSeq: number };
+    db.prepare('UPDATE tenants SET value = ?').run(JSON.stringify({ apiSecret, faults: null, ruleSeq }));
+    db.close();
+    const again = await startMockServer({ port: 0, stateFile: file });
+    try {
+      expect((await control(again.url, 'GET', '/overrides')).body.items).toEqual([]);
+      expect((await control(again.url, 'GET', '/faults')).body.items).toEqual([]);
+      const inspect = await control(again.url, 'GET', '/inspect');
+      expect(inspect.status).toBe(200);
+      expect([inspect.body.faults, inspect.body.overrides]).toEqual([[], []]);
+      // The rule ids go on from the stored one: never given twice.
+      const next = await control(again.url, 'POST', '/overrides', { operationId: 'listCards', status: 503 });
+      expect(next.body.id).toBe(`override_${ruleSeq + 1}`);
+    } finally {
+      await again.close();
+    }
+  });
 });
 
 /** A JSON state file as an earlier version wrote it: a snapshot and a journal of `lines`; the snapshot's clock. */

@@ -77,12 +77,36 @@ function ruleRoutes(name: string, idPrefix: string, rules: (control: TenantContr
 
 /** The `/__mock/` routes (the pipeline answers 404 ROUTE_NOT_FOUND for any other path under `/__mock`). */
 export function controlRoutes(api: ControlApi): RouteDef[] {
-  const ok = (body: unknown, status = 200) => ({ status, body });
-  const clockView = (control: TenantControl) => ({
-    now: control.clock.now().toISOString(),
-    frozen: control.clock.frozen(),
-  });
-  const routes: RouteDef[] = [
+  return [
+    ...clockRoutes(),
+    ...actorRoutes(),
+    ...cardRoutes(),
+    ...authorizationRoutes(),
+    ...givenRoutes(),
+    ...stateRoutes(),
+    ...faultAndOverrideRoutes(),
+    {
+      method: 'post',
+      path: '/__mock/credentials',
+      body: zCredentialsBody,
+      run: ({ body }) => {
+        const { created, control } = api.addCredentials(body as Credentials);
+        return ok(publicFixtures(control), created ? 201 : 200);
+      },
+    },
+  ];
+}
+
+const ok = (body: unknown, status = 200) => ({ status, body });
+
+const clockView = (control: TenantControl) => ({
+  now: control.clock.now().toISOString(),
+  frozen: control.clock.frozen(),
+});
+
+/** Fixtures, reset and the virtual clock. */
+function clockRoutes(): RouteDef[] {
+  return [
     { method: 'get', path: '/__mock/fixtures', run: ({ control }) => ok(publicFixtures(control)) },
     {
       method: 'post',
@@ -102,6 +126,12 @@ export function controlRoutes(api: ControlApi): RouteDef[] {
         return ok(clockView(control));
       },
     },
+  ];
+}
+
+/** What users, the KYC provider, the chain and the corporation do: outbox, KYC, deposits, registration, approvals. */
+function actorRoutes(): RouteDef[] {
+  return [
     {
       method: 'get',
       path: '/__mock/outbox',
@@ -136,27 +166,41 @@ export function controlRoutes(api: ControlApi): RouteDef[] {
       }),
       body: zRequestChangeBody,
       optionalBody: true,
-      run: ({ control, params, body }) => {
-        const { corporateUuid, approvalUuid, action } = params as {
-          corporateUuid: string;
-          approvalUuid: string;
-          action: string;
-        };
-        if (action === 'request-change')
-          return ok(
-            control.approvals.requestChange(corporateUuid, approvalUuid, body as z.infer<typeof zRequestChangeBody>),
-            201,
-          );
-        // Only a change request has a body; the other actions take none.
-        if (Object.keys(body as object).length > 0)
-          throw new ProblemError('VALIDATION_FAILED', `${action} takes no body.`, {
-            errors: [{ path: 'body', message: 'No body is sent' }],
-          });
-        if (action === 'cancel') return ok(control.approvals.cancel(corporateUuid, approvalUuid));
-        if (action === 'reject') return ok(control.approvals.reject(corporateUuid, approvalUuid));
-        return ok(control.approvals.accept(corporateUuid, approvalUuid));
-      },
+      run: ({ control, params, body }) => approvalAction(control, params as ApprovalParams, body),
     },
+  ];
+}
+
+/** The path parameters of an approval action (a type literal, so that the route's parameter record converts to it). */
+type ApprovalParams = {
+  corporateUuid: string;
+  approvalUuid: string;
+  action: string;
+};
+
+/** An approval action; only a change request has a body, the other actions take none. */
+function approvalAction(
+  control: TenantControl,
+  { corporateUuid, approvalUuid, action }: ApprovalParams,
+  body: unknown,
+) {
+  if (action === 'request-change')
+    return ok(
+      control.approvals.requestChange(corporateUuid, approvalUuid, body as z.infer<typeof zRequestChangeBody>),
+      201,
+    );
+  if (Object.keys(body as object).length > 0)
+    throw new ProblemError('VALIDATION_FAILED', `${action} takes no body.`, {
+      errors: [{ path: 'body', message: 'No body is sent' }],
+    });
+  if (action === 'cancel') return ok(control.approvals.cancel(corporateUuid, approvalUuid));
+  if (action === 'reject') return ok(control.approvals.reject(corporateUuid, approvalUuid));
+  return ok(control.approvals.accept(corporateUuid, approvalUuid));
+}
+
+/** Purchases, details, refunds and the lock of a card. */
+function cardRoutes(): RouteDef[] {
+  return [
     {
       method: 'post',
       path: '/__mock/cards/{cardId}/authorize',
@@ -187,8 +231,12 @@ export function controlRoutes(api: ControlApi): RouteDef[] {
       run: ({ control, params }) =>
         ok(params.action === 'lock' ? control.cards.lock(params.cardId!) : control.cards.unlock(params.cardId!)),
     },
-    ...authorizationRoutes(),
-    ...givenRoutes(),
+  ];
+}
+
+/** The tenant's whole state: snapshot and restore. */
+function stateRoutes(): RouteDef[] {
+  return [
     { method: 'get', path: '/__mock/state', run: ({ control }) => ok(control.snapshot()) },
     {
       method: 'put',
@@ -198,6 +246,12 @@ export function controlRoutes(api: ControlApi): RouteDef[] {
         return ok({ restored: true, apiKey: control.apiKey });
       },
     },
+  ];
+}
+
+/** Faults and overrides: add one, list, clear, remove one. */
+function faultAndOverrideRoutes(): RouteDef[] {
+  return [
     {
       method: 'post',
       path: '/__mock/faults',
@@ -214,16 +268,5 @@ export function controlRoutes(api: ControlApi): RouteDef[] {
       },
     },
     ...ruleRoutes('overrides', 'override', (control) => control.overrides),
-    {
-      method: 'post',
-      path: '/__mock/credentials',
-      body: zCredentialsBody,
-      run: ({ body }) => {
-        const { created, control } = api.addCredentials(body as Credentials);
-        return ok(publicFixtures(control), created ? 201 : 200);
-      },
-    },
   ];
-
-  return routes;
 }

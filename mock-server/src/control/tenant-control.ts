@@ -191,10 +191,60 @@ export interface TenantControl {
   subscribe(listener: ObservedListener): () => void;
 }
 
+type Run = <T>(fn: (ctx: DomainContext, tenant: Tenant) => T) => T;
+
 /** The control of the tenant `getTenant` returns at each call (so the default follows an import of state). */
 export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant): TenantControl {
+  const { act, read } = runners(runtime, getTenant);
+  return {
+    get apiKey() {
+      return getTenant().apiKey;
+    },
+    clock: clockControl(runtime, getTenant, act),
+    ...stateControl(runtime, getTenant, read),
+    outbox: (userId) =>
+      read((ctx) => (userId === undefined ? ctx.state.outbox : outboxOf(ctx.state, userId)).map((m) => ({ ...m }))),
+    kyc: (userId, status) =>
+      act((ctx) => {
+        const [body] = validateParts([{ location: 'body', schema: zKycBody, value: { status } }]) as [
+          { status: 'PASSED' | 'FAILED' },
+        ];
+        return users.setKycStatus(ctx, userId, body.status);
+      }),
+    deposits: {
+      incoming: (deposit) =>
+        act((ctx) => {
+          const [body] = validateParts([{ location: 'body', schema: zIncomingDepositBody, value: deposit }]) as [
+            IncomingDeposit,
+          ];
+          return deposits.incomingDeposit(ctx, body);
+        }),
+    },
+    approvals: approvalControl(act),
+    users: {
+      completeRegistration: (userUuid) => act((ctx) => business.completeRegistration(ctx, userUuid)),
+    },
+    cards: cardControl(act, read),
+    authorizations: authorizationControl(act, read),
+    ...givenControl(runtime, getTenant),
+    faults: faultControl(getTenant),
+    ...overrideControl(getTenant),
+    fixtures: () =>
+      read((ctx, tenant) =>
+        fixturesOf(ctx.state, { apiKey: tenant.apiKey, apiSecret: tenant.apiSecret }, indexOf(ctx.state)),
+      ),
+    // Settled first, so that a test reading events sees the transitions its last move of the clock made due.
+    requests: (filter) => runtime.observer.requests(getTenant().apiKey, filter),
+    usage: () => runtime.observer.usageOf(getTenant().apiKey),
+    events: (filter) => read((_ctx, tenant) => runtime.observer.events(tenant.apiKey, filter)),
+    subscribe: (listener) => runtime.observer.subscribe(getTenant().apiKey, listener),
+  };
+}
+
+/** The two ways a control call runs against the current tenant: `act` (which may change it) and `read`. */
+function runners(runtime: ObservedRuntime, getTenant: () => Tenant): { act: Run; read: Run } {
   /** Runs a control action: settle, act, settle (the action may make transitions due), tell the listeners. */
-  const act = <T>(fn: (ctx: DomainContext, tenant: Tenant) => T): T => {
+  const act: Run = (fn) => {
     const tenant = getTenant();
     const emit = runtime.observer.emitter(tenant.apiKey);
     const ctx = contextOf(tenant.state, emit);
@@ -209,13 +259,28 @@ export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant)
     }
   };
   /** Runs a read: settle first so it sees due transitions; tell the listeners only if something moved. */
-  const read = <T>(fn: (ctx: DomainContext, tenant: Tenant) => T): T => {
+  const read: Run = (fn) => {
     const tenant = getTenant();
     const ctx = contextOf(tenant.state, runtime.observer.emitter(tenant.apiKey));
     if (settle(ctx) > 0) runtime.changed();
     return fn(ctx, tenant);
   };
-  /** Tells the listeners that the tenant's clock moved from `from` to `to` (epoch ms). */
+  return { act, read };
+}
+
+/** An instant given as an RFC 3339 string or a Date, in epoch ms (400 VALIDATION_FAILED when it is neither). */
+function instantMs(instant: string | Date): number {
+  const ms =
+    typeof instant === 'string' ? Date.parse(instant) : instant instanceof Date ? instant.getTime() : Number.NaN;
+  if (Number.isNaN(ms))
+    throw new ProblemError('VALIDATION_FAILED', 'Not an instant.', {
+      errors: [{ path: 'instant', message: 'Not an RFC 3339 instant' }],
+    });
+  return ms;
+}
+
+/** The tenant's virtual clock; each move tells the listeners from where to where it went. */
+function clockControl(runtime: ObservedRuntime, getTenant: () => Tenant, act: Run): TenantControl['clock'] {
   const clockMoved = (tenant: Tenant, from: number, to: number): void => {
     runtime.observer.emit(
       tenant.apiKey,
@@ -223,43 +288,38 @@ export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant)
       { at: from },
     );
   };
-
   return {
-    get apiKey() {
-      return getTenant().apiKey;
-    },
-    clock: {
-      now: () => new Date(clockNow(getTenant().state.clock)),
-      frozen: () => getTenant().state.clock.frozenAt !== null,
-      advance: (seconds) =>
-        act((ctx, tenant) => {
-          const [body] = validateParts([{ location: 'body', schema: zClockAdvanceBody, value: { seconds } }]) as [
-            { seconds: number },
-          ];
-          advanceClock(tenant.state.clock, body.seconds);
-          clockMoved(tenant, ctx.now, clockNow(tenant.state.clock));
-        }),
-      set: (instant) =>
-        act((ctx, tenant) => {
-          const ms =
-            typeof instant === 'string'
-              ? Date.parse(instant)
-              : instant instanceof Date
-                ? instant.getTime()
-                : Number.NaN;
-          if (Number.isNaN(ms))
-            throw new ProblemError('VALIDATION_FAILED', 'Not an instant.', {
-              errors: [{ path: 'instant', message: 'Not an RFC 3339 instant' }],
-            });
-          if (ms < ctx.now) {
-            throw new ProblemError('VALIDATION_FAILED', 'The virtual clock only moves forward.', {
-              errors: [{ path: 'instant', message: `Before the clock's now (${new Date(ctx.now).toISOString()})` }],
-            });
-          }
-          setClock(tenant.state.clock, ms);
-          clockMoved(tenant, ctx.now, ms);
-        }),
-    },
+    now: () => new Date(clockNow(getTenant().state.clock)),
+    frozen: () => getTenant().state.clock.frozenAt !== null,
+    advance: (seconds) =>
+      act((ctx, tenant) => {
+        const [body] = validateParts([{ location: 'body', schema: zClockAdvanceBody, value: { seconds } }]) as [
+          { seconds: number },
+        ];
+        advanceClock(tenant.state.clock, body.seconds);
+        clockMoved(tenant, ctx.now, clockNow(tenant.state.clock));
+      }),
+    set: (instant) =>
+      act((ctx, tenant) => {
+        const ms = instantMs(instant);
+        if (ms < ctx.now) {
+          throw new ProblemError('VALIDATION_FAILED', 'The virtual clock only moves forward.', {
+            errors: [{ path: 'instant', message: `Before the clock's now (${new Date(ctx.now).toISOString()})` }],
+          });
+        }
+        setClock(tenant.state.clock, ms);
+        clockMoved(tenant, ctx.now, ms);
+      }),
+  };
+}
+
+/** Reset, snapshot and restore of the tenant's whole state. */
+function stateControl(
+  runtime: ObservedRuntime,
+  getTenant: () => Tenant,
+  read: Run,
+): Pick<TenantControl, 'reset' | 'snapshot' | 'restore'> {
+  return {
     reset: () => {
       const tenant = getTenant();
       tenant.state = runtime.tenants.fresh(tenant.apiKey);
@@ -288,76 +348,71 @@ export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant)
       runtime.observer.emit(tenant.apiKey, { type: 'mock.restored' });
       runtime.changed();
     },
-    outbox: (userId) =>
-      read((ctx) => (userId === undefined ? ctx.state.outbox : outboxOf(ctx.state, userId)).map((m) => ({ ...m }))),
-    kyc: (userId, status) =>
+  };
+}
+
+/** The corporation's and the user's actions on approvals. */
+function approvalControl(act: Run): TenantControl['approvals'] {
+  return {
+    cancel: (corporateUuid, approvalUuid) => act((ctx) => business.cancelApproval(ctx, corporateUuid, approvalUuid)),
+    reject: (corporateUuid, approvalUuid) => act((ctx) => business.rejectApproval(ctx, corporateUuid, approvalUuid)),
+    requestChange: (corporateUuid, approvalUuid, change = {}) =>
       act((ctx) => {
-        const [body] = validateParts([{ location: 'body', schema: zKycBody, value: { status } }]) as [
-          { status: 'PASSED' | 'FAILED' },
+        const [body] = validateParts([{ location: 'body', schema: zRequestChangeBody, value: change }]) as [
+          ChangeRequest,
         ];
-        return users.setKycStatus(ctx, userId, body.status);
+        return business.requestChange(ctx, corporateUuid, approvalUuid, body);
       }),
-    deposits: {
-      incoming: (deposit) =>
-        act((ctx) => {
-          const [body] = validateParts([{ location: 'body', schema: zIncomingDepositBody, value: deposit }]) as [
-            IncomingDeposit,
-          ];
-          return deposits.incomingDeposit(ctx, body);
-        }),
+    accept: (corporateUuid, approvalUuid) => act((ctx) => business.acceptChange(ctx, corporateUuid, approvalUuid)),
+  };
+}
+
+/** Lock, details, purchases and unlinked refunds on a card. */
+function cardControl(act: Run, read: Run): TenantControl['cards'] {
+  return {
+    lock: (cardId) => act((ctx) => cards.setCardLock(ctx, cardId, 'lock')),
+    unlock: (cardId) => act((ctx) => cards.setCardLock(ctx, cardId, 'unlock')),
+    details: async (cardId, publicKey) =>
+      encryptDetails(
+        read((ctx) => cards.anyCardDetails(ctx, cardId)),
+        publicKey,
+      ),
+    authorize: (cardId, purchase) =>
+      act((ctx) => {
+        const [body] = validateParts([{ location: 'body', schema: zAuthorizeBody, value: purchase }]) as [Purchase];
+        return { ...authorizations.authorize(ctx, cardId, body) };
+      }),
+    refund: (cardId, given) =>
+      act((ctx) => {
+        const [body] = validateParts([{ location: 'body', schema: zCreditBody, value: given }]) as [
+          Omit<Purchase, 'capture'>,
+        ];
+        return { ...authorizations.credit(ctx, cardId, body) };
+      }),
+  };
+}
+
+/** The tenant's injected faults. */
+function faultControl(getTenant: () => Tenant): TenantControl['faults'] {
+  return {
+    inject: (fault) => injectFault(getTenant(), fault),
+    list: () => getTenant().faults.map((f) => ({ ...f })),
+    remove: (id) => {
+      if (!removeFault(getTenant(), id)) throw notFound('fault', id);
     },
-    approvals: {
-      cancel: (corporateUuid, approvalUuid) => act((ctx) => business.cancelApproval(ctx, corporateUuid, approvalUuid)),
-      reject: (corporateUuid, approvalUuid) => act((ctx) => business.rejectApproval(ctx, corporateUuid, approvalUuid)),
-      requestChange: (corporateUuid, approvalUuid, change = {}) =>
-        act((ctx) => {
-          const [body] = validateParts([{ location: 'body', schema: zRequestChangeBody, value: change }]) as [
-            ChangeRequest,
-          ];
-          return business.requestChange(ctx, corporateUuid, approvalUuid, body);
-        }),
-      accept: (corporateUuid, approvalUuid) => act((ctx) => business.acceptChange(ctx, corporateUuid, approvalUuid)),
+    clear: () => {
+      getTenant().faults = [];
     },
-    users: {
-      completeRegistration: (userUuid) => act((ctx) => business.completeRegistration(ctx, userUuid)),
-    },
-    cards: {
-      lock: (cardId) => act((ctx) => cards.setCardLock(ctx, cardId, 'lock')),
-      unlock: (cardId) => act((ctx) => cards.setCardLock(ctx, cardId, 'unlock')),
-      details: async (cardId, publicKey) =>
-        encryptDetails(
-          read((ctx) => cards.anyCardDetails(ctx, cardId)),
-          publicKey,
-        ),
-      authorize: (cardId, purchase) =>
-        act((ctx) => {
-          const [body] = validateParts([{ location: 'body', schema: zAuthorizeBody, value: purchase }]) as [Purchase];
-          return { ...authorizations.authorize(ctx, cardId, body) };
-        }),
-      refund: (cardId, given) =>
-        act((ctx) => {
-          const [body] = validateParts([{ location: 'body', schema: zCreditBody, value: given }]) as [
-            Omit<Purchase, 'capture'>,
-          ];
-          return { ...authorizations.credit(ctx, cardId, body) };
-        }),
-    },
-    authorizations: authorizationControl(act, read),
-    ...givenControl(runtime, getTenant),
-    faults: {
-      inject: (fault) => injectFault(getTenant(), fault),
-      list: () => getTenant().faults.map((f) => ({ ...f })),
-      remove: (id) => {
-        if (!removeFault(getTenant(), id)) throw notFound('fault', id);
-      },
-      clear: () => {
-        getTenant().faults = [];
-      },
-    },
+  };
+}
+
+/** The tenant's response overrides. */
+function overrideControl(getTenant: () => Tenant): Pick<TenantControl, 'override' | 'overrides'> {
+  return {
     override: (operationId, override) => setOverride(getTenant(), operationId, override),
     overrides: {
       // A copy through JSON, not structuredClone: with a state file the rules are reached through its tracking proxies.
-      list: () => JSON.parse(JSON.stringify(getTenant().overrides ?? [])) as OverrideRule[],
+      list: () => JSON.parse(JSON.stringify(getTenant().overrides)) as OverrideRule[],
       remove: (id) => {
         if (!removeOverride(getTenant(), id)) throw notFound('override', id);
       },
@@ -365,14 +420,5 @@ export function tenantControl(runtime: ObservedRuntime, getTenant: () => Tenant)
         getTenant().overrides = [];
       },
     },
-    fixtures: () =>
-      read((ctx, tenant) =>
-        fixturesOf(ctx.state, { apiKey: tenant.apiKey, apiSecret: tenant.apiSecret }, indexOf(ctx.state)),
-      ),
-    // Settled first, so that a test reading events sees the transitions its last move of the clock made due.
-    requests: (filter) => runtime.observer.requests(getTenant().apiKey, filter),
-    usage: () => runtime.observer.usageOf(getTenant().apiKey),
-    events: (filter) => read((_ctx, tenant) => runtime.observer.events(tenant.apiKey, filter)),
-    subscribe: (listener) => runtime.observer.subscribe(getTenant().apiKey, listener),
   };
 }

@@ -29,7 +29,7 @@ import {
   transition,
   type ApprovalTrigger,
 } from '../machines';
-import type { ApprovalRecord, CorporateRecord } from '../store';
+import type { ApprovalRecord, CardRecord, CorporateRecord } from '../store';
 import { emit, type DomainContext } from './context';
 import { generateCard, setCardStatus } from './cards';
 import { approvalFacts, scheduleApproval, type ApprovalRow } from './due';
@@ -167,33 +167,39 @@ function run(ctx: DomainContext, a: ApprovalRecord, effect: Effect, at: number, 
       if (card.status === 'INACTIVE')
         setCardStatus(ctx, card, transition(cardMachine, card.status, 'approvalDelivered'), at);
       return;
-    case 'handOver': {
-      const successor = options.successor;
-      if (!successor) throw new Error(`REAPPROVED without a successor for ${a.approvalUuid}`);
-      successor.reserved += a.reserved;
-      successor.spent = a.spent;
-      // Pending holds move with the reservation (their authorizations are carried by the successor now).
-      successor.held += a.held;
-      a.held = 0;
-      a.reserved = 0;
-      a.replacedByApprovalUuid = successor.approvalUuid;
-      card.approvalUuid = successor.approvalUuid;
+    case 'handOver':
+      handOver(a, card, options.successor);
       return;
-    }
     case 'closeCard':
       // Only the instance that holds the card closes it: a change request never does.
       if (card.approvalUuid === a.approvalUuid && card.status !== 'CLOSED')
         setCardStatus(ctx, card, transition(cardMachine, card.status, 'close'), at);
       return;
-    case 'endPendingChange': {
-      const pending = pendingChangeOf(ctx, a);
-      if (pending && pending !== options.successor) {
-        // Ended by time, the change expires undecided; ended by the corporation's act, it is canceled.
-        const trigger =
-          a.status === 'FINISHED' || a.status === 'EXPIRED' ? 'changedApprovalTimedOut' : 'changedApprovalEnded';
-        apply(ctx, pending, allowed(ctx, pending, trigger, trigger), { at });
-      }
+    case 'endPendingChange':
+      endPendingChange(ctx, a, at, options);
       return;
-    }
   }
+}
+
+/** The reservation, spending and card pass to the successor of a REAPPROVED instance. */
+function handOver(a: ApprovalRecord, card: CardRecord, successor: ApprovalRecord | undefined): void {
+  if (!successor) throw new Error(`REAPPROVED without a successor for ${a.approvalUuid}`);
+  successor.reserved += a.reserved;
+  successor.spent = a.spent;
+  // Pending holds move with the reservation (their authorizations are carried by the successor now).
+  successor.held += a.held;
+  a.held = 0;
+  a.reserved = 0;
+  a.replacedByApprovalUuid = successor.approvalUuid;
+  card.approvalUuid = successor.approvalUuid;
+}
+
+/** A change still pending on an instance that ends (other than the one taking over) ends with it. */
+function endPendingChange(ctx: DomainContext, a: ApprovalRecord, at: number, options: ApplyOptions): void {
+  const pending = pendingChangeOf(ctx, a);
+  if (!pending || pending === options.successor) return;
+  // Ended by time, the change expires undecided; ended by the corporation's act, it is canceled.
+  const trigger =
+    a.status === 'FINISHED' || a.status === 'EXPIRED' ? 'changedApprovalTimedOut' : 'changedApprovalEnded';
+  apply(ctx, pending, allowed(ctx, pending, trigger, trigger), { at });
 }

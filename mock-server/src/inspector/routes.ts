@@ -81,22 +81,7 @@ export function inspectorRoutes(runtime: ObservedRuntime): RouteDef[] {
       path: '/__mock/requests',
       run: ({ control, url }) => {
         const q = query(zRequestsQuery, url);
-        const filter = defined({
-          operation: q.operation,
-          status: q.status,
-          code: q.code,
-          requestId: q.requestId,
-          method: q.method,
-          seq: q.seq,
-          after: q.after,
-          limit: q.limit ?? 100,
-          overridden:
-            q.overridden === undefined
-              ? undefined
-              : q.overridden.startsWith('override_')
-                ? q.overridden
-                : q.overridden === 'true',
-        });
+        const filter = requestFilter(q);
         const items =
           q.bodies === 'false' ? runtime.observer.requestSummaries(control.apiKey, filter) : control.requests(filter);
         return { status: 200, body: { items, ...stats(control).requests } };
@@ -132,22 +117,7 @@ export function inspectorRoutes(runtime: ObservedRuntime): RouteDef[] {
       method: 'get',
       path: '/__mock/events',
       run: ({ control, url }) => {
-        const q = query(zEventsQuery, url);
-        const items = control.events(
-          defined({
-            type:
-              q.type === undefined
-                ? undefined
-                : q.type
-                    .split(',')
-                    .map((t) => t.trim())
-                    .filter(Boolean),
-            id: q.id,
-            requestId: q.requestId,
-            after: q.after,
-            limit: q.limit,
-          }),
-        );
+        const items = control.events(eventFilter(query(zEventsQuery, url)));
         return { status: 200, body: { items, ...stats(control).events } };
       },
     },
@@ -156,25 +126,60 @@ export function inspectorRoutes(runtime: ObservedRuntime): RouteDef[] {
       path: '/__mock/inspect',
       run: ({ control, url }) => {
         query(zInspectQuery, url);
-        const state = control.snapshot();
-        return {
-          status: 200,
-          body: {
-            ...inspectorView({
-              state,
-              frozen: control.clock.frozen(),
-              now: control.clock.now().getTime(),
-              // The page never signs: with signatures checked, an unsigned control request reaches the default tenant
-              // only, so the page offers no other (with --no-auth it may switch to any).
-              tenants: runtime.verifySignatures ? [control.apiKey] : runtime.tenants.all().map((t) => t.apiKey),
-              events: runtime.observer.events(control.apiKey, { type: 'approval.statusChanged' }),
-              faults: control.faults.list(),
-              overrides: control.overrides.list(),
-            }),
-            journal: stats(control),
-          },
-        };
+        return { status: 200, body: { ...pageModel(runtime, control), journal: stats(control) } };
       },
     },
   ];
+}
+
+/** The journal's filter from the query (100 entries unless a limit is given; `overridden`: an id or a yes/no). */
+function requestFilter(q: z.infer<typeof zRequestsQuery>) {
+  return defined({
+    operation: q.operation,
+    status: q.status,
+    code: q.code,
+    requestId: q.requestId,
+    method: q.method,
+    seq: q.seq,
+    after: q.after,
+    limit: q.limit ?? 100,
+    overridden:
+      q.overridden === undefined
+        ? undefined
+        : q.overridden.startsWith('override_')
+          ? q.overridden
+          : q.overridden === 'true',
+  });
+}
+
+/** The events' filter from the query (`type`: a comma-separated list). */
+function eventFilter(q: z.infer<typeof zEventsQuery>) {
+  return defined({
+    type:
+      q.type === undefined
+        ? undefined
+        : q.type
+            .split(',')
+            .map((t) => t.trim())
+            .filter(Boolean),
+    id: q.id,
+    requestId: q.requestId,
+    after: q.after,
+    limit: q.limit,
+  });
+}
+
+/** The inspector page's model of the tenant, from a settled snapshot. */
+function pageModel(runtime: ObservedRuntime, control: TenantControl) {
+  return inspectorView({
+    state: control.snapshot(),
+    frozen: control.clock.frozen(),
+    now: control.clock.now().getTime(),
+    // The page never signs: with signatures checked, an unsigned control request reaches the default tenant
+    // only, so the page offers no other (with --no-auth it may switch to any).
+    tenants: runtime.verifySignatures ? [control.apiKey] : runtime.tenants.all().map((t) => t.apiKey),
+    events: runtime.observer.events(control.apiKey, { type: 'approval.statusChanged' }),
+    faults: control.faults.list(),
+    overrides: control.overrides.list(),
+  });
 }

@@ -34,37 +34,14 @@ export function inspectorView(input: {
   overrides: readonly OverrideRule[];
 }): InspectorView {
   const { state, now } = input;
-  const users = Object.values(state.users);
-  const balances = Object.values(state.balances);
-  const approvals = Object.values(state.approvals);
   const purchases = purchasesByCard(state, 8);
-
-  const nameOfUser = (id: string): string => {
-    const u = state.users[id];
-    if (u) return `${u.firstName} ${u.lastName}`;
-    const b = state.businessUsers[id];
-    return b ? `${b.name} ${b.lastName}` : id;
-  };
-
-  const chains = approvalChains(state, input.events, purchases, nameOfUser);
-
+  const nameOfUser = namesOf(state);
   return {
     tenant: state.apiKey,
     tenants: input.tenants,
     clock: { now: new Date(now).toISOString(), frozen: input.frozen },
     upcoming: upcoming(state, now),
-    users: users.map((u) => ({
-      id: u.id,
-      name: `${u.firstName} ${u.lastName}`,
-      email: u.email,
-      registrationStatus: registrationOf(state, u),
-      emailVerified: u.emailVerified,
-      kycStatus: u.kycStatus,
-      createdAt: u.createdAt,
-      balances: balances
-        .filter((b) => b.userId === u.id)
-        .map((b) => ({ id: b.id, currency: b.currency, available: b.available })),
-    })),
+    users: usersView(state),
     businessUsers: Object.values(state.businessUsers).map((b) => ({
       userUuid: b.userUuid,
       name: `${b.name} ${b.lastName}`,
@@ -72,41 +49,12 @@ export function inspectorView(input: {
       registrationStatus: b.registrationStatus,
       createdAt: b.createdAt,
     })),
-    cards: Object.values(state.cards).map((c) => ({
-      id: c.id,
-      userId: c.userId,
-      holder: nameOfUser(c.userId),
-      type: c.type,
-      status: c.status,
-      last4: last4Of(c.pan),
-      area: c.corporateUuid === null ? ('s2s' as const) : ('business' as const),
-      approvalUuid: c.approvalUuid,
-      createdAt: c.createdAt,
-      currency:
-        (c.approvalUuid !== null
-          ? state.approvals[c.approvalUuid]?.budget.currency
-          : balances.find((b) => b.userId === c.userId)?.currency) ?? 'EUR',
-      purchases: purchases.get(c.id) ?? [],
-    })),
+    cards: cardsView(state, purchases, nameOfUser),
     drafts: Object.values(state.drafts)
       .filter((d) => d.status !== 'COMPLETED')
       .map((d) => ({ cardId: d.cardId, userId: d.userId, type: d.type, status: d.status, price: { ...d.price } })),
-    corporates: Object.values(state.corporates).map((c) => {
-      const mine = approvals.filter((a) => a.corporateUuid === c.corporateUuid);
-      return {
-        corporateUuid: c.corporateUuid,
-        name: c.name,
-        currency: c.currency,
-        balanceId: c.balanceId,
-        funded: c.funded,
-        overdraft: c.overdraft ?? 0,
-        available: c.available,
-        reserved: mine.reduce((sum, a) => sum + a.reserved, 0),
-        held: mine.reduce((sum, a) => sum + a.held, 0),
-        spent: c.spent,
-      };
-    }),
-    chains,
+    corporates: corporatesView(state),
+    chains: approvalChains(state, input.events, purchases, nameOfUser),
     outbox: [...state.outbox]
       .reverse()
       .map((m) => ({ userId: m.userId, to: m.to, subject: m.subject, code: m.code ?? null, sentAt: m.sentAt })),
@@ -119,22 +67,7 @@ export function inspectorView(input: {
       amount: { ...t.amount },
       createdAt: t.createdAt,
     })),
-    depositTargets: [
-      ...Object.values(state.corporates).map((c) => ({
-        balanceId: c.balanceId,
-        label: `${c.name} (corporate, top-up)`,
-        types: Object.values(state.corporateDepositAddresses)
-          .filter((a) => a.corporateUuid === c.corporateUuid)
-          .map((a) => a.type),
-      })),
-      ...balances.map((b) => ({
-        balanceId: b.id,
-        label: `${nameOfUser(b.userId)} · ${b.currency}`,
-        types: Object.values(state.depositAddresses)
-          .filter((a) => a.balanceId === b.id)
-          .map((a) => a.type),
-      })),
-    ],
+    depositTargets: depositTargets(state, nameOfUser),
     depositTypes: state.catalogue.depositTypes.map((t) => ({
       type: t.type,
       name: t.name,
@@ -143,4 +76,96 @@ export function inspectorView(input: {
     faults: input.faults.map((f) => ({ ...f })),
     overrides: input.overrides.map((o) => ({ ...o })),
   };
+}
+
+/** A user's or business user's full name by id (the id itself when neither has it). */
+function namesOf(state: TenantState): (id: string) => string {
+  return (id) => {
+    const u = state.users[id];
+    if (u) return `${u.firstName} ${u.lastName}`;
+    const b = state.businessUsers[id];
+    return b ? `${b.name} ${b.lastName}` : id;
+  };
+}
+
+/** The Server2Server users, each with their balances. */
+function usersView(state: TenantState): InspectorView['users'] {
+  const balances = Object.values(state.balances);
+  return Object.values(state.users).map((u) => ({
+    id: u.id,
+    name: `${u.firstName} ${u.lastName}`,
+    email: u.email,
+    registrationStatus: registrationOf(state, u),
+    emailVerified: u.emailVerified,
+    kycStatus: u.kycStatus,
+    createdAt: u.createdAt,
+    balances: balances
+      .filter((b) => b.userId === u.id)
+      .map((b) => ({ id: b.id, currency: b.currency, available: b.available })),
+  }));
+}
+
+/** The cards (last four digits only), each with its holder, currency and latest purchases. */
+function cardsView(
+  state: TenantState,
+  purchases: ReturnType<typeof purchasesByCard>,
+  nameOfUser: (id: string) => string,
+): InspectorView['cards'] {
+  const balances = Object.values(state.balances);
+  return Object.values(state.cards).map((c) => ({
+    id: c.id,
+    userId: c.userId,
+    holder: nameOfUser(c.userId),
+    type: c.type,
+    status: c.status,
+    last4: last4Of(c.pan),
+    area: c.corporateUuid === null ? ('s2s' as const) : ('business' as const),
+    approvalUuid: c.approvalUuid,
+    createdAt: c.createdAt,
+    currency:
+      (c.approvalUuid !== null
+        ? state.approvals[c.approvalUuid]?.budget.currency
+        : balances.find((b) => b.userId === c.userId)?.currency) ?? 'EUR',
+    purchases: purchases.get(c.id) ?? [],
+  }));
+}
+
+/** The corporates with their ledger: the approvals' reservations and holds summed. */
+function corporatesView(state: TenantState): InspectorView['corporates'] {
+  const approvals = Object.values(state.approvals);
+  return Object.values(state.corporates).map((c) => {
+    const mine = approvals.filter((a) => a.corporateUuid === c.corporateUuid);
+    return {
+      corporateUuid: c.corporateUuid,
+      name: c.name,
+      currency: c.currency,
+      balanceId: c.balanceId,
+      funded: c.funded,
+      overdraft: c.overdraft ?? 0,
+      available: c.available,
+      reserved: mine.reduce((sum, a) => sum + a.reserved, 0),
+      held: mine.reduce((sum, a) => sum + a.held, 0),
+      spent: c.spent,
+    };
+  });
+}
+
+/** Where a deposit can arrive: the corporates' balances (a top-up), then the users' (a verification). */
+function depositTargets(state: TenantState, nameOfUser: (id: string) => string): InspectorView['depositTargets'] {
+  return [
+    ...Object.values(state.corporates).map((c) => ({
+      balanceId: c.balanceId,
+      label: `${c.name} (corporate, top-up)`,
+      types: Object.values(state.corporateDepositAddresses)
+        .filter((a) => a.corporateUuid === c.corporateUuid)
+        .map((a) => a.type),
+    })),
+    ...Object.values(state.balances).map((b) => ({
+      balanceId: b.id,
+      label: `${nameOfUser(b.userId)} · ${b.currency}`,
+      types: Object.values(state.depositAddresses)
+        .filter((a) => a.balanceId === b.id)
+        .map((a) => a.type),
+    })),
+  ];
 }

@@ -128,7 +128,7 @@ function storedStateMembers(
           state: t.state as unknown as TenantSnapshot,
         })),
       });
-      for (const t of stored.tenants) Object.assign(tenants.get(t.apiKey)!, t.fields);
+      for (const t of stored.tenants) tenants.restoreFields(t.apiKey, t.fields);
     },
   };
 }

@@ -158,18 +158,7 @@ async function answer(
   body: Uint8Array | 'too-large' | undefined,
   streams: Set<() => void>,
 ): Promise<void> {
-  let reply: Answer;
-  let error: string | undefined;
-  try {
-    reply = await route(respond, options, req, method, target, origin, body);
-  } catch (thrown) {
-    error = describeError(thrown, [...(options.secrets?.() ?? []), ...authorizationOf(req)]);
-    reply = serverProblem(
-      'INTERNAL_ERROR',
-      'The mock failed unexpectedly while handling this request; its log has the details.',
-      pathOf(target),
-    );
-  }
+  const { reply, error } = await routeOrFail(respond, options, req, method, target, origin, body);
 
   // An injected network fault: the client sees the connection drop, as with a real outage.
   if (reply === 'network-error' || reply === undefined) {
@@ -195,6 +184,53 @@ async function answer(
     return;
   }
 
+  writeReply(options, req, res, method, origin, reply);
+  options.log?.(
+    formatRequestLog({
+      method,
+      target,
+      status: reply.status,
+      durationMs: performance.now() - started,
+      code: reply.status >= 400 ? replyCode(reply) : undefined,
+      requestId: reply.headers['x-request-id'],
+      error,
+    }),
+  );
+}
+
+/** The route's answer; a throw becomes a 500 INTERNAL_ERROR, its description (secrets redacted) kept for the log. */
+async function routeOrFail(
+  respond: Respond,
+  options: ServeOptions,
+  req: IncomingMessage,
+  method: string,
+  target: string,
+  origin: string | undefined,
+  body: Uint8Array | 'too-large' | undefined,
+): Promise<{ reply: Answer; error?: string }> {
+  try {
+    return { reply: await route(respond, options, req, method, target, origin, body) };
+  } catch (thrown) {
+    return {
+      error: describeError(thrown, [...(options.secrets?.() ?? []), ...authorizationOf(req)]),
+      reply: serverProblem(
+        'INTERNAL_ERROR',
+        'The mock failed unexpectedly while handling this request; its log has the details.',
+        pathOf(target),
+      ),
+    };
+  }
+}
+
+/** Writes a buffered reply, with CORS headers for an allowed origin (a preflight has its own) and its length. */
+function writeReply(
+  options: ServeOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: string,
+  origin: string | undefined,
+  reply: Reply,
+): void {
   const headers: Record<string, string> = { ...reply.headers };
   const preflight = method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
   if (options.guard!.originAllowed(origin) && !preflight) Object.assign(headers, corsHeaders(origin));
@@ -203,19 +239,6 @@ async function answer(
   if (!res.destroyed) {
     res.writeHead(reply.status, headers);
     res.end(noBody ? undefined : reply.body);
-  }
-  if (options.log) {
-    options.log(
-      formatRequestLog({
-        method,
-        target,
-        status: reply.status,
-        durationMs: performance.now() - started,
-        code: reply.status >= 400 ? replyCode(reply) : undefined,
-        requestId: reply.headers['x-request-id'],
-        error,
-      }),
-    );
   }
 }
 

@@ -118,13 +118,7 @@ export class TenantRegistry {
   add(credentials: Credentials): Tenant {
     if (!credentials.apiKey || !credentials.apiSecret)
       throw new TypeError('Credentials need a non-empty apiKey and apiSecret.');
-    const tenant: Tenant = {
-      apiKey: credentials.apiKey,
-      apiSecret: credentials.apiSecret,
-      state: this.fresh(credentials.apiKey),
-      faults: [],
-      overrides: [],
-    };
+    const tenant = newTenant(credentials, this.fresh(credentials.apiKey));
     this.#tenants.set(credentials.apiKey, tenant);
     this.onTenants?.([tenant], false);
     return tenant;
@@ -142,16 +136,29 @@ export class TenantRegistry {
     if (entries.length === 0) throw new TypeError('A server state needs at least one tenant.');
     this.#tenants.clear();
     for (const { credentials, state } of entries) {
-      this.#tenants.set(credentials.apiKey, {
-        apiKey: credentials.apiKey,
-        apiSecret: credentials.apiSecret,
-        state,
-        faults: [],
-        overrides: [],
-      });
+      this.#tenants.set(credentials.apiKey, newTenant(credentials, state));
     }
     this.#defaultKey =
       defaultApiKey !== undefined && this.#tenants.has(defaultApiKey) ? defaultApiKey : entries[0]!.credentials.apiKey;
     this.onTenants?.(this.all(), true);
   }
+
+  /**
+   * Puts back a tenant's fields beyond its state as a state file's row keeps them. Each part is taken only when it is
+   * what the tenant holds there: a row of an older or hand-edited file that lacks a list of rules, or holds something
+   * else in its place, leaves that list empty rather than the tenant without it.
+   */
+  restoreFields(apiKey: string, fields: Readonly<Record<string, unknown>>): void {
+    const tenant = this.#tenants.get(apiKey);
+    if (!tenant) return;
+    tenant.faults = Array.isArray(fields.faults) ? (fields.faults as FaultRule[]) : [];
+    tenant.overrides = Array.isArray(fields.overrides) ? (fields.overrides as OverrideRule[]) : [];
+    const seq = fields.ruleSeq;
+    if (typeof seq === 'number' && Number.isSafeInteger(seq) && seq > 0) tenant.ruleSeq = seq;
+  }
+}
+
+/** A tenant with every part: its credentials and state, no faults, no overrides. */
+function newTenant(credentials: Credentials, state: TenantState): Tenant {
+  return { apiKey: credentials.apiKey, apiSecret: credentials.apiSecret, state, faults: [], overrides: [] };
 }

@@ -194,26 +194,12 @@ export function givenCard(b: BuildContext, o: GivenCardOptions): GivenCard {
   const user = userOf(b, o.user, true);
   notBefore(b, 'user', start, user.createdAt, `user ${user.id} was created`);
   if (user.kycStatus === 'FAILED') bad(b, 'user', `User ${user.id} failed KYC: no card is issued to them`);
-  // The flow's order: registration consents, e-mail, KYC, the config's consents, then the card.
-  signAll(b, user, registrationConsents(b.ctx), start);
-  if (registrationStatus(b.ctx.state, user) !== 'COMPLETED') throw new Error('Registration did not complete.');
-  if (!user.emailVerified) verifyEmail(b, user, start);
-  if (user.kycStatus !== 'PASSED') at(b, start, (ctx) => users.setKycStatus(ctx, user.id, 'PASSED'));
-  signAll(b, user, config.consentIds, start);
+  readyForCard(b, user, config, start);
   const made = at(b, start, (ctx) =>
     cards.createCard(ctx, user.id, { configId: config.id, visualId: config.visuals[0]!.id }),
   );
   const cardId = 'cardId' in made ? made.cardId : made.id;
-  if (config.price !== null && o.draft !== 'CREATED') {
-    const balance = balancesOf(b.ctx, user.id)[0]!;
-    const missing = config.price.amount - balance.available;
-    if (missing > 0) {
-      // Topped up by a deposit worth at least the smallest one.
-      credit(b, user, Math.max(missing, smallestDeposit(b)), 'draft', start);
-    }
-    at(b, start, (ctx) => cards.chargeDraft(ctx, cardId));
-    if (o.draft === undefined) at(b, start, (ctx) => cards.completeDraft(ctx, cardId));
-  }
+  if (config.price !== null && o.draft !== 'CREATED') payDraft(b, user, config.price.amount, cardId, o.draft, start);
   if (type === 'PHYSICAL' && (status === 'ACTIVE' || status === 'LOCKED'))
     at(b, b.now, (ctx) => cards.activateCard(ctx, cardId));
   if (status === 'LOCKED') at(b, b.now, (ctx) => cards.setCardLock(ctx, cardId, 'lock'));
@@ -221,4 +207,32 @@ export function givenCard(b: BuildContext, o: GivenCardOptions): GivenCard {
   const card = b.ctx.state.cards[cardId];
   const draft = b.ctx.state.drafts[cardId];
   return { user: userNow, card: card ? cardView(card) : null, draft: draft ? draftView(draft) : null, balance };
+}
+
+/** The flow's order before a card: registration consents, e-mail, KYC, the config's consents. */
+function readyForCard(b: BuildContext, user: UserRecord, config: CardConfigRecord, start: number): void {
+  signAll(b, user, registrationConsents(b.ctx), start);
+  if (registrationStatus(b.ctx.state, user) !== 'COMPLETED') throw new Error('Registration did not complete.');
+  if (!user.emailVerified) verifyEmail(b, user, start);
+  if (user.kycStatus !== 'PASSED') at(b, start, (ctx) => users.setKycStatus(ctx, user.id, 'PASSED'));
+  signAll(b, user, config.consentIds, start);
+}
+
+/** A priced card's draft charged (topped up first when the balance falls short), completed unless a draft is asked. */
+function payDraft(
+  b: BuildContext,
+  user: UserRecord,
+  price: number,
+  cardId: string,
+  draft: GivenCardOptions['draft'],
+  start: number,
+): void {
+  const balance = balancesOf(b.ctx, user.id)[0]!;
+  const missing = price - balance.available;
+  if (missing > 0) {
+    // Topped up by a deposit worth at least the smallest one.
+    credit(b, user, Math.max(missing, smallestDeposit(b)), 'draft', start);
+  }
+  at(b, start, (ctx) => cards.chargeDraft(ctx, cardId));
+  if (draft === undefined) at(b, start, (ctx) => cards.completeDraft(ctx, cardId));
 }

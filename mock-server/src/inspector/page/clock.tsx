@@ -17,7 +17,6 @@ const STEPS: [number, string][] = [
 /** The clock panel; `version` changes whenever the mock reports something. */
 export function ClockPanel({ view }: { view: InspectorView }) {
   const { run } = useActions();
-  const [seconds, setSeconds] = useState('');
   const [became, setBecame] = useState<MockEvent[] | null>(null);
   const now = Date.parse(view.clock.now);
   const next = view.upcoming[0];
@@ -67,22 +66,7 @@ export function ClockPanel({ view }: { view: InspectorView }) {
           />
         )}
       </div>
-      <form
-        class="inline-form"
-        aria-label="Advance the clock by seconds"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const by = Number(seconds);
-          if (Number.isFinite(by) && by > 0) void advance(by);
-        }}
-      >
-        <Field label="Seconds">
-          <input inputMode="numeric" size={10} value={seconds} onInput={(e) => setSeconds(e.currentTarget.value)} />
-        </Field>
-        <button type="submit" class="btn">
-          Advance
-        </button>
-      </form>
+      <SecondsForm onAdvance={advance} />
       <h3>Due next</h3>
       {view.upcoming.length === 0 ? (
         <p class="muted small">Nothing waits for the clock.</p>
@@ -96,22 +80,50 @@ export function ClockPanel({ view }: { view: InspectorView }) {
           ))}
         </ul>
       )}
-      {became !== null && (
-        <>
-          <h3>Became due at the last move</h3>
-          {became.length === 0 ? (
-            <p class="muted small">Nothing was due.</p>
-          ) : (
-            <ul class="became" aria-label="Became due at the last move">
-              {became.map((e) => (
-                <li key={e.seq}>
-                  <time dateTime={e.at}>{shortInstant(e.at)}</time> {describeEvent(e)}
-                </li>
-              ))}
-            </ul>
-          )}
-        </>
-      )}
+      {became !== null && <BecameDue events={became} />}
     </section>
+  );
+}
+
+/** Advances the clock by a number of seconds typed in. */
+function SecondsForm({ onAdvance }: { onAdvance: (by: number) => Promise<void> }) {
+  const [seconds, setSeconds] = useState('');
+  return (
+    <form
+      class="inline-form"
+      aria-label="Advance the clock by seconds"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const by = Number(seconds);
+        if (Number.isFinite(by) && by > 0) void onAdvance(by);
+      }}
+    >
+      <Field label="Seconds">
+        <input inputMode="numeric" size={10} value={seconds} onInput={(e) => setSeconds(e.currentTarget.value)} />
+      </Field>
+      <button type="submit" class="btn">
+        Advance
+      </button>
+    </form>
+  );
+}
+
+/** What the last move of the clock made due (the events of that request after the move itself). */
+function BecameDue({ events }: { events: MockEvent[] }) {
+  return (
+    <>
+      <h3>Became due at the last move</h3>
+      {events.length === 0 ? (
+        <p class="muted small">Nothing was due.</p>
+      ) : (
+        <ul class="became" aria-label="Became due at the last move">
+          {events.map((e) => (
+            <li key={e.seq}>
+              <time dateTime={e.at}>{shortInstant(e.at)}</time> {describeEvent(e)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
   );
 }

@@ -16,18 +16,88 @@ function requestIdOfHash(): string {
   return match ? decodeURIComponent(match[1]!) : '';
 }
 
+/** The journal's filters, as typed. */
+interface Filters {
+  operation: string;
+  status: string;
+  code: string;
+  requestId: string;
+}
+
+const NO_FILTERS: Filters = { operation: '', status: '', code: '', requestId: '' };
+
+/** The exchange whose dialog is open, and which opening of a dialog this is (each activation of a row is a new one). */
+interface Opened {
+  summary: JournalSummary;
+  key: number;
+}
+
 /** The journal panel; `version` changes whenever the mock reports something. */
 export function JournalPanel({ version }: { version: number }) {
-  const [operation, setOperation] = useState('');
-  const [status, setStatus] = useState('');
-  const [code, setCode] = useState('');
-  const [requestId, setRequestId] = useState(requestIdOfHash);
+  const [filters, setFilters] = useState<Filters>(() => ({ ...NO_FILTERS, requestId: requestIdOfHash() }));
+  const [open, setOpen] = useState<Opened | null>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  // Counted, not compared by exchange: Escape then at once Enter on the same row opens a new dialog, and the closed
+  // one's late close event (it comes as a task of its own) leaves the new one alone.
+  const openings = useRef(0);
+  const current = useRef(0);
+  const show = (summary: JournalSummary) => {
+    current.current = ++openings.current;
+    setOpen({ summary, key: current.current });
+  };
+  const closed = (key: number) => {
+    if (current.current !== key) return;
+    current.current = 0;
+    setOpen(null);
+    opener.current?.focus();
+  };
+  const { items, stats, operations } = useJournal(filters, version, show);
+
+  useEffect(() => {
+    const onHash = () => setFilters((f) => ({ ...f, requestId: requestIdOfHash() }));
+    addEventListener('hashchange', onHash);
+    return () => removeEventListener('hashchange', onHash);
+  }, []);
+
+  return (
+    <section class="panel journal" aria-label="Request journal">
+      <h2>Request journal</h2>
+      <JournalFilters filters={filters} operations={operations} onChange={setFilters} />
+      <p class="muted small" aria-live="polite">
+        {items.length} shown
+        {stats
+          ? `; the journal keeps the latest ${stats.capacity} exchanges of this tenant (${stats.recorded} so far)`
+          : ''}
+        . Newest first.
+      </p>
+      <ol class="rows" aria-label="Exchanges, newest first">
+        {items.map((e) => (
+          <li key={e.seq}>
+            <JournalRow
+              entry={e}
+              onOpen={(row) => {
+                opener.current = row;
+                show(e);
+              }}
+            />
+          </li>
+        ))}
+      </ol>
+      {open && <ExchangeDialog key={open.key} summary={open.summary} onClose={() => closed(open.key)} />}
+    </section>
+  );
+}
+
+/**
+ * The journal's exchanges matching `filters`, refreshed when `version` changes, the operations seen so far, and the
+ * journal's size; a request id given in the address opens its exchange (through `show`) once.
+ */
+function useJournal(filters: Filters, version: number, show: (summary: JournalSummary) => void) {
   const [items, setItems] = useState<JournalSummary[]>([]);
   const [stats, setStats] = useState<{ kept: number; recorded: number; capacity: number } | null>(null);
   const [operations, setOperations] = useState<string[]>([]);
-  const [open, setOpen] = useState<JournalSummary | null>(null);
-  const opener = useRef<HTMLElement | null>(null);
   const autoOpened = useRef('');
+  const { operation, status, code, requestId } = filters;
 
   useEffect(() => {
     let live = true;
@@ -49,7 +119,7 @@ export function JournalPanel({ version }: { version: number }) {
         const wanted = requestId.trim();
         if (wanted && r.items.length === 1 && autoOpened.current !== wanted && wanted === requestIdOfHash()) {
           autoOpened.current = wanted;
-          setOpen(r.items[0]!);
+          show(r.items[0]!);
         }
       },
       () => undefined,
@@ -59,114 +129,84 @@ export function JournalPanel({ version }: { version: number }) {
     };
   }, [operation, status, code, requestId, version]);
 
-  useEffect(() => {
-    const onHash = () => setRequestId(requestIdOfHash());
-    addEventListener('hashchange', onHash);
-    return () => removeEventListener('hashchange', onHash);
-  }, []);
+  return { items, stats, operations };
+}
 
-  const filtered = Boolean(operation || status || code || requestId);
+/** The filter form: request id, operation (offering the ones seen), status class, code; and clearing them. */
+function JournalFilters({
+  filters,
+  operations,
+  onChange,
+}: {
+  filters: Filters;
+  operations: string[];
+  onChange: (update: (filters: Filters) => Filters) => void;
+}) {
+  const set = (name: keyof Filters) => (e: { currentTarget: { value: string } }) => {
+    const value = e.currentTarget.value;
+    onChange((f) => ({ ...f, [name]: value }));
+  };
+  const filtered = Boolean(filters.operation || filters.status || filters.code || filters.requestId);
   return (
-    <section class="panel journal" aria-label="Request journal">
-      <h2>Request journal</h2>
-      <form class="filters" aria-label="Journal filters" onSubmit={(e) => e.preventDefault()}>
-        <Field label="Request id">
-          <input
-            name="requestId"
-            placeholder="req_…"
-            value={requestId}
-            onInput={(e) => setRequestId(e.currentTarget.value)}
-          />
-        </Field>
-        <Field label="Operation">
-          <input
-            name="operation"
-            list="journal-operations"
-            value={operation}
-            onInput={(e) => setOperation(e.currentTarget.value)}
-          />
-          <datalist id="journal-operations">
-            {operations.map((o) => (
-              <option key={o} value={o} />
-            ))}
-          </datalist>
-        </Field>
-        <Field label="Status">
-          <select name="status" value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
-            <option value="">any</option>
-            <option value="2xx">2xx</option>
-            <option value="4xx">4xx</option>
-            <option value="5xx">5xx</option>
-            <option value="0">dropped</option>
-          </select>
-        </Field>
-        <Field label="Code">
-          <input name="code" placeholder="NOT_FOUND" value={code} onInput={(e) => setCode(e.currentTarget.value)} />
-        </Field>
-        {filtered && (
-          <button
-            type="button"
-            class="btn"
-            onClick={() => {
-              setOperation('');
-              setStatus('');
-              setCode('');
-              setRequestId('');
-            }}
-          >
-            Clear filters
-          </button>
-        )}
-      </form>
-      <p class="muted small" aria-live="polite">
-        {items.length} shown
-        {stats
-          ? `; the journal keeps the latest ${stats.capacity} exchanges of this tenant (${stats.recorded} so far)`
-          : ''}
-        . Newest first.
-      </p>
-      <ol class="rows" aria-label="Exchanges, newest first">
-        {items.map((e) => (
-          <li key={e.seq}>
-            <button
-              type="button"
-              class="row"
-              data-request-id={e.requestId ?? ''}
-              data-operation={e.operationId ?? ''}
-              data-override={e.override ?? ''}
-              onClick={(ev) => {
-                opener.current = ev.currentTarget;
-                setOpen(e);
-              }}
-            >
-              {/* The row's text is its accessible name: the spaces keep the cells apart when it is read out. */}
-              <span class="t">{wallTime(e.time)}</span> <span class="m">{e.method}</span>{' '}
-              <span class="p" title={e.path}>
-                {shortTarget(e.path)}
-              </span>{' '}
-              <span class="o">
-                {e.operationId ?? '—'}
-                {e.override ? <span title={`Answered by ${e.override}`}> (overridden)</span> : null}
-              </span>{' '}
-              <span class="s">
-                <Badge status={String(e.status)} />
-              </span>{' '}
-              <span class="c">{e.code ?? ''}</span> <span class="d">{e.durationMs.toFixed(1)} ms</span>{' '}
-              <span class="r">{e.requestId ?? ''}</span>
-            </button>
-          </li>
-        ))}
-      </ol>
-      {open && (
-        <ExchangeDialog
-          summary={open}
-          onClose={() => {
-            setOpen(null);
-            opener.current?.focus();
-          }}
-        />
+    <form class="filters" aria-label="Journal filters" onSubmit={(e) => e.preventDefault()}>
+      <Field label="Request id">
+        <input name="requestId" placeholder="req_…" value={filters.requestId} onInput={set('requestId')} />
+      </Field>
+      <Field label="Operation">
+        <input name="operation" list="journal-operations" value={filters.operation} onInput={set('operation')} />
+        <datalist id="journal-operations">
+          {operations.map((o) => (
+            <option key={o} value={o} />
+          ))}
+        </datalist>
+      </Field>
+      <Field label="Status">
+        <select name="status" value={filters.status} onChange={set('status')}>
+          <option value="">any</option>
+          <option value="2xx">2xx</option>
+          <option value="4xx">4xx</option>
+          <option value="5xx">5xx</option>
+          <option value="0">dropped</option>
+        </select>
+      </Field>
+      <Field label="Code">
+        <input name="code" placeholder="NOT_FOUND" value={filters.code} onInput={set('code')} />
+      </Field>
+      {filtered && (
+        <button type="button" class="btn" onClick={() => onChange(() => NO_FILTERS)}>
+          Clear filters
+        </button>
       )}
-    </section>
+    </form>
+  );
+}
+
+/** One exchange of the journal as a button that opens it. */
+function JournalRow({ entry: e, onOpen }: { entry: JournalSummary; onOpen: (row: HTMLElement) => void }) {
+  return (
+    <button
+      type="button"
+      class="row"
+      data-request-id={e.requestId ?? ''}
+      data-operation={e.operationId ?? ''}
+      data-override={e.override ?? ''}
+      onClick={(ev) => onOpen(ev.currentTarget)}
+    >
+      {/* The row's text is its accessible name: the spaces keep the cells apart when it is read out. */}
+      <span class="t">{wallTime(e.time)}</span> <span class="m">{e.method}</span>{' '}
+      <span class="p" title={e.path}>
+        {shortTarget(e.path)}
+      </span>{' '}
+      <span class="o">
+        {e.operationId ?? '—'}
+        {e.override ? <span title={`Answered by ${e.override}`}> (overridden)</span> : null}
+      </span>{' '}
+      <span class="s">
+        <Badge status={String(e.status)} />
+      </span>{' '}
+      <span class="c">{e.code ?? ''}</span> <span class="d">{e.durationMs.toFixed(1)} ms</span>{' '}
+      <span class="r">{e.requestId ?? ''}</span>
+    </button>
   );
 }
 

@@ -144,22 +144,9 @@ export function readDatabase(file: string): StoredState | undefined {
         .all()
         .map((r) => [String(r.key), String(r.value)]),
     );
-    const tenants = new Map<string, StoredState['tenants'][number]>();
-    for (const row of db.prepare('SELECT api_key, value FROM tenants ORDER BY rowid').all()) {
-      const { apiSecret, ...fields } = JSON.parse(String(row.value)) as { apiSecret: string } & Record<string, unknown>;
-      tenants.set(String(row.api_key), { apiKey: String(row.api_key), apiSecret, fields, state: {} });
-    }
+    const tenants = readTenants(db);
     if (tenants.size === 0) return undefined;
-    for (const row of db.prepare('SELECT api_key, part, value FROM parts ORDER BY rowid').all()) {
-      const tenant = tenants.get(String(row.api_key));
-      if (tenant) tenant.state[String(row.part)] = row.value === null ? {} : JSON.parse(String(row.value));
-    }
-    for (const row of db.prepare('SELECT api_key, part, key, value FROM entries ORDER BY rowid').all()) {
-      const collection = tenants.get(String(row.api_key))?.state[String(row.part)];
-      if (typeof collection === 'object' && collection !== null) {
-        (collection as Record<string, unknown>)[String(row.key)] = JSON.parse(String(row.value));
-      }
-    }
+    readParts(db, tenants);
     const list = [...tenants.values()];
     return { defaultApiKey: meta.get('defaultApiKey') ?? list[0]!.apiKey, tenants: list };
   } catch (error) {
@@ -167,6 +154,32 @@ export function readDatabase(file: string): StoredState | undefined {
     throw refused(file, `holds rows this mock cannot read (${sqliteMessage(error)})`);
   } finally {
     db.close();
+  }
+}
+
+type StoredTenant = StoredState['tenants'][number];
+
+/** The tenants' rows, by api key, each with its fields and an empty state. */
+function readTenants(db: DatabaseSync): Map<string, StoredTenant> {
+  const tenants = new Map<string, StoredTenant>();
+  for (const row of db.prepare('SELECT api_key, value FROM tenants ORDER BY rowid').all()) {
+    const { apiSecret, ...fields } = JSON.parse(String(row.value)) as { apiSecret: string } & Record<string, unknown>;
+    tenants.set(String(row.api_key), { apiKey: String(row.api_key), apiSecret, fields, state: {} });
+  }
+  return tenants;
+}
+
+/** Each tenant's state: its parts (a collection's row is NULL), then the collections' entries. */
+function readParts(db: DatabaseSync, tenants: Map<string, StoredTenant>): void {
+  for (const row of db.prepare('SELECT api_key, part, value FROM parts ORDER BY rowid').all()) {
+    const tenant = tenants.get(String(row.api_key));
+    if (tenant) tenant.state[String(row.part)] = row.value === null ? {} : JSON.parse(String(row.value));
+  }
+  for (const row of db.prepare('SELECT api_key, part, key, value FROM entries ORDER BY rowid').all()) {
+    const collection = tenants.get(String(row.api_key))?.state[String(row.part)];
+    if (typeof collection === 'object' && collection !== null) {
+      (collection as Record<string, unknown>)[String(row.key)] = JSON.parse(String(row.value));
+    }
   }
 }
 

@@ -297,11 +297,7 @@ export class StateFile implements WriteAheadLog {
 
   #tenantOps(ops: RowOp[], tenant: Tenant, dirty: Dirty): void {
     const apiKey = tenant.apiKey;
-    if (dirty.all || dirty.fields) {
-      const fields: Record<string, unknown> = {};
-      for (const [name, value] of Object.entries(tenant)) if (!NOT_FIELDS.has(name)) fields[name] = unwrap(value);
-      ops.push(['tenant', apiKey, JSON.stringify(fields)]);
-    }
+    if (dirty.all || dirty.fields) ops.push(fieldsOp(tenant));
     const raw = this.#tracked.get(tenant)?.raw ?? (unwrap(tenant.state) as unknown as Record<string, unknown>);
     if (dirty.all) {
       ops.push(['clearTenant', apiKey]);
@@ -310,17 +306,7 @@ export class StateFile implements WriteAheadLog {
     }
     for (const part of dirty.parts) partOps(ops, apiKey, part, raw);
     for (const [part, keys] of dirty.entries) {
-      if (dirty.parts.has(part)) continue;
-      const collection = unwrap(raw[part]);
-      if (!isCollection(collection)) {
-        partOps(ops, apiKey, part, raw);
-        continue;
-      }
-      for (const key of keys) {
-        const value = collection[key];
-        if (value === undefined) ops.push(['delete', apiKey, part, key]);
-        else ops.push(['put', apiKey, part, key, JSON.stringify(value)]);
-      }
+      if (!dirty.parts.has(part)) entryOps(ops, apiKey, part, keys, raw);
     }
   }
 
@@ -354,6 +340,33 @@ export class StateFile implements WriteAheadLog {
     const still: Waiter[] = [];
     for (const w of this.#waiters) w.ticket <= upTo ? w.reject(error) : still.push(w);
     this.#waiters = still;
+  }
+}
+
+/** The tenant's row: its fields other than the api key and the state (secret, faults, overrides, ...). */
+function fieldsOp(tenant: Tenant): RowOp {
+  const fields: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(tenant)) if (!NOT_FIELDS.has(name)) fields[name] = unwrap(value);
+  return ['tenant', tenant.apiKey, JSON.stringify(fields)];
+}
+
+/** The rows of the changed entries of a collection (the part whole when it is no longer a collection). */
+function entryOps(
+  ops: RowOp[],
+  apiKey: string,
+  part: string,
+  keys: Iterable<string>,
+  raw: Record<string, unknown>,
+): void {
+  const collection = unwrap(raw[part]);
+  if (!isCollection(collection)) {
+    partOps(ops, apiKey, part, raw);
+    return;
+  }
+  for (const key of keys) {
+    const value = collection[key];
+    if (value === undefined) ops.push(['delete', apiKey, part, key]);
+    else ops.push(['put', apiKey, part, key, JSON.stringify(value)]);
   }
 }
 
