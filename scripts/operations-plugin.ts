@@ -86,14 +86,14 @@ const handler: OperationsPlugin['Handler'] = ({ plugin }) => {
   const table = plugin.symbol('operations');
   const entries = rows.map((r) => {
     const { name, kind, args } = client.get(r.operationId)!;
-    return [r.operationId, { name, method: r.method, path: r.path, kind, args }] as const;
+    return [r.operationId, { name, method: r.method, path: r.path, args, kind }] as const;
   });
   plugin.node(
     $.const(table)
       .export()
       .doc([
         'Every operation of the spec by operationId: the client method that calls it (`area.resource.method`), its',
-        'HTTP method and path template, the kind of the method and where each positional argument goes.',
+        'HTTP method and path template, where each positional argument goes and the kind of the method.',
       ])
       .assign($($.fromValue(Object.fromEntries(entries), { layout: 'pretty' })).as('const')),
   );

@@ -2,314 +2,314 @@
 
 /**
  * Every operation of the spec by operationId: the client method that calls it (`area.resource.method`), its
- * HTTP method and path template, the kind of the method and where each positional argument goes.
+ * HTTP method and path template, where each positional argument goes and the kind of the method.
  */
 export const operations = {
     activateCard: {
         name: 's2s.cards.activate',
         method: 'POST',
         path: '/s2s/cards/{cardId}/activation',
-        kind: 'call',
         args: [
             'path.cardId'
-        ]
+        ],
+        kind: 'call'
     },
     approveAppDepositVerification: {
         name: 'app.deposits.approveVerification',
         method: 'POST',
         path: '/app/deposits/verifications/{id}/approval',
-        kind: 'call',
         args: [
             'path.id',
             'body'
-        ]
+        ],
+        kind: 'call'
     },
     approveDepositVerification: {
         name: 's2s.deposits.approveVerification',
         method: 'POST',
         path: '/s2s/deposits/verifications/{id}/approval',
-        kind: 'call',
         args: [
             'path.id',
             'body'
-        ]
+        ],
+        kind: 'call'
     },
     chargeDraft: {
         name: 's2s.cards.chargeDraft',
         method: 'POST',
         path: '/s2s/cards/{cardId}/charge-draft',
-        kind: 'call',
         args: [
             'path.cardId'
-        ]
+        ],
+        kind: 'call'
     },
     completeDraft: {
         name: 's2s.cards.completeDraft',
         method: 'POST',
         path: '/s2s/cards/{cardId}/complete-draft',
-        kind: 'call',
         args: [
             'path.cardId'
-        ]
+        ],
+        kind: 'call'
     },
     confirmEmail: {
         name: 's2s.email.confirm',
         method: 'POST',
         path: '/s2s/users/{userId}/email/confirm',
-        kind: 'call',
         args: [
             'path.userId',
             'body'
-        ]
+        ],
+        kind: 'call'
     },
     createAppDepositAddress: {
         name: 'app.deposits.createAddress',
         method: 'POST',
         path: '/app/deposits/{balanceUuid}/{type}',
-        kind: 'call',
         args: [
             'path.balanceUuid',
             'path.type',
             'body'
-        ]
+        ],
+        kind: 'call'
     },
     createApproval: {
         name: 'corporates.approvals.create',
         method: 'POST',
         path: '/corporates/corporates/{corporateUuid}/approvals',
-        kind: 'call',
         args: [
             'path.corporateUuid',
             'body'
-        ]
+        ],
+        kind: 'call'
     },
     createBusinessUser: {
         name: 'corporates.users.create',
         method: 'POST',
         path: '/corporates/users',
-        kind: 'call',
         args: [
             'body'
-        ]
+        ],
+        kind: 'call'
     },
     createCard: {
         name: 's2s.cards.create',
         method: 'POST',
         path: '/s2s/users/{userId}/cards',
-        kind: 'call',
         args: [
             'path.userId',
             'body'
-        ]
+        ],
+        kind: 'call'
     },
     createDepositAddress: {
         name: 's2s.deposits.createAddress',
         method: 'POST',
         path: '/s2s/deposits/{balanceId}/{type}',
-        kind: 'call',
         args: [
             'path.balanceId',
             'path.type',
             'body'
-        ]
+        ],
+        kind: 'call'
     },
     createUser: {
         name: 's2s.users.create',
         method: 'POST',
         path: '/s2s/users',
-        kind: 'call',
         args: [
             'body'
-        ]
+        ],
+        kind: 'call'
     },
     getApproval: {
         name: 'corporates.approvals.get',
         method: 'GET',
         path: '/corporates/{corporateUuid}/approvals/{approvalUuid}',
-        kind: 'call',
         args: [
             'path.corporateUuid',
             'path.approvalUuid'
-        ]
+        ],
+        kind: 'call'
     },
     getApprovalCardDetails: {
         name: 'corporates.approvals.getDetails',
         method: 'GET',
         path: '/corporates/{corporateUuid}/approvals/{approvalUuid}/details',
-        kind: 'cardDetails',
         args: [
             'path.corporateUuid',
             'path.approvalUuid'
-        ]
+        ],
+        kind: 'cardDetails'
     },
     getCardDetails: {
         name: 's2s.cards.getDetails',
         method: 'GET',
         path: '/s2s/cards/{cardId}/details',
-        kind: 'cardDetails',
         args: [
             'path.cardId'
-        ]
+        ],
+        kind: 'cardDetails'
     },
     getUser: {
         name: 's2s.users.get',
         method: 'GET',
         path: '/s2s/users/{userId}',
-        kind: 'call',
         args: [
             'path.userId'
-        ]
+        ],
+        kind: 'call'
     },
     increaseApprovalBudget: {
         name: 'corporates.approvals.increaseBudget',
         method: 'POST',
         path: '/corporates/{corporateUuid}/approvals/{approvalUuid}/increase-budget',
-        kind: 'call',
         args: [
             'path.corporateUuid',
             'path.approvalUuid',
             'body'
-        ]
+        ],
+        kind: 'call'
     },
     listAppDepositAddresses: {
         name: 'app.deposits.listAddresses',
         method: 'GET',
         path: '/app/deposits/{balanceUuid}/{type}',
-        kind: 'list',
         args: [
             'path.balanceUuid',
             'path.type'
-        ]
+        ],
+        kind: 'list'
     },
     listAppDepositTypes: {
         name: 'app.deposits.listTypes',
         method: 'GET',
         path: '/app/deposits/types',
-        kind: 'list',
         args: [
             'query.userUuid'
-        ]
+        ],
+        kind: 'list'
     },
     listAppDepositVerifications: {
         name: 'app.deposits.listVerifications',
         method: 'GET',
         path: '/app/deposits/verifications',
-        kind: 'list',
         args: [
             'query.userUuid'
-        ]
+        ],
+        kind: 'list'
     },
     listBalances: {
         name: 's2s.balances.list',
         method: 'GET',
         path: '/s2s/balances',
-        kind: 'list',
         args: [
             'query.userId'
-        ]
+        ],
+        kind: 'list'
     },
     listCardConfigs: {
         name: 's2s.cards.listConfigs',
         method: 'GET',
         path: '/s2s/users/{userId}/cards/configs',
-        kind: 'list',
         args: [
             'path.userId'
-        ]
+        ],
+        kind: 'list'
     },
     listCards: {
         name: 's2s.cards.list',
         method: 'GET',
         path: '/s2s/cards',
-        kind: 'list',
         args: [
             'query.userId'
-        ]
+        ],
+        kind: 'list'
     },
     listCorporateDepositAddresses: {
         name: 'corporates.deposits.list',
         method: 'GET',
         path: '/corporates/{corporateUuid}/deposits',
-        kind: 'list',
         args: [
             'path.corporateUuid'
-        ]
+        ],
+        kind: 'list'
     },
     listDepositAddresses: {
         name: 's2s.deposits.listAddresses',
         method: 'GET',
         path: '/s2s/deposits/{balanceId}/{type}',
-        kind: 'list',
         args: [
             'path.balanceId',
             'path.type'
-        ]
+        ],
+        kind: 'list'
     },
     listDepositTypes: {
         name: 's2s.deposits.listTypes',
         method: 'GET',
         path: '/s2s/deposits/{balanceId}/types',
-        kind: 'list',
         args: [
             'path.balanceId'
-        ]
+        ],
+        kind: 'list'
     },
     listDepositVerifications: {
         name: 's2s.deposits.listVerifications',
         method: 'GET',
         path: '/s2s/deposits/verifications',
-        kind: 'list',
         args: [
             'query'
-        ]
+        ],
+        kind: 'list'
     },
     listTopUps: {
         name: 'corporates.topUps.list',
         method: 'GET',
         path: '/corporates/{corporateUuid}/top-ups',
-        kind: 'list',
         args: [
             'path.corporateUuid'
-        ]
+        ],
+        kind: 'list'
     },
     listUserApprovals: {
         name: 'corporates.approvals.listForUser',
         method: 'GET',
         path: '/corporates/{corporateUuid}/users/{userUuid}/approvals',
-        kind: 'list',
         args: [
             'path.corporateUuid',
             'path.userUuid'
-        ]
+        ],
+        kind: 'list'
     },
     requestEmailOtp: {
         name: 's2s.email.requestOtp',
         method: 'POST',
         path: '/s2s/users/{userId}/email/otp',
-        kind: 'call',
         args: [
             'path.userId'
-        ]
+        ],
+        kind: 'call'
     },
     signAppConsent: {
         name: 'app.consents.sign',
         method: 'POST',
         path: '/app/deposits/consents/{consentUuid}/sign',
-        kind: 'call',
         args: [
             'query.userUuid',
             'path.consentUuid'
-        ]
+        ],
+        kind: 'call'
     },
     signUserConsent: {
         name: 's2s.consents.sign',
         method: 'POST',
         path: '/s2s/users/{userId}/consents/{consentId}/sign',
-        kind: 'call',
         args: [
             'path.userId',
             'path.consentId'
-        ]
+        ],
+        kind: 'call'
     }
 } as const;
 
