@@ -88,8 +88,8 @@ const splitZod = fileURLToPath(new URL('./scripts/split-zod.mjs', import.meta.ur
 
 // One command (`npm run generate`) turns spec/openapi.yaml into generated code that is never edited by hand; CI
 // regenerates and diffs it (test/spec/generated.test.ts). One folder, sdk/generated/, what the SDK ships: types, the
-// operation table, the client's resource layer (with each operation's path template, from which the client builds
-// its URLs and calls ky itself), and one set of zod schemas, in zod's smaller build (`zod/mini`: functions instead of methods, so a bundler keeps only what
+// one operation table (each operation's path template, from which the client builds its URLs and calls ky itself,
+// and the client's method for it), the types of the client's methods, and one set of zod schemas, in zod's smaller build (`zod/mini`: functions instead of methods, so a bundler keeps only what
 //   is used; all the schemas of the spec are 13 KiB gzip with it, 31 KiB with classic zod, and the client with
 //   validation has to stay small). The request schema of each operation is a named export
 //   (`zCreateUserData`), built once, not a `z.object` per call. scripts/split-zod.mjs then writes one module per
@@ -147,10 +147,11 @@ export default defineConfig([
       // For the mock's tests (test/mock/helpers.ts) and the bench's peer: no default client instance (a
       // module-level side effect), no auth plumbing, no validators of their own.
       { name: '@hey-api/sdk', validator: true, client: false, auth: false },
-      // operations.gen.ts: operationId, method, path, success status and schema names, for the mock's router.
-      operationsPlugin(),
-      // resources.gen.ts: the client's methods (types and wiring data) from the operations, named here.
-      resourcesPlugin({ names: METHOD_NAMES }),
+      // operations.gen.ts: the one operation table, each operation's method and path and the client's method for
+      // it (named here), for the SDK's client; with success statuses and schema names for the mock's router.
+      operationsPlugin({ names: METHOD_NAMES }),
+      // resources.gen.ts: the types of the client's methods, for the names of the operation table.
+      resourcesPlugin(),
       // problems.gen.ts: each problem code's HTTP status (`x-status`), for the mock's ProblemError and the SDK.
       problemsPlugin(),
     ],

@@ -1,12 +1,14 @@
 /**
- * The client's methods, from the generated resource layer (`sdk/generated/resources.gen.ts`, made from the spec's
- * operations by scripts/resources-plugin.ts): its `Resources` type becomes the method signatures, its
- * `resourceTable` the wiring. No operation, path or HTTP method is written here: an operation added to the spec
- * has its typed method after `npm run generate`.
+ * The client's methods, from generated code made from the spec's operations: the `Resources` type
+ * (`sdk/generated/resources.gen.ts`) becomes the method signatures, the one operation table (`operations` in
+ * `sdk/generated/operations.gen.ts`: each operation's HTTP method, path template and client method) the wiring.
+ * No operation, path or HTTP method is written here: an operation added to the spec has its typed method after
+ * `npm run generate`.
  * @module
  */
 import type { CardDetails } from '../generated/types.gen';
-import { resourceTable, type Resources } from '../generated/resources.gen';
+import { operations } from '../generated/operations.gen';
+import type { Resources } from '../generated/resources.gen';
 import type { CardDetailsRequestOptions, ListOptions, RequestOptions } from './options';
 import { ApiPromise, type ApiResponse } from './core/api-promise';
 import { PagePromise, toPage, type PageBody, type PageParams } from './core/pagination';
@@ -53,7 +55,8 @@ export type CorporatesApi = AreaOf<Resources['corporates']>;
 /** Every operation of the spec, grouped by area and resource (the client adds `request()` and `clockOffsetMs`). */
 export type ResourceMethods = { [A in keyof Resources]: AreaOf<Resources[A]> };
 
-type Row = (typeof resourceTable)[number];
+/** One method: its operation (operationId, HTTP method, path template), name, kind and where its arguments go. */
+type Row = (typeof operations)[keyof typeof operations] & { operationId: keyof typeof operations };
 type Parts = CallParts;
 
 /** Where a call's positional arguments go, by the row's `args` (`path.userId`, `query.userUuid`, `body`, `query`). */
@@ -83,7 +86,7 @@ function partsOf(row: Row, args: readonly unknown[]): Parts {
 const loadDecrypt = loadOnce(() => import('./card-details/decrypt'));
 const loadKeys = loadOnce(() => import('./card-details/keys'));
 
-/** The methods of a client over its engine, one per row of the generated table. */
+/** The methods of a client over its engine, one per operation of the generated table. */
 export function buildResources(run: Run): ResourceMethods {
   const method = (row: Row) => {
     const arity = row.args.length;
@@ -137,12 +140,12 @@ export function buildResources(run: Run): ResourceMethods {
     };
 
   const client: Record<string, Record<string, Record<string, unknown>>> = {};
-  for (const row of resourceTable) {
+  for (const operationId in operations) {
+    const row = { operationId, ...operations[operationId as keyof typeof operations] } as Row;
     const [area, resource, name] = row.name.split('.') as [string, string, string];
-    const areaMethods = client[area] ?? {};
-    client[area] = areaMethods;
-    const resourceMethods = areaMethods[resource] ?? {};
-    areaMethods[resource] = resourceMethods;
+    client[area] ??= {};
+    client[area][resource] ??= {};
+    const resourceMethods = client[area][resource];
     resourceMethods[name] = method(row);
     if (row.kind === 'cardDetails') resourceMethods[name.replace(/^get/, 'getEncrypted')] = encryptedMethod(row);
   }

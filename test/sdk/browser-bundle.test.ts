@@ -162,7 +162,11 @@ describe('what a page loads first, and what it loads later with import()', () =>
     const modules = Object.entries(output!.inputs)
       .filter(([, input]) => input.bytesInOutput > 0)
       .map(([file]) => file);
-    return { modules, lazyImports: output!.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path) };
+    return {
+      modules,
+      lazyImports: output!.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path),
+      text: result.outputFiles[0]!.text,
+    };
   }
   const has = (modules: string[], fragment: string) => modules.some((m) => m.includes(fragment));
   const clientPage = `import { createCardIssuingClient } from SDK;
@@ -192,6 +196,13 @@ describe('what a page loads first, and what it loads later with import()', () =>
       './errors/from-response',
       './validation',
     ]);
+  });
+
+  it("carries the operation table's routes and client methods, not the server's rows (statuses, schema names)", async () => {
+    // operations.gen.ts holds both; the server's `operationTable` is marked pure, so a client's page drops it.
+    const { text } = await page(clientPage);
+    expect(text.includes('/s2s/users/{userId}') && text.includes('s2s.users.get'), 'the routes and methods').toBe(true);
+    expect(text.includes('zGetUserResponse'), "the server's rows").toBe(false);
   });
 
   it('validation brings zod and the schemas; card details bring their crypto but not forge; forge comes only from card details', async () => {

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../sdk/generated/client';
-import { resourceTable } from '../../sdk/generated/resources.gen';
+import { operations } from '../../sdk/generated/operations.gen';
 import * as api from '../../sdk/generated/sdk.gen';
 import { createCardIssuingClient, exportPublicKey, generateCardKeyPair, type CardKeyPair } from '../../sdk/src/index';
 
@@ -80,7 +80,7 @@ describe('the bytes on the wire, SDK against the generated functions on hey-api 
     publicKey = await exportPublicKey(keyPair);
   });
 
-  it.each(resourceTable.map((row) => [row.operationId, row] as const))('%s', async (_id, row) => {
+  it.each(Object.entries(operations))('%s', async (operationId, row) => {
     const sdk = createCardIssuingClient({
       baseUrl,
       apiKey: 'k',
@@ -129,7 +129,7 @@ describe('the bytes on the wire, SDK against the generated functions on hey-api 
     )[area]![resource]![name]!;
     const ours = await exchange(() => method(...args, options));
     const theirs = await exchange(() =>
-      (api as unknown as Record<string, (o: object) => Promise<unknown>>)[row.operationId]!({
+      (api as unknown as Record<string, (o: object) => Promise<unknown>>)[operationId]!({
         client: generated,
         ...parts,
         headers: row.method === 'POST' ? { 'Idempotency-Key': IDEMPOTENCY_KEY } : {},
