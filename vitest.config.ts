@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // One config, one project per way the tests run; each script picks its project (`vitest run --project <name>`).
@@ -10,6 +11,11 @@ const RUNNER_SETUP = ['test/docs/mock-component-tests.test.ts', 'test/docs/mock-
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
+    // At least two test files at a time (vitest's default, cores − 1, is one on two cores): much of npm test waits on
+    // servers and child processes (the built bins, npm run demo), and a second file fills those waits. Each worker
+    // has its own module graph, so files of different workers share nothing but the disk: a file works in a fresh
+    // temporary directory and listens on port 0.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true,
@@ -19,8 +25,10 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts'],
           exclude: ['test/contract/**', 'test/browser/**', 'test/consumers/**', 'node_modules/**', ...RUNNER_SETUP],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // Limits that catch a hang, never a slow test: the longest (3000 random operations, a bin spawned a dozen
+          // times) take 5 to 10 s alone and several times that on a loaded machine beside another file.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
           // Speed on two cores (npm test must stay under 90 s): worker threads, reused from one file to the next
           // instead of a fresh process and module graph per file, which cost about a third of the suite's CPU. So a
           // test file puts back what it changes on the global object (fetch, crypto, timers, env) in its own

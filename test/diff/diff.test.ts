@@ -48,9 +48,10 @@ const usage = {
 const usagePath = join(dir, 'usage.json');
 writeFileSync(usagePath, JSON.stringify(usage));
 
+const base = parseDocument(readFileSync(BASE, 'utf8'));
 /** A revision: the spec with one edit, written to a file of its own. */
 function revision(name: string, edit: (doc: ReturnType<typeof parseDocument>) => void): string {
-  const doc = parseDocument(readFileSync(BASE, 'utf8'));
+  const doc = base.clone();
   edit(doc);
   const path = join(dir, `${name}.yaml`);
   writeFileSync(path, doc.toString({ lineWidth: 0 }));

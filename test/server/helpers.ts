@@ -48,8 +48,11 @@ export class CliProcess {
     this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   }
 
-  /** Resolves with the first match of `pattern` in stdout; rejects if the process exits first or after `ms`. */
-  waitFor(pattern: RegExp, ms = 15_000): Promise<RegExpMatchArray> {
+  /**
+   * Resolves with the first match of `pattern` in stdout; rejects if the process exits first or after `ms` (a hang,
+   * with what it printed: a start takes a second alone, several beside other tests on a loaded machine).
+   */
+  waitFor(pattern: RegExp, ms = 60_000): Promise<RegExpMatchArray> {
     const found = this.stdout.match(pattern);
     if (found) return Promise.resolve(found);
     return new Promise((resolve, reject) => {

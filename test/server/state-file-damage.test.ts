@@ -191,11 +191,19 @@ describe('a state file the server cannot write (a real read-only mount, a real f
       set -e
       D=$(mktemp -d)
       mount -t tmpfs -o size=1m tmpfs "$D"
+      # The server's stdout through a FIFO: read until it says where it listens (however long that takes), then
+      # drained in the background so that its request log never blocks it.
       start() {
-        "$NODE" "$CLI" --port 0 --no-auth --state-file "$D/state.db" > "$D.out" 2> "$D.err" &
+        rm -f "$D.fifo"; mkfifo "$D.fifo"
+        "$NODE" "$CLI" --port 0 --no-auth --state-file "$D/state.db" > "$D.fifo" 2> "$D.err" &
         PID=$!
-        for i in $(seq 200); do grep -q 'listening on' "$D.out" 2>/dev/null && break; sleep 0.05; done
-        URL=$(grep -o 'listening on http://[^ ]*' "$D.out" | cut -d' ' -f3)
+        exec 3< "$D.fifo"
+        URL=
+        while [ -z "$URL" ] && IFS= read -r line <&3; do
+          URL=$(printf '%s\n' "$line" | grep -o 'listening on http://[^ ]*' | cut -d' ' -f3 || true)
+        done
+        cat <&3 > /dev/null &
+        exec 3<&-
       }
       post() {
         curl -s -o "$D.body" -w '%{http_code}' -X POST "$URL/s2s/users" -H 'content-type: application/json' \
@@ -208,7 +216,6 @@ describe('a state file the server cannot write (a real read-only mount, a real f
       rm "$D/filler"
       echo "room $(post room) $(grep -o '"id":"[^"]*"' "$D.body" | cut -d'"' -f4)"
       kill -9 $PID; wait $PID 2>/dev/null || true
-      : > "$D.out"
       start
       echo "users $(curl -s "$URL/__mock/state" | grep -o '"email":"[a-z]*@example.org"' | sort | tr '\\n' ' ')"
       kill -9 $PID
