@@ -7,7 +7,7 @@
  * @module
  * @internal
  */
-import type { $ZodType } from 'zod/v4/core';
+import { safeParse, type $ZodType } from 'zod/v4/core';
 import { operationSchemas } from '../../generated/zod/operations.gen';
 import { loadOnce } from '../load-once';
 import type { OperationId } from '../operation-table';
@@ -39,6 +39,22 @@ function schemasOf(operation: OperationId): Schemas | Promise<Schemas> {
     loaders.set(operation, load);
   }
   return load();
+}
+
+/**
+ * True when the operation's schemas are loaded and the call's arguments pass them: the check of every valid call
+ * after an operation's first, with no promise and no await (false: ask {@link requestErrors}).
+ * @public (read by the request engine through its lazy import)
+ */
+export function isValidRequest(operation: OperationId, data: unknown): boolean {
+  const schemas = loaded.get(operation);
+  return schemas !== undefined && safeParse(schemas.request, data).success;
+}
+
+/** True when the operation's schemas are loaded and the body passes its response schema (false: ask {@link responseErrors}). */
+export function isValidResponse(operation: OperationId, data: unknown): boolean {
+  const schemas = loaded.get(operation);
+  return schemas !== undefined && safeParse(schemas.response, data).success;
 }
 
 /**

@@ -26,13 +26,18 @@ function nodeCrypto(): NodeCrypto | undefined {
 }
 
 /**
- * `base64(HMAC-SHA256(key, message))` with node:crypto (a string key is hashed as UTF-8), or undefined where
- * node:crypto cannot be had synchronously (browsers, workers, React Native, Node before 22.3).
+ * `base64(HMAC-SHA256(key, message))` with node:crypto as a function of the message, the key's key object made once
+ * (a string key is its UTF-8 bytes), or undefined where node:crypto cannot be had synchronously (browsers, workers,
+ * React Native, Node before 22.3).
  */
-export function nodeHmacSha256(): ((key: string | Uint8Array, message: string) => string) | undefined {
+export function nodeHmacSha256(): ((key: string | Uint8Array) => (message: string) => string) | undefined {
   const crypto = nodeCrypto();
-  if (!crypto) return undefined;
-  return (secret, message) => crypto.createHmac('sha256', secret).update(message, 'utf8').digest('base64');
+  if (typeof crypto?.createSecretKey !== 'function') return undefined;
+  const encoder = new TextEncoder();
+  return (key) => {
+    const object = crypto.createSecretKey(typeof key === 'string' ? encoder.encode(key) : key);
+    return (message) => crypto.createHmac('sha256', object).update(message, 'utf8').digest('base64');
+  };
 }
 
 /**
