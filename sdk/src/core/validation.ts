@@ -19,24 +19,6 @@ export type { OperationId };
 interface Schemas {
   request: $ZodType;
   response: $ZodType;
-  /** Whether a value passes each schema: compiled on servers (`./zod-compile`), else zod's runtime parse. */
-  isRequest: (value: unknown) => boolean;
-  isResponse: (value: unknown) => boolean;
-}
-
-/** Servers (Node, Bun, Deno: `process.versions.node`) compile each schema on its first use; browsers never load it. */
-const compiler = (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node
-  ? loadOnce(() => import('./zod-compile'))
-  : undefined;
-
-/** zod's runtime check of `schema`, where nothing is compiled. */
-const runtimeCheck = (schema: $ZodType) => (value: unknown) => safeParse(schema, value).success;
-
-/** An operation's schemas with their checks. */
-async function withChecks({ request, response }: { request: $ZodType; response: $ZodType }): Promise<Schemas> {
-  // A compiler that cannot load (a bundle that left its chunk out) leaves zod's runtime check, never a failed call.
-  const check = (await compiler?.().catch(() => undefined))?.compiledCheck ?? runtimeCheck;
-  return { request, response, isRequest: check(request), isResponse: check(response) };
 }
 
 // Each operation's schemas once loaded, read without an await; and their loaders (a failed load is tried again).
@@ -50,7 +32,7 @@ function schemasOf(operation: OperationId): Schemas | Promise<Schemas> {
   let load = loaders.get(operation);
   if (!load) {
     load = loadOnce(async () => {
-      const schemas = await withChecks(await operationSchemas[operation]());
+      const schemas: Schemas = await operationSchemas[operation]();
       loaded.set(operation, schemas);
       return schemas;
     });
@@ -65,12 +47,14 @@ function schemasOf(operation: OperationId): Schemas | Promise<Schemas> {
  * @public (read by the request engine through its lazy import)
  */
 export function isValidRequest(operation: OperationId, data: unknown): boolean {
-  return loaded.get(operation)?.isRequest(data) === true;
+  const schemas = loaded.get(operation);
+  return schemas !== undefined && safeParse(schemas.request, data).success;
 }
 
 /** True when the operation's schemas are loaded and the body passes its response schema (false: ask {@link responseErrors}). */
 export function isValidResponse(operation: OperationId, data: unknown): boolean {
-  return loaded.get(operation)?.isResponse(data) === true;
+  const schemas = loaded.get(operation);
+  return schemas !== undefined && safeParse(schemas.response, data).success;
 }
 
 /**
