@@ -583,7 +583,7 @@ class Call {
     });
   }
 
-  /** The error the caller sees for what reached the end of the call (outside ky's hooks or after them). */
+  /** The error the caller sees for what reached the end of the call (after ky's error became the SDK's). */
   #finalError(error: unknown): unknown {
     // The caller's abort keeps the caller's reason, whenever it came (as fetch does).
     const signal = this.#options.signal;
