@@ -6,8 +6,12 @@
  */
 import type { ApiResponse } from '../core/api-promise';
 import { ResponseValidationError } from '../core/errors/classes';
+import { loadOnce } from '../load-once';
 import type { RequestOptions } from '../options';
-import { readCompactJwe } from './jwe';
+
+// The JWE reader (and its base64url decoding) is loaded with the first relayed details: a page that never relays
+// card details never loads it.
+const loadJwe = loadOnce(() => import('./jwe'));
 
 /** The options of a `getEncryptedDetails` call: the public key to encrypt to, and the call's options. */
 export interface EncryptedDetailsRequestOptions extends RequestOptions {
@@ -22,12 +26,12 @@ export interface EncryptedDetailsRequestOptions extends RequestOptions {
  * The JWE of a details response, as sent, when it is a compact JWE of the agreed form; otherwise a
  * {@link ResponseValidationError} at `encryptedDetails` (the spec fixes the header), which holds no part of it.
  */
-export function relayedJwe(
+export async function relayedJwe(
   operation: string,
   response: ApiResponse<{ encryptedDetails: string }>,
-): ApiResponse<string> {
+): Promise<ApiResponse<string>> {
   const jwe = response.data.encryptedDetails;
-  const read = readCompactJwe(jwe);
+  const read = (await loadJwe()).readCompactJwe(jwe);
   if ('invalid' in read) {
     throw new ResponseValidationError({
       operation,

@@ -1,11 +1,12 @@
 /**
  * The request engine: one call of one operation, from the client's options to the wire and back to a parsed body,
- * in the order it happens. {@link createEngine} makes once what every call shares (headers, retry options, ky's
- * hooks, the bounds); {@link Call} is one call and holds all of its state: what its latest attempt signed, sent and
- * received, read by the hooks, the log, the clock correction and the errors.
+ * in the order it happens. {@link createEngine} makes once what every call shares (headers, retry options, the
+ * bounds); {@link Call} is one call and holds all of its state: what its latest attempt signed, sent and received,
+ * read by the hooks, the log, the clock correction and the errors.
  *
- * A call: check its arguments (the lazily loaded zod schemas) → send each attempt with ky (no redirect followed),
- * signed in ky's `beforeRequest` → bound each attempt, body included, and the whole call by its deadline
+ * A call: check its arguments (the lazily loaded zod schemas) → send each attempt with ky (no redirect followed,
+ * no ky hook: ky merges and runs them on every call), signed where ky hands it to fetch → bound each attempt, body
+ * included, and the whole call by its deadline
  * (`./transport`) → observe each response where it arrives (hooks, debug log) → parse and check the body → on
  * failure, the typed error (`./errors/`); then a retry after its wait (`./retry`: ky's rules, run here, because ky
  * clones every request it may retry, a fifth of a call's cost), or after a `401 AUTH_TIMESTAMP_SKEW` the clock
@@ -16,7 +17,7 @@
  * @module
  */
 import ky, { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
-import type { Hooks as KyHooks, Options as KyOptions } from 'ky';
+import type { Options as KyOptions } from 'ky';
 import type { OperationId, OperationRow } from '../operation-table';
 import type { CardIssuingClientOptions, ClientHooks, RequestEvent, RequestOptions, RetryConfig } from '../options';
 import type { SecretEncoding } from '../signing/hmac-key';
@@ -100,9 +101,8 @@ interface Client {
   readonly options: CardIssuingClientOptions;
   readonly headers: Record<string, string> | undefined;
   readonly retry: Required<RetryConfig>;
-  readonly fetch: (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
-  /** ky's hooks, the same for every call: each reads its call from ky's `context`. */
-  readonly kyHooks: KyHooks;
+  /** The application's own `fetch` option, or undefined for the runtime's (read when each attempt is sent). */
+  readonly fetch: ((input: Request | URL | string, init?: RequestInit) => Promise<Response>) | undefined;
 }
 
 /** The engine of one client. */
@@ -138,16 +138,9 @@ function clientOf({ options, baseUrl, maxResponseBytes, signer, clock, log }: En
     options,
     headers: Object.keys(headers).length > 0 ? headers : undefined,
     retry: resolveRetry(options.retry, undefined),
-    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-    kyHooks: {
-      beforeRequest: [({ request, options }) => callOf(options).sign(request)],
-      beforeError: [({ options, error }) => callOf(options).typedError(error)],
-    },
+    fetch: options.fetch,
   };
 }
-
-/** The call a ky hook runs for (put into ky's `context` by {@link Call}). */
-const callOf = (options: { context: Record<string, unknown> }) => options.context.call as Call;
 
 /** The `validateResponses` option as a mode; `true` is `'strict'` (the default). */
 function responseValidation(value: unknown): 'strict' | 'warn' | false {
@@ -223,13 +216,26 @@ class Call {
     const client = this.#client;
     const raw = 'raw' in this.#op;
     try {
-      if (client.validateRequests && !raw) await this.#validateRequest();
+      // Validation awaits only when it must: loading the schemas, or describing what is wrong.
+      if (client.validateRequests && !raw) {
+        const refused = this.#validateRequest();
+        if (refused) await refused;
+      }
       const sendOptions = this.#kyOptions();
       for (;;) {
         try {
-          const response = await ky(this.#url(), sendOptions);
+          let response: Response;
+          try {
+            response = await ky(this.#url(), sendOptions);
+          } catch (error) {
+            // What ky's beforeError hook did: ky's error as the SDK's typed error (no hook, no ky context per call).
+            throw error instanceof Error ? await this.#typedError(error) : error;
+          }
           const data = await this.#read<T>(response);
-          if (client.responseMode !== false && !raw) await this.#validateResponse(data);
+          if (client.responseMode !== false && !raw) {
+            const differs = this.#validateResponse(data);
+            if (differs) await differs;
+          }
           // The last attempt's request id, read where it arrived.
           return { data, status: response.status, headers: response.headers, requestId: this.#received?.requestId };
         } catch (error) {
@@ -246,25 +252,18 @@ class Call {
 
   // ------------------------------------------------------------------------------------------- the request
 
-  /** ky's options for this call: what differs per call, beside the client's hooks and retry options. */
+  /**
+   * ky's options for this call, only those it needs: ky merges every option it is given into a new object, key by
+   * key, on every call. No hooks (each attempt is signed where it is sent, `#observe`), no context, and no signal
+   * unless the application gave its own `fetch`: with a signal, ky combines it with its own (`AbortSignal.any`) and
+   * every `Request` follows the combination; the runtime's fetch gets the call's signal directly instead.
+   */
   #kyOptions(): KyOptions {
     const { idempotencyKey } = this;
     const body = this.#body;
     const own = this.#options.headers;
     const headers = own === undefined ? this.#client.headers : mergeHeaders(this.operation, this.#client.headers, own);
-    return {
-      method: this.method,
-      // The call's own headers may replace the Content-Type (never Authorization or Idempotency-Key: ./headers).
-      headers:
-        body === undefined && idempotencyKey === undefined
-          ? headers
-          : {
-              ...(body === undefined ? undefined : JSON_CONTENT),
-              ...headers,
-              ...(idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey }),
-            },
-      body,
-      signal: this.#transport.signal,
+    const options: KyOptions = {
       // Each attempt is bounded by the transport (`timeoutMs`, body included, and the deadline), not by ky.
       timeout: false,
       // ky would clone every request it may retry: the engine retries (#retryOrThrow), with ky's rules.
@@ -272,9 +271,21 @@ class Call {
       // The signature covers the URL, and a body must never go to another host: no redirect is followed.
       redirect: 'manual',
       fetch: this.#transport.fetch,
-      hooks: this.#client.kyHooks,
-      context: { call: this },
     };
+    if (this.method !== 'GET') options.method = this.method;
+    // The call's own headers may replace the Content-Type (never Authorization or Idempotency-Key: ./headers).
+    if (body === undefined && idempotencyKey === undefined) {
+      if (headers !== undefined) options.headers = headers;
+    } else {
+      options.headers = {
+        ...(body === undefined ? undefined : JSON_CONTENT),
+        ...headers,
+        ...(idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey }),
+      };
+    }
+    if (body !== undefined) options.body = body;
+    if (this.#client.fetch) options.signal = this.#transport.signal;
+    return options;
   }
 
   /** The call's URL: the base, the path template filled (a raw request's path has no values for it), the query. */
@@ -313,10 +324,10 @@ class Call {
   // ------------------------------------------------------------------------------------------- each attempt
 
   /**
-   * Signs the attempt ky is about to send (contract section 2), in ky's `beforeRequest`: every attempt is its own ky
-   * request, so every one gets a fresh nonce and timestamp, signed with the client's corrected time (`./clock`).
+   * Signs the attempt ky is about to send (contract section 2), where it is sent (`#observe`): every attempt is its
+   * own ky request, so every one gets a fresh nonce and timestamp, signed with the client's corrected time (`./clock`).
    */
-  async sign(request: Request): Promise<void> {
+  async #sign(request: Request): Promise<void> {
     const { signer, clock } = this.#client;
     this.attempt += 1;
     const offsetMs = clock.offsetMs;
@@ -346,9 +357,13 @@ class Call {
    */
   async #observe(input: Request | URL | string, init?: RequestInit): Promise<Response> {
     const client = this.#client;
+    await this.#sign(input as Request); // ky hands its fetch a Request
     let response: Response;
     try {
-      response = await client.fetch(input, init);
+      // The application's fetch gets ky's Request, which carries the call's signal; the runtime's gets it here.
+      response = await (client.fetch
+        ? client.fetch(input, init)
+        : globalThis.fetch(input, { ...init, signal: this.#transport.signal }));
     } catch (error) {
       if (client.debug)
         this.#logAttempt(
@@ -423,12 +438,22 @@ class Call {
     return (text ? JSON.parse(text) : {}) as T;
   }
 
-  /** Refuses a call whose arguments do not match its operation's request schema, before anything is sent. */
-  async #validateRequest(): Promise<void> {
+  /**
+   * Refuses a call whose arguments do not match its operation's request schema, before anything is sent. A promise
+   * only when there is something to wait for: the schemas' first load, or a refusal's English messages.
+   */
+  #validateRequest(): Promise<void> | undefined {
     const { path, query, body } = this.#parts;
     // The request schema covers { body, path, query, headers }; headers are the SDK's own, not checked here.
+    const data = { path, query, body };
+    if (loadedValidation()?.isValidRequest(this.operation as OperationId, data)) return undefined;
+    return this.#refuseRequest(data);
+  }
+
+  /** {@link Call.#validateRequest} when the schemas are still to load or the arguments fail them. */
+  async #refuseRequest(data: CallParts): Promise<void> {
     const validation = loadedValidation() ?? (await loadValidation());
-    const errors = await validation.requestErrors(this.operation as OperationId, { path, query, body });
+    const errors = await validation.requestErrors(this.operation as OperationId, data);
     if (!errors) return;
     const count = errors.length === 1 ? '1 argument is' : `${errors.length} arguments are`;
     throw new ValidationError({
@@ -438,8 +463,17 @@ class Call {
     });
   }
 
-  /** Checks a parsed body against its operation's response schema: refused when strict, reported when 'warn'. */
-  async #validateResponse(data: unknown): Promise<void> {
+  /**
+   * Checks a parsed body against its operation's response schema: refused when strict, reported when 'warn'. A
+   * promise only when there is something to wait for (the schemas' first load, a difference's English messages).
+   */
+  #validateResponse(data: unknown): Promise<void> | undefined {
+    if (loadedValidation()?.isValidResponse(this.operation as OperationId, data)) return undefined;
+    return this.#reportResponse(data);
+  }
+
+  /** {@link Call.#validateResponse} when the schemas are still to load or the body departs from them. */
+  async #reportResponse(data: unknown): Promise<void> {
     const client = this.#client;
     const validation = loadedValidation() ?? (await loadValidation());
     const found = await validation.responseErrors(this.operation as OperationId, data);
@@ -498,11 +532,11 @@ class Call {
   // ------------------------------------------------------------------------------------------- the errors
 
   /**
-   * A failure as ky reports it, as the SDK's typed error (ky's `beforeError`): an
+   * A failure as ky reports it, as the SDK's typed error (what a ky `beforeError` hook would do): an
    * error response read by `./errors/from-response` (loaded on the first one), a redirect, a timeout, an unreachable
    * server. An abort and the SDK's own errors pass unchanged.
    */
-  async typedError(error: Error): Promise<Error> {
+  async #typedError(error: Error): Promise<Error> {
     if (error instanceof CardIssuingError) return error;
     if (isHTTPError(error)) {
       const { response } = error;
@@ -549,7 +583,7 @@ class Call {
     });
   }
 
-  /** The error the caller sees for what reached the end of the call (outside ky's hooks or after them). */
+  /** The error the caller sees for what reached the end of the call (after ky's error became the SDK's). */
   #finalError(error: unknown): unknown {
     // The caller's abort keeps the caller's reason, whenever it came (as fetch does).
     const signal = this.#options.signal;

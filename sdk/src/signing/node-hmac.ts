@@ -25,14 +25,26 @@ function nodeCrypto(): NodeCrypto | undefined {
   return typeof crypto?.createHmac === 'function' ? crypto : undefined;
 }
 
-/**
- * `base64(HMAC-SHA256(key, message))` with node:crypto (a string key is hashed as UTF-8), or undefined where
- * node:crypto cannot be had synchronously (browsers, workers, React Native, Node before 22.3).
- */
-export function nodeHmacSha256(): ((key: string | Uint8Array, message: string) => string) | undefined {
+/** A keyed node:crypto HMAC-SHA256 (its key object made once per key) whose digest `digest` reads. */
+function keyedHmac<T>(
+  digest: (hmac: NodeHmac) => T,
+): ((key: string | Uint8Array) => (message: string) => T) | undefined {
   const crypto = nodeCrypto();
-  if (!crypto) return undefined;
-  return (secret, message) => crypto.createHmac('sha256', secret).update(message, 'utf8').digest('base64');
+  if (typeof crypto?.createSecretKey !== 'function') return undefined;
+  const encoder = new TextEncoder();
+  return (key) => {
+    const object = crypto.createSecretKey(typeof key === 'string' ? encoder.encode(key) : key);
+    return (message) => digest(crypto.createHmac('sha256', object).update(message, 'utf8'));
+  };
+}
+
+/**
+ * `base64(HMAC-SHA256(key, message))` with node:crypto as a function of the message, the key's key object made once
+ * (a string key is its UTF-8 bytes), or undefined where node:crypto cannot be had synchronously (browsers, workers,
+ * React Native, Node before 22.3).
+ */
+export function nodeHmacSha256(): ((key: string | Uint8Array) => (message: string) => string) | undefined {
+  return keyedHmac((hmac) => hmac.digest('base64'));
 }
 
 /**
@@ -40,11 +52,5 @@ export function nodeHmacSha256(): ((key: string | Uint8Array, message: string) =
  * its UTF-8 bytes); undefined where node:crypto cannot be had synchronously.
  */
 export function nodeKeyedHmac(): ((key: string | Uint8Array) => (message: string) => Uint8Array) | undefined {
-  const crypto = nodeCrypto();
-  if (typeof crypto?.createSecretKey !== 'function') return undefined;
-  const encoder = new TextEncoder();
-  return (key) => {
-    const object = crypto.createSecretKey(typeof key === 'string' ? encoder.encode(key) : key);
-    return (message) => crypto.createHmac('sha256', object).update(message, 'utf8').digest();
-  };
+  return keyedHmac((hmac) => hmac.digest());
 }

@@ -19,7 +19,7 @@ import { formatAuthorization } from './authorization';
 import { hmacKeyOf, importHmacKey, type SecretEncoding } from './hmac-key';
 import { nodeHmacSha256 } from './node-hmac';
 import { createNonce } from './nonce';
-import { buildStringToSign, type SignableBody } from './string-to-sign';
+import { buildStringToSign, publishedStringToSign, type SignableBody } from './string-to-sign';
 
 /** What {@link signRequest} needs. `timestamp` and `nonce` make it deterministic (test vectors). */
 export interface SignRequestInput {
@@ -96,8 +96,9 @@ export function createSigner(options: SignerOptions): Signer {
   const { apiKey } = options;
   const bodyHash = options.bodyHash ?? false;
   const secret = hmacKeyOf(options.apiSecret, options.secretEncoding ?? 'utf8', 'signRequest');
-  // node:crypto where the runtime offers it synchronously (Node), else a CryptoKey imported once (browsers).
-  const hmac = nodeHmacSha256();
+  // node:crypto where the runtime offers it synchronously (Node: its key object made once), else a CryptoKey
+  // imported once (browsers).
+  const hmac = nodeHmacSha256()?.(secret);
   // Web Crypto's key, imported once on first use (a failed import is tried again by the next request).
   const key = loadOnce(() => importHmacKey(secret, 'sign'));
   return {
@@ -105,17 +106,13 @@ export function createSigner(options: SignerOptions): Signer {
     async sign(request) {
       const timestamp = String(request.timestamp ?? Math.floor(Date.now() / 1000));
       const nonce = request.nonce ?? createNonce();
-      const stringToSign = await buildStringToSign({
-        method: request.method,
-        url: request.url,
-        body: request.body,
-        apiKey,
-        timestamp,
-        nonce,
-        bodyHash,
-      });
+      const parts = { method: request.method, url: request.url, apiKey, timestamp, nonce };
+      // Without the body hash, nothing to await: the five published parts.
+      const stringToSign = bodyHash
+        ? await buildStringToSign({ ...parts, body: request.body, bodyHash })
+        : publishedStringToSign(parts);
       let signature: string;
-      if (hmac) signature = hmac(secret, stringToSign);
+      if (hmac) signature = hmac(stringToSign);
       else {
         signature = toBase64(new Uint8Array(await crypto.subtle.sign('HMAC', await key(), utf8Encode(stringToSign))));
       }
