@@ -81,9 +81,14 @@ const pathNode = (path: string): PathNode => ({ path, keys: undefined, items: un
 class FieldTree {
   readonly paths = new Set<string>();
   readonly #root = pathNode('');
+  /** The last JSON text added: the same text again has no path that is not here yet (a client polling one resource). */
+  #last: string | null = null;
 
-  add(value: unknown): void {
-    walk(value, this.#root, this.paths);
+  /** Adds the field paths of a JSON text (none when it is null or not JSON). */
+  addJson(text: string | null): void {
+    if (text === null || text === this.#last) return;
+    this.#last = text;
+    walk(parsed(text), this.#root, this.paths);
   }
 }
 
@@ -147,13 +152,13 @@ export class UsageRecorder {
     const query = exchange.target.indexOf('?');
     if (query >= 0)
       for (const name of new URLSearchParams(exchange.target.slice(query)).keys()) aggregate.query.add(name);
-    aggregate.request.add(parsed(exchange.requestBody));
+    aggregate.request.addJson(exchange.requestBody);
     let received = aggregate.response.get(status);
     if (received === undefined) {
       received = new FieldTree();
       aggregate.response.set(status, received);
     }
-    received.add(parsed(exchange.responseBody));
+    received.addJson(exchange.responseBody);
     if (!aggregate.examples.has(status)) aggregate.examples.set(status, { ...exchange });
   }
 
