@@ -58,12 +58,6 @@ const templates = new Map<string, { method: string; path: string }>(
   operationTable.map((row) => [row.operationId, { method: row.method, path: row.path }]),
 );
 
-/** Every field path of a JSON value: `a`, `a.b`, `list[]`, `list[].id` (array items share one path). */
-export function fieldPaths(value: unknown, prefix = '', into = new Set<string>()): Set<string> {
-  walk(value, pathNode(prefix), into);
-  return into;
-}
-
 /** One field path met so far, and the paths met under it (by key, and for array items). */
 interface PathNode {
   path: string;
@@ -75,8 +69,8 @@ const pathNode = (path: string): PathNode => ({ path, keys: undefined, items: un
 
 /**
  * The field paths of every JSON value recorded under one root. Why a tree: most bodies of an operation have the
- * paths of the last one, and a known path costs a map lookup here, where {@link fieldPaths} alone would build its
- * text and hash it again for every field of every body.
+ * paths of the last one, and a known path costs a map lookup here instead of its text built and hashed again for
+ * every field of every body.
  */
 class FieldTree {
   readonly paths = new Set<string>();
@@ -92,7 +86,10 @@ class FieldTree {
   }
 }
 
-/** Adds the paths under `node` of `value` to `into`, each path's text made once, when its node is made. */
+/**
+ * Adds the field paths under `node` of a JSON value to `into` (`a`, `a.b`, `list[].id`: array items share one path),
+ * each path's text made once, when its node is made.
+ */
 function walk(value: unknown, node: PathNode, into: Set<string>): void {
   if (Array.isArray(value)) {
     node.items ??= pathNode(`${node.path}[]`);
