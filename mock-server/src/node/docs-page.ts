@@ -7,7 +7,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import type { Pipeline } from '../pipeline/index.js';
+import type { Outcome, Pipeline } from '../pipeline/index.js';
 import type { Reply } from '../pipeline/reply.js';
 
 const PREFIX = '/__mock/docs';
@@ -125,19 +125,22 @@ async function file(dir: string, rest: string): Promise<Reply | undefined> {
 export function withDocsPage(pipeline: Pipeline, dir: string | undefined): Pipeline {
   const root = dir === undefined ? undefined : resolve(dir);
   return {
-    async handle(request) {
+    // Not async: a request that is not the reference's gets the pipeline's own promise, no extra turn.
+    handle(request) {
       const { method, pathname } = request;
-      if ((method === 'GET' || method === 'HEAD') && (pathname === PREFIX || pathname.startsWith(`${PREFIX}/`))) {
-        const rest = pathname.slice(PREFIX.length + 1);
-        if (rest === '' || rest === 'index.html') return { kind: 'reply', reply: await landing(root) };
-        const found = root ? await file(root, rest) : undefined;
-        return {
-          kind: 'reply',
-          reply:
-            found ?? reply(404, 'text/plain; charset=utf-8', `Not in the API reference: ${rest}. See ${PREFIX}.\n`),
-        };
-      }
+      if ((method === 'GET' || method === 'HEAD') && (pathname === PREFIX || pathname.startsWith(`${PREFIX}/`)))
+        return docsOutcome(root, pathname.slice(PREFIX.length + 1));
       return pipeline.handle(request);
     },
+  };
+}
+
+/** The answer of a GET of the reference: its landing page, one of its files, or a 404. */
+async function docsOutcome(root: string | undefined, rest: string): Promise<Outcome> {
+  if (rest === '' || rest === 'index.html') return { kind: 'reply', reply: await landing(root) };
+  const found = root ? await file(root, rest) : undefined;
+  return {
+    kind: 'reply',
+    reply: found ?? reply(404, 'text/plain; charset=utf-8', `Not in the API reference: ${rest}. See ${PREFIX}.\n`),
   };
 }

@@ -97,12 +97,12 @@ async function page(pathname: string, url: URL): Promise<Reply | undefined> {
  */
 export function withInspectorPage(pipeline: Pipeline): Pipeline {
   return {
-    async handle(request) {
-      if (request.method === 'GET' && request.pathname.startsWith('/__mock/ui')) {
-        const found = await page(request.pathname, new URL(request.url));
-        if (found) return { kind: 'reply', reply: found };
-      }
-      return pipeline.handle(request);
+    // Not async: a request that is not the page's gets the pipeline's own promise, no extra turn.
+    handle(request) {
+      if (request.method !== 'GET' || !request.pathname.startsWith('/__mock/ui')) return pipeline.handle(request);
+      return page(request.pathname, new URL(request.url)).then((found) =>
+        found ? { kind: 'reply', reply: found } : pipeline.handle(request),
+      );
     },
   };
 }

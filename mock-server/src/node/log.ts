@@ -42,17 +42,12 @@ export function loggablePath(target: string): string {
 
 /** Formats a request's log line. */
 export function formatRequestLog(entry: RequestLogEntry, now: Date = new Date()): string {
-  const fields = [
-    now.toISOString(),
-    entry.method,
-    loggablePath(entry.target),
-    String(entry.status),
-    `${entry.durationMs.toFixed(1)}ms`,
-  ];
-  if (entry.code) fields.push(entry.code);
-  if (entry.requestId) fields.push(`req=${entry.requestId}`);
-  if (entry.error) fields.push(`error=${JSON.stringify(entry.error)}`);
-  return fields.join(' ');
+  // One string built as it goes (no array of fields joined): a line per request.
+  let line = `${now.toISOString()} ${entry.method} ${loggablePath(entry.target)} ${entry.status} ${entry.durationMs.toFixed(1)}ms`;
+  if (entry.code) line += ` ${entry.code}`;
+  if (entry.requestId) line += ` req=${entry.requestId}`;
+  if (entry.error) line += ` error=${JSON.stringify(entry.error)}`;
+  return line;
 }
 
 /**

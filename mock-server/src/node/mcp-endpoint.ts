@@ -25,9 +25,10 @@ const HOP_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-e
 /** The pipeline with the MCP endpoint in front; every other request goes to `pipeline` untouched. */
 export function withMcp(pipeline: Pipeline, inner: Pipeline, runtime: MockRuntime): Pipeline {
   return {
-    async handle(request) {
+    // Not async: a request that is not the endpoint's gets the pipeline's own promise, no extra turn.
+    handle(request) {
       if (request.pathname !== MCP_PATH) return pipeline.handle(request);
-      return { kind: 'reply', reply: await mcp(request, inner, runtime) };
+      return mcp(request, inner, runtime).then((reply) => ({ kind: 'reply', reply }));
     },
   };
 }

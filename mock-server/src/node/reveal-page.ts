@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { Pipeline } from '../pipeline/index.js';
+import type { Outcome, Pipeline } from '../pipeline/index.js';
 import type { Reply } from '../pipeline/reply.js';
 
 /** The path of the frame. */
@@ -69,25 +69,30 @@ export function withRevealPage(pipeline: Pipeline, origins: readonly string[] = 
   let frame: Frame | undefined;
   const ancestors = [...LOCAL_ANCESTORS, ...origins];
   return {
-    async handle(request) {
+    // Not async: a request that is not the frame's gets the pipeline's own promise, no extra turn.
+    handle(request) {
       if (request.method !== 'GET' || request.pathname !== REVEAL_PATH) return pipeline.handle(request);
-      const html = await frameHtml();
-      if (!html) return { kind: 'reply', reply: plain(503, MISSING) };
-      frame ??= { html, csp: cspOf(html, ancestors) };
-      const reply: Reply = {
-        status: 200,
-        headers: {
-          'content-type': 'text/html; charset=utf-8',
-          'content-security-policy': frame.csp,
-          'x-content-type-options': 'nosniff',
-          'referrer-policy': 'no-referrer',
-          'cache-control': 'no-cache',
-        },
-        body: frame.html,
-      };
-      return { kind: 'reply', reply };
+      return revealOutcome();
     },
   };
+
+  async function revealOutcome(): Promise<Outcome> {
+    const html = await frameHtml();
+    if (!html) return { kind: 'reply', reply: plain(503, MISSING) };
+    frame ??= { html, csp: cspOf(html, ancestors) };
+    const reply: Reply = {
+      status: 200,
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': frame.csp,
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+        'cache-control': 'no-cache',
+      },
+      body: frame.html,
+    };
+    return { kind: 'reply', reply };
+  }
 }
 
 function plain(status: number, body: string): Reply {

@@ -9,7 +9,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getResponse, isPassthroughResponse, type RequestHandler } from 'msw';
-import type { Pipeline } from '../pipeline/index.js';
+import type { Outcome, Pipeline } from '../pipeline/index.js';
 import type { PipelineRequest } from '../pipeline/request.js';
 import { replyCode, type Reply } from '../pipeline/reply.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
@@ -51,10 +51,12 @@ type Respond = (request: PipelineRequest) => Promise<Answer>;
 
 /** Serves the mock's pipeline over node:http. Rejects with a readable error when the port cannot be bound. */
 export function servePipeline(pipeline: Pipeline, options: ServeOptions): Promise<RunningHttpServer> {
-  return serve(async (request) => {
-    const outcome = await pipeline.handle(request);
-    return outcome.kind === 'reply' ? outcome.reply : outcome.kind === 'network-error' ? 'network-error' : undefined;
-  }, options);
+  return serve((request) => pipeline.handle(request).then(answerOf), options);
+}
+
+/** What the front answers for an outcome of the pipeline. */
+function answerOf(outcome: Outcome): Answer {
+  return outcome.kind === 'reply' ? outcome.reply : outcome.kind === 'network-error' ? 'network-error' : undefined;
 }
 
 /** Serves msw request handlers over node:http through msw's `getResponse` (a fetch `Request` per request). */
@@ -231,15 +233,36 @@ function writeReply(
   origin: string | undefined,
   reply: Reply,
 ): void {
-  const headers: Record<string, string> = { ...reply.headers };
   const preflight = method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
-  if (options.guard!.originAllowed(origin) && !preflight) Object.assign(headers, corsHeaders(origin));
   const noBody = reply.status === 204 || reply.status === 304;
-  if (!noBody) headers['content-length'] = String(Buffer.byteLength(reply.body));
   if (!res.destroyed) {
-    res.writeHead(reply.status, headers);
+    const cors = options.guard!.originAllowed(origin) && !preflight;
+    res.writeHead(reply.status, cors ? corsHead(reply, origin, noBody) : head(reply, noBody));
     res.end(noBody ? undefined : reply.body);
   }
+}
+
+/**
+ * A reply's header lines as node:http takes them without copying an object (name, value, name, value…), with the
+ * body's length where a body goes: in place of the reply's own content-length, else last.
+ */
+function head(reply: Reply, noBody: boolean): string[] {
+  const lines: string[] = [];
+  let length = noBody ? undefined : String(Buffer.byteLength(reply.body));
+  for (const name in reply.headers) {
+    const own = name === 'content-length' && length !== undefined;
+    lines.push(name, own ? length! : reply.headers[name]!);
+    if (own) length = undefined;
+  }
+  if (length !== undefined) lines.push('content-length', length);
+  return lines;
+}
+
+/** The headers of a reply to a page of an allowed origin: the reply's, then CORS, then the body's length. */
+function corsHead(reply: Reply, origin: string, noBody: boolean): Record<string, string> {
+  const headers: Record<string, string> = { ...reply.headers, ...corsHeaders(origin) };
+  if (!noBody) headers['content-length'] = String(Buffer.byteLength(reply.body));
+  return headers;
 }
 
 async function route(

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Exchange } from '../pipeline/runtime';
+import type { ExchangeRecord } from './journal';
 import { tenantOfHeader } from '../pipeline/runtime';
 import type { ObservedRuntime } from './runtime';
 
@@ -16,7 +17,9 @@ export function journalListener(runtime: ObservedRuntime): (exchange: Exchange) 
     const { request } = exchange;
     const isControl = request.path.includes('/__mock');
     if (exchange.operationId === undefined && request.method === 'GET' && isControl) return;
-    runtime.observer.record({
+    const { response } = exchange;
+    // One object per exchange, built whole (no spread copies): it is what the journal keeps.
+    const record: ExchangeRecord = {
       tenant: tenantOf(runtime, exchange, isControl),
       method: request.method,
       target: targetOf(request.url),
@@ -24,10 +27,16 @@ export function journalListener(runtime: ObservedRuntime): (exchange: Exchange) 
       status: exchange.status,
       code: exchange.code ?? null,
       durationMs: exchange.durationMs,
-      ...messagesOf(exchange),
+      // The request id, headers and bodies as they are (the journal redacts when it is read, which is rarer).
+      requestId: response ? exchange.requestId : null,
+      requestHeaders: request.headers,
+      requestBody: request.body === undefined || request.body === '' ? null : request.body,
+      responseHeaders: response ? response.headers : {},
+      responseBody: response && !response.stream && response.body !== '' ? response.body : null,
       startedAt: Date.now() - exchange.durationMs,
-      ...(exchange.override !== undefined ? { override: exchange.override } : {}),
-    });
+    };
+    if (exchange.override !== undefined) record.override = exchange.override;
+    runtime.observer.record(record);
   };
 }
 
@@ -39,18 +48,6 @@ function tenantOf(runtime: ObservedRuntime, exchange: Exchange, isControl: boole
     ? new URL(request.url).searchParams.get('apiKey')
     : tenantOfHeader(runtime, request.headers.authorization)?.apiKey;
   return named && runtime.tenants.get(named) ? named : runtime.tenants.default.apiKey;
-}
-
-/** The request id, headers and bodies to keep: as they are (the journal redacts when it is read, which is rarer). */
-function messagesOf(exchange: Exchange) {
-  const { request, response } = exchange;
-  return {
-    requestId: response ? exchange.requestId : null,
-    requestHeaders: request.headers,
-    requestBody: request.body === undefined || request.body === '' ? null : request.body,
-    responseHeaders: response ? response.headers : {},
-    responseBody: response && !response.stream && response.body !== '' ? response.body : null,
-  };
 }
 
 /** The path and query of an absolute URL, as received. */

@@ -49,8 +49,8 @@ export interface Usage {
 interface Aggregate {
   statuses: Set<number>;
   query: Set<string>;
-  request: Set<string>;
-  response: Map<number, Set<string>>;
+  request: FieldTree;
+  response: Map<number, FieldTree>;
   examples: Map<number, ExchangeRecord>;
 }
 
@@ -58,19 +58,54 @@ const templates = new Map<string, { method: string; path: string }>(
   operationTable.map((row) => [row.operationId, { method: row.method, path: row.path }]),
 );
 
-/** Every field path of a JSON value: `a`, `a.b`, `list[]`, `list[].id` (array items share one path). */
-export function fieldPaths(value: unknown, prefix = '', into = new Set<string>()): Set<string> {
+/** One field path met so far, and the paths met under it (by key, and for array items). */
+interface PathNode {
+  path: string;
+  keys: Map<string, PathNode> | undefined;
+  items: PathNode | undefined;
+}
+
+const pathNode = (path: string): PathNode => ({ path, keys: undefined, items: undefined });
+
+/**
+ * The field paths of every JSON value recorded under one root. Why a tree: most bodies of an operation have the
+ * paths of the last one, and a known path costs a map lookup here instead of its text built and hashed again for
+ * every field of every body.
+ */
+class FieldTree {
+  readonly paths = new Set<string>();
+  readonly #root = pathNode('');
+  /** The last JSON text added: the same text again has no path that is not here yet (a client polling one resource). */
+  #last: string | null = null;
+
+  /** Adds the field paths of a JSON text (none when it is null or not JSON). */
+  addJson(text: string | null): void {
+    if (text === null || text === this.#last) return;
+    this.#last = text;
+    walk(parsed(text), this.#root, this.paths);
+  }
+}
+
+/**
+ * Adds the field paths under `node` of a JSON value to `into` (`a`, `a.b`, `list[].id`: array items share one path),
+ * each path's text made once, when its node is made.
+ */
+function walk(value: unknown, node: PathNode, into: Set<string>): void {
   if (Array.isArray(value)) {
-    const path = `${prefix}[]`;
-    for (const item of value) if (item !== null && typeof item === 'object') fieldPaths(item, path, into);
+    node.items ??= pathNode(`${node.path}[]`);
+    for (const item of value) if (item !== null && typeof item === 'object') walk(item, node.items, into);
   } else if (value !== null && typeof value === 'object') {
-    for (const [key, child] of Object.entries(value)) {
-      const path = prefix === '' ? key : `${prefix}.${key}`;
-      into.add(path);
-      fieldPaths(child, path, into);
+    node.keys ??= new Map();
+    for (const key of Object.keys(value)) {
+      let child = node.keys.get(key);
+      if (child === undefined) {
+        child = pathNode(node.path === '' ? key : `${node.path}.${key}`);
+        node.keys.set(key, child);
+        into.add(child.path);
+      }
+      walk((value as Record<string, unknown>)[key], child, into);
     }
   }
-  return into;
 }
 
 /** A message with its content type only: the rest of the headers are the transport's, not the contract's. */
@@ -103,7 +138,7 @@ export class UsageRecorder {
       aggregate = {
         statuses: new Set(),
         query: new Set(),
-        request: new Set(),
+        request: new FieldTree(),
         response: new Map(),
         examples: new Map(),
       };
@@ -114,10 +149,13 @@ export class UsageRecorder {
     const query = exchange.target.indexOf('?');
     if (query >= 0)
       for (const name of new URLSearchParams(exchange.target.slice(query)).keys()) aggregate.query.add(name);
-    fieldPaths(parsed(exchange.requestBody), '', aggregate.request);
-    const received = aggregate.response.get(status) ?? new Set<string>();
-    aggregate.response.set(status, received);
-    fieldPaths(parsed(exchange.responseBody), '', received);
+    aggregate.request.addJson(exchange.requestBody);
+    let received = aggregate.response.get(status);
+    if (received === undefined) {
+      received = new FieldTree();
+      aggregate.response.set(status, received);
+    }
+    received.addJson(exchange.responseBody);
     if (!aggregate.examples.has(status)) aggregate.examples.set(status, { ...exchange });
   }
 
@@ -133,8 +171,10 @@ export class UsageRecorder {
           ...templates.get(operationId)!,
           statuses,
           queryParameters: sorted(a.query),
-          requestFields: sorted(a.request),
-          responseFields: Object.fromEntries(statuses.map((s) => [String(s), sorted(a.response.get(s) ?? new Set())])),
+          requestFields: sorted(a.request.paths),
+          responseFields: Object.fromEntries(
+            statuses.map((s) => [String(s), sorted(a.response.get(s)?.paths ?? new Set())]),
+          ),
           examples: statuses.map((status) => {
             const entry = entryOf(keep({ ...a.examples.get(status)! }, 0), secrets);
             return {

@@ -80,7 +80,8 @@ export function createPipeline<C>(
       if (found.kind === 'not-ours') return { kind: 'pass' };
       const started = performance.now();
       const requestId = runtime.nextRequestId();
-      const { outcome, operationId, tenant, override } = await dispatch(runtime, access, request, found, requestId);
+      const dispatched = dispatch(runtime, access, request, found, requestId);
+      const { outcome, operationId, tenant, override } = dispatched instanceof Promise ? await dispatched : dispatched;
       if (runtime.exchangeListeners.size > 0)
         observe(runtime, request, outcome, operationId, requestId, started, tenant, override);
       return outcome;
@@ -96,14 +97,18 @@ interface Dispatched {
   override?: string;
 }
 
-/** A request of the mock's: refused by its limits or for its route, or answered by the API or a control route. */
-async function dispatch<C>(
+/**
+ * A request of the mock's: refused by its limits or for its route, or answered by the API or a control route.
+ * Synchronous unless something is to be waited for (a delay, a promise): a promise costs a turn a request need not
+ * take.
+ */
+function dispatch<C>(
   runtime: MockRuntime,
   access: ControlAccess<C>,
   request: PipelineRequest,
   found: Exclude<MatchResult<Route<C>>, { kind: 'not-ours' }>,
   requestId: string,
-): Promise<Dispatched> {
+): Dispatched | Promise<Dispatched> {
   const tooLong = limitProblem(() => checkTarget(request.pathname, request.search));
   if (tooLong) return { outcome: { kind: 'reply', reply: problemReply(tooLong, requestId, '') } };
   if (found.kind === 'not-found') {
@@ -111,56 +116,159 @@ async function dispatch<C>(
       'ROUTE_NOT_FOUND',
       `No operation ${request.method} ${request.pathname}; see spec/openapi.yaml for the routes.`,
     );
-    if (runtime.latencyMs > 0 && !found.path.startsWith('/__mock')) await delay(runtime.latencyMs);
-    return { outcome: { kind: 'reply', reply: problemReply(problem, requestId, request.pathname) } };
+    const result: Dispatched = {
+      outcome: { kind: 'reply', reply: problemReply(problem, requestId, request.pathname) },
+    };
+    return runtime.latencyMs > 0 && !found.path.startsWith('/__mock') ? later(runtime.latencyMs, result) : result;
   }
   const route = found.match.route;
   if (route.kind === 'api') {
-    const result = await api(runtime, route.operation, request, found.match.params, requestId);
-    return { ...result, operationId: route.operation.operationId };
+    const named = (result: Dispatched) => {
+      result.operationId = route.operation.operationId;
+      return result;
+    };
+    const result = api(runtime, route.operation, request, found.match.params, requestId);
+    return result instanceof Promise ? result.then(named) : named(result);
   }
   const def = route.def;
-  const reply = await control(runtime, access, def, request, found.match.params, requestId);
-  return { outcome: { kind: 'reply', reply }, operationId: `control:${def.method.toUpperCase()} ${def.path}` };
+  return control(runtime, access, def, request, found.match.params, requestId).then((reply) => ({
+    outcome: { kind: 'reply', reply },
+    operationId: `control:${def.method.toUpperCase()} ${def.path}`,
+  }));
 }
 
-async function api(
+/** An API request, from its signature to its reply; synchronous unless something is to be waited for. */
+function api(
   runtime: MockRuntime,
   operation: Operation,
   request: PipelineRequest,
   params: Record<string, string>,
   requestId: string,
-): Promise<{ outcome: Outcome; tenant: Tenant | undefined; override?: string }> {
-  let reply: Reply;
-  let tenant: Tenant | undefined;
+): Dispatched | Promise<Dispatched> {
+  let tenant: Tenant;
   try {
     checkBodySize(request.body, false);
-    if (runtime.verifySignatures) {
-      const verified = verifiedTenant(runtime, request);
-      tenant = verified instanceof Promise ? await verified : verified;
-    } else tenant = tenantOfHeader(runtime, request.header('authorization')) ?? runtime.tenants.default;
-    // Faults are the verified tenant's: a forged request names a tenant but cannot use up its faults.
+    const verified = runtime.verifySignatures
+      ? verifiedTenant(runtime, request)
+      : (tenantOfHeader(runtime, request.header('authorization')) ?? runtime.tenants.default);
+    if (verified instanceof Promise)
+      return verified.then(
+        (found) => signed(runtime, operation, request, params, requestId, found),
+        (error: unknown) => refused(runtime, error, request, requestId, undefined),
+      );
+    tenant = verified;
+  } catch (error) {
+    return refused(runtime, error, request, requestId, undefined);
+  }
+  return signed(runtime, operation, request, params, requestId, tenant);
+}
+
+/** Once the signature holds: the tenant's faults (a forged request names a tenant but cannot use up its faults). */
+function signed(
+  runtime: MockRuntime,
+  operation: Operation,
+  request: PipelineRequest,
+  params: Record<string, string>,
+  requestId: string,
+  tenant: Tenant,
+): Dispatched | Promise<Dispatched> {
+  try {
     const fault = takeFault(tenant, operation.operationId, request.method, request.pathname);
-    if (fault?.delayMs) await delay(fault.delayMs);
-    if (fault?.status === 0) return { outcome: { kind: 'network-error' }, tenant };
-    if (fault?.status !== undefined) throw faultProblem({ ...fault, status: fault.status });
+    if (fault) return faulted(runtime, operation, request, params, requestId, tenant, fault);
+  } catch (error) {
+    return refused(runtime, error, request, requestId, tenant);
+  }
+  return unfaulted(runtime, operation, request, params, requestId, tenant);
+}
+
+/** A fault's delay, then its dropped connection or its problem; a fault with a delay alone lets the request go on. */
+async function faulted(
+  runtime: MockRuntime,
+  operation: Operation,
+  request: PipelineRequest,
+  params: Record<string, string>,
+  requestId: string,
+  tenant: Tenant,
+  fault: NonNullable<ReturnType<typeof takeFault>>,
+): Promise<Dispatched> {
+  try {
+    if (fault.delayMs) await delay(fault.delayMs);
+    if (fault.status === 0) return { outcome: { kind: 'network-error' }, tenant };
+    if (fault.status !== undefined) throw faultProblem({ ...fault, status: fault.status });
+  } catch (error) {
+    return refused(runtime, error, request, requestId, tenant);
+  }
+  return unfaulted(runtime, operation, request, params, requestId, tenant);
+}
+
+/** The tenant's override, or the command: idempotency, settle, domain, the record of its reply. */
+function unfaulted(
+  runtime: MockRuntime,
+  operation: Operation,
+  request: PipelineRequest,
+  params: Record<string, string>,
+  requestId: string,
+  tenant: Tenant,
+): Dispatched | Promise<Dispatched> {
+  try {
     // An override answers instead of the domain, whatever the request (as an msw handler put first would).
     const override = takeOverride(tenant, operation.operationId);
-    if (override) {
-      const outcome = await overrideOutcome(runtime, override, requestId, request.pathname);
-      return { outcome, tenant, override: override.id };
-    }
+    if (override)
+      return overrideOutcome(runtime, override, requestId, request.pathname).then(
+        (outcome) => ({ outcome, tenant, override: override.id }),
+        (error: unknown) => refused(runtime, error, request, requestId, tenant),
+      );
     const command = apiCommand(tenant, operation, request, params, requestId);
     const before = ticketOf(runtime);
     const ran = runApi(runtime, tenant, command);
-    // Awaited only when there is something to wait for: a promise costs a turn a request need not take.
-    reply = ran instanceof Promise ? await ran : ran;
+    // Awaited only when there is something to wait for: a promise, or a change to be made durable.
+    if (ran instanceof Promise || ticketOf(runtime) !== before)
+      return ranLater(runtime, ran, before, request, requestId, tenant);
+    return answered(runtime, ran, tenant);
+  } catch (error) {
+    return refused(runtime, error, request, requestId, tenant);
+  }
+}
+
+/** The command's reply once it is there and its change on disk (503 STATE_NOT_SAVED when it cannot be written). */
+async function ranLater(
+  runtime: MockRuntime,
+  ran: Reply | Promise<Reply>,
+  before: number,
+  request: PipelineRequest,
+  requestId: string,
+  tenant: Tenant,
+): Promise<Dispatched> {
+  let reply: Reply;
+  try {
+    reply = await ran;
     if (ticketOf(runtime) !== before) await durable(runtime, before);
   } catch (error) {
     reply = problemReply(asProblem(error), requestId, request.pathname);
   }
-  if (runtime.latencyMs > 0) await delay(runtime.latencyMs);
-  return { outcome: { kind: 'reply', reply }, tenant };
+  return answered(runtime, reply, tenant);
+}
+
+/** The problem+json reply of what went wrong, after the mock's latency. */
+function refused(
+  runtime: MockRuntime,
+  error: unknown,
+  request: PipelineRequest,
+  requestId: string,
+  tenant: Tenant | undefined,
+): Dispatched | Promise<Dispatched> {
+  return answered(runtime, problemReply(asProblem(error), requestId, request.pathname), tenant);
+}
+
+/** A reply, after the mock's latency. */
+function answered(runtime: MockRuntime, reply: Reply, tenant: Tenant | undefined): Dispatched | Promise<Dispatched> {
+  const result: Dispatched = { outcome: { kind: 'reply', reply }, tenant };
+  return runtime.latencyMs > 0 ? later(runtime.latencyMs, result) : result;
+}
+
+/** `value`, `ms` later. */
+function later<T>(ms: number, value: T): Promise<T> {
+  return delay(ms).then(() => value);
 }
 
 /** The tenant's override's answer, after its delay and the mock's latency. */

@@ -18,9 +18,10 @@ export interface NonceCacheOptions {
  * its request's timestamp leaves the window, and at most `max` of them.
  */
 export class NonceCache {
-  // Arrival order beside a Set for the look-ups.
+  // Arrival order beside a Set for the look-ups: ids and their expiries in two queues, no object per nonce.
   readonly #seen = new Set<string>();
-  readonly #order = new ArrivalQueue<{ id: string; expiresAt: number }>();
+  readonly #ids = new ArrivalQueue<string>();
+  readonly #expiries = new ArrivalQueue<number>();
   readonly #max: number;
 
   constructor(options: NonceCacheOptions = {}) {
@@ -38,24 +39,31 @@ export class NonceCache {
   /** True when this key's nonce was already seen; otherwise records it (until `expiresAt`, Unix seconds). */
   checkAndRecord(apiKey: string, nonce: string, nowSeconds: number, expiresAt: number): boolean {
     // Expiries grow roughly with arrival: stop at the first live entry.
-    for (let oldest = this.#order.peek(); oldest && oldest.expiresAt <= nowSeconds; oldest = this.#order.peek())
+    for (
+      let oldest = this.#expiries.peek();
+      oldest !== undefined && oldest <= nowSeconds;
+      oldest = this.#expiries.peek()
+    )
       this.#forgetOldest();
     const id = `${apiKey}:${nonce.toLowerCase()}`;
     if (this.#seen.has(id)) return true;
     if (this.#seen.size >= this.#max) this.#forgetOldest();
     this.#seen.add(id);
-    this.#order.push({ id, expiresAt });
+    this.#ids.push(id);
+    this.#expiries.push(expiresAt);
     return false;
   }
 
   /** Forgets every nonce. */
   clear(): void {
     this.#seen.clear();
-    this.#order.clear();
+    this.#ids.clear();
+    this.#expiries.clear();
   }
 
   #forgetOldest(): void {
-    const oldest = this.#order.shift();
-    if (oldest) this.#seen.delete(oldest.id);
+    const oldest = this.#ids.shift();
+    this.#expiries.shift();
+    if (oldest !== undefined) this.#seen.delete(oldest);
   }
 }
