@@ -126,6 +126,7 @@ const SERVER_VALUES = [
   'createSignatureVerifier',
   'encryptCardDetails',
   'importPublicKey',
+  'isBase64Secret',
   'isLuhnValid',
   'luhnCheckDigit',
   'operationTable',
