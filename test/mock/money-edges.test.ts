@@ -34,6 +34,20 @@ async function delivered(budget: number): Promise<Approval> {
 const hold = (a: Approval, amount: number) =>
   h.mock.cards.authorize(a.card.id, { amount, currency: 'EUR', merchant: 'Grand Hotel', capture: false });
 
+/** A free virtual card of a Server2Server user (ACTIVE at once). */
+async function virtualCard(userId: string) {
+  const config = h.mock.fixtures().cardConfigs.find((x) => x.type === 'VIRTUAL' && x.price === null)!;
+  const card = ok(
+    await createCard({
+      client: h.client,
+      path: { userId },
+      body: { configId: config.configId, visualId: config.visualIds[0]! },
+    }),
+  );
+  if (card.object !== 'card') throw new Error('expected a card');
+  return card;
+}
+
 function refused(action: () => unknown): ProblemError {
   try {
     action();
@@ -157,6 +171,69 @@ describe('a hold expires 7 days after it was made', () => {
   });
 });
 
+describe('where the money of a step comes from', () => {
+  it("a forced capture leaves the approval's other holds reserved; what it takes beyond them comes from available", async () => {
+    const approval = await delivered(10_000);
+    const a = hold(approval, 4_000);
+    hold(approval, 5_000);
+    const before = h.mock.fixtures().corporates[0]!;
+    // 7,000 is above 4,000 + 15 %: forced. The approval's reservation gives all but the 5,000 still held.
+    expect(h.mock.authorizations.capture(a.id, 7_000).steps.at(-1)).toMatchObject({ forced: 'ABOVE_TOLERANCE' });
+    const after = h.mock.fixtures().corporates[0]!;
+    expect({ reserved: after.reserved.amount, held: after.held.amount }).toEqual({
+      reserved: before.reserved.amount - 5_000,
+      held: before.held.amount - 4_000,
+    });
+    expect(after.balance.amount).toBe(before.balance.amount - 2_000);
+    expect(after.spent.amount).toBe(before.spent.amount + 7_000);
+  });
+
+  it('a Server2Server capture above the hold, within the tolerance and the balance, is an ordinary capture', async () => {
+    const { user, balanceId } = await makeUser(h.client, h.mock);
+    const credited = await fund(h.client, h.mock, user.id, balanceId, '100');
+    const card = await virtualCard(user.id);
+    const a = h.mock.cards.authorize(card.id, { amount: 1_000, currency: 'EUR', merchant: 'Fuel', capture: false });
+    expect(h.mock.authorizations.capture(a.id, 1_100).steps.at(-1)).toEqual(
+      expect.objectContaining({ kind: 'capture', amount: 1_100 }),
+    );
+    expect(h.mock.snapshot().balances[balanceId]!.available).toBe(credited - 1_100);
+  });
+
+  it("each step stamps the updatedAt of the approval it moves, or of the Server2Server card's balance", async () => {
+    const approval = await delivered(50_000);
+    const stamp = async () =>
+      ok(
+        await getApproval({
+          client: h.client,
+          path: { corporateUuid: approval.corporateUuid, approvalUuid: approval.approvalUuid },
+        }),
+      ).updatedAt;
+    const later = () => {
+      h.mock.clock.advance(3600);
+      return h.mock.clock.now().toISOString();
+    };
+    let at = later();
+    const a = hold(approval, 1_000);
+    expect(await stamp()).toBe(at);
+    at = later();
+    h.mock.authorizations.reverse(a.id, 100);
+    expect(await stamp()).toBe(at);
+    at = later();
+    h.mock.authorizations.capture(a.id);
+    expect(await stamp()).toBe(at);
+    at = later();
+    h.mock.authorizations.refund(a.id);
+    expect(await stamp()).toBe(at);
+
+    const { user, balanceId } = await makeUser(h.client, h.mock);
+    await fund(h.client, h.mock, user.id, balanceId, '100');
+    const card = await virtualCard(user.id);
+    at = later();
+    h.mock.cards.authorize(card.id, { amount: 1_000, currency: 'EUR', merchant: 'Fuel', capture: false });
+    expect(h.mock.snapshot().balances[balanceId]!.updatedAt).toBe(at);
+  });
+});
+
 describe('a refused step says what was refused', () => {
   it('409 names the operation; 422 says the amount and the limit; 404 names the authorization', async () => {
     const approval = await delivered(50_000);
@@ -217,15 +294,7 @@ describe("a merchant's credit without a purchase", () => {
 
   it('on a Server2Server card, in a currency the user holds no balance in, is 422 CURRENCY_MISMATCH', async () => {
     const { user } = await makeUser(h.client, h.mock);
-    const config = h.mock.fixtures().cardConfigs.find((x) => x.type === 'VIRTUAL' && x.price === null)!;
-    const card = ok(
-      await createCard({
-        client: h.client,
-        path: { userId: user.id },
-        body: { configId: config.configId, visualId: config.visualIds[0]! },
-      }),
-    );
-    if (card.object !== 'card') throw new Error('expected a card');
+    const card = await virtualCard(user.id);
     expect(refused(() => h.mock.cards.refund(card.id, { amount: 1, currency: 'USD', merchant: 'Fuel' }))).toMatchObject(
       {
         status: 422,
