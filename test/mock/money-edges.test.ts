@@ -22,12 +22,13 @@ const h = mockHarness();
 
 async function delivered(budget: number): Promise<Approval> {
   const user = await makeBusinessUser(h.client, h.mock, true);
-  const approval = await makeApproval(h.client, h.mock, user.userUuid, { budget, toDays: 30 });
+  return fetchApproval(await makeApproval(h.client, h.mock, user.userUuid, { budget, toDays: 30 }));
+}
+
+/** The approval as the API answers it now. */
+async function fetchApproval(a: Pick<Approval, 'corporateUuid' | 'approvalUuid'>): Promise<Approval> {
   return ok(
-    await getApproval({
-      client: h.client,
-      path: { corporateUuid: approval.corporateUuid, approvalUuid: approval.approvalUuid },
-    }),
+    await getApproval({ client: h.client, path: { corporateUuid: a.corporateUuid, approvalUuid: a.approvalUuid } }),
   );
 }
 
@@ -157,14 +158,7 @@ describe('a hold expires 7 days after it was made', () => {
       ['EXPIRED', 0],
       ['EXPIRED', 0],
     ]);
-    expect(
-      (
-        await getApproval({
-          client: h.client,
-          path: { corporateUuid: approval.corporateUuid, approvalUuid: approval.approvalUuid },
-        })
-      ).data,
-    ).toMatchObject({
+    expect(await fetchApproval(approval)).toMatchObject({
       held: { amount: 0 },
       remaining: { amount: 50_000 },
     });
@@ -186,6 +180,12 @@ describe('where the money of a step comes from', () => {
     });
     expect(after.balance.amount).toBe(before.balance.amount - 2_000);
     expect(after.spent.amount).toBe(before.spent.amount + 7_000);
+    // Spent 7,000 and 5,000 still held of a 10,000 budget: overspent by 2,000, nothing remains.
+    const now = await fetchApproval(approval);
+    expect({ overspent: now.overspent.amount, remaining: now.remaining.amount }).toEqual({
+      overspent: 2_000,
+      remaining: 0,
+    });
   });
 
   it('a Server2Server capture above the hold, within the tolerance and the balance, is an ordinary capture', async () => {
@@ -201,13 +201,7 @@ describe('where the money of a step comes from', () => {
 
   it("each step stamps the updatedAt of the approval it moves, or of the Server2Server card's balance", async () => {
     const approval = await delivered(50_000);
-    const stamp = async () =>
-      ok(
-        await getApproval({
-          client: h.client,
-          path: { corporateUuid: approval.corporateUuid, approvalUuid: approval.approvalUuid },
-        }),
-      ).updatedAt;
+    const stamp = async () => (await fetchApproval(approval)).updatedAt;
     const later = () => {
       h.mock.clock.advance(3600);
       return h.mock.clock.now().toISOString();
