@@ -89,7 +89,10 @@ describe('a budget at its bounds (1.00 to 1,000,000.00)', () => {
     });
     expect(ok(await create(100)).budget.amount).toBe(100);
     // The whole balance less the 1.00 just reserved: within the bounds, short of funds by that 1.00.
-    expect((await create(100_000_000)).error).toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+    expect((await create(100_000_000)).error).toMatchObject({
+      code: 'INSUFFICIENT_FUNDS',
+      detail: 'The corporate balance holds 99999900 EUR minor units available; 100000000 are needed.',
+    });
     expect(ok(await create(100_000_000 - 100)).budget.amount).toBe(99_999_900);
   });
 });
