@@ -154,6 +154,7 @@ describe('change requests: accepted, one at a time, ended with their approval', 
       'INVALID_TRANSITION',
     );
     expect(notCreated.extras).toMatchObject({ currentStatus: 'DELIVERED', operation: 'acceptApprovalChange' });
+    expect(notCreated.detail).toBe('acceptApprovalChange is not allowed while the approval is DELIVERED.');
     h.mock.approvals.reject(change.corporateUuid, change.approvalUuid);
     const rejected = await expectProblem(await approvalAction(change, 'accept'), 409, 'INVALID_TRANSITION');
     expect(rejected).toMatchObject({ currentStatus: 'REJECTED', operation: 'acceptApprovalChange' });
@@ -498,13 +499,19 @@ describe('one place for what entering a status does', () => {
     business.acceptChange(ctx, corp.corporateUuid, change.approvalUuid);
     const statuses = events
       .filter((e) => e.type === 'approval.statusChanged')
-      .map((e) => [e.approvalUuid === approval.approvalUuid ? 'approval' : 'change', e.from, e.to, e.reason]);
+      .map((e) => [
+        e.approvalUuid === approval.approvalUuid ? 'approval' : 'change',
+        e.from,
+        e.to,
+        e.reason,
+        e.trigger,
+      ]);
     expect(statuses).toEqual([
-      ['approval', null, 'ACCEPTED', null],
-      ['change', null, 'CREATED', null],
-      ['approval', 'ACCEPTED', 'DELIVERED', null],
-      ['approval', 'DELIVERED', 'REAPPROVED', 'REPLACED'],
-      ['change', 'CREATED', 'DELIVERED', null],
+      ['approval', null, 'ACCEPTED', null, 'createApproval'],
+      ['change', null, 'CREATED', null, 'requestChange'],
+      ['approval', 'ACCEPTED', 'DELIVERED', null, 'registrationCompleted'],
+      ['approval', 'DELIVERED', 'REAPPROVED', 'REPLACED', 'changeAccepted'],
+      ['change', 'CREATED', 'DELIVERED', null, 'accept'],
     ]);
     expect(events.filter((e) => e.type === 'card.generated')).toEqual([
       {
