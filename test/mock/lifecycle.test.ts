@@ -287,10 +287,21 @@ describe('every approval ends: not DELIVERED by validTo is EXPIRED (NOT_DELIVERE
   it('a long jump of the clock runs each transition at its own instant: DELIVERED at registration, then FINISHED', async () => {
     const user = await makeBusinessUser(h.client, h.mock);
     const approval = await makeApproval(h.client, h.mock, user.userUuid, { fromDays: 1, toDays: 5 });
+    const changes: [string, string | null, string][] = [];
+    const stop = h.mock.subscribe((m) => {
+      if (m.kind === 'event' && m.event.type === 'approval.statusChanged')
+        changes.push([m.event.to, m.event.trigger, m.event.at]);
+    });
     h.mock.users.completeRegistration(user.userUuid);
     h.mock.clock.advance(30 * DAY);
     const finished = await fetchApproval(approval);
+    stop();
     expect(finished).toMatchObject({ status: 'FINISHED', card: { status: 'CLOSED', generatedAt: approval.validFrom } });
+    expect(changes, 'registration moves it on; the clock does the rest, each at its instant').toEqual([
+      ['PREPARED', 'registrationCompleted', T0],
+      ['DELIVERED', 'time', approval.validFrom],
+      ['FINISHED', 'time', new Date(Date.parse(approval.validTo) + 1).toISOString()],
+    ]);
   });
 });
 
