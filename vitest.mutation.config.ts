@@ -24,6 +24,8 @@ export default defineConfig({
       'test/mock/money-integers.test.ts',
       'test/mock/forced-captures.test.ts',
       'test/mock/problem-error.test.ts',
+      'test/mock/state-tables.test.ts',
+      'test/mock/money-edges.test.ts',
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,

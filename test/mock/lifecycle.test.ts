@@ -134,6 +134,7 @@ describe('change requests: accepted, one at a time, ended with their approval', 
       'INVALID_TRANSITION',
     );
     expect(notCreated.extras).toMatchObject({ currentStatus: 'DELIVERED', operation: 'acceptApprovalChange' });
+    expect(notCreated.detail).toBe('acceptApprovalChange is not allowed while the approval is DELIVERED.');
     h.mock.approvals.reject(change.corporateUuid, change.approvalUuid);
     const rejected = await expectProblem(await approvalAction(change, 'accept'), 409, 'INVALID_TRANSITION');
     expect(rejected).toMatchObject({ currentStatus: 'REJECTED', operation: 'acceptApprovalChange' });
@@ -266,10 +267,21 @@ describe('every approval ends: not DELIVERED by validTo is EXPIRED (NOT_DELIVERE
   it('a long jump of the clock runs each transition at its own instant: DELIVERED at registration, then FINISHED', async () => {
     const user = await makeBusinessUser(h.client, h.mock);
     const approval = await makeApproval(h.client, h.mock, user.userUuid, { fromDays: 1, toDays: 5 });
+    const changes: [string, string | null, string][] = [];
+    const stop = h.mock.subscribe((m) => {
+      if (m.kind === 'event' && m.event.type === 'approval.statusChanged')
+        changes.push([m.event.to, m.event.trigger, m.event.at]);
+    });
     h.mock.users.completeRegistration(user.userUuid);
     h.mock.clock.advance(30 * DAY);
     const finished = await fetchApproval(approval);
+    stop();
     expect(finished).toMatchObject({ status: 'FINISHED', card: { status: 'CLOSED', generatedAt: approval.validFrom } });
+    expect(changes, 'registration moves it on; the clock does the rest, each at its instant').toEqual([
+      ['PREPARED', 'registrationCompleted', T0],
+      ['DELIVERED', 'time', approval.validFrom],
+      ['FINISHED', 'time', new Date(Date.parse(approval.validTo) + 1).toISOString()],
+    ]);
   });
 });
 
@@ -469,13 +481,19 @@ describe('one place for what entering a status does', () => {
     business.acceptChange(ctx, corp.corporateUuid, change.approvalUuid);
     const statuses = events
       .filter((e) => e.type === 'approval.statusChanged')
-      .map((e) => [e.approvalUuid === approval.approvalUuid ? 'approval' : 'change', e.from, e.to, e.reason]);
+      .map((e) => [
+        e.approvalUuid === approval.approvalUuid ? 'approval' : 'change',
+        e.from,
+        e.to,
+        e.reason,
+        e.trigger,
+      ]);
     expect(statuses).toEqual([
-      ['approval', null, 'ACCEPTED', null],
-      ['change', null, 'CREATED', null],
-      ['approval', 'ACCEPTED', 'DELIVERED', null],
-      ['approval', 'DELIVERED', 'REAPPROVED', 'REPLACED'],
-      ['change', 'CREATED', 'DELIVERED', null],
+      ['approval', null, 'ACCEPTED', null, 'createApproval'],
+      ['change', null, 'CREATED', null, 'requestChange'],
+      ['approval', 'ACCEPTED', 'DELIVERED', null, 'registrationCompleted'],
+      ['approval', 'DELIVERED', 'REAPPROVED', 'REPLACED', 'changeAccepted'],
+      ['change', 'CREATED', 'DELIVERED', null, 'accept'],
     ]);
     expect(events.filter((e) => e.type === 'card.generated')).toEqual([
       {

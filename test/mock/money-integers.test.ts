@@ -1,11 +1,13 @@
 /**
  * Money in integers: every rule that takes a percentage or a ratio of an amount works on minor units, exactly. The
  * capture tolerance is checked over every hold from 1 to 1,000,000 against an independent BigInt computation and
- * against the authorization table's own row; the inspector reads typed amounts digit by digit.
+ * against the authorization table's own row; the inspector reads typed amounts digit by digit; crypto amounts are
+ * decimal strings worked in BigInt; a balance's overdraft is repaid first and taken last.
  */
 import { describe, expect, it } from 'vitest';
 import { authorizationMachine, CAPTURE_TOLERANCE_PERCENT, captureLimit } from '../../mock-server/src/machines';
 import { toMinor } from '../../mock-server/src/inspector/page/format';
+import { compareDecimal, creditedMinorUnits, payIn, payOut } from '../../mock-server/src/domain/money';
 
 const captureRow = authorizationMachine.rows.find((r) => r.trigger === 'capture' && r.to === 'CLEARED')!;
 const allows = (held: number, amount: number) =>
@@ -53,5 +55,43 @@ describe('amounts typed in the inspector', () => {
       const text = `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
       if (toMinor(text, 'EUR') !== cents) expect(toMinor(text, 'EUR'), text).toBe(cents);
     }
+  });
+});
+
+describe('crypto amounts as decimal strings', () => {
+  it('credit floor(amount × rate) minor units, exactly, at any scale', () => {
+    expect(creditedMinorUnits('10', '0.92')).toBe(920n);
+    expect(creditedMinorUnits('0.019', '0.92')).toBe(1n); // 1.748 cents, floored
+    expect(creditedMinorUnits('123456789.123456789', '1')).toBe(12_345_678_912n);
+    expect(creditedMinorUnits('1.5', '2', 0)).toBe(3n);
+  });
+
+  it('compare across scales: -1, 0 or 1', () => {
+    expect(compareDecimal('1.50', '1.5')).toBe(0);
+    expect(compareDecimal('1.49', '1.5')).toBe(-1);
+    expect(compareDecimal('2', '1.999')).toBe(1);
+  });
+
+  it('refuse what is not a plain non-negative decimal', () => {
+    for (const text of ['1e3', '-1', '1.', '.5', ' 1', '1,5', ''])
+      expect(() => creditedMinorUnits(text, '1'), text).toThrow(new TypeError(`Not a decimal amount: ${text}`));
+    expect(() => compareDecimal('1', 'x')).toThrow(TypeError);
+  });
+});
+
+describe("a balance's overdraft", () => {
+  it('is repaid first by money in, and is what money out takes beyond the available balance', () => {
+    const account = { available: 100, overdraft: 0 };
+    payOut(account, 30);
+    expect(account).toEqual({ available: 70, overdraft: 0 });
+    payOut(account, 100);
+    expect(account).toEqual({ available: 0, overdraft: 30 });
+    payIn(account, 20);
+    expect(account).toEqual({ available: 0, overdraft: 10 });
+    payIn(account, 25);
+    expect(account).toEqual({ available: 15, overdraft: 0 });
+    const fresh: { available: number; overdraft?: number } = { available: 5 };
+    payIn(fresh, 5);
+    expect(fresh).toEqual({ available: 10 });
   });
 });

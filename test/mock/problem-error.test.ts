@@ -14,6 +14,7 @@ const spec = loadSpec() as unknown as {
 describe('ProblemError', () => {
   it('has the status of its code, as the spec gives it', () => {
     expect(new ProblemError('NOT_FOUND', 'x')).toMatchObject({
+      name: 'ProblemError',
       status: 404,
       code: 'NOT_FOUND',
       message: '404 NOT_FOUND: x',
@@ -30,6 +31,7 @@ describe('ProblemError', () => {
 
   it('an injected fault answers with the status it was injected with', () => {
     expect(ProblemError.injected(418, 'INJECTED_FAULT', 'x')).toMatchObject({
+      name: 'ProblemError',
       status: 418,
       code: 'INJECTED_FAULT',
       message: '418 INJECTED_FAULT: x',
