@@ -291,7 +291,6 @@ async function bundles() {
      (globalThis as any).client = createCardIssuingClient({ baseUrl: 'https://api.example', apiKey: 'k', apiSecret: 's'${options} });`;
   const off = clientPage(', validateResponses: false, validateRequests: false');
   const peersPage = `import createClient from 'openapi-fetch'; import ky from 'ky';
-import { parse as parseYaml } from 'yaml';
     (globalThis as any).c = createClient({ baseUrl: 'https://api.example' }); (globalThis as any).k = ky.create({ prefixUrl: 'https://api.example' });`;
   // Every export reaches the page (an app build drops what a page's entry merely re-exports).
   const ROOT = `import * as sdk from SDK; (globalThis as any).sdk = sdk;`;
@@ -302,8 +301,7 @@ import { parse as parseYaml } from 'yaml';
     },
     {
       label: 'ky',
-      page: `import ky from 'ky';
-import { parse as parseYaml } from 'yaml'; (globalThis as any).k = ky.create({ prefixUrl: 'https://api.example' });`,
+      page: `import ky from 'ky'; (globalThis as any).k = ky.create({ prefixUrl: 'https://api.example' });`,
     },
     { label: 'openapi-fetch + ky', page: peersPage },
     { label: 'SDK client, validation off: up front', page: off },

@@ -213,31 +213,17 @@ class Call {
 
   /** The call, start to end: arguments checked, sent (once more after a clock correction), body parsed and checked. */
   async run<T>(): Promise<ApiResponse<T>> {
-    const client = this.#client;
     const raw = 'raw' in this.#op;
     try {
       // Validation awaits only when it must: loading the schemas, or describing what is wrong.
-      if (client.validateRequests && !raw) {
+      if (this.#client.validateRequests && !raw) {
         const refused = this.#validateRequest();
         if (refused) await refused;
       }
       const sendOptions = this.#kyOptions();
       for (;;) {
         try {
-          let response: Response;
-          try {
-            response = await ky(this.#url(), sendOptions);
-          } catch (error) {
-            // What ky's beforeError hook did: ky's error as the SDK's typed error (no hook, no ky context per call).
-            throw error instanceof Error ? await this.#typedError(error) : error;
-          }
-          const data = await this.#read<T>(response);
-          if (client.responseMode !== false && !raw) {
-            const differs = this.#validateResponse(data);
-            if (differs) await differs;
-          }
-          // The last attempt's request id, read where it arrived.
-          return { data, status: response.status, headers: response.headers, requestId: this.#received?.requestId };
+          return await this.#attempt<T>(sendOptions, raw);
         } catch (error) {
           this.#transport.end(false);
           await this.#retryOrThrow(error);
@@ -248,6 +234,24 @@ class Call {
     } finally {
       this.#transport.end(true);
     }
+  }
+
+  /** One attempt: sent, its body read and (unless raw or validation is off) checked against the response schema. */
+  async #attempt<T>(sendOptions: KyOptions, raw: boolean): Promise<ApiResponse<T>> {
+    let response: Response;
+    try {
+      response = await ky(this.#url(), sendOptions);
+    } catch (error) {
+      // What ky's beforeError hook did: ky's error as the SDK's typed error (no hook, no ky context per call).
+      throw error instanceof Error ? await this.#typedError(error) : error;
+    }
+    const data = await this.#read<T>(response);
+    if (this.#client.responseMode !== false && !raw) {
+      const differs = this.#validateResponse(data);
+      if (differs) await differs;
+    }
+    // The last attempt's request id, read where it arrived.
+    return { data, status: response.status, headers: response.headers, requestId: this.#received?.requestId };
   }
 
   // ------------------------------------------------------------------------------------------- the request
