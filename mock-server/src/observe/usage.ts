@@ -91,20 +91,27 @@ class FieldTree {
  * each path's text made once, when its node is made.
  */
 function walk(value: unknown, node: PathNode, into: Set<string>): void {
-  if (Array.isArray(value)) {
-    node.items ??= pathNode(`${node.path}[]`);
-    for (const item of value) if (item !== null && typeof item === 'object') walk(item, node.items, into);
-  } else if (value !== null && typeof value === 'object') {
-    node.keys ??= new Map();
-    for (const key of Object.keys(value)) {
-      let child = node.keys.get(key);
-      if (child === undefined) {
-        child = pathNode(node.path === '' ? key : `${node.path}.${key}`);
-        node.keys.set(key, child);
-        into.add(child.path);
-      }
-      walk((value as Record<string, unknown>)[key], child, into);
+  if (Array.isArray(value)) walkItems(value, node, into);
+  else if (value !== null && typeof value === 'object') walkKeys(value as Record<string, unknown>, node, into);
+}
+
+/** An array's object items, under the one path they share (`list[]`). */
+function walkItems(items: unknown[], node: PathNode, into: Set<string>): void {
+  node.items ??= pathNode(`${node.path}[]`);
+  for (const item of items) if (item !== null && typeof item === 'object') walk(item, node.items, into);
+}
+
+/** An object's keys, each a path of its own (made, and added to `into`, the first time it is seen). */
+function walkKeys(value: Record<string, unknown>, node: PathNode, into: Set<string>): void {
+  node.keys ??= new Map();
+  for (const key of Object.keys(value)) {
+    let child = node.keys.get(key);
+    if (child === undefined) {
+      child = pathNode(node.path === '' ? key : `${node.path}.${key}`);
+      node.keys.set(key, child);
+      into.add(child.path);
     }
+    walk(value[key], child, into);
   }
 }
 
