@@ -6,7 +6,13 @@
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { signRequest } from 'card-issuing-sdk';
-import { buildStringToSign, NonceCache, parseAuthorization, verifySignature } from 'card-issuing-sdk/server';
+import {
+  buildStringToSign,
+  isBase64Secret,
+  NonceCache,
+  parseAuthorization,
+  verifySignature,
+} from 'card-issuing-sdk/server';
 
 const NONCE = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const SIGNATURE = 'c2lnbmF0dXJl';
@@ -53,6 +59,23 @@ describe('the secret as the HMAC key', () => {
   });
   it('refuses a base64 secret that decodes to nothing, without quoting it', async () => {
     await expect(signRequest({ apiKey: 'k', apiSecret: '====', secretEncoding: 'base64', ...request })).rejects.toThrow(
+      /apiSecret is not base64/,
+    );
+  });
+  it.each([
+    ['padded', 'dGVzdF9zZWNyZXQ=', true],
+    ['unpadded', 'dGVzdF9zZWNyZXQ', true],
+    ['one byte', 'AA==', true],
+    ['empty', '', false],
+    ['padding only', '====', false],
+    ['two padding characters', '==', false],
+    ['4n+1 characters', 'abcde', false],
+    ['the base64url alphabet', 'dGVzdF9zZWNyZXQ-_w', false],
+  ])('isBase64Secret: a %s secret is %s', (_, secret, usable) => {
+    expect(isBase64Secret(secret)).toBe(usable);
+  });
+  it('refuses a base64 secret of padding alone (no key bytes at all)', async () => {
+    await expect(signRequest({ apiKey: 'k', apiSecret: '==', secretEncoding: 'base64', ...request })).rejects.toThrow(
       /apiSecret is not base64/,
     );
   });
