@@ -34,137 +34,11 @@ export interface ExchangeRecord {
   override?: string;
 }
 
-/**
- * A kept exchange: bodies cut to {@link JOURNAL_BODY_LIMIT}. What varies per request (target, headers, bodies) is
- * kept as UTF-8 bytes in the journal's {@link JournalBytes}, outside the JavaScript heap, and read back only when
- * the journal is read: an entry outlives many young-generation collections, and as strings and header objects
- * its text would be copied by each and promoted (most of the mock's garbage-collection time under load).
- */
-export interface StoredExchange {
+/** A kept exchange: bodies cut to {@link JOURNAL_BODY_LIMIT}. */
+export interface StoredExchange extends ExchangeRecord {
   seq: number;
-  tenant: string;
-  method: string;
-  operationId: string | null;
-  status: number;
-  code: string | null;
-  durationMs: number;
-  requestId: string | null;
-  startedAt: number;
-  override?: string;
   requestTruncated: boolean;
   responseTruncated: boolean;
-  /** The bytes of target, request headers (JSON), request body, response headers (JSON), response body. */
-  bytes: Uint8Array;
-  /** Where they start in `bytes`, where the target's end, where they all end. */
-  start: number;
-  targetEnd: number;
-  end: number;
-  /** The text lengths (UTF-16 units) of the pieces after the target; -1 for a body that is null. */
-  requestHeadersLength: number;
-  requestBodyLength: number;
-  responseHeadersLength: number;
-  /** The response body is the rest of the text (else it was null). */
-  hasResponseBody: boolean;
-}
-
-/** The text of a kept exchange, read back from its bytes. */
-export interface ExchangeText {
-  requestHeaders: Record<string, string>;
-  requestBody: string | null;
-  responseHeaders: Record<string, string>;
-  responseBody: string | null;
-}
-
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-/** The size of a block of {@link JournalBytes} (an entry larger than a block gets a block of its own). */
-const BLOCK = 64 * 1024;
-
-/**
- * Where a journal keeps its entries' text: UTF-8 in blocks of off-heap memory, written one after the other. A
- * block is garbage once no entry kept refers to it (the ring dropped them): nothing in it is copied by the
- * collector meanwhile.
- */
-export class JournalBytes {
-  #block = new Uint8Array(0);
-  #used = 0;
-
-  /** Writes `texts` one after the other; the block they are in, and in `offsets` where they start and each ends. */
-  write(texts: readonly string[], offsets: number[]): Uint8Array {
-    let most = 0;
-    for (const text of texts) most += text.length * 3;
-    if (most > this.#block.length - this.#used) {
-      this.#block = new Uint8Array(Math.max(BLOCK, most));
-      this.#used = 0;
-    }
-    const block = this.#block;
-    offsets.push(this.#used);
-    for (const text of texts) {
-      this.#used += encoder.encodeInto(text, block.subarray(this.#used)).written;
-      offsets.push(this.#used);
-    }
-    return block;
-  }
-}
-
-/** The bytes a kept exchange is written to when no journal's are given (a usage example). */
-const scratch = () => new JournalBytes();
-
-/** Cuts a body to the journal's limit and keeps what varies per request as bytes. */
-export function keep(exchange: ExchangeRecord, seq: number, into: JournalBytes = scratch()): StoredExchange {
-  const requestTruncated = exchange.requestBody !== null && exchange.requestBody.length > JOURNAL_BODY_LIMIT;
-  const responseTruncated = exchange.responseBody !== null && exchange.responseBody.length > JOURNAL_BODY_LIMIT;
-  const requestBody = requestTruncated ? cut(exchange.requestBody!) : exchange.requestBody;
-  const responseBody = responseTruncated ? cut(exchange.responseBody!) : exchange.responseBody;
-  const requestHeaders = JSON.stringify(exchange.requestHeaders);
-  const responseHeaders = JSON.stringify(exchange.responseHeaders);
-  const offsets: number[] = [];
-  const rest = requestHeaders + (requestBody ?? '') + responseHeaders + (responseBody ?? '');
-  const bytes = into.write([exchange.target, rest], offsets);
-  const stored: StoredExchange = {
-    seq,
-    tenant: exchange.tenant,
-    method: exchange.method,
-    operationId: exchange.operationId,
-    status: exchange.status,
-    code: exchange.code,
-    durationMs: exchange.durationMs,
-    requestId: exchange.requestId,
-    startedAt: exchange.startedAt,
-    requestTruncated,
-    responseTruncated,
-    bytes,
-    start: offsets[0]!,
-    targetEnd: offsets[1]!,
-    end: offsets[2]!,
-    requestHeadersLength: requestHeaders.length,
-    requestBodyLength: requestBody === null ? -1 : requestBody.length,
-    responseHeadersLength: responseHeaders.length,
-    hasResponseBody: responseBody !== null,
-  };
-  if (exchange.override !== undefined) stored.override = exchange.override;
-  return stored;
-}
-
-/** The path and query of a kept exchange, as received. */
-export function targetOf(e: StoredExchange): string {
-  return decoder.decode(e.bytes.subarray(e.start, e.targetEnd));
-}
-
-/** The headers and bodies of a kept exchange. */
-export function textOf(e: StoredExchange): ExchangeText {
-  const text = decoder.decode(e.bytes.subarray(e.targetEnd, e.end));
-  let at = 0;
-  const next = (length: number) => {
-    if (length < 0) return null;
-    at += length;
-    return text.slice(at - length, at);
-  };
-  const requestHeaders = JSON.parse(next(e.requestHeadersLength)!) as Record<string, string>;
-  const requestBody = next(e.requestBodyLength);
-  const responseHeaders = JSON.parse(next(e.responseHeadersLength)!) as Record<string, string>;
-  const responseBody = e.hasResponseBody ? text.slice(at) : null;
-  return { requestHeaders, requestBody, responseHeaders, responseBody };
 }
 
 /** One side of an exchange as the journal shows it. */
@@ -223,6 +97,17 @@ export interface RequestFilter {
   limit?: number;
 }
 
+/** Cuts a body to the journal's limit. */
+export function keep(exchange: ExchangeRecord, seq: number): StoredExchange {
+  const stored = exchange as StoredExchange;
+  stored.seq = seq;
+  stored.requestTruncated = exchange.requestBody !== null && exchange.requestBody.length > JOURNAL_BODY_LIMIT;
+  stored.responseTruncated = exchange.responseBody !== null && exchange.responseBody.length > JOURNAL_BODY_LIMIT;
+  if (stored.requestTruncated) stored.requestBody = cut(exchange.requestBody!);
+  if (stored.responseTruncated) stored.responseBody = cut(exchange.responseBody!);
+  return stored;
+}
+
 /**
  * The beginning of a long body, copied: a plain `slice` may stay a view of the whole string (a 32 MiB snapshot
  * restored by PUT /__mock/state would then stay alive in the journal).
@@ -270,7 +155,7 @@ export function summaryOf(e: StoredExchange, secrets: readonly string[]): Journa
     tenant: e.tenant,
     time: new Date(e.startedAt).toISOString(),
     method: e.method,
-    path: redactTarget(targetOf(e), secrets),
+    path: redactTarget(e.target, secrets),
     operationId: e.operationId,
     status: e.status,
     code: e.code,
@@ -289,10 +174,9 @@ export function entryOf(e: StoredExchange, secrets: readonly string[]): JournalE
     body: redactBody(body, secrets, truncated),
     ...(truncated ? { truncated: true as const } : {}),
   });
-  const text = textOf(e);
   return {
     ...summaryOf(e, secrets),
-    request: message(text.requestHeaders, text.requestBody, e.requestTruncated),
-    response: message(text.responseHeaders, text.responseBody, e.responseTruncated),
+    request: message(e.requestHeaders, e.requestBody, e.requestTruncated),
+    response: message(e.responseHeaders, e.responseBody, e.responseTruncated),
   };
 }

@@ -18,7 +18,6 @@ import {
   type JournalSummary,
   type RequestFilter,
   type StoredExchange,
-  JournalBytes,
 } from './journal';
 import { Ring } from './ring';
 import { type Usage, UsageRecorder } from './usage';
@@ -84,8 +83,6 @@ export class Observer {
   /** What each tenant's consumer used, when the mock records usage. */
   readonly usage: UsageRecorder | undefined;
   readonly #logs = new Map<string, TenantLog>();
-  /** Where the journal keeps its entries' text (off the JavaScript heap). */
-  readonly #bytes = new JournalBytes();
   readonly #listeners = new Set<{ tenant: string | null; listener: ObservedListener }>();
   #seq = 0;
   /** The request whose control action runs now (set around a synchronous control route). */
@@ -118,7 +115,7 @@ export class Observer {
   record(exchange: ExchangeRecord): void {
     this.usage?.record(exchange);
     if (this.journalSize === 0 && this.#listeners.size === 0) return;
-    const stored = keep(exchange, ++this.#seq, this.#bytes);
+    const stored = keep(exchange, ++this.#seq);
     this.#log(exchange.tenant).requests.push(stored);
     if (this.#listeners.size > 0)
       this.#tell(exchange.tenant, { kind: 'request', request: summaryOf(stored, this.source.secrets()) });
