@@ -14,30 +14,36 @@ export function journalListener(runtime: ObservedRuntime): (exchange: Exchange) 
   return (exchange) => {
     const control = exchange.operationId?.startsWith('control:') ? parseControl(exchange.operationId) : undefined;
     if (control?.method === 'GET') return;
-    const { request } = exchange;
-    const isControl = request.path.includes('/__mock');
-    if (exchange.operationId === undefined && request.method === 'GET' && isControl) return;
-    const { response } = exchange;
-    // One object per exchange, built whole (no spread copies): it is what the journal keeps.
-    const record: ExchangeRecord = {
-      tenant: tenantOf(runtime, exchange, isControl),
-      method: request.method,
-      target: targetOf(request.url),
-      operationId: control ? controlOperationId(control.path, request.path) : (exchange.operationId ?? null),
-      status: exchange.status,
-      code: exchange.code ?? null,
-      durationMs: exchange.durationMs,
-      // The request id, headers and bodies as they are (the journal redacts when it is read, which is rarer).
-      requestId: response ? exchange.requestId : null,
-      requestHeaders: request.headers,
-      requestBody: request.body === undefined || request.body === '' ? null : request.body,
-      responseHeaders: response ? response.headers : {},
-      responseBody: response && !response.stream && response.body !== '' ? response.body : null,
-      startedAt: Date.now() - exchange.durationMs,
-    };
-    if (exchange.override !== undefined) record.override = exchange.override;
-    runtime.observer.record(record);
+    const isControl = exchange.request.path.includes('/__mock');
+    if (exchange.operationId === undefined && exchange.request.method === 'GET' && isControl) return;
+    const operationId = control
+      ? controlOperationId(control.path, exchange.request.path)
+      : (exchange.operationId ?? null);
+    runtime.observer.record(recordOf(exchange, tenantOf(runtime, exchange, isControl), operationId));
   };
+}
+
+/** One object per exchange, built whole (no spread copies): it is what the journal keeps. */
+function recordOf(exchange: Exchange, tenant: string, operationId: string | null): ExchangeRecord {
+  const { request, response } = exchange;
+  const record: ExchangeRecord = {
+    tenant,
+    method: request.method,
+    target: targetOf(request.url),
+    operationId,
+    status: exchange.status,
+    code: exchange.code ?? null,
+    durationMs: exchange.durationMs,
+    // The request id, headers and bodies as they are (the journal redacts when it is read, which is rarer).
+    requestId: response ? exchange.requestId : null,
+    requestHeaders: request.headers,
+    requestBody: request.body === undefined || request.body === '' ? null : request.body,
+    responseHeaders: response ? response.headers : {},
+    responseBody: response && !response.stream && response.body !== '' ? response.body : null,
+    startedAt: Date.now() - exchange.durationMs,
+  };
+  if (exchange.override !== undefined) record.override = exchange.override;
+  return record;
 }
 
 /** The tenant it acted on; else the one its ?apiKey= (control) or its Authorization header (API) names; else the default. */
