@@ -264,6 +264,14 @@ describe('every approval ends: not DELIVERED by validTo is EXPIRED (NOT_DELIVERE
     expectError(await increase(approval, 100), 409, 'INVALID_TRANSITION');
   });
 
+  it('closes a card that is LOCKED when its approval ends (FINISHED at validTo)', async () => {
+    const approval = await makeDeliveredApproval(h.client, h.mock, { toDays: 5 });
+    const locked = await send('POST', `/__mock/cards/${approval.card.id}/lock`, { sign: false });
+    expect(((await locked.json()) as { status: string }).status).toBe('LOCKED');
+    h.mock.clock.advance(6 * DAY);
+    expect(await fetchApproval(approval)).toMatchObject({ status: 'FINISHED', card: { status: 'CLOSED' } });
+  });
+
   it('a long jump of the clock runs each transition at its own instant: DELIVERED at registration, then FINISHED', async () => {
     const user = await makeBusinessUser(h.client, h.mock);
     const approval = await makeApproval(h.client, h.mock, user.userUuid, { fromDays: 1, toDays: 5 });
