@@ -207,21 +207,30 @@ export async function createProject(tarballs: Tarballs, spec: ProjectSpec): Prom
   return project;
 }
 
-/** `npm install` as a consumer runs it, quiet and from the shared cache where it can. */
-export function npmInstall(dir: string, args: readonly string[], options: { dev?: boolean } = {}): Promise<Ran> {
-  return ok(
-    'npm',
-    [
-      'install',
-      ...(options.dev ? ['--save-dev'] : []),
-      '--prefer-offline',
-      '--no-audit',
-      '--no-fund',
-      '--loglevel=error',
-      ...args,
-    ],
-    { cwd: dir, timeoutMs: 300_000 },
-  );
+/**
+ * `npm install` as a consumer runs it, quiet and from the shared cache where it can. Once more with the registry's
+ * metadata when the cache's is stale: with `--prefer-offline`, a tool released minutes ago (vitest 5.1.2) is found
+ * while the cached metadata of its dependencies (@vitest/mocker) does not list that version yet (ETARGET).
+ */
+export async function npmInstall(dir: string, args: readonly string[], options: { dev?: boolean } = {}): Promise<Ran> {
+  const install = (cache: string) =>
+    run(
+      'npm',
+      [
+        'install',
+        ...(options.dev ? ['--save-dev'] : []),
+        cache,
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        ...args,
+      ],
+      { cwd: dir, timeoutMs: 300_000 },
+    );
+  let result = await install('--prefer-offline');
+  if (result.code !== 0 && result.output.includes('ETARGET')) result = await install('--prefer-online');
+  if (result.code !== 0) throw new Error(`exit ${result.code}\n${result.output}`);
+  return result;
 }
 
 /** How a process ended: its exit code, or the signal that ended it. */
