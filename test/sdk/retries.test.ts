@@ -166,6 +166,17 @@ describe('retries', () => {
     expect(api.seen).toHaveLength(1);
   });
 
+  it.each([
+    ['1.5', 1.5],
+    ['-5', undefined],
+    ['+5', undefined],
+  ])('reads a Retry-After of %j as %j seconds, never as a date in 2001 (a retry at once)', async (header, seconds) => {
+    api.respond(() => problem(429, 'RATE_LIMITED', 'Slow down.', {}, { 'retry-after': header }));
+    const error = await client.s2s.users.get(u(1), { retry: false }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfter).toBe(seconds);
+  });
+
   it('stops after the limit and throws the last error', async () => {
     api.respond(() => problem(429, 'RATE_LIMITED', 'Slow down.', {}, { 'retry-after': '0' }));
     const error = await client.s2s.users.get(u(1)).catch((e: unknown) => e);

@@ -58,11 +58,18 @@ export function retryWaitMs(
   return Math.min(retry.maxDelayMs, delay * (0.5 + Math.random() / 2));
 }
 
-/** `Retry-After` (RFC 9110 section 10.2.3) in seconds: delay-seconds, or an HTTP date turned into seconds from now. */
+/**
+ * `Retry-After` (RFC 9110 section 10.2.3) in seconds: delay-seconds (a fraction read as ky reads it), or an HTTP date
+ * turned into seconds from now. Any other number (`-5`, `+5`) is no answer: `Date.parse` would read it as a date in
+ * 2001, a retry at once.
+ */
 export function parseRetryAfter(value: string | null): number | undefined {
   if (value === null) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
-  const at = Date.parse(value);
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text);
+  // An HTTP date names its day or month; a text without a letter is no date.
+  if (!/[A-Za-z]/.test(text)) return undefined;
+  const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
