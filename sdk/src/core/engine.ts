@@ -16,7 +16,7 @@
  * that turns validation off never loads zod. Browser-safe: no `node:` import here or below.
  * @module
  */
-import ky, { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
+import ky, { isHTTPError, isNetworkError } from 'ky';
 import type { Options as KyOptions } from 'ky';
 import type { OperationId, OperationRow } from '../operation-table';
 import type { CardIssuingClientOptions, ClientHooks, RequestEvent, RequestOptions, RetryConfig } from '../options';
@@ -554,8 +554,6 @@ class Call {
         secret: this.#client.secretFacts,
       });
     }
-    // ky's timeout is the shorter of the two: with the deadline the shorter, it is the deadline that passed.
-    if (isTimeoutError(error)) return this.deadlineMs < this.timeoutMs ? this.#deadlineError() : this.#timeoutError();
     if (isNetworkError(error)) {
       // The cause is the transport's error, never ky's (which holds the signed request).
       const cause = error.cause;
@@ -622,9 +620,9 @@ class Call {
   }
 
   /** The call's deadline passed: retries and their waits included. */
-  #deadlineError(why?: string): DeadlineExceededError {
+  #deadlineError(): DeadlineExceededError {
     return new DeadlineExceededError({
-      detail: `${this.operation}: the call did not end within its deadline of ${this.deadlineMs} ms (deadlineMs)${why ? `: ${why}` : ''}.`,
+      detail: `${this.operation}: the call did not end within its deadline of ${this.deadlineMs} ms (deadlineMs).`,
       deadlineMs: this.deadlineMs,
       timeoutMs: this.timeoutMs,
       ...this.#responseFacts(),
