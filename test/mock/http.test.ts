@@ -373,4 +373,27 @@ describe('faults and latency', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect((await pending).status).toBe(404);
   });
+
+  it("an override's delayMs, then latencyMs, hold its answer back by that many timer milliseconds", async () => {
+    h.start({ latencyMs: 50 });
+    h.mock.override('getUser', { status: 502, delayMs: 1000 });
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    const timerSet = async () => {
+      while (vi.getTimerCount() === 0) await new Promise((resolve) => setImmediate(resolve));
+    };
+    let settled = false;
+    const pending = send('GET', userPath).then((r) => {
+      settled = true;
+      return r;
+    });
+    await timerSet();
+    await vi.advanceTimersByTimeAsync(999);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1); // the override's delay is over; the latency starts
+    await timerSet();
+    await vi.advanceTimersByTimeAsync(49);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect((await pending).status).toBe(502);
+  });
 });
