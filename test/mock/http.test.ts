@@ -307,6 +307,13 @@ describe('unknown routes', () => {
     const problem = await expectProblem(await send(method, path, { sign: false }), 404, 'ROUTE_NOT_FOUND');
     expect(problem.instance).toBe(path);
   });
+
+  it('an unknown /__mock/ route points to the control API, not the spec (which has no control routes)', async () => {
+    const problem = await expectProblem(await send('POST', '/__mock/nothing', { sign: false }), 404, 'ROUTE_NOT_FOUND');
+    expect(problem.detail).toBe('No control route POST /__mock/nothing; see docs/control-api.md for the routes.');
+    const api = await expectProblem(await send('GET', '/s2s/nothing', { sign: false }), 404, 'ROUTE_NOT_FOUND');
+    expect(api.detail).toBe('No operation GET /s2s/nothing; see spec/openapi.yaml for the routes.');
+  });
 });
 
 describe('faults and latency', () => {
