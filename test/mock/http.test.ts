@@ -307,6 +307,13 @@ describe('unknown routes', () => {
     const problem = await expectProblem(await send(method, path, { sign: false }), 404, 'ROUTE_NOT_FOUND');
     expect(problem.instance).toBe(path);
   });
+
+  it('an unknown /__mock/ route points to the control API, not the spec (which has no control routes)', async () => {
+    const problem = await expectProblem(await send('POST', '/__mock/nothing', { sign: false }), 404, 'ROUTE_NOT_FOUND');
+    expect(problem.detail).toBe('No control route POST /__mock/nothing; see docs/control-api.md for the routes.');
+    const api = await expectProblem(await send('GET', '/s2s/nothing', { sign: false }), 404, 'ROUTE_NOT_FOUND');
+    expect(api.detail).toBe('No operation GET /s2s/nothing; see spec/openapi.yaml for the routes.');
+  });
 });
 
 describe('faults and latency', () => {
@@ -372,5 +379,28 @@ describe('faults and latency', () => {
     expect(settled).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect((await pending).status).toBe(404);
+  });
+
+  it("an override's delayMs, then latencyMs, hold its answer back by that many timer milliseconds", async () => {
+    h.start({ latencyMs: 50 });
+    h.mock.override('getUser', { status: 502, delayMs: 1000 });
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    const timerSet = async () => {
+      while (vi.getTimerCount() === 0) await new Promise((resolve) => setImmediate(resolve));
+    };
+    let settled = false;
+    const pending = send('GET', userPath).then((r) => {
+      settled = true;
+      return r;
+    });
+    await timerSet();
+    await vi.advanceTimersByTimeAsync(999);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1); // the override's delay is over; the latency starts
+    await timerSet();
+    await vi.advanceTimersByTimeAsync(49);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect((await pending).status).toBe(502);
   });
 });

@@ -168,4 +168,16 @@ describe('commands and the write-ahead log seam', () => {
     expectError(await createUser({ client: h.client, body: registration() }), 503, 'STATE_NOT_SAVED');
     expect((await send('GET', '/s2s/users/3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01')).status).toBe(404);
   });
+
+  it('after a delay-only fault, a change still waits for the disk (503 STATE_NOT_SAVED when it cannot be written)', async () => {
+    let changes = 0;
+    mockInternals(h.mock).attachWal({
+      record: () => ++changes,
+      head: () => changes,
+      durable: () => Promise.reject(new Error('ENOSPC')),
+    });
+    h.mock.faults.inject({ operationId: 'createUser', delayMs: 1 });
+    expectError(await createUser({ client: h.client, body: registration() }), 503, 'STATE_NOT_SAVED');
+    expect(h.mock.faults.list()).toEqual([]);
+  });
 });

@@ -114,7 +114,9 @@ function dispatch<C>(
   if (found.kind === 'not-found') {
     const problem = new ProblemError(
       'ROUTE_NOT_FOUND',
-      `No operation ${request.method} ${request.pathname}; see spec/openapi.yaml for the routes.`,
+      found.path.startsWith('/__mock')
+        ? `No control route ${request.method} ${request.pathname}; see docs/control-api.md for the routes.`
+        : `No operation ${request.method} ${request.pathname}; see spec/openapi.yaml for the routes.`,
     );
     const result: Dispatched = {
       outcome: { kind: 'reply', reply: problemReply(problem, requestId, request.pathname) },

@@ -1,7 +1,8 @@
 /**
  * The builders and scenarios over HTTP: `POST /__mock/given/{kind}` with the builder's options as the JSON body, and
  * `POST /__mock/scenario` with a scenario. Both answer 201 with what was made; bad input is 400 VALIDATION_FAILED
- * naming each bad field (`body.status`, `body.given.2.user`), and nothing is applied.
+ * naming each bad field (a builder's `body.status`; a scenario's `given.2.user`, as for a scenario file), and
+ * nothing is applied.
  * @module
  */
 import * as z from 'zod';
