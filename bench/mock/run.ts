@@ -24,10 +24,9 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import autocannon from 'autocannon';
 import { rawRequest, runLoad } from './load';
-import * as esbuild from 'esbuild';
 import { publishedStringToSign } from '../../sdk/src/signing/string-to-sign';
 import { createNonce } from '../../sdk/src/signing/nonce';
-import { stateFileBench } from './state-file';
+import { bundleForNode, stateFileBench } from './state-file';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = 10;
@@ -51,20 +50,10 @@ interface Server {
  */
 let serversBundle: Promise<string> | undefined;
 const bundleServers = () =>
-  (serversBundle ??= (async () => {
-    const outfile = join(ROOT, 'node_modules/.cache/bench-mock/servers.mjs');
-    await esbuild.build({
-      entryPoints: [join(ROOT, 'bench/mock/servers.ts')],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'es2023',
-      packages: 'external',
-      logLevel: 'warning',
-    });
-    return outfile;
-  })());
+  (serversBundle ??= bundleForNode({
+    entryPoints: [join(ROOT, 'bench/mock/servers.ts')],
+    outfile: join(ROOT, 'node_modules/.cache/bench-mock/servers.mjs'),
+  }));
 
 /** A child of servers.ts, with IPC. */
 async function startServer(kind: string): Promise<Server> {

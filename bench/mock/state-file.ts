@@ -47,22 +47,27 @@ const sdkSourcesOf = (root: string): esbuild.Plugin => ({
   },
 });
 
-async function bundle(name: string, nodeModule: string, resolveDir: string): Promise<string> {
-  const outfile = join(CACHE, `${name}.mjs`);
+/** Bundles for node as tsup builds the published packages: ESM, es2023, every package left to node_modules. */
+export async function bundleForNode(options: esbuild.BuildOptions & { outfile: string }): Promise<string> {
   await esbuild.build({
-    // Each mock with the SDK of its own commit: the peer's mock imports what its SDK exported then.
-    plugins: [sdkSourcesOf(resolveDir)],
-    stdin: { contents: child(nodeModule), resolveDir, loader: 'ts' },
-    outfile,
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'es2023',
     packages: 'external',
     logLevel: 'warning',
+    ...options,
   });
-  return outfile;
+  return options.outfile;
 }
+
+const bundle = (name: string, nodeModule: string, resolveDir: string): Promise<string> =>
+  bundleForNode({
+    // Each mock with the SDK of its own commit: the peer's mock imports what its SDK exported then.
+    plugins: [sdkSourcesOf(resolveDir)],
+    stdin: { contents: child(nodeModule), resolveDir, loader: 'ts' },
+    outfile: join(CACHE, `${name}.mjs`),
+  });
 
 /** Commit {@link BASE}'s mock and SDK sources, once, beside this tree's node_modules (so its packages resolve the same). */
 function baseSources(): string {
