@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { zApprovalStatus } from '../../sdk/generated/zod.gen';
 import { browserMockPage } from '../helpers/browser-mock-page';
 
 // The browser mock (service worker) started with a scenario: the page's SDK calls, answered by the worker, read an
@@ -20,17 +21,7 @@ it('startBrowserMock({ scenario }) starts with the world; given builders work in
   expect(errors).toEqual([]);
   const seen = await page.evaluate(() => (window as unknown as { __scenario: Record<string, unknown> }).__scenario);
   expect(seen).toEqual({
-    statuses: [
-      'ACCEPTED',
-      'CANCELED',
-      'CREATED',
-      'DELIVERED',
-      'EXPIRED',
-      'FINISHED',
-      'PREPARED',
-      'REAPPROVED',
-      'REJECTED',
-    ],
+    statuses: [...zApprovalStatus.options].sort(),
     finished: 'FINISHED',
     expired: 'EXPIRED',
   });
