@@ -16,25 +16,20 @@
  * bridge).
  */
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
-import { createHmac } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import autocannon from 'autocannon';
 import { rawRequest, runLoad } from './load';
-import * as esbuild from 'esbuild';
-import { publishedStringToSign } from '../../sdk/src/signing/string-to-sign';
-import { createNonce } from '../../sdk/src/signing/nonce';
-import { stateFileBench } from './state-file';
+import { bundleForNode, cpuMicros, signedRequest, stateFileBench } from './state-file';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = 10;
 const KEY = { apiKey: 'test_key', apiSecret: 'test_secret' };
 const ROOT = new URL('../../', import.meta.url).pathname;
 const PRISM_DIR = join(tmpdir(), 'cim-prism');
-const CLOCK_TICK_US = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim() || 100);
 
 interface Server {
   name: string;
@@ -51,20 +46,10 @@ interface Server {
  */
 let serversBundle: Promise<string> | undefined;
 const bundleServers = () =>
-  (serversBundle ??= (async () => {
-    const outfile = join(ROOT, 'node_modules/.cache/bench-mock/servers.mjs');
-    await esbuild.build({
-      entryPoints: [join(ROOT, 'bench/mock/servers.ts')],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'es2023',
-      packages: 'external',
-      logLevel: 'warning',
-    });
-    return outfile;
-  })());
+  (serversBundle ??= bundleForNode({
+    entryPoints: [join(ROOT, 'bench/mock/servers.ts')],
+    outfile: join(ROOT, 'node_modules/.cache/bench-mock/servers.mjs'),
+  }));
 
 /** A child of servers.ts, with IPC. */
 async function startServer(kind: string): Promise<Server> {
@@ -174,13 +159,6 @@ async function quiet(server: Server): Promise<void> {
   }
 }
 
-/** utime + stime of a process, in microseconds. */
-function cpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_US;
-}
-
 interface Case {
   method: 'GET' | 'POST';
   path: () => string;
@@ -194,26 +172,14 @@ async function signedRequests(server: Server, c: Case, amount: number): Promise<
   return signedRequestsNow(server, c, amount);
 }
 
-/** The same, synchronously: the five published parts only (the bench never signs the body hash). */
+/** The same, synchronously. */
 function signedRequestsNow(server: Server, c: Case, amount: number): autocannon.Request[] {
   const out: autocannon.Request[] = [];
   const timestamp = String(Math.floor(Date.now() / 1000));
   for (let i = 0; i < amount; i++) {
     const path = c.path();
     const body = c.body?.();
-    const nonce = createNonce();
-    const url = `http://127.0.0.1:${server.port}${path}`;
-    const stringToSign = publishedStringToSign({ method: c.method, url, apiKey: KEY.apiKey, timestamp, nonce });
-    const signature = createHmac('sha256', KEY.apiSecret).update(stringToSign).digest('base64');
-    out.push({
-      method: c.method,
-      path,
-      headers: {
-        authorization: `HMAC-SHA256 ${KEY.apiKey}:${signature}:${nonce}:${timestamp}`,
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(body ? { body } : {}),
-    });
+    out.push(signedRequest(server.port, KEY, c.method, path, timestamp, body));
   }
   return out;
 }

@@ -13,7 +13,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import * as esbuild from 'esbuild';
-import { buildStringToSign } from '../../sdk/src/signing/string-to-sign';
+import { publishedStringToSign } from '../../sdk/src/signing/string-to-sign';
 import { createNonce } from '../../sdk/src/signing/nonce';
 
 /** The last commit with today's state file (the command log), the peer. */
@@ -47,22 +47,27 @@ const sdkSourcesOf = (root: string): esbuild.Plugin => ({
   },
 });
 
-async function bundle(name: string, nodeModule: string, resolveDir: string): Promise<string> {
-  const outfile = join(CACHE, `${name}.mjs`);
+/** Bundles for node as tsup builds the published packages: ESM, es2023, every package left to node_modules. */
+export async function bundleForNode(options: esbuild.BuildOptions & { outfile: string }): Promise<string> {
   await esbuild.build({
-    // Each mock with the SDK of its own commit: the peer's mock imports what its SDK exported then.
-    plugins: [sdkSourcesOf(resolveDir)],
-    stdin: { contents: child(nodeModule), resolveDir, loader: 'ts' },
-    outfile,
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'es2023',
     packages: 'external',
     logLevel: 'warning',
+    ...options,
   });
-  return outfile;
+  return options.outfile;
 }
+
+const bundle = (name: string, nodeModule: string, resolveDir: string): Promise<string> =>
+  bundleForNode({
+    // Each mock with the SDK of its own commit: the peer's mock imports what its SDK exported then.
+    plugins: [sdkSourcesOf(resolveDir)],
+    stdin: { contents: child(nodeModule), resolveDir, loader: 'ts' },
+    outfile: join(CACHE, `${name}.mjs`),
+  });
 
 /** Commit {@link BASE}'s mock and SDK sources, once, beside this tree's node_modules (so its packages resolve the same). */
 function baseSources(): string {
@@ -92,7 +97,7 @@ async function start(name: string, script: string): Promise<Peer> {
   });
   const peer = { name, child: proc, port, userId: '' };
   // Tenant B's user, made over HTTP as any client would.
-  const [made] = await signed(peer, B, 'POST', '/s2s/users', 1);
+  const [made] = signed(peer, B, 'POST', '/s2s/users', 1);
   const response = await fetch(`http://127.0.0.1:${port}/s2s/users`, {
     method: 'POST',
     headers: made!.headers as Record<string, string>,
@@ -102,7 +107,8 @@ async function start(name: string, script: string): Promise<Peer> {
   return peer;
 }
 
-function cpuMicros(pid: number): number {
+/** utime + stime of a process, in microseconds. */
+export function cpuMicros(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_US;
@@ -110,13 +116,7 @@ function cpuMicros(pid: number): number {
 
 let counter = 0;
 /** `amount` signed requests (a fresh nonce each) of one tenant. */
-async function signed(
-  peer: Peer,
-  key: typeof A,
-  method: 'GET' | 'POST',
-  path: string,
-  amount: number,
-): Promise<autocannon.Request[]> {
+function signed(peer: Peer, key: typeof A, method: 'GET' | 'POST', path: string, amount: number): autocannon.Request[] {
   const timestamp = String(Math.floor(Date.now() / 1000));
   const out: autocannon.Request[] = [];
   for (let i = 0; i < amount; i++) {
@@ -131,21 +131,36 @@ async function signed(
             country: 'GB',
           })
         : undefined;
-    const nonce = createNonce();
-    const url = `http://127.0.0.1:${peer.port}${path}`;
-    const toSign = await buildStringToSign({ method, url, body, apiKey: key.apiKey, timestamp, nonce });
-    const signature = createHmac('sha256', key.apiSecret).update(toSign).digest('base64');
-    out.push({
-      method,
-      path,
-      headers: {
-        authorization: `HMAC-SHA256 ${key.apiKey}:${signature}:${nonce}:${timestamp}`,
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(body ? { body } : {}),
-    });
+    out.push(signedRequest(peer.port, key, method, path, timestamp, body));
   }
   return out;
+}
+
+/**
+ * One request to the server on `port`, signed with `key` and a fresh nonce: the five published parts only (the
+ * bench never signs the body hash).
+ */
+export function signedRequest(
+  port: number,
+  key: { apiKey: string; apiSecret: string },
+  method: 'GET' | 'POST',
+  path: string,
+  timestamp: string,
+  body: string | undefined,
+): autocannon.Request {
+  const nonce = createNonce();
+  const url = `http://127.0.0.1:${port}${path}`;
+  const toSign = publishedStringToSign({ method, url, apiKey: key.apiKey, timestamp, nonce });
+  const signature = createHmac('sha256', key.apiSecret).update(toSign).digest('base64');
+  return {
+    method,
+    path,
+    headers: {
+      authorization: `HMAC-SHA256 ${key.apiKey}:${signature}:${nonce}:${timestamp}`,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body ? { body } : {}),
+  };
 }
 
 const cannon = (peer: Peer, requests: autocannon.Request[], connections: number, seconds: number) => {
@@ -170,9 +185,9 @@ interface Round {
 async function round(peer: Peer): Promise<Round> {
   const seconds = 3;
   const getPath = `/s2s/users/${peer.userId}`;
-  const alone = await cannon(peer, await signed(peer, B, 'GET', getPath, 60_000), 2, 2);
-  const posts = await signed(peer, A, 'POST', '/s2s/users', 40_000);
-  const gets = await signed(peer, B, 'GET', getPath, 80_000);
+  const alone = await cannon(peer, signed(peer, B, 'GET', getPath, 60_000), 2, 2);
+  const posts = signed(peer, A, 'POST', '/s2s/users', 40_000);
+  const gets = signed(peer, B, 'GET', getPath, 80_000);
   const cpu0 = cpuMicros(peer.child.pid!);
   const t0 = performance.now();
   const [post, get] = await Promise.all([cannon(peer, posts, 10, seconds), cannon(peer, gets, 2, seconds)]);

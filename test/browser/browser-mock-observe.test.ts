@@ -1,4 +1,3 @@
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { browserMockPage } from '../helpers/browser-mock-page';
 
@@ -7,23 +6,15 @@ import { browserMockPage } from '../helpers/browser-mock-page';
 // on what it got back, and on the global that `expose` names.
 
 let served: Awaited<ReturnType<typeof browserMockPage>>;
-let browser: Browser;
 
 beforeAll(async () => {
   served = await browserMockPage('observe');
-  browser = served.browser;
 });
 
 afterAll(() => served?.close());
 
 it('exposes the journal and the events of the service-worker mock to the page, live and by request id', async () => {
-  const page = await browser.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(served.url);
-  await page.locator('body[data-state="done"], body[data-state="error"]').waitFor({ timeout: 60_000 });
-  expect(await page.locator('body').getAttribute('data-error')).toBeNull();
-  expect(errors).toEqual([]);
+  const page = await served.open();
 
   const observed = await page.evaluate(() => (window as unknown as { __observed: Record<string, unknown> }).__observed);
   expect(observed.requests).toEqual([

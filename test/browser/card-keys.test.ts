@@ -6,7 +6,7 @@ import * as esbuild from 'esbuild';
 import * as jose from 'jose';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromePath } from '../helpers/chromium';
+import { CHROMIUM_ARGS, chromePath } from '../helpers/chromium';
 import { repoPath } from '../helpers/spec';
 
 // Card key pairs in Chromium (Debian's, through playwright-core): made by Web Crypto natively, and, for comparison,
@@ -97,15 +97,7 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: chromePath(),
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: ['--headless', ...CHROMIUM_ARGS],
   });
   page = await context.newPage();
   await page.goto(origin);

@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CardIssuingError,
@@ -9,7 +9,7 @@ import {
   type CardIssuingClient,
 } from 'card-issuing-sdk';
 import { startMockServer, type MockServer } from 'card-issuing-mock/node';
-import { chromePath } from '../helpers/chromium';
+import { launchChromium } from '../helpers/chromium';
 import { repoPath } from '../helpers/spec';
 
 // The inspector page (`/__mock/ui`) of the standalone server, driven in Debian's Chromium through playwright-core: a
@@ -44,18 +44,7 @@ beforeAll(async () => {
     fetch: fetchRecording,
     retry: false,
   });
-  browser = await chromium.launch({
-    executablePath: chromePath(),
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

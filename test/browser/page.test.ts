@@ -5,7 +5,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build, createServer, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConformanceChecker, type ConformanceChecker, type Exchange } from 'card-issuing-contract/conformance';
-import { chromePath } from '../helpers/chromium';
+import { CHROMIUM_ARGS, chromePath } from '../helpers/chromium';
 import { luhnValid } from '../helpers/luhn';
 import { repoPath } from '../helpers/spec';
 
@@ -57,16 +57,7 @@ beforeAll(async () => {
     executablePath: chromePath(),
     viewport: { width: 900, height: 1000 },
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: ['--headless', ...CHROMIUM_ARGS],
   });
 });
 

@@ -6,18 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
-import { chromePath } from '../helpers/chromium';
-
-// --no-sandbox: CI runs as root. Without the background-networking flags Chromium dials Google's hosts.
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM_ARGS, chromePath } from '../helpers/chromium';
 
 const MIME: Record<string, string> = {
   '.html': 'text/html',

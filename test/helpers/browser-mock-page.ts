@@ -4,15 +4,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
-import { chromePath } from './chromium';
+import { expect } from 'vitest';
+import { launchChromium } from './chromium';
 import { repoPath } from './spec';
 
-/** Serves test/browser/fixtures/`fixture` and launches the browser; `close()` stops both. */
+/**
+ * Serves test/browser/fixtures/`fixture` and launches the browser; `open()` is a new page of it once done (its
+ * data-error and uncaught errors none); `close()` stops both.
+ */
 export async function browserMockPage(
   fixture: string,
-): Promise<{ vite: ViteDevServer; browser: Browser; url: string; close(): Promise<void> }> {
+): Promise<{ vite: ViteDevServer; browser: Browser; url: string; open(): Promise<Page>; close(): Promise<void> }> {
   const workerScript = () => readFileSync(createRequire(import.meta.url).resolve('msw/mockServiceWorker.js'), 'utf8');
   const vite = await createServer({
     configFile: false,
@@ -34,15 +38,22 @@ export async function browserMockPage(
     ],
   });
   await vite.listen();
-  const browser = await chromium.launch({
-    executablePath: chromePath(),
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  const browser = await launchChromium();
+  const url = vite.resolvedUrls!.local[0]!;
   return {
     vite,
     browser,
-    url: vite.resolvedUrls!.local[0]!,
+    url,
+    async open() {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(url);
+      await page.locator('body[data-state="done"], body[data-state="error"]').waitFor({ timeout: 60_000 });
+      expect(await page.locator('body').getAttribute('data-error')).toBeNull();
+      expect(errors).toEqual([]);
+      return page;
+    },
     async close() {
       await browser.close();
       await vite.close();

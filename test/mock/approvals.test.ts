@@ -13,7 +13,7 @@ import {
   listUserApprovals,
 } from '../../sdk/generated/sdk.gen';
 import type { Approval, ApprovalStatus } from '../../sdk/generated/types.gen';
-import { zProblem } from '../../sdk/generated/zod.gen';
+import { zApprovalStatus, zProblem } from '../../sdk/generated/zod.gen';
 import { decryptCardDetails } from '../../sdk/src/card-details/decrypt';
 import { exportPublicKey, generateCardKeyPair } from '../../sdk/src/card-details/keys';
 import { isLuhnValid } from '../../sdk/src/luhn';
@@ -86,17 +86,7 @@ async function reach(status: ApprovalStatus): Promise<Approval> {
   }
 }
 
-const ALL: ApprovalStatus[] = [
-  'CREATED',
-  'ACCEPTED',
-  'CANCELED',
-  'REJECTED',
-  'EXPIRED',
-  'PREPARED',
-  'DELIVERED',
-  'FINISHED',
-  'REAPPROVED',
-];
+const ALL: readonly ApprovalStatus[] = zApprovalStatus.options;
 
 describe('creation: (none) → ACCEPTED', () => {
   it('returns the approval ACCEPTED with an INACTIVE card, and reserves the budget', async () => {
