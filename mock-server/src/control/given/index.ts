@@ -96,9 +96,14 @@ function build(kind: GivenKind, b: BuildContext, options: unknown): unknown {
   return (BUILDERS[kind] as (b: BuildContext, o: unknown) => unknown)(b, options);
 }
 
-/** The options of `kind`, parsed (400 VALIDATION_FAILED naming each bad one under `body.`). */
+/**
+ * The options of `kind`, parsed (400 VALIDATION_FAILED naming each bad one under `body.`). Only absent options are
+ * the defaults: `null` is refused as any other value that is not an object.
+ */
 export function parseGivenOptions(kind: GivenKind, options: unknown): unknown {
-  return validateParts([{ location: 'body', schema: GIVEN_OPTIONS[kind], value: options ?? {} }])[0];
+  return validateParts([
+    { location: 'body', schema: GIVEN_OPTIONS[kind], value: options === undefined ? {} : options },
+  ])[0];
 }
 
 /** The builders and scenarios of the tenant `getTenant` gives, over the observed runtime. */
