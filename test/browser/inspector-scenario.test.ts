@@ -89,7 +89,7 @@ describe('the inspector loads a scenario', () => {
     );
     const notice = await pick(file);
     expect(notice).toMatch(
-      /^Scenario refused: 400 VALIDATION_FAILED: The scenario is refused, nothing applied: given\.1\.status: .*given\.1\.user: No earlier entry is named y/,
+      /^Scenario refused: 400 VALIDATION_FAILED: The scenario is refused, nothing applied: body\.given\.1\.status: .*body\.given\.1\.user: No earlier entry is named y/,
     );
     expect(JSON.stringify(server.mock.snapshot())).toBe(before);
   });

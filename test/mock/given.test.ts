@@ -240,7 +240,7 @@ describe('POST /__mock/given/{kind} and POST /__mock/scenario', () => {
     });
     expect(wrong.status).toBe(400);
     const problem = (await wrong.json()) as { errors: { path: string; message: string }[] };
-    expect(problem.errors.map((e) => e.path)).toEqual(['given.1.user', 'given.2.status']);
+    expect(problem.errors.map((e) => e.path)).toEqual(['body.given.1.user', 'body.given.2.status']);
     const names = await post(mock, '/__mock/scenario', {
       given: [
         { kind: 'businessUser', as: 'ada', registered: true },
@@ -249,8 +249,8 @@ describe('POST /__mock/given/{kind} and POST /__mock/scenario', () => {
       ],
     });
     expect(((await names.json()) as { errors: { path: string }[] }).errors.map((e) => e.path)).toEqual([
-      'given.1.user',
-      'given.2.as',
+      'body.given.1.user',
+      'body.given.2.as',
     ]);
     // Valid in shape, refused by the domain at its fourth entry: nothing of the first three stays.
     const funds = await post(mock, '/__mock/scenario', {

@@ -79,24 +79,26 @@ describe('mock.override', () => {
     const user = ok(await createUser({ client: h.client, body: registration() }));
     expect(
       refusedPaths(() => h.mock.override('getUser', { status: 200, body: { ...user, kycStatus: 'MAYBE' } } as never)),
-    ).toEqual(['body.kycStatus']);
+    ).toEqual(['body.body.kycStatus']);
     expect(
       refusedPaths(() => h.mock.override('listCards', { status: 200, body: { items: [{ id: 1 }] } } as never)),
-    ).toEqual(expect.arrayContaining(['body.items.0.id', 'body.hasMore']));
-    expect(refusedPaths(() => h.mock.override('getUser', { status: 201, body: user } as never))).toEqual(['status']);
-    expect(refusedPaths(() => h.mock.override('getUser', { status: 200 } as never))).toEqual(['body']);
+    ).toEqual(expect.arrayContaining(['body.body.items.0.id', 'body.body.hasMore']));
+    expect(refusedPaths(() => h.mock.override('getUser', { status: 201, body: user } as never))).toEqual([
+      'body.status',
+    ]);
+    expect(refusedPaths(() => h.mock.override('getUser', { status: 200 } as never))).toEqual(['body.body']);
     expect(refusedPaths(() => h.mock.override('getUser', { status: 404, body: { code: 'NOPE' } } as never))).toEqual([
-      'body.code',
+      'body.body.code',
     ]);
     expect(refusedPaths(() => h.mock.override('getUser', { status: 500, body: { code: 'NOT_FOUND' } }))).toEqual([
-      'body.code',
+      'body.body.code',
     ]);
     expect(refusedPaths(() => h.mock.override('getUsers' as never, { status: 200, body: user } as never))).toEqual([
-      'operationId',
+      'body.operationId',
     ]);
     expect(
       refusedPaths(() => h.mock.override('getUser', { status: 200, body: { n: 1n }, unchecked: true } as never)),
-    ).toEqual(['body']);
+    ).toEqual(['body.body']);
     expect(h.mock.overrides.list()).toEqual([]);
 
     h.mock.override('getUser', { status: 200, body: { nonsense: true }, unchecked: true });
@@ -153,7 +155,7 @@ describe('/__mock/overrides', () => {
       400,
       'VALIDATION_FAILED',
     );
-    expect(refused.errors?.map((e) => e.path)).toEqual(['body.kycStatus']);
+    expect(refused.errors?.map((e) => e.path)).toEqual(['body.body.kycStatus']);
   });
 });
 

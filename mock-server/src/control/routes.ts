@@ -17,6 +17,7 @@ import {
   zFaultBody,
   zIncomingDepositBody,
   zKycBody,
+  zObjectBody,
   zRequestChangeBody,
 } from './schemas';
 import type { TenantControl } from './tenant-control';
@@ -241,6 +242,7 @@ function stateRoutes(): RouteDef[] {
     {
       method: 'put',
       path: '/__mock/state',
+      body: zObjectBody,
       run: ({ control, body }) => {
         control.restore(body as Parameters<TenantControl['restore']>[0]);
         return ok({ restored: true, apiKey: control.apiKey });
@@ -262,8 +264,9 @@ function faultAndOverrideRoutes(): RouteDef[] {
     {
       method: 'post',
       path: '/__mock/overrides',
+      body: zObjectBody,
       run: ({ control, body }) => {
-        const given = (typeof body === 'object' && body !== null ? body : {}) as { operationId?: unknown };
+        const given = body as { operationId?: unknown };
         return ok(control.override(given.operationId as OperationId, given as OverrideSpec), 201);
       },
     },

@@ -18,6 +18,12 @@ export const zApiKey = z
   .max(128)
   .regex(/^[\x21-\x39\x3B-\x7E]+$/, 'Printable ASCII without ":"');
 
+/**
+ * The body of a route whose control function checks what the body holds (overrides, builders, scenarios, a state):
+ * a JSON object, so that an array, a string, a number or null is 400 naming `body`, never read as `{}`.
+ */
+export const zObjectBody = z.looseObject({});
+
 /** `POST /__mock/credentials`. */
 export const zCredentialsBody = z.strictObject({ apiKey: zApiKey, apiSecret: z.string().min(1).max(256) });
 

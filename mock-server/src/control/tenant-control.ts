@@ -339,7 +339,8 @@ function stateControl(
           'VALIDATION_FAILED',
           `Not a tenant snapshot: ${errors[0]!.path} ${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.`,
           {
-            errors: errors.map((e) => ({ path: `body.${e.path}`, message: e.message })),
+            // Named where they are in `PUT /__mock/state`'s body; the snapshot as a whole is `body`.
+            errors: errors.map((e) => ({ path: e.path === '(state)' ? 'body' : `body.${e.path}`, message: e.message })),
           },
         );
       }

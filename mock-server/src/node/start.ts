@@ -14,6 +14,7 @@ import { withRevealPage } from './reveal-page.js';
 import { servePipeline } from './server.js';
 import { withMcp } from './mcp-endpoint.js';
 import { errnoText, openStateFile, StateFileError, type StateFile } from './state-file/index.js';
+import { requestIds } from '../pipeline/runtime.js';
 
 /** Options of {@link startMockServer}. */
 export interface StartMockServerOptions {
@@ -184,6 +185,8 @@ async function attachStateFile(
       `Cannot write the state file ${file}: ${errnoText(error)}. Nothing was changed in it; free space or fix its permissions, or pass another --state-file.`,
     );
   }
+  // Each start on the file has its own request ids: a restart never answers with an id an earlier start gave.
+  internals.runtime.nextRequestId = requestIds(internals.runtime.tenants.seed, stateFile.starts);
   internals.attachWal(stateFile);
   return stateFile;
 }

@@ -66,7 +66,7 @@ const rows = new Map<string, OperationRow>(operationTable.map((row) => [row.oper
 /** Adds an override to a tenant; refuses an unknown operation, an undeclared status or a body the spec does not allow. */
 export function setOverride(tenant: Tenant, operationId: string, given: object): OverrideRule {
   const parsed = z.safeParse(zOverrideBody, { ...given, operationId });
-  if (!parsed.success) throw refused(fieldErrors(parsed.error, 'body').map(unprefixed));
+  if (!parsed.success) throw refused(fieldErrors(parsed.error, 'body'));
   const spec = parsed.data;
   const row = rows.get(spec.operationId);
   let body = spec.body === undefined ? undefined : asJson(spec.body);
@@ -98,24 +98,30 @@ function overrideErrors(
   body: unknown,
 ): FieldError[] {
   const errors: FieldError[] = [];
-  if (!row) errors.push({ path: 'operationId', message: `No operation ${spec.operationId} in the spec` });
+  if (!row) errors.push({ path: 'body.operationId', message: `No operation ${spec.operationId} in the spec` });
   else if (spec.status !== row.status && !(spec.status >= 400 && spec.status <= 599))
-    errors.push({ path: 'status', message: `${row.operationId} answers ${row.status}, or 400 to 599 (a Problem)` });
+    errors.push({
+      path: 'body.status',
+      message: `${row.operationId} answers ${row.status}, or 400 to 599 (a Problem)`,
+    });
   if (tenant.overrides.length >= MAX_OVERRIDES)
-    errors.push({ path: 'operationId', message: `At most ${MAX_OVERRIDES} overrides at once; clear some` });
-  if (body instanceof Error) errors.push({ path: 'body', message: 'Not JSON (a BigInt, a cycle?)' });
+    errors.push({ path: 'body.operationId', message: `At most ${MAX_OVERRIDES} overrides at once; clear some` });
+  if (body instanceof Error) errors.push({ path: 'body.body', message: 'Not JSON (a BigInt, a cycle?)' });
   if (errors.length === 0 && row && !spec.unchecked && !(body instanceof Error))
     errors.push(...answerErrors(spec.status, row, body));
   return errors;
 }
 
-/** The body checked against the spec: the operation's response schema for its status, a Problem for an error. */
+/**
+ * The body checked against the spec: the operation's response schema for its status, a Problem for an error. Its
+ * errors are named where the body is in the override (`body.body.items`), as every control error names its field.
+ */
 function answerErrors(status: number, row: OperationRow, body: unknown): FieldError[] {
   if (status !== row.status) {
     const problem = answerProblem(status, body, 'req_0000000000000000', row.path);
     return problemErrors(status, problem);
   }
-  if (body === undefined) return [{ path: 'body', message: `A ${row.status} answer needs a body` }];
+  if (body === undefined) return [{ path: 'body.body', message: `A ${row.status} answer needs a body` }];
   return schemaErrors(responseSchema(row), body);
 }
 
@@ -171,8 +177,8 @@ function answerProblem(status: number, body: unknown, requestId: string, instanc
 }
 
 /**
- * 400 VALIDATION_FAILED naming each bad field of the override: `status`, `headers.X`, and the response body's own
- * paths under `body` (`body.items.0.status`).
+ * 400 VALIDATION_FAILED naming each bad field of the override where it is in `POST /__mock/overrides`'s body:
+ * `body.status`, `body.headers.X`, and the response body's own paths under `body.body` (`body.body.items.0.status`).
  */
 function refused(errors: FieldError[]): ProblemError {
   const first = errors[0]!;
@@ -183,23 +189,22 @@ function refused(errors: FieldError[]): ProblemError {
   );
 }
 
-function unprefixed(error: FieldError): FieldError {
-  return { ...error, path: error.path.replace(/^body\.?/, '') || 'body' };
-}
-
 function problemErrors(status: number, problem: Problem): FieldError[] {
   const errors = schemaErrors(schemas.zProblem, problem);
   if (problem.status !== status)
-    errors.push({ path: 'body.status', message: `The problem's status must be the answer's (${status})` });
+    errors.push({ path: 'body.body.status', message: `The problem's status must be the answer's (${status})` });
   const codeStatus = problemStatus[problem.code];
   if (codeStatus != null && codeStatus !== status)
-    errors.push({ path: 'body.code', message: `${problem.code} comes with status ${codeStatus}, not ${status}` });
+    errors.push({
+      path: 'body.body.code',
+      message: `${problem.code} comes with status ${codeStatus}, not ${status}`,
+    });
   return errors;
 }
 
 function schemaErrors(schema: z.core.$ZodType, value: unknown): FieldError[] {
   const result = z.safeParse(strict(schema), value);
-  return result.success ? [] : fieldErrors(result.error, 'body');
+  return result.success ? [] : fieldErrors(result.error, 'body').map((e) => ({ ...e, path: `body.${e.path}` }));
 }
 
 function responseSchema(row: OperationRow): z.core.$ZodType {

@@ -98,7 +98,6 @@ export function createRuntime<O extends RuntimeObserver>(options: {
   secretEncoding?: SecretEncoding;
   observer: O;
 }): MockRuntime<O> {
-  const ids = new Prng(seedState(`${options.tenants.seed}\u0000request-ids`));
   let changes = 0;
   const nonces = createNonceCache();
   const bodyHash = options.bodyHash ?? false;
@@ -121,7 +120,7 @@ export function createRuntime<O extends RuntimeObserver>(options: {
       bodyHash,
       secretEncoding,
     }),
-    nextRequestId: () => `req_${ids.chars(16, '0123456789abcdef')}`,
+    nextRequestId: requestIds(options.tenants.seed),
     get changes() {
       return changes;
     },
@@ -146,4 +145,14 @@ export function createRuntime<O extends RuntimeObserver>(options: {
 export function tenantOfHeader(runtime: MockRuntime, authorization: string | undefined): Tenant | undefined {
   const apiKey = authorization ? parseAuthorization(authorization)?.apiKey : undefined;
   return apiKey === undefined ? undefined : runtime.tenants.get(apiKey);
+}
+
+/**
+ * The request ids of a mock (`req_` + 16 hex), deterministic for the seed and the order of requests. `start` counts
+ * the starts of a server on one state file (1: the first, and a mock without one): each start has a sequence of its
+ * own, so that a restart never gives an id of an earlier start again.
+ */
+export function requestIds(seed: string, start = 1): () => string {
+  const ids = new Prng(seedState(`${seed}\u0000request-ids${start > 1 ? `\u0000start-${start}` : ''}`));
+  return () => `req_${ids.chars(16, '0123456789abcdef')}`;
 }

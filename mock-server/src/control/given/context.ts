@@ -31,7 +31,10 @@ export interface BuildContext {
   ctx: DomainContext;
   /** The tenant's now (epoch ms). */
   now: number;
-  /** Prefix of an option's path in errors: `body.` for a call, `given.3.` for a scenario's fourth entry. */
+  /**
+   * Prefix of an option's path in errors: `body.` for a call, `body.given.3.` for a scenario's fourth entry in a call,
+   * `given.3.` in a scenario file.
+   */
   path: string;
   /** What earlier scenario entries made, by their `as`. */
   names: ReadonlyMap<string, NamedRecord>;

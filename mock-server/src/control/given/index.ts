@@ -96,9 +96,14 @@ function build(kind: GivenKind, b: BuildContext, options: unknown): unknown {
   return (BUILDERS[kind] as (b: BuildContext, o: unknown) => unknown)(b, options);
 }
 
-/** The options of `kind`, parsed (400 VALIDATION_FAILED naming each bad one under `body.`). */
+/**
+ * The options of `kind`, parsed (400 VALIDATION_FAILED naming each bad one under `body.`). Only absent options are
+ * the defaults: `null` is refused as any other value that is not an object.
+ */
 export function parseGivenOptions(kind: GivenKind, options: unknown): unknown {
-  return validateParts([{ location: 'body', schema: GIVEN_OPTIONS[kind], value: options ?? {} }])[0];
+  return validateParts([
+    { location: 'body', schema: GIVEN_OPTIONS[kind], value: options === undefined ? {} : options },
+  ])[0];
 }
 
 /** The builders and scenarios of the tenant `getTenant` gives, over the observed runtime. */
@@ -136,7 +141,8 @@ export function givenControl(
   ) as unknown as GivenControl;
   return {
     given,
-    loadScenario: (scenario) => atomically((ctx) => applyScenario(ctx, scenario)),
+    // A control call: its errors are named where they are in `POST /__mock/scenario`'s body (`body.given.2.status`).
+    loadScenario: (scenario) => atomically((ctx) => applyScenario(ctx, scenario, 'body.')),
   };
 }
 
@@ -144,22 +150,26 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Every error of a scenario before anything is applied: its shape (each bad field, with its JSON path) and its
- * names (an entry naming a record no earlier entry made, a name given twice).
+ * names (an entry naming a record no earlier entry made, a name given twice). `prefix` is where the scenario is:
+ * `body.` in a control call (`body.given.2.status`, the body itself `body`), nothing in a file (`given.2.status`,
+ * the file itself `(root)`).
  */
-export function scenarioErrors(scenario: unknown, state?: TenantState): FieldError[] {
+export function scenarioErrors(scenario: unknown, state?: TenantState, prefix: '' | 'body.' = ''): FieldError[] {
   const parsed = zScenario.safeParse(scenario);
   const shape = parsed.success
     ? []
-    : fieldErrors(parsed.error, 'body').map((e) => ({ ...e, path: e.path.replace(/^body\.?/, '') || '(root)' }));
+    : fieldErrors(parsed.error, 'body').map((e) =>
+        prefix ? e : { ...e, path: e.path.replace(/^body\.?/, '') || '(root)' },
+      );
   // The names are checked even when the shape is wrong, so that one answer lists every error.
   const entries = (scenario as { given?: unknown } | null)?.given;
-  const errors = [...shape, ...(Array.isArray(entries) ? nameErrors(entries, state) : [])];
-  const index = (path: string) => Number(/^given\.(\d+)/.exec(path)?.[1] ?? -1);
+  const errors = [...shape, ...(Array.isArray(entries) ? nameErrors(entries, state, prefix) : [])];
+  const index = (path: string) => Number(/^(?:body\.)?given\.(\d+)/.exec(path)?.[1] ?? -1);
   return errors.sort((a, b) => index(a.path) - index(b.path));
 }
 
 /** References to names no earlier entry gave (or corporates the fixtures do not have), and names given twice. */
-function nameErrors(entries: unknown[], state: TenantState | undefined): FieldError[] {
+function nameErrors(entries: unknown[], state: TenantState | undefined, prefix: string): FieldError[] {
   const errors: FieldError[] = [];
   const names = new Set<string>();
   const corporateNames = new Set(Object.values(state?.corporates ?? {}).map((c) => c.name));
@@ -168,7 +178,7 @@ function nameErrors(entries: unknown[], state: TenantState | undefined): FieldEr
     const refs = entry as { user?: unknown; corporate?: unknown; as?: unknown };
     if (typeof refs.user === 'string' && !UUID.test(refs.user) && !names.has(refs.user))
       errors.push({
-        path: `given.${i}.user`,
+        path: `${prefix}given.${i}.user`,
         message: `No earlier entry is named ${refs.user} (names come from "as")`,
       });
     const corporate = refs.corporate;
@@ -180,11 +190,12 @@ function nameErrors(entries: unknown[], state: TenantState | undefined): FieldEr
       !corporateNames.has(corporate)
     )
       errors.push({
-        path: `given.${i}.corporate`,
+        path: `${prefix}given.${i}.corporate`,
         message: `No corporate named ${corporate} (${[...corporateNames].join(', ')})`,
       });
     if (typeof refs.as === 'string') {
-      if (names.has(refs.as)) errors.push({ path: `given.${i}.as`, message: `The name ${refs.as} is given twice` });
+      if (names.has(refs.as))
+        errors.push({ path: `${prefix}given.${i}.as`, message: `The name ${refs.as} is given twice` });
       names.add(refs.as);
     }
   });
@@ -192,29 +203,33 @@ function nameErrors(entries: unknown[], state: TenantState | undefined): FieldEr
 }
 
 /** 400 VALIDATION_FAILED listing every error of a scenario, or nothing. */
-export function checkScenario(scenario: unknown, state?: TenantState): asserts scenario is Scenario {
-  const errors = scenarioErrors(scenario, state);
+export function checkScenario(
+  scenario: unknown,
+  state?: TenantState,
+  prefix: '' | 'body.' = '',
+): asserts scenario is Scenario {
+  const errors = scenarioErrors(scenario, state, prefix);
   if (errors.length > 0) throw scenarioRefused(errors);
 }
 
 /**
  * Applies a scenario's builders in order to the state of `ctx` (settled at its now). Checked whole first; a builder
- * that fails is reported with its entry's path (the caller undoes the entries before it).
+ * that fails is reported with its entry's path, under `prefix` (the caller undoes the entries before it).
  */
-export function applyScenario(ctx: DomainContext, scenario: Scenario): ScenarioResult {
-  checkScenario(scenario, ctx.state);
+export function applyScenario(ctx: DomainContext, scenario: Scenario, prefix: '' | 'body.' = ''): ScenarioResult {
+  checkScenario(scenario, ctx.state, prefix);
   const parsed = zScenario.parse(scenario);
   const names = new Map<string, NamedRecord>();
   const results: unknown[] = [];
   parsed.given.forEach((entry, i) => {
     const { kind, as, ...options } = entry as { kind: GivenKind; as?: string } & Record<string, unknown>;
-    const b: BuildContext = { ctx, now: ctx.now, path: `given.${i}.`, names };
+    const b: BuildContext = { ctx, now: ctx.now, path: `${prefix}given.${i}.`, names };
     let result: unknown;
     try {
       result = build(kind, b, options);
     } catch (error) {
       if (error instanceof ProblemError && error.code !== 'VALIDATION_FAILED')
-        throw scenarioRefused([{ path: `given.${i}`, message: `${error.code}: ${error.detail}` }]);
+        throw scenarioRefused([{ path: `${prefix}given.${i}`, message: `${error.code}: ${error.detail}` }]);
       throw error;
     }
     results.push(result);

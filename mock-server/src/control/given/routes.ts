@@ -7,6 +7,7 @@
  */
 import * as z from 'zod';
 import type { ControlRoute } from '../../pipeline/control-route';
+import { zObjectBody } from '../schemas';
 import type { TenantControl } from '../tenant-control';
 import { GIVEN_KINDS, type GivenKind, type Scenario } from './options';
 
@@ -17,6 +18,7 @@ export function givenRoutes(): ControlRoute<TenantControl>[] {
       method: 'post',
       path: '/__mock/given/{kind}',
       params: z.object({ kind: z.enum(GIVEN_KINDS as [GivenKind, ...GivenKind[]]) }),
+      body: zObjectBody,
       optionalBody: true,
       run: ({ control, params, body }) => {
         const build = control.given[params.kind as GivenKind] as (options: unknown) => unknown;
@@ -26,6 +28,7 @@ export function givenRoutes(): ControlRoute<TenantControl>[] {
     {
       method: 'post',
       path: '/__mock/scenario',
+      body: zObjectBody,
       run: ({ control, body }) => ({ status: 201, body: control.loadScenario(body as Scenario) }),
     },
   ];

@@ -157,6 +157,28 @@ export function readDatabase(file: string): StoredState | undefined {
   }
 }
 
+/**
+ * How many times a server has started on a checked file: the `starts` it keeps (a file of an earlier version keeps
+ * none, but its `openedAt` says it was started, with the first start's request ids).
+ */
+export function readStarts(file: string): number {
+  const db = openReadOnly(file);
+  try {
+    const meta = new Map(
+      db
+        .prepare("SELECT key, value FROM mock WHERE key IN ('starts', 'openedAt')")
+        .all()
+        .map((r) => [String(r.key), String(r.value)]),
+    );
+    const starts = Number(meta.get('starts'));
+    return Number.isSafeInteger(starts) && starts > 0 ? starts : meta.has('openedAt') ? 1 : 0;
+  } catch (error) {
+    throw refused(file, `holds rows this mock cannot read (${sqliteMessage(error)})`);
+  } finally {
+    db.close();
+  }
+}
+
 type StoredTenant = StoredState['tenants'][number];
 
 /** The tenants' rows, by api key, each with its fields and an empty state. */

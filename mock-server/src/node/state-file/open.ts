@@ -5,7 +5,15 @@
  */
 import { rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { checkDatabase, fileKind, prepareDatabase, readDatabase, SCHEMA_VERSION, writeNewDatabase } from './database';
+import {
+  checkDatabase,
+  fileKind,
+  prepareDatabase,
+  readDatabase,
+  readStarts,
+  SCHEMA_VERSION,
+  writeNewDatabase,
+} from './database';
 import { CommitThread } from './commit-thread';
 import { keepLegacyBeside, loadLegacy, type LegacyHooks } from './convert';
 import { messageOf, refused, StateFileError } from './errors';
@@ -48,6 +56,7 @@ export async function openStateFile(
     let convertedFrom: string | undefined;
     let writtenDefault: string | undefined;
     let stored: string[] = [];
+    let startsBefore = 0;
     switch (kind) {
       case 'empty':
         throw refused(file, 'is empty (0 bytes)');
@@ -82,6 +91,7 @@ export async function openStateFile(
         const version = checkDatabase(file, header);
         if (version < SCHEMA_VERSION) prepareDatabase(file, version);
         const read = readDatabase(file);
+        startsBefore = readStarts(file);
         if (read) {
           try {
             hooks.load(read);
@@ -102,6 +112,7 @@ export async function openStateFile(
       convertedFrom,
       writtenDefault,
       stored,
+      starts: startsBefore + 1,
     });
     return { stateFile, writeAll };
   } catch (error) {

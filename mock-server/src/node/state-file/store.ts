@@ -49,6 +49,8 @@ export interface StateFileOptions {
 export class StateFile implements WriteAheadLog {
   /** True when the file held a state at open. */
   readonly loaded: boolean;
+  /** How many times a server has started on this file, this start included (1: the first); kept in the file. */
+  readonly starts: number;
   /** The file an older state file was moved to when it was converted at open, else undefined. */
   readonly convertedFrom: string | undefined;
   /** Counts since open: commits (one fsync each) and rows written. */
@@ -79,6 +81,8 @@ export class StateFile implements WriteAheadLog {
       writtenDefault?: string | undefined;
       /** The tenants the file held (any other tenant now was added since, and is written whole at start). */
       stored?: readonly string[];
+      /** This start's number ({@link StateFile.starts}; default 1). */
+      starts?: number;
     },
   ) {
     this.#registry = registry;
@@ -86,6 +90,7 @@ export class StateFile implements WriteAheadLog {
     this.#release = release;
     this.#options = options;
     this.loaded = at.loaded;
+    this.starts = at.starts ?? 1;
     this.convertedFrom = at.convertedFrom;
     this.#writtenDefault = at.writtenDefault;
     this.#stored = new Set(at.stored ?? []);
@@ -114,6 +119,8 @@ export class StateFile implements WriteAheadLog {
     if (writeAll) this.#changes.replaced = true;
     const ops = this.#take().ops;
     ops.push(['meta', 'openedAt', new Date().toISOString()]);
+    // Counted before the server listens, so that even a start killed at once is never given to the next one again.
+    ops.push(['meta', 'starts', String(this.starts)]);
     try {
       await this.#thread.commit(ops);
     } catch (error) {
@@ -292,6 +299,8 @@ export class StateFile implements WriteAheadLog {
     if (taken.replaced || this.#registry.default.apiKey !== this.#writtenDefault) {
       ops.push(['meta', 'defaultApiKey', this.#registry.default.apiKey]);
     }
+    // `clear` empties the mock table too: the count of starts is written again with everything else.
+    if (taken.replaced) ops.push(['meta', 'starts', String(this.starts)]);
     return { ops, taken };
   }
 
