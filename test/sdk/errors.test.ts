@@ -454,3 +454,88 @@ describe('errorFromResponse', () => {
     expect(parsed.message).toBe('Conflict (DRAFT_NOT_CHARGED, HTTP 409, request req_x)');
   });
 });
+
+describe('a problem with malformed members', () => {
+  // Found in review: a string `status` or a numeric `code` made the whole body unread, and the error said the server
+  // answered "without a problem+json body". The body was there: what could be read is kept, the rest is named.
+  const body = {
+    type: 'https://docs.card-issuing.example/errors/unavailable',
+    title: 'Service unavailable',
+    status: '503',
+    code: 503,
+    detail: 'The ledger is being migrated.',
+    errors: 'none',
+    requestId: 'req_partial',
+  };
+
+  it('is still the class of its status, with the members that could be read and the others named', () => {
+    const error = errorFromResponse({ status: 503, headers: new Headers(), body: JSON.stringify(body) });
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error.status).toBe(503);
+    expect(error.code).toBe('HTTP_503'); // `code` was a number: no code could be read
+    expect(error.type).toBe(body.type);
+    expect(error.title).toBe(body.title);
+    expect(error.requestId).toBe('req_partial');
+    expect(error.errors).toEqual([]);
+    expect(error.detail).toBe(
+      'The ledger is being migrated. (malformed members of the problem body, left out: status, code, errors)',
+    );
+    expect(error.message).not.toContain('without a problem+json body');
+  });
+
+  it('keeps a well-formed code and field errors beside a malformed member', () => {
+    const error = errorFromResponse({
+      status: 400,
+      headers: new Headers({ 'x-request-id': 'req_h' }),
+      body: {
+        type: 42,
+        title: 'Invalid',
+        status: 400,
+        code: 'VALIDATION_FAILED',
+        errors: [{ path: 'body.email', message: 'Not an e-mail address' }],
+      },
+    });
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.code).toBe('VALIDATION_FAILED');
+    expect(error.errors).toEqual([{ path: 'body.email', message: 'Not an e-mail address' }]);
+    expect(error.type).toBeUndefined();
+    expect(error.detail).toBe('Invalid (malformed members of the problem body, left out: type)');
+    expect(error.requestId).toBe('req_h');
+  });
+
+  it('says the body was there even when neither title nor detail could be read', () => {
+    const error = errorFromResponse({
+      status: 404,
+      headers: new Headers({ 'content-type': 'application/problem+json' }),
+      body: { title: ['Not found'], status: 404, code: null },
+    });
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error.code).toBe('HTTP_404');
+    expect(error.title).toBeUndefined();
+    expect(error.detail).toBe(
+      'The server answered 404 with a problem body without a readable title or detail. (malformed members of the problem body, left out: title, code)',
+    );
+  });
+
+  it('is what a client call throws, redacted like any problem', async () => {
+    api.respond(() =>
+      HttpResponse.json(
+        { ...body, detail: `Echo: ${API_SECRET}` },
+        { status: 503, headers: { 'content-type': 'application/problem+json' } },
+      ),
+    );
+    const error = await failure(client.s2s.users.get(u(1)));
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error.title).toBe('Service unavailable');
+    expect(error.detail).toBe(
+      'Echo: [REDACTED] (malformed members of the problem body, left out: status, code, errors)',
+    );
+    expect(inspect(error, { depth: Infinity })).not.toContain(API_SECRET);
+  });
+
+  it('a JSON body that is no problem at all is still said to be none', () => {
+    const error = errorFromResponse({ status: 502, headers: new Headers(), body: { message: 'Bad gateway' } });
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error.detail).toBe('The server answered 502 without a problem+json body.');
+  });
+});

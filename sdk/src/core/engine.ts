@@ -334,6 +334,8 @@ class Call {
   async #sign(request: Request): Promise<void> {
     const { signer, clock } = this.#client;
     this.attempt += 1;
+    // Nothing received yet: an error of this attempt must not carry an earlier attempt's status (a 503 retried).
+    this.#received = undefined;
     const offsetMs = clock.offsetMs;
     // Read once: a Request's url getter serialises the URL on every read.
     const url = request.url;
@@ -629,7 +631,7 @@ class Call {
     });
   }
 
-  /** The status and request id of the latest response, when one arrived. */
+  /** The status and request id of the current attempt's response, when it received one. */
   #responseFacts(): { status: number | undefined; requestId: string | undefined } {
     return { status: this.#received?.status, requestId: this.#received?.requestId };
   }

@@ -15,7 +15,7 @@ import {
   TimeoutError,
   createCardIssuingClient,
 } from '../../../sdk/src/index';
-import { settleOnFakeTime, useFakeTime, useRealTime } from '../../helpers/fake-time';
+import { settleOnFakeTime, until, useFakeTime, useRealTime } from '../../helpers/fake-time';
 import { problem, startServer, type RunningServer } from './servers';
 
 const SECRET = 'sk_test_limits_5d1c';
@@ -88,7 +88,7 @@ describe('the deadline: no call lasts longer, whatever a server says', () => {
     const flaky: Server = createServer((req, res) => {
       req.resume();
       if (requests++ > 0) return; // the retry gets no answer
-      res.writeHead(503, { 'content-type': 'application/problem+json' });
+      res.writeHead(503, { 'content-type': 'application/problem+json', 'x-request-id': 'req_first' });
       res.end(JSON.stringify({ type: 'about:blank', title: 'Busy', status: 503, code: 'INTERNAL_ERROR' }));
     });
     await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
@@ -118,6 +118,51 @@ describe('the deadline: no call lasts longer, whatever a server says', () => {
     expect(error).toBeInstanceOf(TimeoutError); // code that handles timeouts handles it
     expect(error).toMatchObject({ code: 'DEADLINE_EXCEEDED', deadlineMs: 10_000 });
     expect((error as Error).message).toContain('deadline of 10000 ms');
+    expect(requests).toBe(2);
+    // The attempt that ran out received nothing: the first attempt's 503 is not this failure's status.
+    expect(error).toMatchObject({ status: undefined, requestId: undefined });
+    expect((error as Error).message).not.toMatch(/503|req_first/);
+  });
+
+  it("the deadline during a body: the status and request id are the last attempt's own (fake time)", async () => {
+    let requests = 0;
+    const stalling: Server = createServer((req, res) => {
+      req.resume();
+      if (requests++ === 0) {
+        res.writeHead(503, { 'content-type': 'application/problem+json', 'x-request-id': 'req_first' });
+        res.end(JSON.stringify({ type: 'about:blank', title: 'Busy', status: 503, code: 'INTERNAL_ERROR' }));
+        return;
+      }
+      // The retry's headers arrive, then its body stops half-way.
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req_second' });
+      res.write('{"id":');
+    });
+    await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
+    running.push({
+      close: async () => {
+        stalling.closeAllConnections();
+        await new Promise((resolve) => stalling.close(resolve));
+      },
+    });
+    const client = createCardIssuingClient({
+      baseUrl: `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`,
+      apiKey: 'k',
+      apiSecret: SECRET,
+      retry: { limit: 10, initialDelayMs: 4_000, maxDelayMs: 4_000 },
+      deadlineMs: 10_000,
+    });
+    vi.spyOn(Math, 'random').mockReturnValue(0.999_999);
+    const time = useFakeTime();
+    const call = client.s2s.users.get(USER_ID).catch((e: unknown) => e);
+    const timers = (low: number, high: number) => time.delays().filter((ms) => ms > low && ms <= high).length;
+    await until(() => timers(3_900, 4_000) > 0, 'the 4 s backoff');
+    await vi.advanceTimersByTimeAsync(4_000);
+    // The retry's attempt timer (what is left of the deadline, 6 s), then, once its headers have arrived, its body's.
+    await until(() => timers(5_900, 6_100) > 1, "the retry's body timer");
+    await vi.advanceTimersByTimeAsync(6_100);
+    const error = await call;
+    expect(error).toBeInstanceOf(DeadlineExceededError);
+    expect(error).toMatchObject({ code: 'DEADLINE_EXCEEDED', status: 200, requestId: 'req_second' });
     expect(requests).toBe(2);
   });
 

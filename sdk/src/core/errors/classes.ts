@@ -131,7 +131,9 @@ export class TimeoutError extends CardIssuingError {
  * The call did not end within its deadline (`deadlineMs`, default 60 s, or `timeoutMs` when that is longer; code
  * `DEADLINE_EXCEEDED`): the deadline bounds the whole call, every attempt, every retry and every wait a server's
  * `Retry-After` asks for. A {@link TimeoutError}, so code that handles timeouts handles it; the request may or may
- * not have been processed.
+ * not have been processed. `status` and `requestId` are the last attempt's, when its response had begun to arrive
+ * (headers, then a body that did not end in time), and undefined when it had not: never an earlier attempt's (the
+ * 503 before a retry); the `onResponse` hook sees every attempt's.
  */
 export class DeadlineExceededError extends TimeoutError {
   override name = 'DeadlineExceededError';

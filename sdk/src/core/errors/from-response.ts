@@ -9,7 +9,7 @@
 import * as z from 'zod/mini';
 import type { Problem } from '../../../generated/types.gen';
 import { zProblem } from '../../../generated/zod/zProblem.gen';
-import { CardIssuingError, type CardIssuingErrorInit } from './base';
+import { CardIssuingError, type CardIssuingErrorInit, type FieldError } from './base';
 import {
   AuthenticationError,
   BusinessRuleError,
@@ -25,7 +25,8 @@ import { redactDeep } from './redaction';
 /**
  * Builds the typed error of a non-2xx response from its problem+json body (validated with the generated
  * `zProblem`). A body that is not a problem (HTML from a proxy, empty, other JSON) still gives the right class
- * by status, with a generic code (`HTTP_<status>`).
+ * by status, with a generic code (`HTTP_<status>`). A problem some of whose members are malformed (a string `status`,
+ * a numeric `code`) gives the same class with the members that could be read, and its detail names the others.
  */
 export function errorFromResponse(input: ErrorResponseInput): CardIssuingError {
   return errorFromProblem(input, readProblem(input.body));
@@ -52,11 +53,15 @@ export interface ErrorResponseInput {
 function errorFromProblem(input: ErrorResponseInput, read: ReadProblem): CardIssuingError {
   // Everything the server said is redacted before it is used anywhere (every member, paths and extensions too).
   const problem: Problem | undefined = read.problem ? redactDeep(read.problem, input.redact) : undefined;
-  // A problem whose code this SDK version does not know (a newer server added it): its words, not its code.
-  let newer: { code: string; title: string; detail: string; type: string; requestId?: string | undefined } | undefined;
+  // A problem whose code this SDK version does not know (a newer server added it): its words, not its code; or one
+  // with malformed members: those that could be read.
+  let newer: Omit<PartialProblem, 'malformed'> | undefined;
   if (read.newer) {
     const { code, title, detail, type, requestId } = redactDeep(read.newer, input.redact);
     newer = { code, title, detail: `${detail ?? title} (code ${code}, unknown to this SDK version)`, type, requestId };
+  } else if (read.partial) {
+    const partial = redactDeep(read.partial, input.redact);
+    newer = { ...partial, detail: partialDetail(input.status, partial) };
   }
   const requestId = redactDeep(
     input.headers.get('x-request-id') ?? problem?.requestId ?? newer?.requestId ?? undefined,
@@ -81,7 +86,7 @@ function errorFromProblem(input: ErrorResponseInput, read: ReadProblem): CardIss
     // A code this version does not know is kept as it came (the spec tells clients to tolerate new codes).
     code: problem?.code ?? newer?.code ?? `HTTP_${input.status}`,
     detail: hint ? `${detail} ${hint}` : detail,
-    errors: problem?.errors,
+    errors: problem?.errors ?? newer?.errors,
     requestId,
     type: problem?.type ?? newer?.type,
     title: problem?.title ?? newer?.title,
@@ -122,6 +127,15 @@ function signatureMismatchHint(signed: string | undefined, expected: string | un
   return `The string signed and the one the server expected differ from character ${at}: signed ${window(signed)}, expected ${window(expected)}.`;
 }
 
+/** A partial problem's detail: its own words (or that it has none), then the members left out as malformed. */
+function partialDetail(status: number, { detail, title, malformed }: PartialProblem): string {
+  const words =
+    detail ?? title ?? `The server answered ${status} with a problem body without a readable title or detail.`;
+  return malformed.length > 0
+    ? `${words} (malformed members of the problem body, left out: ${malformed.join(', ')})`
+    : words;
+}
+
 /**
  * When the other secret encoding is worth trying (contract section 2): the string signed is the one expected, or the
  * server does not say (a production server never does), and the secret reads as base64 while it is used as UTF-8,
@@ -146,10 +160,25 @@ const zNewerProblem = /* @__PURE__ */ z.extend(zProblem, {
   code: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[A-Z][A-Z0-9_]{0,63}$/)),
 });
 
-/** What an error body says: a problem of the spec, or one with a code newer than this SDK, or neither. */
+/**
+ * A problem some of whose members are malformed (a string `status`, a numeric `code`, `errors` not a list): the
+ * members that are well-formed, and the names of the others.
+ */
+interface PartialProblem {
+  type?: string;
+  title?: string;
+  detail?: string;
+  code?: string;
+  requestId?: string;
+  errors?: FieldError[];
+  malformed: string[];
+}
+
+/** What an error body says: a problem of the spec, one with a code newer than this SDK, a partial one, or none. */
 interface ReadProblem {
   problem?: Problem | undefined;
   newer?: z.infer<typeof zNewerProblem> | undefined;
+  partial?: PartialProblem | undefined;
 }
 
 /** Reads an error body (JSON text or parsed) as a problem. Never throws. */
@@ -165,5 +194,29 @@ function readProblem(body: unknown): ReadProblem {
   const parsed = zProblem.safeParse(value);
   if (parsed.success) return { problem: parsed.data };
   const other = zNewerProblem.safeParse(value);
-  return other.success ? { newer: other.data } : {};
+  if (other.success) return { newer: other.data };
+  return isObject(value) && Object.keys(zProblem.shape).some((name) => name in value)
+    ? { partial: readMembers(value) }
+    : {};
+}
+
+/** A JSON object (not an array, not null). */
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Each member of a body that names problem members but is no problem, checked on its own: an absent member is
+ * left absent, a malformed one is named (never a body called absent that was there). `code` may be newer than
+ * this SDK, as in {@link zNewerProblem}.
+ */
+function readMembers(value: Record<string, unknown>): PartialProblem {
+  const read: Record<string, unknown> & { malformed: string[] } = { malformed: [] };
+  for (const [name, schema] of Object.entries(zNewerProblem.shape)) {
+    if (value[name] === undefined) continue;
+    const member = schema.safeParse(value[name]);
+    if (member.success) read[name] = member.data;
+    else read.malformed.push(name);
+  }
+  return read;
 }
