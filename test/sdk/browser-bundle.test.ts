@@ -192,7 +192,7 @@ describe('what a page loads first, and what it loads later with import()', () =>
     expect([...new Set(lazyImports)].sort()).toEqual([
       './card-details/decrypt',
       './card-details/keys',
-      './errors/from-response',
+      './error-response',
       './jwe',
       './validation',
     ]);

@@ -24,7 +24,7 @@ import type { SecretEncoding } from '../signing/hmac-key';
 import { randomUuid } from '../signing/nonce';
 import type { Signer } from '../signing/sign';
 import type { ApiResponse } from './api-promise';
-import { type ClientClock, offsetFromDate } from './clock';
+import type { ClientClock } from './clock';
 import { CardIssuingError } from './errors/base';
 import {
   DeadlineExceededError,
@@ -36,7 +36,7 @@ import {
   ValidationError,
 } from './errors/classes';
 import { mergeHeaders } from './headers';
-import { loadedValidation, loadFromResponse, loadValidation } from './lazy';
+import { loadedErrorResponse, loadedValidation, loadErrorResponse, loadValidation } from './lazy';
 import { formatAttempt, type Log } from './logger';
 import { needsIdempotencyKey, resolveRetry, retryWaitMs } from './retry';
 import { boundCall, type BoundedCall } from './transport';
@@ -305,7 +305,7 @@ class Call {
    * not made, and the call ends at once with the server's answer.
    */
   async #retryOrThrow(error: unknown): Promise<void> {
-    if (!this.#corrected && this.#correctClock(error)) {
+    if (!this.#corrected && (await this.#correctClock(error))) {
       this.#corrected = true;
       this.#transport.armDeadline();
       return;
@@ -313,7 +313,7 @@ class Call {
     const retryable = !needsIdempotencyKey(this.method) || this.idempotencyKey !== undefined;
     const signal = this.#options.signal;
     if (!retryable || this.#retries >= this.#retry.limit || (signal?.aborted && error === signal.reason)) throw error;
-    const waitMs = retryWaitMs(this.#retry, this.#retries + 1, error, this.#received?.headers);
+    const waitMs = retryWaitMs(this.#retry, this.#retries + 1, error, this.#retryAfter());
     if (waitMs === undefined || waitMs >= this.#transport.remainingMs()) throw error;
     this.#transport.armDeadline();
     await this.#transport.wait(waitMs);
@@ -323,6 +323,15 @@ class Call {
       attempt: this.attempt + 1,
       error: error as CardIssuingError,
     }));
+  }
+
+  /**
+   * The latest response's `Retry-After` in seconds, read by the error-response chunk: loaded whenever it matters, as
+   * only an error response (read by that chunk) is retried after the wait it asks for.
+   */
+  #retryAfter(): number | undefined {
+    const headers = this.#received?.headers;
+    return headers && loadedErrorResponse()?.parseRetryAfter(headers.get('retry-after'));
   }
 
   // ------------------------------------------------------------------------------------------- each attempt
@@ -509,20 +518,26 @@ class Call {
 
   /**
    * After a refusal of the request's timestamp (`401 AUTH_TIMESTAMP_SKEW`), sets the client's clock offset from the
-   * response's `Date`, said once in the log and the `onClockSkew` hook; false (nothing changed) for any other
-   * error, or a refusal without a readable `Date`.
+   * response's `Date` (`./clock-skew`, in the error-response chunk that read the refusal), said once in the log and
+   * the `onClockSkew` hook; false (nothing changed) for any other error, or a refusal without a readable `Date`. A
+   * chunk that fails to load corrects nothing: the caller gets the refusal, as without a `Date`.
    */
-  #correctClock(error: unknown): boolean {
+  async #correctClock(error: unknown): Promise<boolean> {
     const skew = error instanceof CardIssuingError && error.status === 401 && error.code === 'AUTH_TIMESTAMP_SKEW';
     const date = skew ? (this.#received?.headers.get('date') ?? null) : null;
-    const offset = date === null ? undefined : offsetFromDate(date, this.#signed.at, this.#received?.at);
-    if (offset === undefined || date === null) return false;
+    if (date === null) return false;
+    const lazy = loadedErrorResponse() ?? (await loadErrorResponse().catch(() => undefined));
     const { clock, log, hooks } = this.#client;
     const previousOffsetMs = this.#signed.offsetMs;
-    clock.offsetMs = offset;
-    log.warn(
-      `card-issuing-sdk: ${this.operation} was refused with AUTH_TIMESTAMP_SKEW; the server's clock is ${Math.round(offset / 1000)} s from this host's (Date: ${date}). Signing with the corrected time from now on (clockOffsetMs ${offset}).`,
-    );
+    const offset = lazy?.correctClock({
+      operation: this.operation,
+      date,
+      sentAt: this.#signed.at,
+      receivedAt: this.#received?.at,
+      clock,
+      log,
+    });
+    if (offset === undefined) return false;
     this.#notify(hooks.onClockSkew, () => ({
       ...this.#event(),
       clockOffsetMs: previousOffsetMs,
@@ -545,7 +560,7 @@ class Call {
     if (isHTTPError(error)) {
       const { response } = error;
       if (isRedirect(response)) return this.#redirectError(response);
-      return (await loadFromResponse()).errorFromResponse({
+      return (await loadErrorResponse()).errorFromResponse({
         status: response.status,
         headers: response.headers,
         body: error.data,

@@ -20,7 +20,14 @@ const validationOnce = loadOnce(async () => {
 /** Loads the validation module once; every later call gets the same module. */
 export const loadValidation = async (): Promise<typeof import('./validation')> => validation ?? validationOnce();
 
-/** Loads the reader of an error response once (on the first error response). */
-export const loadFromResponse: () => Promise<typeof import('./errors/from-response')> = loadOnce(
-  () => import('./errors/from-response'),
-);
+// The error-response chunk, once loaded: what a retry reads synchronously (`Retry-After`).
+let errorResponse: typeof import('./error-response') | undefined;
+
+/** The error-response chunk if it is loaded already (it is once an error response has been read). */
+export const loadedErrorResponse = (): typeof import('./error-response') | undefined => errorResponse;
+
+/** Loads the reader of an error response once (on the first error response), with what only such a response needs. */
+export const loadErrorResponse: () => Promise<typeof import('./error-response')> = loadOnce(async () => {
+  errorResponse = await import('./error-response');
+  return errorResponse;
+});
