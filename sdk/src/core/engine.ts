@@ -33,7 +33,6 @@ import {
   ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
-  ValidationError,
 } from './errors/classes';
 import { mergeHeaders } from './headers';
 import { loadedErrorResponse, loadedValidation, loadErrorResponse, loadValidation } from './lazy';
@@ -78,8 +77,6 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /** No call lasts longer than this by default, retries and `Retry-After` waits included (or `timeoutMs`, if longer). */
 const DEFAULT_DEADLINE_MS = 60_000;
 const JSON_CONTENT = { 'Content-Type': 'application/json' } as const;
-/** At most this many mismatches are kept in a ResponseValidationError (a hostile body could make millions). */
-const MAX_REPORTED_ERRORS = 100;
 
 /** What a client's engine made once, read by every call. */
 interface Client {
@@ -463,17 +460,11 @@ class Call {
     return this.#refuseRequest(data);
   }
 
-  /** {@link Call.#validateRequest} when the schemas are still to load or the arguments fail them. */
+  /** {@link Call.#validateRequest} when the schemas are still to load or the arguments fail them (`./checks`). */
   async #refuseRequest(data: CallParts): Promise<void> {
-    const validation = loadedValidation() ?? (await loadValidation());
-    const errors = await validation.requestErrors(this.operation as OperationId, data);
-    if (!errors) return;
-    const count = errors.length === 1 ? '1 argument is' : `${errors.length} arguments are`;
-    throw new ValidationError({
-      code: 'VALIDATION_FAILED',
-      detail: `${this.operation}: the request was not sent, ${count} invalid (${errors.map((e) => e.path).join(', ')}).`,
-      errors,
-    });
+    const checks = loadedValidation() ?? (await loadValidation());
+    const refusal = await checks.requestRefusal(this.operation, data);
+    if (refusal) throw refusal;
   }
 
   /**
@@ -485,33 +476,21 @@ class Call {
     return this.#reportResponse(data);
   }
 
-  /** {@link Call.#validateResponse} when the schemas are still to load or the body departs from them. */
+  /** {@link Call.#validateResponse} when the schemas are still to load or the body departs from them (`./checks`). */
   async #reportResponse(data: unknown): Promise<void> {
     const client = this.#client;
-    const validation = loadedValidation() ?? (await loadValidation());
-    const found = await validation.responseErrors(this.operation as OperationId, data);
-    if (!found) return;
-    const errors = found.slice(0, MAX_REPORTED_ERRORS);
-    // Paths and messages can hold a hostile server's key names: redacted like everything else it sends.
-    if (client.responseMode === 'strict') {
-      throw new ResponseValidationError({
-        operation: this.operation,
-        errors,
-        ...this.#responseFacts(),
-        redact: this.#redaction(),
-      });
-    }
-    for (const warning of validation.newDifferences(this.operation, errors, client.warned)) {
-      client.log.warn(warning.line);
-      this.#notify(client.hooks.onValidationWarning, () => ({
-        operation: this.operation,
-        method: this.method,
-        url: this.#signed.url,
-        path: warning.path,
-        message: warning.message,
-        ...this.#responseFacts(),
-      }));
-    }
+    const checks = loadedValidation() ?? (await loadValidation());
+    await checks.reportResponse(data, {
+      operation: this.operation,
+      method: this.method,
+      url: this.#signed.url,
+      mode: client.responseMode === 'warn' ? 'warn' : 'strict',
+      warned: client.warned,
+      log: client.log,
+      hooks: client.hooks,
+      ...this.#responseFacts(),
+      redact: this.#redaction(),
+    });
   }
 
   // ------------------------------------------------------------------------------------------- the clock
