@@ -89,8 +89,8 @@ interface Client {
   readonly log: Log;
   readonly debug: boolean;
   readonly hooks: ClientHooks;
-  /** Said on a signature mismatch: the configured encoding and whether the secret looks like base64. */
-  readonly secretFacts: { readonly encoding: SecretEncoding; readonly looksBase64: boolean };
+  /** How the secret became the HMAC key: said on a signature mismatch (`./error-response`). */
+  readonly secretEncoding: SecretEncoding;
   readonly responseMode: 'strict' | 'warn' | false;
   readonly validateRequests: boolean;
   /** What 'warn' mode already reported, as `operation path` (array indices as []). */
@@ -124,11 +124,7 @@ function clientOf({ options, baseUrl, maxResponseBytes, signer, clock, log }: En
     log,
     debug: log.enabled('debug'),
     hooks: options.hooks ?? {},
-    // A secret of 16+ bytes in base64 (what `openssl rand -base64` makes) may be meant to be decoded: said on a mismatch.
-    secretFacts: {
-      encoding: options.secretEncoding ?? 'utf8',
-      looksBase64: apiSecret.length >= 24 && apiSecret.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(apiSecret),
-    },
+    secretEncoding: options.secretEncoding ?? 'utf8',
     responseMode: responseValidation(options.validateResponses),
     validateRequests: options.validateRequests ?? true,
     warned: new Set<string>(),
@@ -539,13 +535,14 @@ class Call {
     if (isHTTPError(error)) {
       const { response } = error;
       if (isRedirect(response)) return this.#redirectError(response);
-      return (await loadErrorResponse()).errorFromResponse({
+      const { errorFromResponse, secretFacts } = await loadErrorResponse();
+      return errorFromResponse({
         status: response.status,
         headers: response.headers,
         body: error.data,
         redact: this.#redaction(),
         signedString: this.#signed.stringToSign,
-        secret: this.#client.secretFacts,
+        secret: secretFacts(this.#client.apiSecret, this.#client.secretEncoding),
       });
     }
     if (isNetworkError(error)) {
