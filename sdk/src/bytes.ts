@@ -1,12 +1,10 @@
 /**
- * Bytes and text, the one place for base64, base64url, UTF-8 and binary strings (signing, card details and
- * node-forge all use them). Browser-safe: `btoa`/`atob`, and `TextEncoder`/`TextDecoder` where the runtime has them.
+ * Bytes and text, the one place for base64, UTF-8 and binary strings (signing, card details and node-forge all use
+ * them; what only card details read and write, base64url and strict UTF-8 decoding, is `./card-details/bytes`, off
+ * the client's page). Browser-safe: `btoa`/`atob`, and `TextEncoder` where the runtime has it.
  * @module
  * @internal
  */
-
-/** The view as an ArrayBuffer-backed Uint8Array, as Web Crypto's types want it. */
-export const asBuffer = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => bytes as Uint8Array<ArrayBuffer>;
 
 /** Bytes as a binary string (one char per byte), in chunks so that a large array does not overflow the stack. */
 export function toBinaryString(bytes: Uint8Array): string {
@@ -40,24 +38,7 @@ export function fromBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
   }
 }
 
-/** base64url without padding (RFC 7515 section 2). */
-export function toBase64Url(bytes: Uint8Array): string {
-  return toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-/** base64url (padding optional) as bytes, or undefined when the text is not base64url. */
-export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
-  if (!/^[A-Za-z0-9_-]*={0,2}$/.test(text)) return undefined;
-  return fromBase64(text.replace(/-/g, '+').replace(/_/g, '/'));
-}
-
-/** The bytes of an ASCII text (a JWE's protected header as its additional authenticated data). */
-export function asciiBytes(text: string): Uint8Array<ArrayBuffer> {
-  return fromBinaryString(text);
-}
-
-// TextEncoder and TextDecoder where the runtime has them; percent-encoding where it does not (some React Native
-// engines), which refuses invalid UTF-8 as TextDecoder's fatal mode does.
+// TextEncoder where the runtime has it; percent-encoding where it does not (some React Native engines).
 
 /** The UTF-8 bytes of a text. */
 export function utf8Encode(text: string): Uint8Array<ArrayBuffer> {
@@ -73,15 +54,4 @@ export function utf8Encode(text: string): Uint8Array<ArrayBuffer> {
     }
   }
   return Uint8Array.from(bytes);
-}
-
-/** The text of UTF-8 bytes, or undefined when they are not valid UTF-8. */
-export function utf8Decode(bytes: Uint8Array | undefined): string | undefined {
-  if (!bytes) return undefined;
-  try {
-    if (typeof TextDecoder === 'function') return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return decodeURIComponent(Array.from(bytes, (b) => `%${b.toString(16).padStart(2, '0')}`).join(''));
-  } catch {
-    return undefined;
-  }
 }

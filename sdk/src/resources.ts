@@ -15,7 +15,7 @@ import { PagePromise, toPage, type PageBody, type PageParams } from './core/pagi
 import type { Run } from './core/engine';
 import { loadOnce } from './load-once';
 import type { CallParts } from './core/wire';
-import { relayedJwe, type EncryptedDetailsRequestOptions } from './card-details/relay';
+import type { EncryptedDetailsRequestOptions } from './card-details/relay';
 
 /** One method's signature, from its generated descriptor: positional arguments, then the call's options. */
 export type MethodOf<D> = D extends {
@@ -85,6 +85,9 @@ function partsOf(row: Row, args: readonly unknown[]): Parts {
 // The card-details code is loaded on first use: a page that never reads card details never loads its crypto.
 const loadDecrypt = loadOnce(() => import('./card-details/decrypt'));
 const loadKeys = loadOnce(() => import('./card-details/keys'));
+// The relay's check of a JWE, on the first relayed details (their response has arrived: the call's own errors are
+// made before it loads).
+const loadRelay = loadOnce(() => import('./card-details/relay'));
 
 /** The methods of a client over its engine, one per operation of the generated table. */
 export function buildResources(run: Run): ResourceMethods {
@@ -136,7 +139,7 @@ export function buildResources(run: Run): ResourceMethods {
         ...parts,
         query: { ...parts.query, publicKey },
       });
-      return new ApiPromise(response.then((r) => relayedJwe(row.operationId, r)));
+      return new ApiPromise(response.then(async (r) => (await loadRelay()).relayedJwe(row.operationId, r)));
     };
 
   const client: Record<string, Record<string, Record<string, unknown>>> = {};

@@ -184,17 +184,15 @@ describe('what a page loads first, and what it loads later with import()', () =>
     ]) {
       expect(has(modules, absent), absent).toBe(false);
     }
-    // Of the card-details code, only getEncryptedDetails' relay: its compact-JWE check loads on first use.
-    expect(modules.filter((m) => m.includes('sdk/src/card-details/')).sort()).toEqual([
-      'sdk/src/card-details/relay.ts',
-    ]);
-    // The generated functions have no validators of their own (the client passes its own, from ./validation).
+    // No card-details code: getEncryptedDetails' relay (its compact-JWE check) loads on first use.
+    expect(modules.filter((m) => m.includes('sdk/src/card-details/'))).toEqual([]);
+    // The generated functions have no validators of their own (the client's are ./validation, loaded by ./checks).
     expect([...new Set(lazyImports)].sort()).toEqual([
       './card-details/decrypt',
       './card-details/keys',
-      './errors/from-response',
-      './jwe',
-      './validation',
+      './card-details/relay',
+      './checks',
+      './error-response',
     ]);
   });
 
@@ -207,17 +205,17 @@ describe('what a page loads first, and what it loads later with import()', () =>
 
   it('validation brings zod and the schemas; card details bring their crypto but not forge; forge comes only from card details', async () => {
     // Validation brings zod and each operation's loader; the operation's first call its own schemas, no others.
-    const validation = await page(clientPage, ['./validation']);
+    const validation = await page(clientPage, ['./checks']);
     expect(has(validation.modules, 'node_modules/zod/')).toBe(true);
     expect(has(validation.modules, 'sdk/generated/zod/operations.gen.ts')).toBe(true);
     expect(has(validation.modules, 'sdk/generated/zod/zUser.gen.ts')).toBe(false);
-    const validated = await page(clientPage, ['./validation', './operations/getUser.gen']);
+    const validated = await page(clientPage, ['./checks', './operations/getUser.gen']);
     expect(has(validated.modules, 'sdk/generated/zod/zUser.gen.ts')).toBe(true);
     expect(has(validated.modules, 'sdk/generated/zod/zApproval.gen.ts')).toBe(false);
     expect(has(validated.modules, 'sdk/generated/zod.gen.ts')).toBe(false);
     // English messages only with the first failed check.
     expect(has(validated.modules, 'node_modules/zod/v4/locales/en.js')).toBe(false);
-    const failed = await page(clientPage, ['./validation', './operations/getUser.gen', './zod-english']);
+    const failed = await page(clientPage, ['./checks', './operations/getUser.gen', './zod-english']);
     expect(has(failed.modules, 'node_modules/zod/v4/locales/en.js')).toBe(true);
     const details = await page(clientPage, ['./card-details/decrypt', './card-details/keys']);
     expect(has(details.modules, 'sdk/src/card-details/decrypt.ts')).toBe(true);

@@ -4,7 +4,7 @@
  * @module
  */
 import type { CardDetails } from '../../generated/types.gen';
-import { asciiBytes, utf8Decode } from '../bytes';
+import { asciiBytes, utf8Decode } from './bytes';
 import { CardDetailsDecryptionError } from '../core/errors/classes';
 import type { ForgePrivateKey } from './forge';
 import { parseJson, readCompactJwe } from './jwe';

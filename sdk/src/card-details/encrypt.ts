@@ -4,7 +4,8 @@
  * @module
  */
 import type { CardDetails } from '../../generated/types.gen';
-import { asBuffer, asciiBytes, toBase64Url, utf8Encode } from '../bytes';
+import { utf8Encode } from '../bytes';
+import { asBuffer, asciiBytes, toBase64Url } from './bytes';
 import { PublicKeyInvalidError } from '../core/errors/classes';
 import type { ForgePublicKey } from './forge';
 import { CARD_DETAILS_JWE_HEADER } from './jwe';

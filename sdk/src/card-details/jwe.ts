@@ -5,7 +5,7 @@
  * authenticated data the ASCII of the base64url protected header. Any JOSE library reads it.
  * @module
  */
-import { fromBase64Url, utf8Decode } from '../bytes';
+import { fromBase64Url, utf8Decode } from './bytes';
 
 /** The JWE protected header of encrypted card details. */
 export const CARD_DETAILS_JWE_HEADER = { alg: 'RSA-OAEP-256', enc: 'A256GCM', cty: 'application/json' } as const;

@@ -9,7 +9,8 @@
  * key objects. Every function is async for that reason.
  * @module
  */
-import { asBuffer, fromBase64, fromBase64Url, toBase64Url } from '../bytes';
+import { fromBase64 } from '../bytes';
+import { asBuffer, fromBase64Url, toBase64Url } from './bytes';
 import { loadOnce } from '../load-once';
 import { PrivateKeyInvalidError, PublicKeyInvalidError } from '../core/errors/classes';
 import type { ForgePrivateKey, ForgePublicKey } from './forge';

@@ -7,7 +7,7 @@
  */
 import type { CardDetails } from '../../generated/types.gen';
 import { zCardDetails } from '../../generated/zod/zCardDetails.gen';
-import { asBuffer } from '../bytes';
+import { asBuffer } from './bytes';
 import { CardDetailsInvalidError } from '../core/errors/classes';
 import { formatPath, issuesOf } from '../core/zod-issues';
 import { isLuhnValid } from '../luhn';

@@ -1,17 +1,14 @@
 /**
  * Encrypted card details relayed, not read: what `getEncryptedDetails` returns is the JWE exactly as the service
  * sent it, checked to be a compact JWE of the agreed form (RSA-OAEP-256 + A256GCM) and never decrypted. A backend
- * that fetches details with a public key a browser made can pass them on without ever holding the card.
+ * that fetches details with a public key a browser made can pass them on without ever holding the card. Loaded with
+ * the first relayed details (`../resources`), with the JWE reader: a page that never relays them never loads either.
  * @module
  */
 import type { ApiResponse } from '../core/api-promise';
 import { ResponseValidationError } from '../core/errors/classes';
-import { loadOnce } from '../load-once';
 import type { RequestOptions } from '../options';
-
-// The JWE reader (and its base64url decoding) is loaded with the first relayed details: a page that never relays
-// card details never loads it.
-const loadJwe = loadOnce(() => import('./jwe'));
+import { readCompactJwe } from './jwe';
 
 /** The options of a `getEncryptedDetails` call: the public key to encrypt to, and the call's options. */
 export interface EncryptedDetailsRequestOptions extends RequestOptions {
@@ -31,7 +28,7 @@ export async function relayedJwe(
   response: ApiResponse<{ encryptedDetails: string }>,
 ): Promise<ApiResponse<string>> {
   const jwe = response.data.encryptedDetails;
-  const read = (await loadJwe()).readCompactJwe(jwe);
+  const read = readCompactJwe(jwe);
   if ('invalid' in read) {
     throw new ResponseValidationError({
       operation,

@@ -34,20 +34,3 @@ function checkOffset(value: number): void {
   if (typeof value !== 'number' || !Number.isFinite(value))
     throw new TypeError('clockOffsetMs must be a finite number of milliseconds.');
 }
-
-/**
- * The offset from the local clock to the server's, from a response's `Date` header (an IMF-fixdate, whole seconds),
- * or undefined when there is none or it does not parse. `sentAt` and `receivedAt` are the local times around the
- * exchange: the server wrote its `Date` between them, on average half a second after the whole second it names.
- */
-export function offsetFromDate(
-  date: string | null | undefined,
-  sentAt: number,
-  receivedAt: number = sentAt,
-): number | undefined {
-  if (!date) return undefined;
-  const serverMs = Date.parse(date);
-  if (Number.isNaN(serverMs)) return undefined;
-  const localMid = sentAt + (receivedAt - sentAt) / 2;
-  return Math.round(serverMs + 500 - localMid);
-}

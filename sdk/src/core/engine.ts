@@ -24,7 +24,7 @@ import type { SecretEncoding } from '../signing/hmac-key';
 import { randomUuid } from '../signing/nonce';
 import type { Signer } from '../signing/sign';
 import type { ApiResponse } from './api-promise';
-import { type ClientClock, offsetFromDate } from './clock';
+import type { ClientClock } from './clock';
 import { CardIssuingError } from './errors/base';
 import {
   DeadlineExceededError,
@@ -33,10 +33,9 @@ import {
   ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
-  ValidationError,
 } from './errors/classes';
 import { mergeHeaders } from './headers';
-import { loadedValidation, loadFromResponse, loadValidation } from './lazy';
+import { loadedErrorResponse, loadedValidation, loadErrorResponse, loadValidation } from './lazy';
 import { formatAttempt, type Log } from './logger';
 import { needsIdempotencyKey, resolveRetry, retryWaitMs } from './retry';
 import { boundCall, type BoundedCall } from './transport';
@@ -78,8 +77,6 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /** No call lasts longer than this by default, retries and `Retry-After` waits included (or `timeoutMs`, if longer). */
 const DEFAULT_DEADLINE_MS = 60_000;
 const JSON_CONTENT = { 'Content-Type': 'application/json' } as const;
-/** At most this many mismatches are kept in a ResponseValidationError (a hostile body could make millions). */
-const MAX_REPORTED_ERRORS = 100;
 
 /** What a client's engine made once, read by every call. */
 interface Client {
@@ -92,8 +89,8 @@ interface Client {
   readonly log: Log;
   readonly debug: boolean;
   readonly hooks: ClientHooks;
-  /** Said on a signature mismatch: the configured encoding and whether the secret looks like base64. */
-  readonly secretFacts: { readonly encoding: SecretEncoding; readonly looksBase64: boolean };
+  /** How the secret became the HMAC key: said on a signature mismatch (`./error-response`). */
+  readonly secretEncoding: SecretEncoding;
   readonly responseMode: 'strict' | 'warn' | false;
   readonly validateRequests: boolean;
   /** What 'warn' mode already reported, as `operation path` (array indices as []). */
@@ -127,11 +124,7 @@ function clientOf({ options, baseUrl, maxResponseBytes, signer, clock, log }: En
     log,
     debug: log.enabled('debug'),
     hooks: options.hooks ?? {},
-    // A secret of 16+ bytes in base64 (what `openssl rand -base64` makes) may be meant to be decoded: said on a mismatch.
-    secretFacts: {
-      encoding: options.secretEncoding ?? 'utf8',
-      looksBase64: apiSecret.length >= 24 && apiSecret.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(apiSecret),
-    },
+    secretEncoding: options.secretEncoding ?? 'utf8',
     responseMode: responseValidation(options.validateResponses),
     validateRequests: options.validateRequests ?? true,
     warned: new Set<string>(),
@@ -305,7 +298,7 @@ class Call {
    * not made, and the call ends at once with the server's answer.
    */
   async #retryOrThrow(error: unknown): Promise<void> {
-    if (!this.#corrected && this.#correctClock(error)) {
+    if (!this.#corrected && (await this.#correctClock(error))) {
       this.#corrected = true;
       this.#transport.armDeadline();
       return;
@@ -313,7 +306,7 @@ class Call {
     const retryable = !needsIdempotencyKey(this.method) || this.idempotencyKey !== undefined;
     const signal = this.#options.signal;
     if (!retryable || this.#retries >= this.#retry.limit || (signal?.aborted && error === signal.reason)) throw error;
-    const waitMs = retryWaitMs(this.#retry, this.#retries + 1, error, this.#received?.headers);
+    const waitMs = retryWaitMs(this.#retry, this.#retries + 1, error, this.#retryAfter());
     if (waitMs === undefined || waitMs >= this.#transport.remainingMs()) throw error;
     this.#transport.armDeadline();
     await this.#transport.wait(waitMs);
@@ -323,6 +316,15 @@ class Call {
       attempt: this.attempt + 1,
       error: error as CardIssuingError,
     }));
+  }
+
+  /**
+   * The latest response's `Retry-After` in seconds, read by the error-response chunk: loaded whenever it matters, as
+   * only an error response (read by that chunk) is retried after the wait it asks for.
+   */
+  #retryAfter(): number | undefined {
+    const headers = this.#received?.headers;
+    return headers && loadedErrorResponse()?.parseRetryAfter(headers.get('retry-after'));
   }
 
   // ------------------------------------------------------------------------------------------- each attempt
@@ -456,17 +458,11 @@ class Call {
     return this.#refuseRequest(data);
   }
 
-  /** {@link Call.#validateRequest} when the schemas are still to load or the arguments fail them. */
+  /** {@link Call.#validateRequest} when the schemas are still to load or the arguments fail them (`./checks`). */
   async #refuseRequest(data: CallParts): Promise<void> {
-    const validation = loadedValidation() ?? (await loadValidation());
-    const errors = await validation.requestErrors(this.operation as OperationId, data);
-    if (!errors) return;
-    const count = errors.length === 1 ? '1 argument is' : `${errors.length} arguments are`;
-    throw new ValidationError({
-      code: 'VALIDATION_FAILED',
-      detail: `${this.operation}: the request was not sent, ${count} invalid (${errors.map((e) => e.path).join(', ')}).`,
-      errors,
-    });
+    const checks = loadedValidation() ?? (await loadValidation());
+    const refusal = await checks.requestRefusal(this.operation, data);
+    if (refusal) throw refusal;
   }
 
   /**
@@ -478,53 +474,47 @@ class Call {
     return this.#reportResponse(data);
   }
 
-  /** {@link Call.#validateResponse} when the schemas are still to load or the body departs from them. */
+  /** {@link Call.#validateResponse} when the schemas are still to load or the body departs from them (`./checks`). */
   async #reportResponse(data: unknown): Promise<void> {
     const client = this.#client;
-    const validation = loadedValidation() ?? (await loadValidation());
-    const found = await validation.responseErrors(this.operation as OperationId, data);
-    if (!found) return;
-    const errors = found.slice(0, MAX_REPORTED_ERRORS);
-    // Paths and messages can hold a hostile server's key names: redacted like everything else it sends.
-    if (client.responseMode === 'strict') {
-      throw new ResponseValidationError({
-        operation: this.operation,
-        errors,
-        ...this.#responseFacts(),
-        redact: this.#redaction(),
-      });
-    }
-    for (const warning of validation.newDifferences(this.operation, errors, client.warned)) {
-      client.log.warn(warning.line);
-      this.#notify(client.hooks.onValidationWarning, () => ({
-        operation: this.operation,
-        method: this.method,
-        url: this.#signed.url,
-        path: warning.path,
-        message: warning.message,
-        ...this.#responseFacts(),
-      }));
-    }
+    const checks = loadedValidation() ?? (await loadValidation());
+    await checks.reportResponse(data, {
+      operation: this.operation,
+      method: this.method,
+      url: this.#signed.url,
+      mode: client.responseMode === 'warn' ? 'warn' : 'strict',
+      warned: client.warned,
+      log: client.log,
+      hooks: client.hooks,
+      ...this.#responseFacts(),
+      redact: this.#redaction(),
+    });
   }
 
   // ------------------------------------------------------------------------------------------- the clock
 
   /**
    * After a refusal of the request's timestamp (`401 AUTH_TIMESTAMP_SKEW`), sets the client's clock offset from the
-   * response's `Date`, said once in the log and the `onClockSkew` hook; false (nothing changed) for any other
-   * error, or a refusal without a readable `Date`.
+   * response's `Date` (`./clock-skew`, in the error-response chunk that read the refusal), said once in the log and
+   * the `onClockSkew` hook; false (nothing changed) for any other error, or a refusal without a readable `Date`. A
+   * chunk that fails to load corrects nothing: the caller gets the refusal, as without a `Date`.
    */
-  #correctClock(error: unknown): boolean {
+  async #correctClock(error: unknown): Promise<boolean> {
     const skew = error instanceof CardIssuingError && error.status === 401 && error.code === 'AUTH_TIMESTAMP_SKEW';
     const date = skew ? (this.#received?.headers.get('date') ?? null) : null;
-    const offset = date === null ? undefined : offsetFromDate(date, this.#signed.at, this.#received?.at);
-    if (offset === undefined || date === null) return false;
+    if (date === null) return false;
+    const lazy = loadedErrorResponse() ?? (await loadErrorResponse().catch(() => undefined));
     const { clock, log, hooks } = this.#client;
     const previousOffsetMs = this.#signed.offsetMs;
-    clock.offsetMs = offset;
-    log.warn(
-      `card-issuing-sdk: ${this.operation} was refused with AUTH_TIMESTAMP_SKEW; the server's clock is ${Math.round(offset / 1000)} s from this host's (Date: ${date}). Signing with the corrected time from now on (clockOffsetMs ${offset}).`,
-    );
+    const offset = lazy?.correctClock({
+      operation: this.operation,
+      date,
+      sentAt: this.#signed.at,
+      receivedAt: this.#received?.at,
+      clock,
+      log,
+    });
+    if (offset === undefined) return false;
     this.#notify(hooks.onClockSkew, () => ({
       ...this.#event(),
       clockOffsetMs: previousOffsetMs,
@@ -547,13 +537,14 @@ class Call {
     if (isHTTPError(error)) {
       const { response } = error;
       if (isRedirect(response)) return this.#redirectError(response);
-      return (await loadFromResponse()).errorFromResponse({
+      const { errorFromResponse, secretFacts } = await loadErrorResponse();
+      return errorFromResponse({
         status: response.status,
         headers: response.headers,
         body: error.data,
         redact: this.#redaction(),
         signedString: this.#signed.stringToSign,
-        secret: this.#client.secretFacts,
+        secret: secretFacts(this.#client.apiSecret, this.#client.secretEncoding),
       });
     }
     if (isNetworkError(error)) {

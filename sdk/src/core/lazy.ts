@@ -7,20 +7,27 @@
 import { loadOnce } from '../load-once';
 
 // Validation runs on every call: once loaded, its module is read without another await (`loadedValidation`).
-let validation: typeof import('./validation') | undefined;
+let validation: typeof import('./checks') | undefined;
 
-/** The validation module if it is loaded already (no await on the path of every call after the first). */
-export const loadedValidation = (): typeof import('./validation') | undefined => validation;
+/** The validation chunk if it is loaded already (no await on the path of every call after the first). */
+export const loadedValidation = (): typeof import('./checks') | undefined => validation;
 
 const validationOnce = loadOnce(async () => {
-  validation = await import('./validation');
+  validation = await import('./checks');
   return validation;
 });
 
-/** Loads the validation module once; every later call gets the same module. */
-export const loadValidation = async (): Promise<typeof import('./validation')> => validation ?? validationOnce();
+/** Loads the validation chunk (`./checks`: `./validation` and its reports) once; every later call gets it. */
+export const loadValidation = async (): Promise<typeof import('./checks')> => validation ?? validationOnce();
 
-/** Loads the reader of an error response once (on the first error response). */
-export const loadFromResponse: () => Promise<typeof import('./errors/from-response')> = loadOnce(
-  () => import('./errors/from-response'),
-);
+// The error-response chunk, once loaded: what a retry reads synchronously (`Retry-After`).
+let errorResponse: typeof import('./error-response') | undefined;
+
+/** The error-response chunk if it is loaded already (it is once an error response has been read). */
+export const loadedErrorResponse = (): typeof import('./error-response') | undefined => errorResponse;
+
+/** Loads the reader of an error response once (on the first error response), with what only such a response needs. */
+export const loadErrorResponse: () => Promise<typeof import('./error-response')> = loadOnce(async () => {
+  errorResponse = await import('./error-response');
+  return errorResponse;
+});

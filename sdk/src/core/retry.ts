@@ -1,8 +1,8 @@
 /**
  * The retry policy, ky's rules (the engine runs them: ky would clone every request it may retry). What is retried:
  * network errors, 429, 502, 503 and 504; a method that HTTP makes idempotent always, any other (POST) only with an
- * `Idempotency-Key`; exponential backoff with jitter; `Retry-After` honoured up to a bound; never a timeout (the
- * request may have been processed).
+ * `Idempotency-Key`; exponential backoff with jitter; `Retry-After` honoured up to a bound (read by `./retry-after`,
+ * which comes with the error response); never a timeout (the request may have been processed).
  * @module
  */
 import type { RetryConfig } from '../options';
@@ -45,36 +45,12 @@ export function retryWaitMs(
   retry: Required<RetryConfig>,
   retryNumber: number,
   error: unknown,
-  headers: Headers | undefined,
+  retryAfterSeconds: number | undefined,
 ): number | undefined {
   const status = (error as { status?: unknown }).status;
   const network = (error as { code?: unknown }).code === 'NETWORK_ERROR';
   if (!network && !(typeof status === 'number' && RETRY_STATUS_CODES.includes(status))) return undefined;
-  if (!network && headers) {
-    const after = retryAfterMs(headers.get('retry-after'), retry.maxRetryAfterMs);
-    if (after !== undefined) return after;
-  }
+  if (!network && retryAfterSeconds !== undefined) return Math.min(retryAfterSeconds * 1000, retry.maxRetryAfterMs);
   const delay = retry.initialDelayMs * 2 ** (retryNumber - 1);
   return Math.min(retry.maxDelayMs, delay * (0.5 + Math.random() / 2));
-}
-
-/**
- * `Retry-After` (RFC 9110 section 10.2.3) in seconds: delay-seconds (a fraction read as ky reads it), or an HTTP date
- * turned into seconds from now. Any other number (`-5`, `+5`) is no answer: `Date.parse` would read it as a date in
- * 2001, a retry at once.
- */
-export function parseRetryAfter(value: string | null): number | undefined {
-  if (value === null) return undefined;
-  const text = value.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Number(text);
-  // An HTTP date names its day or month; a text without a letter is no date.
-  if (!/[A-Za-z]/.test(text)) return undefined;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
-}
-
-/** The wait ky makes for a `Retry-After` (at most `maxRetryAfterMs`), in milliseconds; undefined without one. */
-export function retryAfterMs(value: string | null, maxRetryAfterMs: number): number | undefined {
-  const seconds = parseRetryAfter(value);
-  return seconds === undefined ? undefined : Math.min(seconds * 1000, maxRetryAfterMs);
 }

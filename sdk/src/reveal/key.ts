@@ -5,7 +5,7 @@
  * @module
  */
 import type { CardDetails } from '../../generated/types.gen';
-import { asciiBytes, toBase64Url, utf8Decode } from '../bytes';
+import { asciiBytes, toBase64Url, utf8Decode } from '../card-details/bytes';
 import { readCompactJwe, parseJson } from '../card-details/jwe';
 import { checkDetails, decryptNative } from '../card-details/open';
 import { RSA_OAEP_256, requireWebCrypto } from '../card-details/web-crypto';

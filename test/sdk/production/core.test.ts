@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BROWSER_SECRET_MESSAGE, assertSecretAllowedHere, isBrowserRuntime } from '../../../sdk/src/core/browser-guard';
-import { createClientClock, offsetFromDate } from '../../../sdk/src/core/clock';
+import { createClientClock } from '../../../sdk/src/core/clock';
+import { offsetFromDate } from '../../../sdk/src/core/clock-skew';
 import { mergeHeaders } from '../../../sdk/src/core/headers';
 import { createLog, formatAttempt, type Logger } from '../../../sdk/src/core/logger';
 

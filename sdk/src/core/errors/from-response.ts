@@ -19,7 +19,7 @@ import {
   ServerError,
   ValidationError,
 } from './classes';
-import { parseRetryAfter } from '../retry';
+import { parseRetryAfter } from '../retry-after';
 import { redactDeep } from './redaction';
 
 /**
