@@ -259,6 +259,13 @@ describe('every approval ends: not DELIVERED by validTo is EXPIRED (NOT_DELIVERE
       card: { status: 'CLOSED', last4: null, expiryMonth: null, expiryYear: null, generatedAt: null },
     });
     expect(ledger()).toEqual(before);
+    const told = h.mock
+      .events({ type: 'approval.statusChanged', id: approval.approvalUuid })
+      .map((e) => (e.type === 'approval.statusChanged' ? [e.from, e.to, e.reason, e.trigger, e.at] : []));
+    expect(told, 'the clock expired it, at the instant after validTo').toEqual([
+      [null, 'ACCEPTED', null, 'createApproval', T0],
+      ['ACCEPTED', 'EXPIRED', 'NOT_DELIVERED_BY_VALID_TO', 'time', expired.updatedAt],
+    ]);
     h.mock.users.completeRegistration(user.userUuid);
     expect((await fetchApproval(approval)).status, 'registration after validTo does not deliver it').toBe('EXPIRED');
     expectError(await increase(approval, 100), 409, 'INVALID_TRANSITION');
