@@ -234,11 +234,12 @@ describe('registration completed: ACCEPTED → DELIVERED, or PREPARED until vali
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ userUuid: user.userUuid, registrationStatus: 'COMPLETED' });
     expect((await fetchApproval(approval)).status).toBe('DELIVERED');
-    await expectProblem(
+    const again = await expectProblem(
       await send('POST', `/__mock/users/${user.userUuid}/complete-registration`, { sign: false }),
       409,
       'INVALID_TRANSITION',
     );
+    expect(again.detail).toBe('completeRegistration is not allowed while the business user is COMPLETED.');
   });
 });
 

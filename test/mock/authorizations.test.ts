@@ -178,6 +178,7 @@ describe('a business card: held, spent and remaining at each step', () => {
     const auth = hold(approval, 1_000);
     const notCleared = refused(() => h.mock.authorizations.refund(auth.id), 409, 'AUTHORIZATION_NOT_CLEARED');
     expect(notCleared.extras).toMatchObject({ currentStatus: 'PENDING', operation: 'refundAuthorization' });
+    expect(notCleared.detail).toBe('refundAuthorization is not allowed while the authorization is PENDING.');
     h.mock.authorizations.capture(auth.id);
     for (const step of [
       () => h.mock.authorizations.capture(auth.id),

@@ -215,7 +215,11 @@ describe('incoming deposits and verifications', () => {
       409,
       'VERIFICATION_NOT_PENDING',
     );
-    expect(again).toMatchObject({ currentStatus: 'CREDITED', operation: 'approveAppDepositVerification' });
+    expect(again).toMatchObject({
+      currentStatus: 'CREDITED',
+      operation: 'approveAppDepositVerification',
+      detail: 'approveAppDepositVerification is not allowed while the verification is CREDITED.',
+    });
     expect(await available(user.id)).toBe(23_000);
   });
 

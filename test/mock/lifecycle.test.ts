@@ -6,15 +6,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  chargeDraft,
+  completeDraft,
+  createCard,
   getApproval,
   getApprovalCardDetails,
   increaseApprovalBudget,
+  listCards,
   listUserApprovals,
 } from '../../sdk/generated/sdk.gen';
-import type { Approval } from '../../sdk/generated/types.gen';
+import type { Approval, Card, Draft } from '../../sdk/generated/types.gen';
 import { exportPublicKey, generateCardKeyPair } from '../../sdk/src/card-details/keys';
 import { business, contextOf, settle, type DomainEvent } from '../../mock-server/src/domain';
-import { fund, makeApproval, makeBusinessUser, makeDeliveredApproval, makeS2sCard } from './flows';
+import { fund, makeApproval, makeBusinessUser, makeDeliveredApproval, makeS2sCard, makeUser } from './flows';
 import { DAY, T0, expectError, expectProblem, mockHarness, ok, refused, send } from './helpers';
 
 const h = mockHarness();
@@ -259,6 +263,13 @@ describe('every approval ends: not DELIVERED by validTo is EXPIRED (NOT_DELIVERE
       card: { status: 'CLOSED', last4: null, expiryMonth: null, expiryYear: null, generatedAt: null },
     });
     expect(ledger()).toEqual(before);
+    const told = h.mock
+      .events({ type: 'approval.statusChanged', id: approval.approvalUuid })
+      .map((e) => (e.type === 'approval.statusChanged' ? [e.from, e.to, e.reason, e.trigger, e.at] : []));
+    expect(told, 'the clock expired it, at the instant after validTo').toEqual([
+      [null, 'ACCEPTED', null, 'createApproval', T0],
+      ['ACCEPTED', 'EXPIRED', 'NOT_DELIVERED_BY_VALID_TO', 'time', expired.updatedAt],
+    ]);
     h.mock.users.completeRegistration(user.userUuid);
     expect((await fetchApproval(approval)).status, 'registration after validTo does not deliver it').toBe('EXPIRED');
     expectError(await increase(approval, 100), 409, 'INVALID_TRANSITION');
@@ -532,5 +543,69 @@ describe('one place for what entering a status does', () => {
       ['DELIVERED', null],
       ['CANCELED', 'CANCELED_BY_CORPORATION'],
     ]);
+  });
+});
+
+// A browser mock saves its state and sends it to its other tabs on `onChange` (runners/browser-state.ts). A tab
+// reopened later restores the saved state with its clock moved on; the first read then runs what fell due meanwhile,
+// and that change must be told like any other, or the saved copy and the other tabs keep the state before it.
+describe('a read that runs what fell due while the state was saved is a change (onChange is told)', () => {
+  /** The state saved now, restored `seconds` later (the clock moved on, nothing run yet); counts the changes told. */
+  function reopenedLater(seconds: number): () => number {
+    const saved = h.mock.snapshot();
+    h.mock.restore({ ...saved, clock: { ...saved.clock, frozenAt: saved.clock.frozenAt! + seconds * 1000 } });
+    let told = 0;
+    h.mock.onChange(() => told++);
+    return () => told;
+  }
+
+  it('a hold past its expiry: the read expires it', async () => {
+    const approval = await delivered(10_000);
+    const hold = h.mock.cards.authorize(approval.card.id, {
+      amount: 4_000,
+      currency: 'EUR',
+      merchant: 'Hotel',
+      capture: false,
+    });
+    const told = reopenedLater(7 * DAY);
+    expect(await fetchApproval(approval)).toMatchObject({ remaining: { amount: 10_000 } });
+    expect(told()).toBe(1);
+    expect(h.mock.authorizations({ cardId: approval.card.id })).toMatchObject([
+      { id: hold.id, state: 'EXPIRED', held: 0 },
+    ]);
+  });
+
+  it("a physical card's order past its 3 days: the read completes it", async () => {
+    const { user, balanceId } = await makeUser(h.client, h.mock);
+    await fund(h.client, h.mock, user.id, balanceId, '20');
+    const physical = h.mock.fixtures().cardConfigs.find((c) => c.type === 'PHYSICAL')!;
+    const draft = ok(
+      await createCard({
+        client: h.client,
+        path: { userId: user.id },
+        body: { configId: physical.configId, visualId: physical.visualIds[0]! },
+      }),
+    ) as Draft;
+    ok(await chargeDraft({ client: h.client, path: { cardId: draft.cardId } }));
+    expect(ok(await completeDraft({ client: h.client, path: { cardId: draft.cardId } })) as Card).toMatchObject({
+      status: 'ORDERED',
+    });
+    const told = reopenedLater(3 * DAY);
+    const cards = ok(await listCards({ client: h.client, query: { userId: user.id } })).items;
+    expect(cards.map((c) => c.status)).toEqual(['AWAITING_ACTIVATION']);
+    expect(told()).toBe(1);
+  });
+
+  it('an approval past validTo, never delivered: the read expires it; a read with nothing due tells no one', async () => {
+    const user = await makeBusinessUser(h.client, h.mock);
+    const approval = await makeApproval(h.client, h.mock, user.userUuid, { toDays: 10 });
+    const told = reopenedLater(10 * DAY + 1);
+    expect(await fetchApproval(approval)).toMatchObject({
+      status: 'EXPIRED',
+      statusReason: 'NOT_DELIVERED_BY_VALID_TO',
+    });
+    expect(told()).toBe(1);
+    await fetchApproval(approval);
+    expect(told(), 'nothing was due the second time').toBe(1);
   });
 });

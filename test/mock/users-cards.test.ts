@@ -293,7 +293,11 @@ describe('issuing', () => {
       920 - 499,
     );
     const again = expectError(await chargeDraft({ client: h.client, path }), 409, 'DRAFT_ALREADY_CHARGED');
-    expect(again).toMatchObject({ currentStatus: 'CHARGED', operation: 'chargeDraft' });
+    expect(again).toMatchObject({
+      currentStatus: 'CHARGED',
+      operation: 'chargeDraft',
+      detail: 'chargeDraft is not allowed while the draft is CHARGED.',
+    });
 
     const card = ok(await completeDraft({ client: h.client, path })) as Card;
     expect(card).toMatchObject({
@@ -398,11 +402,12 @@ describe('card details and lock', () => {
     ok(await chargeDraft({ client: h.client, path: { cardId: draft.cardId } }));
     ok(await completeDraft({ client: h.client, path: { cardId: draft.cardId } }));
     expect(expectError(await details(draft.cardId), 409, 'CARD_NOT_ACTIVE').currentStatus).toBe('ORDERED');
-    await expectProblem(
+    const notLockable = await expectProblem(
       await send('POST', `/__mock/cards/${draft.cardId}/lock`, { sign: false }),
       409,
       'INVALID_TRANSITION',
     );
+    expect(notLockable.detail).toBe('lockCard is not allowed while the card is ORDERED.');
 
     const card = ok(await issue(user.id)) as Card;
     expect(h.mock.cards.lock(card.id).status).toBe('LOCKED');
