@@ -266,11 +266,13 @@ async function perCall() {
 
 /** Modules of each lazy part: a dynamic chunk that holds one of them is loaded when the part is first used. */
 const PART = {
-  validation: /[\\/](validation|zod-issues)\.ts$/,
-  /** One operation's schemas (getUser's): what a page's first validated call of it adds. */
-  getUser: /[\\/]operations[\\/]getUser\.gen\.ts$/,
-  /** Every operation's schemas. */
-  operations: /[\\/]operations[\\/]\w+\.gen\.ts$/,
+  validation: /[\\/]validation\.ts$/,
+  /** One operation's compiled checks (getUser's): what a page's first validated call of it adds. */
+  getUser: /[\\/]checks[\\/]getUser\.gen\.ts$/,
+  /** zod and getUser's schemas: with the first check that refuses (they say what is wrong). */
+  getUserSchemas: /[\\/](operations[\\/]getUser\.gen|zod-issues)\.ts$/,
+  /** Every operation's checks and schemas, and zod. */
+  operations: /[\\/]((checks|operations)[\\/]\w+\.gen|zod-issues)\.ts$/,
   /** zod's English messages: with the first failed check only. */
   english: /[\\/]zod-english\.ts$/,
   problem: /[\\/](problem|from-response)\.ts$/,
@@ -315,7 +317,7 @@ async function bundles() {
     {
       label: '… + problem+json check, English messages and card details',
       page: clientPage(),
-      parts: [PART.validation, PART.getUser, PART.problem, PART.english, PART.cardDetails],
+      parts: [PART.validation, PART.getUser, PART.getUserSchemas, PART.problem, PART.english, PART.cardDetails],
     },
     { label: 'root entry, every export used: up front', page: ROOT },
     {

@@ -4,7 +4,7 @@
 // (Rollup, so Vite, splits by module), so one validated call loaded all 198 schemas. Here:
 // - zod/<name>.gen.ts: each schema, with its TSDoc, importing the schemas it names;
 // - zod/operations/<operationId>.gen.ts: an operation's `request` (`z<Op>Data`) and `response` schemas;
-// - zod/operations.gen.ts: `operationSchemas`, each operation's module by `import()` (one chunk each in a bundle);
+// - (scripts/compile-zod.mjs then writes each operation's compiled checks, which load these by `import()`);
 // - zod.gen.ts: every schema re-exported by name, as before (card-issuing-sdk/schemas, the mock, tests).
 // Usage: node scripts/split-zod.mjs <generated dir>
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -148,18 +148,6 @@ export { ${request} as request, ${response} as response };
 `,
   );
 }
-writeFileSync(
-  join(out, 'operations.gen.ts'),
-  `${HEADER}
-/**
- * Each operation's request and response schemas, loaded on first use: a separate chunk per operation in a bundle, so
- * that a call loads its own operation's schemas and no others.
- */
-export const operationSchemas = {
-${operations.map((id) => `    ${id}: () => import('./operations/${id}.gen')`).join(',\n')}
-} as const;
-`,
-);
 writeFileSync(
   join(dir, 'zod.gen.ts'),
   `${HEADER}\n${all.map(({ name }) => `export { ${name} } from './zod/${name}.gen';`).join('\n')}\n`,
