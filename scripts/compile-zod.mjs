@@ -6,6 +6,7 @@
 // - zod/checks/<operationId>.gen.ts: `request` and `response`, each `(value) => boolean` (undefined for a schema
 //   zod cannot compile, or whose constants cannot be written as source), and `schemas`, the operation's zod schemas
 //   by `import()`: what finds the issues of a value a check refuses, with zod's messages;
+// - zod/checks/shared.gen.ts: the constants (patterns, sets) and zod helpers that several operations' checks use;
 // - zod/checks.gen.ts: `operationChecks`, each operation's module by `import()`.
 // A check that refuses is never final: the SDK parses the value again with zod before reporting anything.
 // Usage: node scripts/compile-zod.mjs <generated dir>
@@ -63,6 +64,7 @@ const HELPERS = new Map([
   [util.floatSafeRemainder, `const floatSafeRemainder = ${util.floatSafeRemainder.toString()};`],
 ]);
 const helperName = (fn) => /^function (\w+)/.exec(fn.toString())[1];
+const HELPERS_NAMES = new Set([...HELPERS.keys()].map(helperName));
 if (
   !readFileSync(new URL(import.meta.resolve('zod/v4/core')).pathname.replace(/index\.js$/, 'util.js'), 'utf8').includes(
     'const highSurrogate = /[\\uD800-\\uDBFF]/;',
@@ -110,39 +112,76 @@ function compiled(schema) {
   return captured;
 }
 
-/** `(value) => boolean` as source, or undefined. INVALID (the first constant) is the module's own symbol. */
-function check(schema, helpers) {
+/** A schema's compiled check: its constants' names, its code and its constants as source; undefined if it has none. */
+function check(schema) {
   const found = compiled(schema);
   if (found?.names[0] !== 'INVALID') return undefined;
-  const used = new Set();
-  const args = found.values.slice(1).map((v) => source(v, used));
+  const helpers = new Set();
+  const args = found.values.slice(1).map((v) => source(v, helpers));
   if (args.includes(undefined)) return undefined;
-  for (const h of used) helpers.add(h);
-  return `valid(((${found.names.join(', ')}) => {\n${found.body}\n})(INVALID, ${args.join(', ')}))`;
+  return { names: found.names, body: found.body, args, helpers };
 }
 
+const checks = new Map(
+  operations.map((id) => [id, { request: check(schemas[id].request), response: check(schemas[id].response) }]),
+);
+
+/**
+ * Constants (patterns, sets) and helpers that several operations' checks use are written once, in
+ * zod/checks/shared.gen.ts, with the symbol every check returns for a refused value: each module of its own would be
+ * a copy in every operation's chunk (the uuid and date-time patterns are in most).
+ */
+const SHARED_BY = 3;
+const users = new Map();
+for (const found of checks.values()) {
+  const own = new Set([found.request, found.response].flatMap((c) => c?.args ?? []));
+  for (const arg of own) users.set(arg, (users.get(arg) ?? 0) + 1);
+}
+const shared = new Map(
+  [...users].filter(([arg, count]) => count >= SHARED_BY && !HELPERS_NAMES.has(arg)).map(([arg], i) => [arg, `k${i}`]),
+);
 const out = join(zodDir, 'checks');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
+writeFileSync(
+  join(out, 'shared.gen.ts'),
+  `${HEADER}// @ts-nocheck: the code of zod's compiler, untyped
+/** What a compiled check returns for a value it refuses. */
+const INVALID = Symbol('invalid');
+/** A compiled check as a predicate. */
+export const valid = (compiled) => (value) => compiled(value) !== INVALID;
+export { INVALID };
+${[...HELPERS.values()].join('\n')}
+export { ${[...HELPERS.keys()].map(helperName).join(', ')} };
+${[...shared].map(([arg, name]) => `export const ${name} = ${arg};`).join('\n')}
+`,
+);
+
+/** `(value) => boolean` as source. */
+const predicate = ({ names, body, args }, imported) => {
+  const values = args.map((arg) => {
+    const name = shared.get(arg) ?? (HELPERS_NAMES.has(arg) ? arg : undefined);
+    if (name) imported.add(name);
+    return name ?? arg;
+  });
+  return `valid(((${names.join(', ')}) => {\n${body}\n})(INVALID, ${values.join(', ')}))`;
+};
 let refused = 0;
-for (const id of operations) {
-  const helpers = new Set();
-  const request = check(schemas[id].request, helpers);
-  const response = check(schemas[id].response, helpers);
+for (const [id, { request, response }] of checks) {
   refused += (request ? 0 : 1) + (response ? 0 : 1);
+  const imported = new Set(['INVALID', 'valid']);
+  const requestCheck = request && predicate(request, imported);
+  const responseCheck = response && predicate(response, imported);
   writeFileSync(
     join(out, `${id}.gen.ts`),
     `${HEADER}// @ts-nocheck: the code of zod's compiler, untyped
-const INVALID = Symbol('invalid');
-/** A compiled check as a predicate: zod's compiled code returns INVALID for a value it refuses. */
-const valid = (compiled) => (value) => compiled(value) !== INVALID;
-${[...helpers].map((h) => HELPERS.get(h)).join('\n')}
+import { ${[...imported].sort().join(', ')} } from './shared.gen';
 
 /** Whether a call's arguments (path, query, headers, body) pass ${id}'s request schema; undefined: ask zod. */
-export const request = ${request ?? 'undefined'};
+export const request = ${requestCheck ?? 'undefined'};
 
 /** Whether a response body passes ${id}'s response schema; undefined: ask zod. */
-export const response = ${response ?? 'undefined'};
+export const response = ${responseCheck ?? 'undefined'};
 
 /** ${id}'s zod schemas: the issues of a value a check refuses. */
 export const schemas = () => import('../operations/${id}.gen');
