@@ -62,6 +62,10 @@ const HELPERS = new Map([
     `const highSurrogate = /[\\uD800-\\uDBFF]/;\nconst codePointLength = ${util.codePointLength.toString()};`,
   ],
   [util.floatSafeRemainder, `const floatSafeRemainder = ${util.floatSafeRemainder.toString()};`],
+  [
+    util.shallowClone,
+    `const isObject = ${util.isObject.toString()};\nconst isPlainObject = ${util.isPlainObject.toString()};\nconst shallowClone = ${util.shallowClone.toString()};`,
+  ],
 ]);
 const helperName = (fn) => /^function (\w+)/.exec(fn.toString())[1];
 const HELPERS_NAMES = new Set([...HELPERS.keys()].map(helperName));
@@ -73,6 +77,8 @@ if (
   throw new Error("zod's util.js: highSurrogate changed; update scripts/compile-zod.mjs");
 }
 
+const DEFAULT_GETTER = /^\(\) => schema\._zod\.def\.defaultValue$/;
+
 /** A constant of compiled code as source, or undefined when it has none. */
 function source(value, helpers) {
   if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) {
@@ -83,6 +89,11 @@ function source(value, helpers) {
   if (value instanceof Set) {
     const items = [...value].map((v) => source(v, helpers));
     return items.includes(undefined) ? undefined : `new Set([${items.join(', ')}])`;
+  }
+  // A default's getter (`z._default(schema, 20)`): its value, when it is a primitive.
+  if (typeof value === 'function' && DEFAULT_GETTER.test(value.toString())) {
+    const fallback = value();
+    return fallback !== null && typeof fallback === 'object' ? undefined : `() => ${source(fallback, helpers)}`;
   }
   if (typeof value === 'function' && HELPERS.has(value)) {
     helpers.add(value);

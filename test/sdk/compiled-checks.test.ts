@@ -58,15 +58,38 @@ describe('compiled checks give zod runtime answers', () => {
     it(operationId, async () => {
       const module = await operationChecks[operationId as keyof typeof operationChecks]();
       const schemas = (await module.schemas()) as { request: $ZodType; response: $ZodType };
-      const path = Object.fromEntries(
-        (operation.parameters ?? [])
-          .map((p) => resolve(p) as { name: string; in: string })
-          .filter((p) => p.in === 'path')
-          .map((p) => [p.name, UUID]),
+      const parameters = (operation.parameters ?? []).map(
+        (p) =>
+          resolve(p) as {
+            name: string;
+            in: string;
+            example?: unknown;
+            schema?: { examples?: unknown[]; default?: unknown };
+          },
+      );
+      const path = Object.fromEntries(parameters.filter((p) => p.in === 'path').map((p) => [p.name, UUID]));
+      // Query parameters: their examples (else defaults), as the client passes them.
+      const query = Object.fromEntries(
+        parameters
+          .filter((p) => p.in === 'query')
+          .map((p) => {
+            const schema = resolve(p.schema) as { examples?: unknown[]; default?: unknown } | undefined;
+            return [p.name, p.example ?? schema?.examples?.[0] ?? schema?.default];
+          })
+          .filter(([, value]) => value !== undefined),
       );
       const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'))?.[1];
       const cases: [string, ((v: unknown) => boolean) | undefined, $ZodType, unknown[]][] = [
-        ['request', module.request, schemas.request, variants({ path, body: exampleOf(operation.requestBody) })],
+        [
+          'request',
+          module.request,
+          schemas.request,
+          variants({
+            path,
+            query: Object.keys(query).length > 0 ? query : undefined,
+            body: exampleOf(operation.requestBody),
+          }),
+        ],
         ['response', module.response, schemas.response, variants(exampleOf(success))],
       ];
       for (const [which, check, schema, values] of cases) {

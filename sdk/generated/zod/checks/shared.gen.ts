@@ -28,7 +28,40 @@ const floatSafeRemainder = function floatSafeRemainder(val, step) {
         return 0;
     return ratio - roundedRatio;
 };
-export { codePointLength, floatSafeRemainder };
+const isObject = function isObject(data) {
+    return typeof data === "object" && data !== null && !Array.isArray(data);
+};
+const isPlainObject = function isPlainObject(o) {
+    if (isObject(o) === false)
+        return false;
+    // modified constructor
+    const ctor = o.constructor;
+    if (ctor === undefined)
+        return true;
+    if (typeof ctor !== "function")
+        return true;
+    // modified prototype
+    const prot = ctor.prototype;
+    if (isObject(prot) === false)
+        return false;
+    // ctor doesn't have static `isPrototypeOf`
+    if (Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf") === false) {
+        return false;
+    }
+    return true;
+};
+const shallowClone = function shallowClone(o) {
+    if (isPlainObject(o))
+        return { ...o };
+    if (Array.isArray(o))
+        return [...o];
+    if (o instanceof Map)
+        return new Map(o);
+    if (o instanceof Set)
+        return new Set(o);
+    return o;
+};
+export { codePointLength, floatSafeRemainder, shallowClone };
 export const k0 = /^[\x21-\x7E]+$/;
 export const k1 = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
 export const k2 = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/;
@@ -56,4 +89,5 @@ export const k23 = new Set(["NOT_STARTED", "PASSED", "FAILED"]);
 export const k24 = /^[A-Za-z0-9]+$/;
 export const k25 = new Set(["CREATED", "ACCEPTED", "CANCELED", "REJECTED", "EXPIRED", "PREPARED", "DELIVERED", "FINISHED", "REAPPROVED"]);
 export const k26 = new Set(["REPLACED", "VALIDITY_ENDED", "CANCELED_BY_CORPORATION", "CHANGED_APPROVAL_ENDED", "REJECTED_BY_CORPORATION", "CHANGE_NOT_DECIDED", "NOT_DELIVERED_BY_VALID_TO"]);
-export const k27 = /^[A-Za-z0-9_.-]+$/;
+export const k27 = () => 20;
+export const k28 = /^[A-Za-z0-9_.-]+$/;
