@@ -53,7 +53,7 @@ try {
 }
 
 /**
- * zod's helpers that compiled code may call, as source: each is written once into a module that uses it. Another
+ * zod's helpers that compiled code may call, as source: each is written once, into zod/checks/shared.gen.ts. Another
  * function (a user's refinement, a runtime island) has no source of its own: such a schema gets no compiled check.
  */
 const HELPERS = new Map([
@@ -79,27 +79,30 @@ if (
 
 const DEFAULT_GETTER = /^\(\) => schema\._zod\.def\.defaultValue$/;
 
-/** A constant of compiled code as source, or undefined when it has none. */
-function source(value, helpers) {
-  if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) {
-    return typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
-  }
+/** A primitive as source (`undefined` as the word); undefined for anything else. */
+function primitive(value) {
   if (value === undefined) return 'undefined';
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+  return value === null || ['string', 'number', 'boolean'].includes(typeof value) ? JSON.stringify(value) : undefined;
+}
+
+/** A function of compiled code as source: a default's getter (`z._default(schema, 20)`) or a zod helper. */
+function functionSource(fn) {
+  if (DEFAULT_GETTER.test(fn.toString())) {
+    const fallback = primitive(fn());
+    return fallback === undefined ? undefined : `() => ${fallback}`;
+  }
+  return HELPERS.has(fn) ? helperName(fn) : undefined;
+}
+
+/** A constant of compiled code as source, or undefined when it has none. */
+function source(value) {
   if (value instanceof RegExp) return `/${value.source}/${value.flags}`;
   if (value instanceof Set) {
-    const items = [...value].map((v) => source(v, helpers));
+    const items = [...value].map(primitive);
     return items.includes(undefined) ? undefined : `new Set([${items.join(', ')}])`;
   }
-  // A default's getter (`z._default(schema, 20)`): its value, when it is a primitive.
-  if (typeof value === 'function' && DEFAULT_GETTER.test(value.toString())) {
-    const fallback = value();
-    return fallback !== null && typeof fallback === 'object' ? undefined : `() => ${source(fallback, helpers)}`;
-  }
-  if (typeof value === 'function' && HELPERS.has(value)) {
-    helpers.add(value);
-    return helperName(value);
-  }
-  return undefined;
+  return typeof value === 'function' ? functionSource(value) : primitive(value);
 }
 
 /** zod's compiled check of `schema`: the code and constants its `new Function` gets, captured. */
@@ -127,10 +130,9 @@ function compiled(schema) {
 function check(schema) {
   const found = compiled(schema);
   if (found?.names[0] !== 'INVALID') return undefined;
-  const helpers = new Set();
-  const args = found.values.slice(1).map((v) => source(v, helpers));
+  const args = found.values.slice(1).map(source);
   if (args.includes(undefined)) return undefined;
-  return { names: found.names, body: found.body, args, helpers };
+  return { names: found.names, body: found.body, args };
 }
 
 const checks = new Map(
