@@ -315,13 +315,13 @@ async function bundles() {
       parts: [PART.validation, PART.getUser],
     },
     {
-      label: '… + problem+json check, English messages and card details',
+      label: "… + a refused check (zod, getUser's schemas), problem+json check, English messages and card details",
       page: clientPage(),
       parts: [PART.validation, PART.getUser, PART.getUserSchemas, PART.problem, PART.english, PART.cardDetails],
     },
     { label: 'root entry, every export used: up front', page: ROOT },
     {
-      label: 'root entry, every part used (Web Crypto; every operation called)',
+      label: 'root entry, every part used (Web Crypto; every operation called and refused once)',
       page: ROOT,
       parts: [PART.validation, PART.operations, PART.problem, PART.english, PART.cardDetails],
     },
@@ -528,7 +528,7 @@ for (const [i, row] of b.rows.entries()) {
 out();
 const validated = at('SDK client, validation on: after its first call (getUser)');
 const lenient = at('SDK client, validation off: up front');
-const everything = at('root entry, every part used (Web Crypto; every operation called)');
+const everything = at('root entry, every part used (Web Crypto; every operation called and refused once)');
 const worst = (i: number) => Math.max(b.esbuild[i]!.gzip, b.vite[i]!.gzip);
 const worstRatio = (i: number) =>
   Math.max(b.esbuild[i]!.gzip / b.peers.esbuild.gzip, b.vite[i]!.gzip / b.peers.vite.gzip);
