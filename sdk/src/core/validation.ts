@@ -47,9 +47,9 @@ const compiler = (globalThis as { process?: { versions?: { node?: unknown } } })
 const zodIssues = loadOnce(() => import('./zod-issues'));
 
 /**
- * An operation's checks. On servers, zod's compiled check of each schema; a schema the compiler cannot model keeps
- * zod's runtime check (`compile` gives it back), and so does a compiler that cannot load (a bundle without zod beside
- * it): never a failed call. Elsewhere, the generated check of each schema, or zod's runtime check where there is none.
+ * An operation's checks. On servers, zod's compiled check of each schema (a schema the compiler cannot model keeps
+ * zod's runtime check: `compile` gives it back). Elsewhere, and on a server whose compiler cannot load (a bundle
+ * without zod beside it), the generated check of each schema, or zod's runtime check where there is none.
  */
 async function checksOf(module: Awaited<ReturnType<(typeof operationChecks)[OperationId]>>): Promise<Checks> {
   const schemas = loadOnce(async () => {
