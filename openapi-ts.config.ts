@@ -85,6 +85,7 @@ const EMAIL =
 
 const annotatePure = fileURLToPath(new URL('./scripts/annotate-pure.mjs', import.meta.url));
 const splitZod = fileURLToPath(new URL('./scripts/split-zod.mjs', import.meta.url));
+const compileZod = fileURLToPath(new URL('./scripts/compile-zod.mjs', import.meta.url));
 
 // One command (`npm run generate`) turns spec/openapi.yaml into generated code that is never edited by hand; CI
 // regenerates and diffs it (test/spec/generated.test.ts). One folder, sdk/generated/, what the SDK ships: types, the
@@ -96,7 +97,9 @@ const splitZod = fileURLToPath(new URL('./scripts/split-zod.mjs', import.meta.ur
 //   schema and per operation (sdk/generated/zod/), and zod.gen.ts re-exports them all. The client validates with them
 //   itself (sdk/src/core/validation.ts, loaded with import() on the first validated call, and each operation's
 //   schemas with import() on its first call), so a client with validation off never loads zod, and one call loads
-//   its own operation's schemas only. The functions on hey-api's ky client (sdk.gen.ts, client/, core/) are generated for the mock's
+//   its own operation's schemas only. scripts/compile-zod.mjs then writes each operation's checks as the code zod's
+//   compiler makes of its schemas: in a browser the client checks with them, and loads zod and the schemas only when
+//   a check refuses (to say what is wrong). The functions on hey-api's ky client (sdk.gen.ts, client/, core/) are generated for the mock's
 //   tests and the bench, not for the SDK: nothing under sdk/src imports them, so a page never downloads them. A post-processing
 //   step marks every schema constructor `@__PURE__`, so a bundler drops the schemas a page does not use. The mock
 //   uses the same schemas (`card-issuing-sdk/schemas`), composing them with zod's functions.
@@ -111,6 +114,8 @@ export default defineConfig([
         { name: 'annotate-pure', command: process.execPath, args: [annotatePure, '{{path}}/zod.gen.ts'] },
         // One module per schema and one per operation, so a validated call loads its own operation's schemas only.
         { name: 'split-zod', command: process.execPath, args: [splitZod, '{{path}}'] },
+        // Each operation's checks, compiled by zod now: a page checks a call without loading zod.
+        { name: 'compile-zod', command: process.execPath, args: [compileZod, '{{path}}'] },
       ],
     },
     parser,

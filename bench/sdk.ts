@@ -266,11 +266,13 @@ async function perCall() {
 
 /** Modules of each lazy part: a dynamic chunk that holds one of them is loaded when the part is first used. */
 const PART = {
-  validation: /[\\/](validation|zod-issues)\.ts$/,
-  /** One operation's schemas (getUser's): what a page's first validated call of it adds. */
-  getUser: /[\\/]operations[\\/]getUser\.gen\.ts$/,
-  /** Every operation's schemas. */
-  operations: /[\\/]operations[\\/]\w+\.gen\.ts$/,
+  validation: /[\\/]validation\.ts$/,
+  /** One operation's compiled checks (getUser's): what a page's first validated call of it adds. */
+  getUser: /[\\/]checks[\\/]getUser\.gen\.ts$/,
+  /** zod and getUser's schemas: with the first check that refuses (they say what is wrong). */
+  getUserSchemas: /[\\/](operations[\\/]getUser\.gen|zod-issues)\.ts$/,
+  /** Every operation's checks and schemas, and zod. */
+  operations: /[\\/]((checks|operations)[\\/]\w+\.gen|zod-issues)\.ts$/,
   /** zod's English messages: with the first failed check only. */
   english: /[\\/]zod-english\.ts$/,
   problem: /[\\/](problem|from-response)\.ts$/,
@@ -313,13 +315,13 @@ async function bundles() {
       parts: [PART.validation, PART.getUser],
     },
     {
-      label: '… + problem+json check, English messages and card details',
+      label: "… + a refused check (zod, getUser's schemas), problem+json check, English messages and card details",
       page: clientPage(),
-      parts: [PART.validation, PART.getUser, PART.problem, PART.english, PART.cardDetails],
+      parts: [PART.validation, PART.getUser, PART.getUserSchemas, PART.problem, PART.english, PART.cardDetails],
     },
     { label: 'root entry, every export used: up front', page: ROOT },
     {
-      label: 'root entry, every part used (Web Crypto; every operation called)',
+      label: 'root entry, every part used (Web Crypto; every operation called and refused once)',
       page: ROOT,
       parts: [PART.validation, PART.operations, PART.problem, PART.english, PART.cardDetails],
     },
@@ -526,7 +528,7 @@ for (const [i, row] of b.rows.entries()) {
 out();
 const validated = at('SDK client, validation on: after its first call (getUser)');
 const lenient = at('SDK client, validation off: up front');
-const everything = at('root entry, every part used (Web Crypto; every operation called)');
+const everything = at('root entry, every part used (Web Crypto; every operation called and refused once)');
 const worst = (i: number) => Math.max(b.esbuild[i]!.gzip, b.vite[i]!.gzip);
 const worstRatio = (i: number) =>
   Math.max(b.esbuild[i]!.gzip / b.peers.esbuild.gzip, b.vite[i]!.gzip / b.peers.vite.gzip);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 import { FRAME_CSS, frameHtml } from './src/reveal/frame-page';
 
@@ -23,6 +23,20 @@ function writeFrameHtml(): void {
   rmSync('dist/reveal/frame.js');
 }
 
+/**
+ * The CJS build requires zod's English messages from zod's CommonJS file: src/core/zod-english imports
+ * `zod/v4/locales/en.js`, which is ESM (require(esm) needs Node 22.12), and tsup keeps zod external before any alias.
+ */
+function requireZodEnglishCjs(): void {
+  const from = "require('zod/v4/locales/en.js')";
+  const files = readdirSync('dist').filter(
+    (f) => f.endsWith('.cjs') && readFileSync(`dist/${f}`, 'utf8').includes(from),
+  );
+  if (files.length !== 1) throw new Error(`Expected one CJS chunk requiring ${from}, found ${files.length}.`);
+  const file = `dist/${files[0]}`;
+  writeFileSync(file, readFileSync(file, 'utf8').replace(from, "require('zod/v4/locales/en.cjs')"));
+}
+
 export default defineConfig([
   // ESM: every dependency stays external (ky, zod, node-forge), one copy of each in the consumer's graph.
   { ...shared, format: ['esm'], external: ['ky', 'zod', 'node-forge', /^node:/] },
@@ -30,7 +44,14 @@ export default defineConfig([
   // __toESM then calls the namespace: "kyInstance is not a function"), and Jest's CommonJS runtime cannot load it at
   // all; so ky is bundled into the CJS build. zod and node-forge ship CommonJS and stay external. Splitting puts what
   // the entries share in chunks, so every class exists once (an error from /server is an instance of the root's).
-  { ...shared, format: ['cjs'], splitting: true, noExternal: ['ky'], external: ['zod', 'node-forge', /^node:/] },
+  {
+    ...shared,
+    format: ['cjs'],
+    splitting: true,
+    noExternal: ['ky'],
+    external: ['zod', 'node-forge', /^node:/],
+    onSuccess: async () => requireZodEnglishCjs(),
+  },
   // The reveal frame (`card-issuing-sdk/reveal/frame.html`): one self-contained page, its script (the Web Crypto
   // decryption, zod's check of the details) bundled and inlined, to serve as it is from an origin of one's choosing.
   {

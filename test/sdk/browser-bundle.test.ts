@@ -203,19 +203,39 @@ describe('what a page loads first, and what it loads later with import()', () =>
     expect(text.includes('zGetUserResponse'), "the server's rows").toBe(false);
   });
 
-  it('validation brings zod and the schemas; card details bring their crypto but not forge; forge comes only from card details', async () => {
-    // Validation brings zod and each operation's loader; the operation's first call its own schemas, no others.
+  it('validation brings compiled checks, zod and the schemas only with a refusal; card details bring their crypto but not forge; forge comes only from card details', async () => {
+    // Validation brings each operation's loader, not zod; an operation's first call its compiled checks, no others.
     const validation = await page(clientPage, ['./checks']);
-    expect(has(validation.modules, 'node_modules/zod/')).toBe(true);
-    expect(has(validation.modules, 'sdk/generated/zod/operations.gen.ts')).toBe(true);
-    expect(has(validation.modules, 'sdk/generated/zod/zUser.gen.ts')).toBe(false);
-    const validated = await page(clientPage, ['./checks', './operations/getUser.gen']);
-    expect(has(validated.modules, 'sdk/generated/zod/zUser.gen.ts')).toBe(true);
-    expect(has(validated.modules, 'sdk/generated/zod/zApproval.gen.ts')).toBe(false);
-    expect(has(validated.modules, 'sdk/generated/zod.gen.ts')).toBe(false);
-    // English messages only with the first failed check.
-    expect(has(validated.modules, 'node_modules/zod/v4/locales/en.js')).toBe(false);
-    const failed = await page(clientPage, ['./checks', './operations/getUser.gen', './zod-english']);
+    expect(has(validation.modules, 'sdk/generated/zod/checks.gen.ts')).toBe(true);
+    expect(has(validation.modules, 'node_modules/zod/')).toBe(false);
+    const validated = await page(clientPage, ['./checks', './checks/getUser.gen']);
+    expect(has(validated.modules, 'sdk/generated/zod/checks/getUser.gen.ts')).toBe(true);
+    expect(has(validated.modules, 'sdk/generated/zod/checks/getApproval.gen.ts')).toBe(false);
+    // A page whose calls pass never loads zod or the schemas.
+    expect(has(validated.modules, 'node_modules/zod/')).toBe(false);
+    expect(has(validated.modules, 'sdk/generated/zod/operations/getUser.gen.ts')).toBe(false);
+    // The first refusal brings zod and the operation's schemas: its own module, with a copy of the schemas few
+    // operations reach (zUser), the rest from one module; then English messages.
+    const refused = await page(clientPage, [
+      './checks',
+      './checks/getUser.gen',
+      '../operations/getUser.gen',
+      './zod-issues',
+    ]);
+    expect(has(refused.modules, 'node_modules/zod/v4/core/schemas.js')).toBe(true);
+    expect(has(refused.modules, 'sdk/generated/zod/operations/getUser.gen.ts')).toBe(true);
+    expect(has(refused.modules, 'sdk/generated/zod/shared.gen.ts')).toBe(true);
+    expect(has(refused.modules, 'sdk/generated/zod/operations/getApproval.gen.ts')).toBe(false);
+    expect(has(refused.modules, 'sdk/generated/zod/zUser.gen.ts')).toBe(false);
+    expect(has(refused.modules, 'sdk/generated/zod.gen.ts')).toBe(false);
+    expect(has(refused.modules, 'node_modules/zod/v4/locales/en.js')).toBe(false);
+    const failed = await page(clientPage, [
+      './checks',
+      './checks/getUser.gen',
+      '../operations/getUser.gen',
+      './zod-issues',
+      './zod-english',
+    ]);
     expect(has(failed.modules, 'node_modules/zod/v4/locales/en.js')).toBe(true);
     const details = await page(clientPage, ['./card-details/decrypt', './card-details/keys']);
     expect(has(details.modules, 'sdk/src/card-details/decrypt.ts')).toBe(true);

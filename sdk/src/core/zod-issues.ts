@@ -19,6 +19,9 @@ export interface Issue {
 /** zod's English messages, loaded on the first failed check (their own chunk in a bundle). */
 const english = loadOnce(async (): Promise<$ZodErrorMap> => (await import('./zod-english')).english());
 
+/** Whether `value` passes `schema`: zod's runtime check, where no compiled one is at hand. */
+export const isValid = (schema: $ZodType, value: unknown): boolean => safeParse(schema, value).success;
+
 /** The issues of `value` against `schema`, or undefined when it is valid. No schema of the spec is async. */
 export async function issuesOf(schema: $ZodType, value: unknown): Promise<Issue[] | undefined> {
   const first = safeParse(schema, value);
