@@ -33,7 +33,10 @@ mkdirSync(cache, { recursive: true });
 const bundled = join(cache, `compile-zod-${process.pid}.mjs`);
 const result = await build({
   stdin: {
-    contents: operations.map((id) => `export * as ${id} from './operations/${id}.gen';`).join('\n'),
+    contents: [
+      ...operations.map((id) => `export * as ${id} from './operations/${id}.gen';`),
+      "export * as components from '../zod.gen';",
+    ].join('\n'),
     resolveDir: zodDir,
     loader: 'ts',
   },
@@ -126,29 +129,158 @@ function compiled(schema) {
   return captured;
 }
 
-/** A schema's compiled check: its constants' names, its code and its constants as source; undefined if it has none. */
+/**
+ * The named schemas (zod.gen.ts, first name of each in the order they are defined): every operation's schemas are
+ * taken from there, so that a schema several operations reach is one object wherever it is met.
+ */
+const names = new Map();
+for (const [, name] of readFileSync(join(dir, 'zod.gen.ts'), 'utf8').matchAll(/^export \{ (\w+) \}/gm)) {
+  const schema = schemas.components[name];
+  if (schema && !names.has(schema)) names.set(schema, name);
+}
+const roots = new Map(
+  operations.map((id) => {
+    const text = readFileSync(join(zodDir, 'operations', `${id}.gen.ts`), 'utf8');
+    const [, request, response] = /export \{ (\w+) as request, (\w+) as response \}/.exec(text) ?? [];
+    return [
+      id,
+      {
+        request: schemas.components[request] ?? schemas[id].request,
+        response: schemas.components[response] ?? schemas[id].response,
+      },
+    ];
+  }),
+);
+
+/** The schemas a schema is made of (its def's: shape, element, options, inner type, …; not its checks). */
+function parts(schema) {
+  return Object.entries(schema._zod.def).flatMap(([key, value]) => {
+    if (key === 'checks' || !value || typeof value !== 'object') return [];
+    const items = value._zod ? [value] : Array.isArray(value) ? value : Object.values(value);
+    return items.filter((item) => item?._zod?.def);
+  });
+}
+
+/** The named schemas met below `schema`, not looking below those in `stop`. */
+function reached(schema, stop) {
+  const seen = new Set();
+  const found = new Set();
+  const visit = (node) => {
+    if (seen.has(node)) return;
+    seen.add(node);
+    if (node !== schema && names.has(node)) {
+      found.add(node);
+      if (stop.has(node)) return;
+    }
+    for (const part of parts(node)) visit(part);
+  };
+  visit(schema);
+  return found;
+}
+
+/**
+ * The named schemas compiled once, into zod/checks/<name>.gen.ts, and called by the checks that reach them: zod's
+ * compiler inlines every nested schema, so listUserApprovals' and getApproval's checks each held the whole Approval
+ * check. One is shared when it is a structure (an object, array, union…: a string or an enum inlines in fewer bytes
+ * than a call) and at least two modules call it directly: two operations, or an operation and another shared schema.
+ */
+const KINDS = new Set(['object', 'array', 'union', 'intersection', 'record', 'tuple']);
+const opUnits = [...roots.values()].map(({ request, response }) => [request, response].filter(Boolean));
+let sharedSchemas = new Set(
+  [...names.keys()].filter((schema) => KINDS.has(schema._zod.def.type) && compiled(schema)?.names[0] === 'INVALID'),
+);
+/** The shared schemas a module calls: an operation's (its roots, or those met below them) or a shared schema's. */
+const calledBy = (roots, isOperation) =>
+  new Set(
+    roots.flatMap((root) =>
+      isOperation && sharedSchemas.has(root)
+        ? [root]
+        : [...reached(root, sharedSchemas)].filter((schema) => sharedSchemas.has(schema)),
+    ),
+  );
+for (;;) {
+  const callers = new Map();
+  const called = [
+    ...opUnits.map((roots) => calledBy(roots, true)),
+    ...[...sharedSchemas].map((schema) => calledBy([schema], false)),
+  ];
+  for (const schema of called.flatMap((set) => [...set])) callers.set(schema, (callers.get(schema) ?? 0) + 1);
+  const kept = new Set([...sharedSchemas].filter((schema) => (callers.get(schema) ?? 0) >= 2));
+  if (kept.size === sharedSchemas.size) break;
+  sharedSchemas = kept;
+}
+
+/** The predicate a shared schema's module exports, and that module. */
+const callName = (schema) => `is${names.get(schema).slice(1)}`;
+const moduleOf = (schema) => `./${names.get(schema)}.gen`;
+
+/**
+ * While an operation's (or another shared schema's) check is compiled, each shared schema stands in as a custom
+ * schema whose predicate is a marker: zod's compiler writes a call of it (`const v = c3(input.user); if (!v) return
+ * INVALID;`), and the module binds that constant to the shared schema's compiled check.
+ */
+const markers = new Map([...sharedSchemas].map((schema) => [schema, function marker() {}]));
+const marked = new Map([...markers].map(([schema, marker]) => [marker, schema]));
+for (const schema of sharedSchemas) void schema._zod.propValues; // a discriminated union reads them from the def
+function compiledCalling(schema) {
+  const standing = [...sharedSchemas].filter((other) => other !== schema);
+  const defs = standing.map((other) => other._zod.def);
+  for (const other of standing) other._zod.def = { type: 'custom', fn: markers.get(other), checks: [] };
+  try {
+    return compiled(schema);
+  } finally {
+    standing.forEach((other, i) => {
+      other._zod.def = defs[i];
+    });
+  }
+}
+
+/**
+ * A schema's compiled check: its constants' names, its code and its constants as source (or the shared check it
+ * calls); undefined if it has none. A marker's call needs no test for a promise (the check it calls is compiled).
+ */
 function check(schema) {
-  const found = compiled(schema);
+  const found = compiledCalling(schema);
   if (found?.names[0] !== 'INVALID') return undefined;
-  const args = found.values.slice(1).map(source);
+  let { body } = found;
+  const names = [found.names[0]];
+  const args = [];
+  found.values.slice(1).forEach((value, i) => {
+    const name = found.names[i + 1];
+    if (typeof value === 'function' && value.name === 'throwAsync') {
+      body = body.replace(new RegExp(`^\\s*if \\(v\\d+ instanceof Promise\\) ${name}\\(\\);\\n`, 'gm'), '');
+      if (new RegExp(`\\b${name}\\b`).test(body)) args.push(undefined);
+      return;
+    }
+    names.push(name);
+    args.push(marked.has(value) ? { call: marked.get(value) } : source(value));
+  });
   if (args.includes(undefined)) return undefined;
-  return { names: found.names, body: found.body, args };
+  return { names, body, args };
 }
 
 const checks = new Map(
-  operations.map((id) => [id, { request: check(schemas[id].request), response: check(schemas[id].response) }]),
+  operations.map((id) => {
+    const { request, response } = roots.get(id);
+    const own = (schema) => (schema && sharedSchemas.has(schema) ? { call: schema } : schema && check(schema));
+    return [id, { request: own(request), response: own(response) }];
+  }),
 );
+const sharedChecks = new Map([...sharedSchemas].map((schema) => [schema, check(schema)]));
 
 /**
- * Constants (patterns, sets) and helpers that several operations' checks use are written once, in
+ * Constants (patterns, sets) and helpers that several modules' checks use are written once, in
  * zod/checks/shared.gen.ts, with the symbol every check returns for a refused value: each module of its own would be
  * a copy in every operation's chunk (the uuid and date-time patterns are in most).
  */
 const SHARED_BY = 3;
 const users = new Map();
-for (const found of checks.values()) {
-  const own = new Set([found.request, found.response].flatMap((c) => c?.args ?? []));
-  for (const arg of own) users.set(arg, (users.get(arg) ?? 0) + 1);
+const constants = (found) => (found?.args ?? []).filter((arg) => typeof arg === 'string');
+for (const module of [
+  ...[...checks.values()].map(({ request, response }) => [request, response]),
+  ...[...sharedChecks.values()].map((found) => [found]),
+]) {
+  for (const arg of new Set(module.flatMap(constants))) users.set(arg, (users.get(arg) ?? 0) + 1);
 }
 const shared = new Map(
   [...users].filter(([arg, count]) => count >= SHARED_BY && !HELPERS_NAMES.has(arg)).map(([arg], i) => [arg, `k${i}`]),
@@ -170,25 +302,54 @@ ${[...shared].map(([arg, name]) => `export const ${name} = ${arg};`).join('\n')}
 `,
 );
 
-/** `(value) => boolean` as source. */
-const predicate = ({ names, body, args }, imported) => {
-  const values = args.map((arg) => {
+/** `(value) => boolean` as source, noting what it imports (names by module). */
+const predicate = (found, imports) => {
+  const use = (module, name) => imports.set(module, (imports.get(module) ?? new Set()).add(name));
+  if (found.call) {
+    use(moduleOf(found.call), callName(found.call));
+    return callName(found.call);
+  }
+  use('./shared.gen', 'INVALID');
+  use('./shared.gen', 'valid');
+  const values = found.args.map((arg) => {
+    if (arg.call) {
+      use(moduleOf(arg.call), callName(arg.call));
+      return callName(arg.call);
+    }
     const name = shared.get(arg) ?? (HELPERS_NAMES.has(arg) ? arg : undefined);
-    if (name) imported.add(name);
+    if (name) use('./shared.gen', name);
     return name ?? arg;
   });
-  return `valid(((${names.join(', ')}) => {\n${body}\n})(INVALID, ${values.join(', ')}))`;
+  return `valid(((${found.names.join(', ')}) => {\n${found.body}\n})(INVALID, ${values.join(', ')}))`;
 };
+const importLines = (imports) =>
+  [...imports]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([module, imported]) => `import { ${[...imported].sort().join(', ')} } from '${module}';`)
+    .join('\n');
 let refused = 0;
+for (const [schema, found] of sharedChecks) {
+  const imports = new Map();
+  const code = predicate(found, imports);
+  writeFileSync(
+    join(out, `${names.get(schema)}.gen.ts`),
+    `${HEADER}// @ts-nocheck: the code of zod's compiler, untyped
+${importLines(imports)}
+
+/** Whether a value passes ${names.get(schema)}: called by the checks of every operation that reaches it. */
+export const ${callName(schema)} = ${code};
+`,
+  );
+}
 for (const [id, { request, response }] of checks) {
   refused += (request ? 0 : 1) + (response ? 0 : 1);
-  const imported = new Set(['INVALID', 'valid']);
-  const requestCheck = request && predicate(request, imported);
-  const responseCheck = response && predicate(response, imported);
+  const imports = new Map();
+  const requestCheck = request && predicate(request, imports);
+  const responseCheck = response && predicate(response, imports);
   writeFileSync(
     join(out, `${id}.gen.ts`),
     `${HEADER}// @ts-nocheck: the code of zod's compiler, untyped
-import { ${[...imported].sort().join(', ')} } from './shared.gen';
+${importLines(imports)}
 
 /** Whether a call's arguments (path, query, headers, body) pass ${id}'s request schema; undefined: ask zod. */
 export const request = ${requestCheck ?? 'undefined'};
