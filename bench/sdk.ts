@@ -271,6 +271,11 @@ const PART = {
   getUser: /[\\/]checks[\\/]getUser\.gen\.ts$/,
   /** zod and getUser's schemas: with the first check that refuses (they say what is wrong). */
   getUserSchemas: /[\\/](operations[\\/]getUser\.gen|zod-issues)\.ts$/,
+  /** Ten operations' compiled checks: a page of a user's cards, approvals and balances. */
+  tenCalls:
+    /[\\/]checks[\\/](getUser|createUser|listCards|createCard|activateCard|listUserApprovals|getApproval|createApproval|increaseApprovalBudget|listBalances)\.gen\.ts$/,
+  /** Every operation's compiled checks, none refusing: what checking every call costs without zod. */
+  checks: /[\\/]checks[\\/]\w+\.gen\.ts$/,
   /** Every operation's checks and schemas, and zod. */
   operations: /[\\/]((checks|operations)[\\/]\w+\.gen|zod-issues)\.ts$/,
   /** zod's English messages: with the first failed check only. */
@@ -318,6 +323,16 @@ async function bundles() {
       label: "… + a refused check (zod, getUser's schemas), problem+json check, English messages and card details",
       page: clientPage(),
       parts: [PART.validation, PART.getUser, PART.getUserSchemas, PART.problem, PART.english, PART.cardDetails],
+    },
+    {
+      label: "SDK client, validation on: after ten operations' first calls (none refused)",
+      page: clientPage(),
+      parts: [PART.validation, PART.tenCalls],
+    },
+    {
+      label: "SDK client, validation on: after every operation's first call (none refused)",
+      page: clientPage(),
+      parts: [PART.validation, PART.checks],
     },
     { label: 'root entry, every export used: up front', page: ROOT },
     {

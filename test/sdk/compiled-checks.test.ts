@@ -107,3 +107,28 @@ describe('compiled checks give zod runtime answers', () => {
     });
   }
 });
+
+/**
+ * A schema several operations reach is compiled once (checks/shared.gen.ts, `is<Name>`) and called by their checks:
+ * each such check of a named schema, on its own, gives zod's answer on the schema's examples and their variants.
+ */
+describe('shared checks give zod runtime answers', () => {
+  it('each named schema with examples', async () => {
+    const shared = (await import('../../sdk/generated/zod/checks/shared.gen')) as Record<string, unknown>;
+    const named = (await import('../../sdk/generated/zod.gen')) as Record<string, $ZodType>;
+    const components = (spec as { components: { schemas: Record<string, { examples?: unknown[] }> } }).components
+      .schemas;
+    let tried = 0;
+    for (const [key, check] of Object.entries(shared)) {
+      const name = /^is([A-Z]\w*)$/.exec(key)?.[1];
+      const schema = name && named[`z${name}`];
+      const examples = name ? (components[name]?.examples ?? []) : [];
+      if (!schema || typeof check !== 'function' || examples.length === 0) continue;
+      tried++;
+      for (const value of examples.flatMap((example) => variants(resolve(example), 3))) {
+        expect(check(value), `${key}: ${JSON.stringify(value)?.slice(0, 300)}`).toBe(safeParse(schema, value).success);
+      }
+    }
+    expect(tried).toBeGreaterThan(10);
+  });
+});

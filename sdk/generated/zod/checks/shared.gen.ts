@@ -62,32 +62,1271 @@ const shallowClone = function shallowClone(o) {
     return o;
 };
 export { codePointLength, floatSafeRemainder, shallowClone };
-export const k0 = /^[\x21-\x7E]+$/;
-export const k1 = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
-export const k2 = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/;
-export const k3 = new Set(["VIRTUAL", "PHYSICAL"]);
-export const k4 = new Set(["ORDERED", "AWAITING_ACTIVATION", "INACTIVE", "ACTIVE", "LOCKED", "CLOSED"]);
-export const k5 = /^[0-9]{4}$/;
-export const k6 = /^[^\x00-\x1F\x7F]*$/;
-export const k7 = /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/;
-export const k8 = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-5][0-9](\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$/;
-export const k9 = /^[A-Z0-9]{2,10}$/;
-export const k10 = /^[A-Z0-9_]{2,20}$/;
-export const k11 = /^(0|[1-9][0-9]{0,17})(\.[0-9]{1,18})?$/;
-export const k12 = new Set(["PENDING_APPROVAL", "CREDITED"]);
-export const k13 = /^[A-Z]{3}$/;
-export const k14 = new Set(["CREATED", "CHARGED", "COMPLETED"]);
-export const k15 = /^[A-Za-z0-9!#$%&'*+\/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+\/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
-export const k16 = /^\+[1-9][0-9]{6,14}$/;
-export const k17 = /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))$/;
-export const k18 = /^[A-Z]{2}$/;
-export const k19 = new Set(["PENDING_CONSENTS", "COMPLETED"]);
-export const k20 = new Set(["REGISTRATION", "CARD", "DEPOSIT"]);
-export const k21 = /^[A-Za-z0-9._-]+$/;
-export const k22 = /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9._~!$&'()*+,;=:@\/?#\[\]-]|%[0-9A-Fa-f]{2})*$/;
-export const k23 = new Set(["NOT_STARTED", "PASSED", "FAILED"]);
-export const k24 = /^[A-Za-z0-9]+$/;
-export const k25 = new Set(["CREATED", "ACCEPTED", "CANCELED", "REJECTED", "EXPIRED", "PREPARED", "DELIVERED", "FINISHED", "REAPPROVED"]);
-export const k26 = new Set(["REPLACED", "VALIDITY_ENDED", "CANCELED_BY_CORPORATION", "CHANGED_APPROVAL_ENDED", "REJECTED_BY_CORPORATION", "CHANGE_NOT_DECIDED", "NOT_DELIVERED_BY_VALID_TO"]);
-export const k27 = () => 20;
-export const k28 = /^[A-Za-z0-9_.-]+$/;
+export const k0 = new Set(["VIRTUAL", "PHYSICAL"]);
+export const k1 = () => 20;
+export const k2 = /^[^\x00-\x1F\x7F]*$/;
+/** Whether a value passes zActivateCardHeaders, zApproveAppDepositVerificationHeaders, zApproveDepositVerificationHeaders, zChargeDraftHeaders, zCompleteDraftHeaders, zConfirmEmailHeaders, zCreateAppDepositAddressHeaders, zCreateApprovalHeaders, zCreateBusinessUserHeaders, zCreateCardHeaders, zCreateDepositAddressHeaders, zCreateUserHeaders, zIncreaseApprovalBudgetHeaders, zRequestEmailOtpHeaders, zSignAppConsentHeaders, zSignUserConsentHeaders (16 schema(s), one check). */
+export const isActivateCardHeaders = valid(((INVALID, c0, c1) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["Idempotency-Key"];
+let v1 = (() => {
+  let v2;
+  if (v0 !== undefined) {
+    if (typeof v0 !== "string") return INVALID;
+    const v3 = typeof v0 === "string" && v0.length >= 1 && v0.length < 2 ? c0(v0) : v0.length;
+    if (v3 < 1) return INVALID;
+    const v4 = typeof v0 === "string" && v0.length > 255 ? c0(v0) : v0.length;
+    if (v4 > 255) return INVALID;
+    c1.lastIndex = 0;
+    if (!c1.test(v0)) return INVALID;
+    v2 = v0;
+  }
+  return v2;
+})();
+if (v1 === INVALID) {
+  if ("Idempotency-Key" in input) return INVALID;
+  v1 = undefined;
+}
+return true;
+}
+})(INVALID, codePointLength, /^[\x21-\x7E]+$/));
+/** Whether a value passes zUuid (37 schema(s), one check). */
+export const isUuid = valid(((INVALID, c0, c1, c2) => {
+return (input) => {
+if (typeof input !== "string") return INVALID;
+c0.lastIndex = 0;
+if (!c0.test(input)) return INVALID;
+const v0 = typeof input === "string" && input.length > 36 ? c1(input) : input.length;
+if (v0 > 36) return INVALID;
+c2.lastIndex = 0;
+if (!c2.test(input)) return INVALID;
+return input;
+}
+})(INVALID, /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/, codePointLength, /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/));
+/** Whether a value passes zActivateCardPath, zChargeDraftPath, zCompleteDraftPath, zGetCardDetailsPath (4 schema(s), one check). */
+export const isActivateCardPath = valid(((INVALID, c0) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["cardId"];
+if (!("cardId" in input)) return INVALID;
+const v1 = c0(v0);
+if (!v1) return INVALID;
+return true;
+}
+})(INVALID, isUuid));
+/** Whether a value passes zActivateCardData, zChargeDraftData, zCompleteDraftData (3 schema(s), one check). */
+export const isActivateCardData = valid(((INVALID, c0, c2) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["body"];
+let v1 = (() => {
+  let v2;
+  if (v0 !== undefined) {
+    return INVALID;
+    v2 = v0;
+  }
+  return v2;
+})();
+if (v1 === INVALID) {
+  if ("body" in input) return INVALID;
+  v1 = undefined;
+}
+const v3 = input["headers"];
+let v4 = (() => {
+  let v5;
+  if (v3 !== undefined) {
+    const v6 = c0(v3);
+    if (!v6) return INVALID;
+    v5 = v3;
+  }
+  return v5;
+})();
+if (v4 === INVALID) {
+  if ("headers" in input) return INVALID;
+  v4 = undefined;
+}
+const v7 = input["path"];
+if (!("path" in input)) return INVALID;
+const v8 = c2(v7);
+if (!v8) return INVALID;
+const v9 = input["query"];
+let v10 = (() => {
+  let v11;
+  if (v9 !== undefined) {
+    return INVALID;
+    v11 = v9;
+  }
+  return v11;
+})();
+if (v10 === INVALID) {
+  if ("query" in input) return INVALID;
+  v10 = undefined;
+}
+return true;
+}
+})(INVALID, isActivateCardHeaders, isActivateCardPath));
+/** Whether a value passes zTimestamp (1 schema(s), one check). */
+export const isTimestamp = valid(((INVALID, c0, c1, c2) => {
+return (input) => {
+if (typeof input !== "string") return INVALID;
+c0.lastIndex = 0;
+if (!c0.test(input)) return INVALID;
+const v0 = typeof input === "string" && input.length > 35 ? c1(input) : input.length;
+if (v0 > 35) return INVALID;
+c2.lastIndex = 0;
+if (!c2.test(input)) return INVALID;
+return input;
+}
+})(INVALID, /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, codePointLength, /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-5][0-9](\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$/));
+/** Whether a value passes zCard (1 schema(s), one check). */
+export const isCard = valid(((INVALID, c0, c2, c3, c4, c5, c6, c7) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["object"];
+if (v0 !== "card") return INVALID;
+const v1 = input["id"];
+if (!("id" in input)) return INVALID;
+const v2 = c0(v1);
+if (!v2) return INVALID;
+const v3 = input["userId"];
+if (!("userId" in input)) return INVALID;
+const v4 = c0(v3);
+if (!v4) return INVALID;
+const v5 = input["type"];
+if (!c2.has(v5)) return INVALID;
+const v6 = input["status"];
+if (!c3.has(v6)) return INVALID;
+const v7 = input["last4"];
+if (v7 !== null) {
+  if (typeof v7 !== "string") return INVALID;
+  const v8 = typeof v7 === "string" && v7.length > 4 ? c4(v7) : v7.length;
+  if (v8 > 4) return INVALID;
+  c5.lastIndex = 0;
+  if (!c5.test(v7)) return INVALID;
+}
+const v9 = input["expiryMonth"];
+if (v9 !== null) {
+  if (typeof v9 !== "number" || !Number.isFinite(v9)) return INVALID;
+  if (!Number.isSafeInteger(v9)) return INVALID;
+  if (v9 < 1) return INVALID;
+  if (v9 > 12) return INVALID;
+}
+const v10 = input["expiryYear"];
+if (v10 !== null) {
+  if (typeof v10 !== "number" || !Number.isFinite(v10)) return INVALID;
+  if (!Number.isSafeInteger(v10)) return INVALID;
+  if (v10 < 2000) return INVALID;
+  if (v10 > 2100) return INVALID;
+}
+const v11 = input["cardholderName"];
+if (typeof v11 !== "string") return INVALID;
+const v12 = typeof v11 === "string" && v11.length > 201 ? c4(v11) : v11.length;
+if (v12 > 201) return INVALID;
+c6.lastIndex = 0;
+if (!c6.test(v11)) return INVALID;
+const v13 = input["configId"];
+if (!("configId" in input)) return INVALID;
+if (v13 !== null) {
+  const v14 = c0(v13);
+  if (!v14) return INVALID;
+}
+const v15 = input["visualId"];
+if (!("visualId" in input)) return INVALID;
+if (v15 !== null) {
+  const v16 = c0(v15);
+  if (!v16) return INVALID;
+}
+const v17 = input["createdAt"];
+if (!("createdAt" in input)) return INVALID;
+const v18 = c7(v17);
+if (!v18) return INVALID;
+const v19 = input["generatedAt"];
+if (!("generatedAt" in input)) return INVALID;
+if (v19 !== null) {
+  const v20 = c7(v19);
+  if (!v20) return INVALID;
+}
+return true;
+}
+})(INVALID, isUuid, k0, new Set(["ORDERED", "AWAITING_ACTIVATION", "INACTIVE", "ACTIVE", "LOCKED", "CLOSED"]), codePointLength, /^[0-9]{4}$/, k2, isTimestamp));
+/** Whether a value passes the string of approveAppDepositVerification's request .body .exchangeName innerType (8 schema(s), one check). */
+export const isPart0 = valid(((INVALID, c0, c1) => {
+return (input) => {
+if (typeof input !== "string") return INVALID;
+const v0 = typeof input === "string" && input.length > 100 ? c0(input) : input.length;
+if (v0 > 100) return INVALID;
+c1.lastIndex = 0;
+if (!c1.test(input)) return INVALID;
+return input;
+}
+})(INVALID, codePointLength, k2));
+/** Whether a value passes zApproveAppDepositVerificationData, zApproveDepositVerificationData (2 schema(s), one check). */
+export const isApproveAppDepositVerificationData = valid(((INVALID, c0, c1, c2, c4, c5, c6, c7) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["body"];
+if (typeof v0 !== "object" || v0 === null || Array.isArray(v0)) return INVALID;
+const v1 = v0["sourceOfFunds"];
+if (!c0.has(v1)) return INVALID;
+const v2 = v0["walletType"];
+if (!c1.has(v2)) return INVALID;
+const v3 = v0["exchangeName"];
+let v4 = (() => {
+  let v5;
+  if (v3 !== undefined) {
+    const v6 = c2(v3);
+    if (!v6) return INVALID;
+    v5 = v3;
+  }
+  return v5;
+})();
+if (v4 === INVALID) {
+  if ("exchangeName" in v0) return INVALID;
+  v4 = undefined;
+}
+const v7 = v0["note"];
+let v8 = (() => {
+  let v9;
+  if (v7 !== undefined) {
+    if (typeof v7 !== "string") return INVALID;
+    const v10 = typeof v7 === "string" && v7.length > 500 ? c4(v7) : v7.length;
+    if (v10 > 500) return INVALID;
+    c5.lastIndex = 0;
+    if (!c5.test(v7)) return INVALID;
+    v9 = v7;
+  }
+  return v9;
+})();
+if (v8 === INVALID) {
+  if ("note" in v0) return INVALID;
+  v8 = undefined;
+}
+const v12 = input["headers"];
+let v13 = (() => {
+  let v14;
+  if (v12 !== undefined) {
+    const v15 = c6(v12);
+    if (!v15) return INVALID;
+    v14 = v12;
+  }
+  return v14;
+})();
+if (v13 === INVALID) {
+  if ("headers" in input) return INVALID;
+  v13 = undefined;
+}
+const v16 = input["path"];
+if (typeof v16 !== "object" || v16 === null || Array.isArray(v16)) return INVALID;
+const v17 = v16["id"];
+if (!("id" in v16)) return INVALID;
+const v18 = c7(v17);
+if (!v18) return INVALID;
+const v20 = input["query"];
+let v21 = (() => {
+  let v22;
+  if (v20 !== undefined) {
+    return INVALID;
+    v22 = v20;
+  }
+  return v22;
+})();
+if (v21 === INVALID) {
+  if ("query" in input) return INVALID;
+  v21 = undefined;
+}
+return true;
+}
+})(INVALID, new Set(["SALARY", "SAVINGS", "INVESTMENTS", "CRYPTO_TRADING", "BUSINESS_INCOME", "OTHER"]), new Set(["SELF_HOSTED", "EXCHANGE"]), isPart0, codePointLength, k2, isActivateCardHeaders, isUuid));
+/** Whether a value passes zDepositTypeCode (1 schema(s), one check). */
+export const isDepositTypeCode = valid(((INVALID, c0, c1) => {
+return (input) => {
+if (typeof input !== "string") return INVALID;
+const v0 = typeof input === "string" && input.length > 10 ? c0(input) : input.length;
+if (v0 > 10) return INVALID;
+c1.lastIndex = 0;
+if (!c1.test(input)) return INVALID;
+return input;
+}
+})(INVALID, codePointLength, /^[A-Z0-9]{2,10}$/));
+/** Whether a value passes zCryptoNetwork (1 schema(s), one check). */
+export const isCryptoNetwork = valid(((INVALID, c0, c1) => {
+return (input) => {
+if (typeof input !== "string") return INVALID;
+const v0 = typeof input === "string" && input.length > 20 ? c0(input) : input.length;
+if (v0 > 20) return INVALID;
+c1.lastIndex = 0;
+if (!c1.test(input)) return INVALID;
+return input;
+}
+})(INVALID, codePointLength, /^[A-Z0-9_]{2,20}$/));
+/** Whether a value passes zCryptoAmount (1 schema(s), one check). */
+export const isCryptoAmount = valid(((INVALID, c0, c1) => {
+return (input) => {
+if (typeof input !== "string") return INVALID;
+const v0 = typeof input === "string" && input.length > 37 ? c0(input) : input.length;
+if (v0 > 37) return INVALID;
+c1.lastIndex = 0;
+if (!c1.test(input)) return INVALID;
+return input;
+}
+})(INVALID, codePointLength, /^(0|[1-9][0-9]{0,17})(\.[0-9]{1,18})?$/));
+/** Whether a value passes zCurrencyCode (1 schema(s), one check). */
+export const isCurrencyCode = valid(((INVALID, c0, c1) => {
+return (input) => {
+if (typeof input !== "string") return INVALID;
+const v0 = typeof input === "string" && input.length > 3 ? c0(input) : input.length;
+if (v0 > 3) return INVALID;
+c1.lastIndex = 0;
+if (!c1.test(input)) return INVALID;
+return input;
+}
+})(INVALID, codePointLength, /^[A-Z]{3}$/));
+/** Whether a value passes zMoney (1 schema(s), one check). */
+export const isMoney = valid(((INVALID, c0) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["amount"];
+if (typeof v0 !== "number" || !Number.isFinite(v0)) return INVALID;
+if (!Number.isSafeInteger(v0)) return INVALID;
+if (v0 < 0) return INVALID;
+if (v0 > 100000000000) return INVALID;
+const v1 = input["currency"];
+if (!("currency" in input)) return INVALID;
+const v2 = c0(v1);
+if (!v2) return INVALID;
+return true;
+}
+})(INVALID, isCurrencyCode));
+/** Whether a value passes zDepositVerification (1 schema(s), one check). */
+export const isDepositVerification = valid(((INVALID, c0, c2, c3, c4, c5, c6, c7) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["id"];
+if (!("id" in input)) return INVALID;
+const v1 = c0(v0);
+if (!v1) return INVALID;
+const v2 = input["userId"];
+if (!("userId" in input)) return INVALID;
+const v3 = c0(v2);
+if (!v3) return INVALID;
+const v4 = input["balanceId"];
+if (!("balanceId" in input)) return INVALID;
+const v5 = c0(v4);
+if (!v5) return INVALID;
+const v6 = input["type"];
+if (!("type" in input)) return INVALID;
+const v7 = c2(v6);
+if (!v7) return INVALID;
+const v8 = input["network"];
+if (!("network" in input)) return INVALID;
+const v9 = c3(v8);
+if (!v9) return INVALID;
+const v10 = input["amount"];
+if (!("amount" in input)) return INVALID;
+const v11 = c4(v10);
+if (!v11) return INVALID;
+const v12 = input["status"];
+if (!c5.has(v12)) return INVALID;
+const v13 = input["verificationRequired"];
+if (typeof v13 !== "boolean") return INVALID;
+const v14 = input["creditedAmount"];
+if (!("creditedAmount" in input)) return INVALID;
+if (v14 !== null) {
+  const v15 = c6(v14);
+  if (!v15) return INVALID;
+}
+const v16 = input["createdAt"];
+if (!("createdAt" in input)) return INVALID;
+const v17 = c7(v16);
+if (!v17) return INVALID;
+const v18 = input["creditedAt"];
+if (!("creditedAt" in input)) return INVALID;
+if (v18 !== null) {
+  const v19 = c7(v18);
+  if (!v19) return INVALID;
+}
+return true;
+}
+})(INVALID, isUuid, isDepositTypeCode, isCryptoNetwork, isCryptoAmount, new Set(["PENDING_APPROVAL", "CREDITED"]), isMoney, isTimestamp));
+/** Whether a value passes zDraft (1 schema(s), one check). */
+export const isDraft = valid(((INVALID, c0, c2, c3, c4, c5) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["object"];
+if (v0 !== "draft") return INVALID;
+const v1 = input["cardId"];
+if (!("cardId" in input)) return INVALID;
+const v2 = c0(v1);
+if (!v2) return INVALID;
+const v3 = input["userId"];
+if (!("userId" in input)) return INVALID;
+const v4 = c0(v3);
+if (!v4) return INVALID;
+const v5 = input["configId"];
+if (!("configId" in input)) return INVALID;
+const v6 = c0(v5);
+if (!v6) return INVALID;
+const v7 = input["visualId"];
+if (!("visualId" in input)) return INVALID;
+const v8 = c0(v7);
+if (!v8) return INVALID;
+const v9 = input["type"];
+if (!c2.has(v9)) return INVALID;
+const v10 = input["status"];
+if (!c3.has(v10)) return INVALID;
+const v11 = input["price"];
+if (!("price" in input)) return INVALID;
+const v12 = c4(v11);
+if (!v12) return INVALID;
+const v13 = input["balanceId"];
+if (!("balanceId" in input)) return INVALID;
+const v14 = c0(v13);
+if (!v14) return INVALID;
+const v15 = input["createdAt"];
+if (!("createdAt" in input)) return INVALID;
+const v16 = c5(v15);
+if (!v16) return INVALID;
+const v17 = input["chargedAt"];
+if (!("chargedAt" in input)) return INVALID;
+if (v17 !== null) {
+  const v18 = c5(v17);
+  if (!v18) return INVALID;
+}
+return true;
+}
+})(INVALID, isUuid, k0, new Set(["CREATED", "CHARGED", "COMPLETED"]), isMoney, isTimestamp));
+/** Whether a value passes zCardOrDraft (1 schema(s), one check). */
+export const isCardOrDraft = valid(((INVALID, c0, c2) => {
+return (input) => {
+const v0 = input?.["object"];
+let v1;
+if (v0 === "card") {
+  const v2 = c0(input);
+  if (!v2) return INVALID;
+  v1 = input;
+}
+else if (v0 === "draft") {
+  const v3 = c2(input);
+  if (!v3) return INVALID;
+  v1 = input;
+}
+else { return INVALID; }
+return v1;
+}
+})(INVALID, isCard, isDraft));
+/** Whether a value passes zConfirmEmailPath, zCreateCardPath, zGetUserPath, zListCardConfigsPath, zRequestEmailOtpPath (5 schema(s), one check). */
+export const isConfirmEmailPath = valid(((INVALID, c0) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["userId"];
+if (!("userId" in input)) return INVALID;
+const v1 = c0(v0);
+if (!v1) return INVALID;
+return true;
+}
+})(INVALID, isUuid));
+/** Whether a value passes the string of confirmEmail's response .email (4 schema(s), one check). */
+export const isPart1 = valid(((INVALID, c0, c1) => {
+return (input) => {
+if (typeof input !== "string") return INVALID;
+const v0 = typeof input === "string" && input.length > 254 ? c0(input) : input.length;
+if (v0 > 254) return INVALID;
+c1.lastIndex = 0;
+if (!c1.test(input)) return INVALID;
+return input;
+}
+})(INVALID, codePointLength, /^[A-Za-z0-9!#$%&'*+\/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+\/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/));
+/** Whether a value passes the string of confirmEmail's response .phone (4 schema(s), one check). */
+export const isPart2 = valid(((INVALID, c0, c1) => {
+return (input) => {
+if (typeof input !== "string") return INVALID;
+const v0 = typeof input === "string" && input.length > 16 ? c0(input) : input.length;
+if (v0 > 16) return INVALID;
+c1.lastIndex = 0;
+if (!c1.test(input)) return INVALID;
+return input;
+}
+})(INVALID, codePointLength, /^\+[1-9][0-9]{6,14}$/));
+/** Whether a value passes the string of confirmEmail's response .dateOfBirth (2 schema(s), one check). */
+export const isPart3 = valid(((INVALID, c0, c1) => {
+return (input) => {
+if (typeof input !== "string") return INVALID;
+c0.lastIndex = 0;
+if (!c0.test(input)) return INVALID;
+const v0 = typeof input === "string" && input.length > 10 ? c1(input) : input.length;
+if (v0 > 10) return INVALID;
+return input;
+}
+})(INVALID, /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))$/, codePointLength));
+/** Whether a value passes the string of confirmEmail's response .country (2 schema(s), one check). */
+export const isPart4 = valid(((INVALID, c0, c1) => {
+return (input) => {
+if (typeof input !== "string") return INVALID;
+const v0 = typeof input === "string" && input.length > 2 ? c0(input) : input.length;
+if (v0 > 2) return INVALID;
+c1.lastIndex = 0;
+if (!c1.test(input)) return INVALID;
+return input;
+}
+})(INVALID, codePointLength, /^[A-Z]{2}$/));
+/** Whether a value passes the string of confirmEmail's response .requiredConsents element .url (3 schema(s), one check). */
+export const isPart6 = valid(((INVALID, c0, c1) => {
+return (input) => {
+if (typeof input !== "string") return INVALID;
+const v0 = typeof input === "string" && input.length > 2048 ? c0(input) : input.length;
+if (v0 > 2048) return INVALID;
+c1.lastIndex = 0;
+if (!c1.test(input)) return INVALID;
+return input;
+}
+})(INVALID, codePointLength, /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9._~!$&'()*+,;=:@\/?#\[\]-]|%[0-9A-Fa-f]{2})*$/));
+/** Whether a value passes zConsent (1 schema(s), one check). */
+export const isConsent = valid(((INVALID, c0, c2, c3, c4, c5, c6, c7) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["id"];
+if (!("id" in input)) return INVALID;
+const v1 = c0(v0);
+if (!v1) return INVALID;
+const v2 = input["kind"];
+if (!c2.has(v2)) return INVALID;
+const v3 = input["title"];
+if (typeof v3 !== "string") return INVALID;
+const v4 = typeof v3 === "string" && v3.length > 200 ? c3(v3) : v3.length;
+if (v4 > 200) return INVALID;
+c4.lastIndex = 0;
+if (!c4.test(v3)) return INVALID;
+const v5 = input["version"];
+if (typeof v5 !== "string") return INVALID;
+const v6 = typeof v5 === "string" && v5.length > 32 ? c3(v5) : v5.length;
+if (v6 > 32) return INVALID;
+c5.lastIndex = 0;
+if (!c5.test(v5)) return INVALID;
+const v7 = input["url"];
+if (!("url" in input)) return INVALID;
+const v8 = c6(v7);
+if (!v8) return INVALID;
+const v9 = input["signed"];
+if (typeof v9 !== "boolean") return INVALID;
+const v10 = input["signedAt"];
+if (!("signedAt" in input)) return INVALID;
+if (v10 !== null) {
+  const v11 = c7(v10);
+  if (!v11) return INVALID;
+}
+return true;
+}
+})(INVALID, isUuid, new Set(["REGISTRATION", "CARD", "DEPOSIT"]), codePointLength, k2, /^[A-Za-z0-9._-]+$/, isPart6, isTimestamp));
+/** Whether a value passes the array of confirmEmail's response .requiredConsents (3 schema(s), one check). */
+export const isPart5 = valid(((INVALID, c0, c2) => {
+return (input) => {
+if (!Array.isArray(input)) return INVALID;
+if (input.length > 50) return INVALID;
+const v0 = new Array(input.length);
+for (let v1 = 0; v1 < input.length; v1++) {
+  const v2 = input[v1];
+  const v3 = c0(v2);
+  if (!v3) return INVALID;
+  v0[v1] = v2;
+}
+const v4 = typeof v0 === "string" && v0.length > 50 ? c2(v0) : v0.length;
+if (v4 > 50) return INVALID;
+return v0;
+}
+})(INVALID, isConsent, codePointLength));
+/** Whether a value passes zUser (1 schema(s), one check). */
+export const isUser = valid(((INVALID, c0, c2, c3, c4, c5, c6, c7, c8, c9, c10) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["id"];
+if (!("id" in input)) return INVALID;
+const v1 = c0(v0);
+if (!v1) return INVALID;
+const v2 = input["email"];
+if (!("email" in input)) return INVALID;
+const v3 = c2(v2);
+if (!v3) return INVALID;
+const v4 = input["firstName"];
+if (!("firstName" in input)) return INVALID;
+const v5 = c3(v4);
+if (!v5) return INVALID;
+const v6 = input["lastName"];
+if (!("lastName" in input)) return INVALID;
+const v7 = c3(v6);
+if (!v7) return INVALID;
+const v8 = input["phone"];
+if (!("phone" in input)) return INVALID;
+const v9 = c4(v8);
+if (!v9) return INVALID;
+const v10 = input["dateOfBirth"];
+if (!("dateOfBirth" in input)) return INVALID;
+const v11 = c5(v10);
+if (!v11) return INVALID;
+const v12 = input["country"];
+if (!("country" in input)) return INVALID;
+const v13 = c6(v12);
+if (!v13) return INVALID;
+const v14 = input["registrationStatus"];
+if (!c7.has(v14)) return INVALID;
+const v15 = input["requiredConsents"];
+if (!("requiredConsents" in input)) return INVALID;
+const v16 = c8(v15);
+if (!v16) return INVALID;
+const v17 = input["emailVerified"];
+if (typeof v17 !== "boolean") return INVALID;
+const v18 = input["kycStatus"];
+if (!c9.has(v18)) return INVALID;
+const v19 = input["createdAt"];
+if (!("createdAt" in input)) return INVALID;
+const v20 = c10(v19);
+if (!v20) return INVALID;
+return true;
+}
+})(INVALID, isUuid, isPart1, isPart0, isPart2, isPart3, isPart4, new Set(["PENDING_CONSENTS", "COMPLETED"]), isPart5, new Set(["NOT_STARTED", "PASSED", "FAILED"]), isTimestamp));
+/** Whether a value passes the string of createAppDepositAddress's request .body .label innerType (2 schema(s), one check). */
+export const isPart7 = valid(((INVALID, c0, c1) => {
+return (input) => {
+if (typeof input !== "string") return INVALID;
+const v0 = typeof input === "string" && input.length > 64 ? c0(input) : input.length;
+if (v0 > 64) return INVALID;
+c1.lastIndex = 0;
+if (!c1.test(input)) return INVALID;
+return input;
+}
+})(INVALID, codePointLength, k2));
+/** Whether a value passes zDepositOptions (1 schema(s), one check). */
+export const isDepositOptions = valid(((INVALID, c0, c2) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["network"];
+if (!("network" in input)) return INVALID;
+const v1 = c0(v0);
+if (!v1) return INVALID;
+const v2 = input["label"];
+let v3 = (() => {
+  let v4;
+  if (v2 !== undefined) {
+    const v5 = c2(v2);
+    if (!v5) return INVALID;
+    v4 = v2;
+  }
+  return v4;
+})();
+if (v3 === INVALID) {
+  if ("label" in input) return INVALID;
+  v3 = undefined;
+}
+return true;
+}
+})(INVALID, isCryptoNetwork, isPart7));
+/** Whether a value passes zCreateAppDepositAddressPath, zListAppDepositAddressesPath (2 schema(s), one check). */
+export const isCreateAppDepositAddressPath = valid(((INVALID, c0, c2) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["balanceUuid"];
+if (!("balanceUuid" in input)) return INVALID;
+const v1 = c0(v0);
+if (!v1) return INVALID;
+const v2 = input["type"];
+if (!("type" in input)) return INVALID;
+const v3 = c2(v2);
+if (!v3) return INVALID;
+return true;
+}
+})(INVALID, isUuid, isDepositTypeCode));
+/** Whether a value passes the string of createAppDepositAddress's response .address (2 schema(s), one check). */
+export const isPart8 = valid(((INVALID, c0, c1) => {
+return (input) => {
+if (typeof input !== "string") return INVALID;
+const v0 = typeof input === "string" && input.length >= 20 && input.length < 40 ? c0(input) : input.length;
+if (v0 < 20) return INVALID;
+const v1 = typeof input === "string" && input.length > 128 ? c0(input) : input.length;
+if (v1 > 128) return INVALID;
+c1.lastIndex = 0;
+if (!c1.test(input)) return INVALID;
+return input;
+}
+})(INVALID, codePointLength, /^[A-Za-z0-9]+$/));
+/** Whether a value passes zDepositAddress (1 schema(s), one check). */
+export const isDepositAddress = valid(((INVALID, c0, c2, c3, c4, c5, c6) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["id"];
+if (!("id" in input)) return INVALID;
+const v1 = c0(v0);
+if (!v1) return INVALID;
+const v2 = input["balanceId"];
+if (!("balanceId" in input)) return INVALID;
+const v3 = c0(v2);
+if (!v3) return INVALID;
+const v4 = input["type"];
+if (!("type" in input)) return INVALID;
+const v5 = c2(v4);
+if (!v5) return INVALID;
+const v6 = input["network"];
+if (!("network" in input)) return INVALID;
+const v7 = c3(v6);
+if (!v7) return INVALID;
+const v8 = input["address"];
+if (!("address" in input)) return INVALID;
+const v9 = c4(v8);
+if (!v9) return INVALID;
+const v10 = input["label"];
+if (!("label" in input)) return INVALID;
+if (v10 !== null) {
+  const v11 = c5(v10);
+  if (!v11) return INVALID;
+}
+const v12 = input["createdAt"];
+if (!("createdAt" in input)) return INVALID;
+const v13 = c6(v12);
+if (!v13) return INVALID;
+return true;
+}
+})(INVALID, isUuid, isDepositTypeCode, isCryptoNetwork, isPart8, isPart7, isTimestamp));
+/** Whether a value passes zCreateApprovalPath, zListCorporateDepositAddressesPath, zListTopUpsPath (3 schema(s), one check). */
+export const isCreateApprovalPath = valid(((INVALID, c0) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["corporateUuid"];
+if (!("corporateUuid" in input)) return INVALID;
+const v1 = c0(v0);
+if (!v1) return INVALID;
+return true;
+}
+})(INVALID, isUuid));
+/** Whether a value passes zApproval (1 schema(s), one check). */
+export const isApproval = valid(((INVALID, c0, c2, c3, c4, c5, c6) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["approvalUuid"];
+if (!("approvalUuid" in input)) return INVALID;
+const v1 = c0(v0);
+if (!v1) return INVALID;
+const v2 = input["corporateUuid"];
+if (!("corporateUuid" in input)) return INVALID;
+const v3 = c0(v2);
+if (!v3) return INVALID;
+const v4 = input["userUuid"];
+if (!("userUuid" in input)) return INVALID;
+const v5 = c0(v4);
+if (!v5) return INVALID;
+const v6 = input["status"];
+if (!c2.has(v6)) return INVALID;
+const v7 = input["statusReason"];
+if (v7 !== null) {
+  if (!c3.has(v7)) return INVALID;
+}
+const v8 = input["budget"];
+if (!("budget" in input)) return INVALID;
+const v9 = c4(v8);
+if (!v9) return INVALID;
+const v10 = input["spent"];
+if (!("spent" in input)) return INVALID;
+const v11 = c4(v10);
+if (!v11) return INVALID;
+const v12 = input["held"];
+if (!("held" in input)) return INVALID;
+const v13 = c4(v12);
+if (!v13) return INVALID;
+const v14 = input["remaining"];
+if (!("remaining" in input)) return INVALID;
+const v15 = c4(v14);
+if (!v15) return INVALID;
+const v16 = input["overspent"];
+if (!("overspent" in input)) return INVALID;
+const v17 = c4(v16);
+if (!v17) return INVALID;
+const v18 = input["validFrom"];
+if (!("validFrom" in input)) return INVALID;
+const v19 = c5(v18);
+if (!v19) return INVALID;
+const v20 = input["validTo"];
+if (!("validTo" in input)) return INVALID;
+const v21 = c5(v20);
+if (!v21) return INVALID;
+const v22 = input["previousApprovalUuid"];
+if (!("previousApprovalUuid" in input)) return INVALID;
+if (v22 !== null) {
+  const v23 = c0(v22);
+  if (!v23) return INVALID;
+}
+const v24 = input["replacedByApprovalUuid"];
+if (!("replacedByApprovalUuid" in input)) return INVALID;
+if (v24 !== null) {
+  const v25 = c0(v24);
+  if (!v25) return INVALID;
+}
+const v26 = input["change"];
+if (v26 !== null) {
+  if (typeof v26 !== "object" || v26 === null || Array.isArray(v26)) return INVALID;
+  const v27 = v26["additionalBudget"];
+  if (!("additionalBudget" in v26)) return INVALID;
+  const v28 = c4(v27);
+  if (!v28) return INVALID;
+  const v29 = v26["pinUpdate"];
+  if (typeof v29 !== "boolean") return INVALID;
+}
+const v31 = input["expiresAt"];
+if (!("expiresAt" in input)) return INVALID;
+if (v31 !== null) {
+  const v32 = c5(v31);
+  if (!v32) return INVALID;
+}
+const v33 = input["card"];
+if (!("card" in input)) return INVALID;
+const v34 = c6(v33);
+if (!v34) return INVALID;
+const v35 = input["createdAt"];
+if (!("createdAt" in input)) return INVALID;
+const v36 = c5(v35);
+if (!v36) return INVALID;
+const v37 = input["updatedAt"];
+if (!("updatedAt" in input)) return INVALID;
+const v38 = c5(v37);
+if (!v38) return INVALID;
+return true;
+}
+})(INVALID, isUuid, new Set(["CREATED", "ACCEPTED", "CANCELED", "REJECTED", "EXPIRED", "PREPARED", "DELIVERED", "FINISHED", "REAPPROVED"]), new Set(["REPLACED", "VALIDITY_ENDED", "CANCELED_BY_CORPORATION", "CHANGED_APPROVAL_ENDED", "REJECTED_BY_CORPORATION", "CHANGE_NOT_DECIDED", "NOT_DELIVERED_BY_VALID_TO"]), isMoney, isTimestamp, isCard));
+/** Whether a value passes the string of createBusinessUser's request .body .name (4 schema(s), one check). */
+export const isPart9 = valid(((INVALID, c0, c1) => {
+return (input) => {
+if (typeof input !== "string") return INVALID;
+const v0 = typeof input === "string" && input.length >= 1 && input.length < 2 ? c0(input) : input.length;
+if (v0 < 1) return INVALID;
+const v1 = typeof input === "string" && input.length > 100 ? c0(input) : input.length;
+if (v1 > 100) return INVALID;
+c1.lastIndex = 0;
+if (!c1.test(input)) return INVALID;
+return input;
+}
+})(INVALID, codePointLength, k2));
+/** Whether a value passes zCreateDepositAddressPath, zListDepositAddressesPath (2 schema(s), one check). */
+export const isCreateDepositAddressPath = valid(((INVALID, c0, c2) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["balanceId"];
+if (!("balanceId" in input)) return INVALID;
+const v1 = c0(v0);
+if (!v1) return INVALID;
+const v2 = input["type"];
+if (!("type" in input)) return INVALID;
+const v3 = c2(v2);
+if (!v3) return INVALID;
+return true;
+}
+})(INVALID, isUuid, isDepositTypeCode));
+/** Whether a value passes zGetApprovalPath, zGetApprovalCardDetailsPath, zIncreaseApprovalBudgetPath (3 schema(s), one check). */
+export const isGetApprovalPath = valid(((INVALID, c0) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["corporateUuid"];
+if (!("corporateUuid" in input)) return INVALID;
+const v1 = c0(v0);
+if (!v1) return INVALID;
+const v2 = input["approvalUuid"];
+if (!("approvalUuid" in input)) return INVALID;
+const v3 = c0(v2);
+if (!v3) return INVALID;
+return true;
+}
+})(INVALID, isUuid));
+/** Whether a value passes zGetApprovalCardDetailsQuery, zGetCardDetailsQuery (2 schema(s), one check). */
+export const isGetApprovalCardDetailsQuery = valid(((INVALID, c0, c1) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["publicKey"];
+if (typeof v0 !== "string") return INVALID;
+const v1 = typeof v0 === "string" && v0.length >= 64 && v0.length < 128 ? c0(v0) : v0.length;
+if (v1 < 64) return INVALID;
+const v2 = typeof v0 === "string" && v0.length > 2048 ? c0(v0) : v0.length;
+if (v2 > 2048) return INVALID;
+c1.lastIndex = 0;
+if (!c1.test(v0)) return INVALID;
+return true;
+}
+})(INVALID, codePointLength, /^[A-Za-z0-9_-]+$/));
+/** Whether a value passes zEncryptedCardDetails (1 schema(s), one check). */
+export const isEncryptedCardDetails = valid(((INVALID, c0, c1) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["encryptedDetails"];
+if (typeof v0 !== "string") return INVALID;
+const v1 = typeof v0 === "string" && v0.length > 8192 ? c0(v0) : v0.length;
+if (v1 > 8192) return INVALID;
+c1.lastIndex = 0;
+if (!c1.test(v0)) return INVALID;
+return true;
+}
+})(INVALID, codePointLength, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/));
+/** Whether a value passes zPageCursor (1 schema(s), one check). */
+export const isPageCursor = valid(((INVALID, c0, c1) => {
+return (input) => {
+if (typeof input !== "string") return INVALID;
+const v0 = typeof input === "string" && input.length >= 1 && input.length < 2 ? c0(input) : input.length;
+if (v0 < 1) return INVALID;
+const v1 = typeof input === "string" && input.length > 512 ? c0(input) : input.length;
+if (v1 > 512) return INVALID;
+c1.lastIndex = 0;
+if (!c1.test(input)) return INVALID;
+return input;
+}
+})(INVALID, codePointLength, /^[A-Za-z0-9_.-]+$/));
+/** Whether a value passes zListAppDepositAddressesQuery, zListCardConfigsQuery, zListCorporateDepositAddressesQuery, zListDepositAddressesQuery, zListDepositTypesQuery, zListTopUpsQuery, zListUserApprovalsQuery (7 schema(s), one check). */
+export const isListAppDepositAddressesQuery = valid(((INVALID, c0, c1, c2) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["limit"];
+let v1 = (() => {
+  let v2;
+  if (v0 === undefined) {
+    v2 = c1(c0());
+  } else {
+    let v3;
+    if (v0 !== undefined) {
+      if (typeof v0 !== "number" || !Number.isFinite(v0)) return INVALID;
+      if (!Number.isSafeInteger(v0)) return INVALID;
+      if (v0 < 1) return INVALID;
+      if (v0 > 100) return INVALID;
+      v3 = v0;
+    }
+    v2 = v3 === undefined ? c1(c0()) : v3;
+  }
+  return v2;
+})();
+if (v1 === INVALID) return INVALID;
+const v4 = input["cursor"];
+let v5 = (() => {
+  let v6;
+  if (v4 !== undefined) {
+    const v7 = c2(v4);
+    if (!v7) return INVALID;
+    v6 = v4;
+  }
+  return v6;
+})();
+if (v5 === INVALID) {
+  if ("cursor" in input) return INVALID;
+  v5 = undefined;
+}
+return true;
+}
+})(INVALID, k1, shallowClone, isPageCursor));
+/** Whether a value passes zDepositAddressList (1 schema(s), one check). */
+export const isDepositAddressList = valid(((INVALID, c0, c2, c3) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["items"];
+if (!Array.isArray(v0)) return INVALID;
+if (v0.length > 100) return INVALID;
+const v1 = new Array(v0.length);
+for (let v2 = 0; v2 < v0.length; v2++) {
+  const v3 = v0[v2];
+  const v4 = c0(v3);
+  if (!v4) return INVALID;
+  v1[v2] = v3;
+}
+const v5 = typeof v1 === "string" && v1.length > 100 ? c2(v1) : v1.length;
+if (v5 > 100) return INVALID;
+const v6 = input["hasMore"];
+if (typeof v6 !== "boolean") return INVALID;
+const v7 = input["nextCursor"];
+if (!("nextCursor" in input)) return INVALID;
+if (v7 !== null) {
+  const v8 = c3(v7);
+  if (!v8) return INVALID;
+}
+return true;
+}
+})(INVALID, isDepositAddress, codePointLength, isPageCursor));
+/** Whether a value passes zListAppDepositTypesData, zListAppDepositVerificationsData (2 schema(s), one check). */
+export const isListAppDepositTypesData = valid(((INVALID, c0, c2, c3, c4) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["body"];
+let v1 = (() => {
+  let v2;
+  if (v0 !== undefined) {
+    return INVALID;
+    v2 = v0;
+  }
+  return v2;
+})();
+if (v1 === INVALID) {
+  if ("body" in input) return INVALID;
+  v1 = undefined;
+}
+const v3 = input["path"];
+let v4 = (() => {
+  let v5;
+  if (v3 !== undefined) {
+    return INVALID;
+    v5 = v3;
+  }
+  return v5;
+})();
+if (v4 === INVALID) {
+  if ("path" in input) return INVALID;
+  v4 = undefined;
+}
+const v6 = input["query"];
+if (typeof v6 !== "object" || v6 === null || Array.isArray(v6)) return INVALID;
+const v7 = v6["userUuid"];
+if (!("userUuid" in v6)) return INVALID;
+const v8 = c0(v7);
+if (!v8) return INVALID;
+const v9 = v6["limit"];
+let v10 = (() => {
+  let v11;
+  if (v9 === undefined) {
+    v11 = c3(c2());
+  } else {
+    let v12;
+    if (v9 !== undefined) {
+      if (typeof v9 !== "number" || !Number.isFinite(v9)) return INVALID;
+      if (!Number.isSafeInteger(v9)) return INVALID;
+      if (v9 < 1) return INVALID;
+      if (v9 > 100) return INVALID;
+      v12 = v9;
+    }
+    v11 = v12 === undefined ? c3(c2()) : v12;
+  }
+  return v11;
+})();
+if (v10 === INVALID) return INVALID;
+const v13 = v6["cursor"];
+let v14 = (() => {
+  let v15;
+  if (v13 !== undefined) {
+    const v16 = c4(v13);
+    if (!v16) return INVALID;
+    v15 = v13;
+  }
+  return v15;
+})();
+if (v14 === INVALID) {
+  if ("cursor" in v6) return INVALID;
+  v14 = undefined;
+}
+return true;
+}
+})(INVALID, isUuid, k1, shallowClone, isPageCursor));
+/** Whether a value passes zDepositTypeList (1 schema(s), one check). */
+export const isDepositTypeList = valid(((INVALID, c0, c2, c3, c4, c5, c6, c7, c8, c9) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["items"];
+if (!Array.isArray(v0)) return INVALID;
+if (v0.length > 100) return INVALID;
+const v1 = new Array(v0.length);
+for (let v2 = 0; v2 < v0.length; v2++) {
+  const v3 = v0[v2];
+  if (typeof v3 !== "object" || v3 === null || Array.isArray(v3)) return INVALID;
+  const v4 = v3["type"];
+  if (!("type" in v3)) return INVALID;
+  const v5 = c0(v4);
+  if (!v5) return INVALID;
+  const v6 = v3["name"];
+  if (!("name" in v3)) return INVALID;
+  const v7 = c2(v6);
+  if (!v7) return INVALID;
+  const v8 = v3["balanceId"];
+  if (!("balanceId" in v3)) return INVALID;
+  const v9 = c3(v8);
+  if (!v9) return INVALID;
+  const v10 = v3["networks"];
+  if (!Array.isArray(v10)) return INVALID;
+  if (v10.length > 20) return INVALID;
+  const v11 = new Array(v10.length);
+  for (let v12 = 0; v12 < v10.length; v12++) {
+    const v13 = v10[v12];
+    const v14 = c4(v13);
+    if (!v14) return INVALID;
+    v11[v12] = v13;
+  }
+  const v15 = typeof v11 === "string" && v11.length >= 1 && v11.length < 2 ? c5(v11) : v11.length;
+  if (v15 < 1) return INVALID;
+  const v16 = typeof v11 === "string" && v11.length > 20 ? c5(v11) : v11.length;
+  if (v16 > 20) return INVALID;
+  const v17 = v3["minimumAmount"];
+  if (!("minimumAmount" in v3)) return INVALID;
+  const v18 = c6(v17);
+  if (!v18) return INVALID;
+  const v19 = v3["exchangeRate"];
+  if (typeof v19 !== "object" || v19 === null || Array.isArray(v19)) return INVALID;
+  const v20 = v19["currency"];
+  if (!("currency" in v19)) return INVALID;
+  const v21 = c7(v20);
+  if (!v21) return INVALID;
+  const v22 = v19["rate"];
+  if (!("rate" in v19)) return INVALID;
+  const v23 = c6(v22);
+  if (!v23) return INVALID;
+  const v24 = {};
+  if (v20 !== undefined || "currency" in v19) v24["currency"] = v20;
+  if (v22 !== undefined || "rate" in v19) v24["rate"] = v22;
+  const v25 = v3["requiredConsents"];
+  if (!("requiredConsents" in v3)) return INVALID;
+  const v26 = c8(v25);
+  if (!v26) return INVALID;
+  const v27 = {};
+  if (v4 !== undefined || "type" in v3) v27["type"] = v4;
+  if (v6 !== undefined || "name" in v3) v27["name"] = v6;
+  if (v8 !== undefined || "balanceId" in v3) v27["balanceId"] = v8;
+  v27["networks"] = v11;
+  if (v17 !== undefined || "minimumAmount" in v3) v27["minimumAmount"] = v17;
+  v27["exchangeRate"] = v24;
+  if (v25 !== undefined || "requiredConsents" in v3) v27["requiredConsents"] = v25;
+  v1[v2] = v27;
+}
+const v28 = typeof v1 === "string" && v1.length > 100 ? c5(v1) : v1.length;
+if (v28 > 100) return INVALID;
+const v29 = input["hasMore"];
+if (typeof v29 !== "boolean") return INVALID;
+const v30 = input["nextCursor"];
+if (!("nextCursor" in input)) return INVALID;
+if (v30 !== null) {
+  const v31 = c9(v30);
+  if (!v31) return INVALID;
+}
+return true;
+}
+})(INVALID, isDepositTypeCode, isPart0, isUuid, isCryptoNetwork, codePointLength, isCryptoAmount, isCurrencyCode, isPart5, isPageCursor));
+/** Whether a value passes zDepositVerificationList (1 schema(s), one check). */
+export const isDepositVerificationList = valid(((INVALID, c0, c2, c3) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["items"];
+if (!Array.isArray(v0)) return INVALID;
+if (v0.length > 100) return INVALID;
+const v1 = new Array(v0.length);
+for (let v2 = 0; v2 < v0.length; v2++) {
+  const v3 = v0[v2];
+  const v4 = c0(v3);
+  if (!v4) return INVALID;
+  v1[v2] = v3;
+}
+const v5 = typeof v1 === "string" && v1.length > 100 ? c2(v1) : v1.length;
+if (v5 > 100) return INVALID;
+const v6 = input["hasMore"];
+if (typeof v6 !== "boolean") return INVALID;
+const v7 = input["nextCursor"];
+if (!("nextCursor" in input)) return INVALID;
+if (v7 !== null) {
+  const v8 = c3(v7);
+  if (!v8) return INVALID;
+}
+return true;
+}
+})(INVALID, isDepositVerification, codePointLength, isPageCursor));
+/** Whether a value passes zListBalancesData, zListCardsData (2 schema(s), one check). */
+export const isListBalancesData = valid(((INVALID, c0, c2, c3, c4) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["body"];
+let v1 = (() => {
+  let v2;
+  if (v0 !== undefined) {
+    return INVALID;
+    v2 = v0;
+  }
+  return v2;
+})();
+if (v1 === INVALID) {
+  if ("body" in input) return INVALID;
+  v1 = undefined;
+}
+const v3 = input["path"];
+let v4 = (() => {
+  let v5;
+  if (v3 !== undefined) {
+    return INVALID;
+    v5 = v3;
+  }
+  return v5;
+})();
+if (v4 === INVALID) {
+  if ("path" in input) return INVALID;
+  v4 = undefined;
+}
+const v6 = input["query"];
+if (typeof v6 !== "object" || v6 === null || Array.isArray(v6)) return INVALID;
+const v7 = v6["userId"];
+if (!("userId" in v6)) return INVALID;
+const v8 = c0(v7);
+if (!v8) return INVALID;
+const v9 = v6["limit"];
+let v10 = (() => {
+  let v11;
+  if (v9 === undefined) {
+    v11 = c3(c2());
+  } else {
+    let v12;
+    if (v9 !== undefined) {
+      if (typeof v9 !== "number" || !Number.isFinite(v9)) return INVALID;
+      if (!Number.isSafeInteger(v9)) return INVALID;
+      if (v9 < 1) return INVALID;
+      if (v9 > 100) return INVALID;
+      v12 = v9;
+    }
+    v11 = v12 === undefined ? c3(c2()) : v12;
+  }
+  return v11;
+})();
+if (v10 === INVALID) return INVALID;
+const v13 = v6["cursor"];
+let v14 = (() => {
+  let v15;
+  if (v13 !== undefined) {
+    const v16 = c4(v13);
+    if (!v16) return INVALID;
+    v15 = v13;
+  }
+  return v15;
+})();
+if (v14 === INVALID) {
+  if ("cursor" in v6) return INVALID;
+  v14 = undefined;
+}
+return true;
+}
+})(INVALID, isUuid, k1, shallowClone, isPageCursor));
+/** Whether a value passes zListCorporateDepositAddressesData, zListTopUpsData (2 schema(s), one check). */
+export const isListCorporateDepositAddressesData = valid(((INVALID, c0, c2) => {
+return (input) => {
+if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
+const v0 = input["body"];
+let v1 = (() => {
+  let v2;
+  if (v0 !== undefined) {
+    return INVALID;
+    v2 = v0;
+  }
+  return v2;
+})();
+if (v1 === INVALID) {
+  if ("body" in input) return INVALID;
+  v1 = undefined;
+}
+const v3 = input["path"];
+if (!("path" in input)) return INVALID;
+const v4 = c0(v3);
+if (!v4) return INVALID;
+const v5 = input["query"];
+let v6 = (() => {
+  let v7;
+  if (v5 !== undefined) {
+    const v8 = c2(v5);
+    if (!v8) return INVALID;
+    v7 = v5;
+  }
+  return v7;
+})();
+if (v6 === INVALID) {
+  if ("query" in input) return INVALID;
+  v6 = undefined;
+}
+return true;
+}
+})(INVALID, isCreateApprovalPath, isListAppDepositAddressesQuery));
