@@ -186,13 +186,13 @@ describe('what a page loads first, and what it loads later with import()', () =>
     }
     // No card-details code: getEncryptedDetails' relay (its compact-JWE check) loads on first use.
     expect(modules.filter((m) => m.includes('sdk/src/card-details/'))).toEqual([]);
-    // The generated functions have no validators of their own (the client's are ./validation, loaded by ./checks).
+    // The generated functions have no validators of their own (the client's are ./validation, loaded by ./validation-chunk).
     expect([...new Set(lazyImports)].sort()).toEqual([
       './card-details/decrypt',
       './card-details/keys',
       './card-details/relay',
-      './checks',
       './error-response',
+      './validation-chunk',
     ]);
   });
 
@@ -205,10 +205,10 @@ describe('what a page loads first, and what it loads later with import()', () =>
 
   it('validation brings compiled checks, zod and the schemas only with a refusal; card details bring their crypto but not forge; forge comes only from card details', async () => {
     // Validation brings each operation's loader, not zod; an operation's first call its compiled checks, no others.
-    const validation = await page(clientPage, ['./checks']);
+    const validation = await page(clientPage, ['./validation-chunk']);
     expect(has(validation.modules, 'sdk/generated/zod/checks.gen.ts')).toBe(true);
     expect(has(validation.modules, 'node_modules/zod/')).toBe(false);
-    const validated = await page(clientPage, ['./checks', './checks/getUser.gen']);
+    const validated = await page(clientPage, ['./validation-chunk', './checks/getUser.gen']);
     expect(has(validated.modules, 'sdk/generated/zod/checks/getUser.gen.ts')).toBe(true);
     expect(has(validated.modules, 'sdk/generated/zod/checks/getApproval.gen.ts')).toBe(false);
     // A page whose calls pass never loads zod or the schemas.
@@ -217,7 +217,7 @@ describe('what a page loads first, and what it loads later with import()', () =>
     // The first refusal brings zod and the operation's schemas: its own module, with a copy of the schemas few
     // operations reach (zUser), the rest from one module; then English messages.
     const refused = await page(clientPage, [
-      './checks',
+      './validation-chunk',
       './checks/getUser.gen',
       '../operations/getUser.gen',
       './zod-issues',
@@ -230,7 +230,7 @@ describe('what a page loads first, and what it loads later with import()', () =>
     expect(has(refused.modules, 'sdk/generated/zod.gen.ts')).toBe(false);
     expect(has(refused.modules, 'node_modules/zod/v4/locales/en.js')).toBe(false);
     const failed = await page(clientPage, [
-      './checks',
+      './validation-chunk',
       './checks/getUser.gen',
       '../operations/getUser.gen',
       './zod-issues',

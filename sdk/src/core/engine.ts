@@ -458,7 +458,7 @@ class Call {
     return this.#refuseRequest(data);
   }
 
-  /** {@link Call.#validateRequest} when the schemas are still to load or the arguments fail them (`./checks`). */
+  /** {@link Call.#validateRequest} when the schemas are still to load or the arguments fail them (`./validation-chunk`). */
   async #refuseRequest(data: CallParts): Promise<void> {
     const checks = loadedValidation() ?? (await loadValidation());
     const refusal = await checks.requestRefusal(this.operation, data);
@@ -474,7 +474,7 @@ class Call {
     return this.#reportResponse(data);
   }
 
-  /** {@link Call.#validateResponse} when the schemas are still to load or the body departs from them (`./checks`). */
+  /** {@link Call.#validateResponse} when the schemas are still to load or the body departs from them (`./validation-chunk`). */
   async #reportResponse(data: unknown): Promise<void> {
     const client = this.#client;
     const checks = loadedValidation() ?? (await loadValidation());

@@ -7,18 +7,18 @@
 import { loadOnce } from '../load-once';
 
 // Validation runs on every call: once loaded, its module is read without another await (`loadedValidation`).
-let validation: typeof import('./checks') | undefined;
+let validation: typeof import('./validation-chunk') | undefined;
 
 /** The validation chunk if it is loaded already (no await on the path of every call after the first). */
-export const loadedValidation = (): typeof import('./checks') | undefined => validation;
+export const loadedValidation = (): typeof import('./validation-chunk') | undefined => validation;
 
 const validationOnce = loadOnce(async () => {
-  validation = await import('./checks');
+  validation = await import('./validation-chunk');
   return validation;
 });
 
-/** Loads the validation chunk (`./checks`: `./validation` and its reports) once; every later call gets it. */
-export const loadValidation = async (): Promise<typeof import('./checks')> => validation ?? validationOnce();
+/** Loads the validation chunk (`./validation-chunk`: `./validation` and its reports) once; every later call gets it. */
+export const loadValidation = async (): Promise<typeof import('./validation-chunk')> => validation ?? validationOnce();
 
 // The error-response chunk, once loaded: what a retry reads synchronously (`Retry-After`).
 let errorResponse: typeof import('./error-response') | undefined;
