@@ -85,13 +85,23 @@ export function createRequestGuard(options: RequestGuardOptions): RequestGuard {
     return match !== null && hosts.has(match[1]!);
   };
 
+  // The last Host header found allowed: a server's clients send the same one on every request (the names are fixed
+  // once the guard is made), so its name is not taken apart again for each.
+  let allowedHost: string | undefined;
+  const hostAllowed = (host: string): boolean => {
+    if (host === allowedHost) return true;
+    if (!hosts.has(hostName(host))) return false;
+    allowedHost = host;
+    return true;
+  };
+
   return {
     reachableAt,
     originAllowed,
     check(host, origin) {
       // Requests without a Host header cannot come from a browser (HTTP/1.1 requires it); a client that leaves it
       // out is not a page being rebound.
-      if (host !== undefined && !hosts.has(hostName(host))) {
+      if (host !== undefined && !hostAllowed(host)) {
         return {
           code: 'HOST_NOT_ALLOWED',
           detail: `Host ${JSON.stringify(host)} is not a name of this server (DNS rebinding protection). Start it with --allowed-host ${hostName(host)} or --public-url to allow that name.`,

@@ -40,14 +40,27 @@ export function loggablePath(target: string): string {
   return parts.length ? `${path}?${parts.join('&')}` : path;
 }
 
-/** Formats a request's log line. */
-export function formatRequestLog(entry: RequestLogEntry, now: Date = new Date()): string {
+/** Formats a request's log line (at `now`, default the current time). */
+export function formatRequestLog(entry: RequestLogEntry, now?: Date): string {
   // One string built as it goes (no array of fields joined): a line per request.
-  let line = `${now.toISOString()} ${entry.method} ${loggablePath(entry.target)} ${entry.status} ${entry.durationMs.toFixed(1)}ms`;
+  let line = `${now === undefined ? isoNow() : now.toISOString()} ${entry.method} ${loggablePath(entry.target)} ${entry.status} ${entry.durationMs.toFixed(1)}ms`;
   if (entry.code) line += ` ${entry.code}`;
   if (entry.requestId) line += ` req=${entry.requestId}`;
   if (entry.error) line += ` error=${JSON.stringify(entry.error)}`;
   return line;
+}
+
+let lastMs = Number.NaN;
+let lastIso = '';
+
+/** The current time as ISO 8601 text, made once per millisecond: a busy server logs many requests in one. */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
 }
 
 /**

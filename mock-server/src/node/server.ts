@@ -47,11 +47,15 @@ export interface RunningHttpServer {
 
 /** What a front answers for one request: a reply, a dropped connection, or nothing (then 404 ROUTE_NOT_FOUND). */
 type Answer = Reply | 'network-error' | undefined;
-type Respond = (request: PipelineRequest) => Promise<Answer>;
+/** A front's answer, or a promise of it when something is to be waited for. */
+type Respond = (request: PipelineRequest) => Answer | Promise<Answer>;
 
 /** Serves the mock's pipeline over node:http. Rejects with a readable error when the port cannot be bound. */
 export function servePipeline(pipeline: Pipeline, options: ServeOptions): Promise<RunningHttpServer> {
-  return serve((request) => pipeline.handle(request).then(answerOf), options);
+  return serve((request) => {
+    const outcome = pipeline.handle(request);
+    return outcome instanceof Promise ? outcome.then(answerOf) : answerOf(outcome);
+  }, options);
 }
 
 /** What the front answers for an outcome of the pipeline. */
@@ -130,7 +134,7 @@ function handle(
       : req.headers['content-length'] === '0';
   if (bodyless) {
     req.resume();
-    void answer(respond, options, req, res, method, target, origin, started, undefined, streams);
+    answer(respond, options, req, res, method, target, origin, started, undefined, streams);
     return;
   }
   const chunks: Buffer[] = [];
@@ -143,12 +147,16 @@ function handle(
   req.on('end', () => {
     const body =
       size > MAX_BODY_BYTES ? 'too-large' : size === 0 ? undefined : new Uint8Array(Buffer.concat(chunks, size));
-    void answer(respond, options, req, res, method, target, origin, started, body, streams);
+    answer(respond, options, req, res, method, target, origin, started, body, streams);
   });
   req.on('error', () => res.destroy());
 }
 
-async function answer(
+/**
+ * Routes a request and sends its answer: in the same turn when the pipeline answers without a promise (a promise
+ * and its turns cost a request more than its routing does), else once it settles.
+ */
+function answer(
   respond: Respond,
   options: ServeOptions,
   req: IncomingMessage,
@@ -159,9 +167,37 @@ async function answer(
   started: number,
   body: Uint8Array | 'too-large' | undefined,
   streams: Set<() => void>,
-): Promise<void> {
-  const { reply, error } = await routeOrFail(respond, options, req, method, target, origin, body);
+): void {
+  let routed: Reply | 'network-error' | Promise<Reply | 'network-error'>;
+  try {
+    routed = route(respond, options, req, method, target, origin, body);
+  } catch (thrown) {
+    send(options, req, res, method, target, origin, started, streams, failure(options, req, target, thrown));
+    return;
+  }
+  if (!(routed instanceof Promise)) {
+    send(options, req, res, method, target, origin, started, streams, { reply: routed });
+    return;
+  }
+  void routed.then(
+    (reply) => send(options, req, res, method, target, origin, started, streams, { reply }),
+    (thrown: unknown) =>
+      send(options, req, res, method, target, origin, started, streams, failure(options, req, target, thrown)),
+  );
+}
 
+/** Sends a routed answer (or drops the connection for a network fault) and logs it. */
+function send(
+  options: ServeOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: string,
+  target: string,
+  origin: string | undefined,
+  started: number,
+  streams: Set<() => void>,
+  { reply, error }: { reply: Answer; error?: string },
+): void {
   // An injected network fault: the client sees the connection drop, as with a real outage.
   if (reply === 'network-error' || reply === undefined) {
     res.destroy();
@@ -200,28 +236,21 @@ async function answer(
   );
 }
 
-/** The route's answer; a throw becomes a 500 INTERNAL_ERROR, its description (secrets redacted) kept for the log. */
-async function routeOrFail(
-  respond: Respond,
+/** What a route's throw becomes: a 500 INTERNAL_ERROR, its description (secrets redacted) kept for the log. */
+function failure(
   options: ServeOptions,
   req: IncomingMessage,
-  method: string,
   target: string,
-  origin: string | undefined,
-  body: Uint8Array | 'too-large' | undefined,
-): Promise<{ reply: Answer; error?: string }> {
-  try {
-    return { reply: await route(respond, options, req, method, target, origin, body) };
-  } catch (thrown) {
-    return {
-      error: describeError(thrown, [...(options.secrets?.() ?? []), ...authorizationOf(req)]),
-      reply: serverProblem(
-        'INTERNAL_ERROR',
-        'The mock failed unexpectedly while handling this request; its log has the details.',
-        pathOf(target),
-      ),
-    };
-  }
+  thrown: unknown,
+): { reply: Answer; error: string } {
+  return {
+    error: describeError(thrown, [...(options.secrets?.() ?? []), ...authorizationOf(req)]),
+    reply: serverProblem(
+      'INTERNAL_ERROR',
+      'The mock failed unexpectedly while handling this request; its log has the details.',
+      pathOf(target),
+    ),
+  };
 }
 
 /** Writes a buffered reply, with CORS headers for an allowed origin (a preflight has its own) and its length. */
@@ -265,7 +294,8 @@ function corsHead(reply: Reply, origin: string, noBody: boolean): Record<string,
   return headers;
 }
 
-async function route(
+/** The answer to a request: the guard's and the front's refusals, else the pipeline's (404 when it has none). */
+function route(
   respond: Respond,
   options: ServeOptions,
   req: IncomingMessage,
@@ -273,7 +303,7 @@ async function route(
   target: string,
   origin: string | undefined,
   body: Uint8Array | 'too-large' | undefined,
-): Promise<Reply | 'network-error'> {
+): Reply | 'network-error' | Promise<Reply | 'network-error'> {
   // Before anything else, API and control alike: a foreign page (Origin) or a rebound name (Host) changes nothing.
   const refusal = options.guard!.check(firstHeader(req.headers.host), origin);
   if (refusal) return serverProblem(refusal.code, refusal.detail, '');
@@ -293,21 +323,46 @@ async function route(
   }
   if (body === 'too-large')
     return serverProblem('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes.`, pathname);
-  const headers = req.headers;
-  const answer = await respond({
+  // The URL as the client sent it (never normalised: '/./' and "'" stay, as the signature covers them); the path
+  // routes as the WHATWG parser normalises it, so /s2s/./users/{id} is getUser. A body is not part of a GET or
+  // HEAD of any operation (a fetch Request could not carry one either).
+  const request = new NodeRequest(
     method,
-    // The URL as the client sent it (never normalised: '/./' and "'" stay, as the signature covers them); the
-    // path routes as the WHATWG parser normalises it, so /s2s/./users/{id} is getUser.
-    url: raw,
+    raw,
     pathname,
     search,
-    header: (name) => headerValue(headers, name),
+    req.headers,
+    method === 'GET' || method === 'HEAD' ? undefined : body,
+  );
+  const answer = respond(request);
+  return answer instanceof Promise
+    ? answer.then((found) => found ?? noRoute(method, pathname))
+    : (answer ?? noRoute(method, pathname));
+}
+
+const noRoute = (method: string, pathname: string): Reply =>
+  serverProblem('ROUTE_NOT_FOUND', `No route ${method} ${pathname}.`, pathname);
+
+/** A request as the pipeline reads it, over node:http's parsed headers (methods, not two closures per request). */
+class NodeRequest implements PipelineRequest {
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    readonly pathname: string,
+    readonly search: string,
+    private readonly received: IncomingHttpHeaders,
+    readonly body: Uint8Array | undefined,
+  ) {}
+
+  header(name: string): string | undefined {
+    return headerValue(this.received, name);
+  }
+
+  headers(): Record<string, string> {
     // Node joins repeated request headers but set-cookie: without one, its record is already the one wanted.
-    headers: () => (headers['set-cookie'] === undefined ? (headers as Record<string, string>) : headerRecord(headers)),
-    // A body is not part of a GET or HEAD of any operation (a fetch Request could not carry one either).
-    body: method === 'GET' || method === 'HEAD' ? undefined : body,
-  });
-  return answer ?? serverProblem('ROUTE_NOT_FOUND', `No route ${method} ${pathname}.`, pathname);
+    const headers = this.received;
+    return headers['set-cookie'] === undefined ? (headers as Record<string, string>) : headerRecord(headers);
+  }
 }
 
 /**

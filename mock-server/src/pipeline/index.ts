@@ -30,7 +30,7 @@ import { tenantOfHeader, type Exchange, type MockRuntime } from './runtime';
 import { verifiedTenant } from './signature';
 import { checkBodySize, checkTarget } from './limits';
 import { controlApiKey } from './control-auth';
-import { NO_QUERY, pathPasses, queryValues, strict, validateParts } from './validation';
+import { emptyQuery, NO_QUERY, pathPasses, queryValues, strict, validateParts } from './validation';
 
 export type { PipelineRequest } from './request';
 export type { Reply } from './reply';
@@ -46,7 +46,8 @@ export type Outcome =
 
 /** The request pipeline of one mock. */
 export interface Pipeline {
-  handle(request: PipelineRequest): Promise<Outcome>;
+  /** The outcome, or a promise of it when something is to be waited for (a promise costs a turn a request need not take). */
+  handle(request: PipelineRequest): Outcome | Promise<Outcome>;
 }
 
 type Route<C> = { kind: 'api'; operation: Operation } | { kind: 'control'; def: ControlRoute<C> };
@@ -74,19 +75,31 @@ export function createPipeline<C>(
   );
 
   return {
-    async handle(request) {
+    handle(request) {
       if (request.method === 'OPTIONS') return { kind: 'pass' };
       const found = router.match(request.method, request.url, request.pathname);
       if (found.kind === 'not-ours') return { kind: 'pass' };
       const started = performance.now();
       const requestId = runtime.nextRequestId();
       const dispatched = dispatch(runtime, access, request, found, requestId);
-      const { outcome, operationId, tenant, override } = dispatched instanceof Promise ? await dispatched : dispatched;
-      if (runtime.exchangeListeners.size > 0)
-        observe(runtime, request, outcome, operationId, requestId, started, tenant, override);
-      return outcome;
+      return dispatched instanceof Promise
+        ? dispatched.then((result) => observed(runtime, request, result, requestId, started))
+        : observed(runtime, request, dispatched, requestId, started);
     },
   };
+}
+
+/** The outcome of a dispatched request, once its exchange observers have seen it. */
+function observed(
+  runtime: MockRuntime,
+  request: PipelineRequest,
+  { outcome, operationId, tenant, override }: Dispatched,
+  requestId: string,
+  started: number,
+): Outcome {
+  if (runtime.exchangeListeners.size > 0)
+    observe(runtime, request, outcome, operationId, requestId, started, tenant, override);
+  return outcome;
 }
 
 /** What a request came to, and what the journal says of it. */
@@ -298,13 +311,16 @@ function apiCommand(
   const idempotencyKey = request.header('idempotency-key');
   // Unknown query parameters are refused as unknown body fields are (the spec's conventions).
   const querySchema = operation.schemas.query ? strict(operation.schemas.query) : NO_QUERY;
-  const queryValue = request.search === '' ? {} : queryValues(querySchema, new URLSearchParams(request.search));
+  // A request without a query whose schema takes that as it is (no required parameter) skips zod for it.
+  const noQuery = request.search === '' ? emptyQuery(querySchema) : undefined;
+  const queryValue =
+    noQuery ?? (request.search === '' ? {} : queryValues(querySchema, new URLSearchParams(request.search)));
   // Path parameters that pass a check compiled from their schema skip zod (a parse costs more than the check).
   const pathSchema = operation.schemas.path;
   const plainPath = pathSchema !== undefined && pathPasses(pathSchema, params);
   const [parsedPath, query, , parsedBody] = validateParts([
     { location: 'path', schema: plainPath ? undefined : pathSchema, value: params },
-    { location: 'query', schema: querySchema, value: queryValue },
+    { location: 'query', schema: noQuery ? undefined : querySchema, value: queryValue },
     { location: 'headers', schema: operation.schemas.headers, value: { 'Idempotency-Key': idempotencyKey } },
     { location: 'body', schema: operation.schemas.body && strict(operation.schemas.body), value: body },
   ]);
@@ -313,7 +329,7 @@ function apiCommand(
     apiKey: tenant.apiKey,
     wall: commandWall(),
     operationId: operation.operationId,
-    input: { path: plainPath ? params : parsedPath, query, body: parsedBody },
+    input: { path: plainPath ? params : parsedPath, query: noQuery ?? query, body: parsedBody },
     idempotency:
       operation.method === 'POST' && idempotencyKey !== undefined
         ? { key: idempotencyKey, print: fingerprint(request.method, request.pathname + request.search, text) }

@@ -76,6 +76,28 @@ function isNumeric(schema: z.core.$ZodType | undefined): boolean {
   return inner instanceof z.core.$ZodNumber;
 }
 
+const emptyQueries = new WeakMap<z.core.$ZodType, Readonly<Record<string, unknown>> | null>();
+
+/**
+ * What a schema makes of an empty query, when that passes and holds plain values only (no object a caller could
+ * change): a copy of it, so that a request without a query costs no parse. Undefined otherwise (then zod parses it
+ * and names what is missing, as before).
+ */
+export function emptyQuery(schema: z.core.$ZodType): Record<string, unknown> | undefined {
+  let known = emptyQueries.get(schema);
+  if (known === undefined) {
+    const result = z.safeParse(schema, {});
+    const plain =
+      result.success &&
+      typeof result.data === 'object' &&
+      result.data !== null &&
+      Object.values(result.data).every((value) => value === null || typeof value !== 'object');
+    known = plain ? (result.data as Record<string, unknown>) : null;
+    emptyQueries.set(schema, known);
+  }
+  return known === null ? undefined : { ...known };
+}
+
 /** Parses each present part; throws one VALIDATION_FAILED naming every bad field of every part. */
 export function validateParts(
   parts: { location: Location; schema: z.core.$ZodType | undefined; value: unknown }[],

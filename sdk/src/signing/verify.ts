@@ -170,39 +170,63 @@ function verify(
     };
   }
 
-  const bodyHash = options.bodyHash ?? false;
-  const check = (stringToSign: string): VerifySignatureResult | Promise<VerifySignatureResult> => {
-    const given = fromBase64(signature);
-    const mac = given === undefined ? undefined : macFor(secret);
-    const expected = mac?.(stringToSign);
-    const conclude = (bytes: Uint8Array | undefined): VerifySignatureResult => {
-      if (bytes === undefined || !constantTimeEqual(given!, bytes)) {
-        const hint = bodyHash ? ' This server requires the body hash: sign with bodyHash on.' : '';
-        return {
-          ok: false,
-          code: 'AUTH_SIGNATURE_MISMATCH',
-          detail: `The signature does not match the request.${hint}`,
-          apiKey,
-          stringToSign,
-        };
-      }
-      if (options.nonces?.checkAndRecord(apiKey, nonce, now, Number(timestamp) + tolerance + 1)) {
-        return {
-          ok: false,
-          code: 'AUTH_NONCE_REUSED',
-          detail: 'This nonce was already used; every request needs a fresh one.',
-          apiKey,
-        };
-      }
-      return { ok: true, apiKey, nonce, timestamp: Number(timestamp) };
-    };
-    return expected instanceof Promise ? expected.then(conclude) : conclude(expected);
-  };
   const signed = { method: request.method, url: request.url, apiKey, timestamp, nonce };
   // The body's SHA-256 is a promise (Web Crypto); without it, everything up to the HMAC is synchronous.
-  return bodyHash && hasBytes(request.body)
-    ? buildStringToSign({ ...signed, body: request.body, bodyHash }).then(check)
-    : check(publishedStringToSign(signed));
+  if (options.bodyHash && hasBytes(request.body)) {
+    return buildStringToSign({ ...signed, body: request.body, bodyHash: true }).then((stringToSign) =>
+      checkSignature(options, macFor, secret, signature, signed, now, tolerance, stringToSign),
+    );
+  }
+  return checkSignature(options, macFor, secret, signature, signed, now, tolerance, publishedStringToSign(signed));
+}
+
+/** The signature under the key's secret (constant-time), then the nonce; a HMAC that is a promise is awaited. */
+function checkSignature(
+  options: SignatureVerifierOptions,
+  macFor: (secret: string) => Mac | undefined,
+  secret: string,
+  signature: string,
+  signed: { apiKey: string; timestamp: string; nonce: string },
+  now: number,
+  tolerance: number,
+  stringToSign: string,
+): VerifySignatureResult | Promise<VerifySignatureResult> {
+  const given = fromBase64(signature);
+  const expected = given === undefined ? undefined : macFor(secret)?.(stringToSign);
+  return expected instanceof Promise
+    ? expected.then((bytes) => concluded(options, given, bytes, signed, now, tolerance, stringToSign))
+    : concluded(options, given, expected, signed, now, tolerance, stringToSign);
+}
+
+/** The outcome once the expected HMAC is known: a mismatch, a replayed nonce, or the request's key. */
+function concluded(
+  options: SignatureVerifierOptions,
+  given: Uint8Array | undefined,
+  expected: Uint8Array | undefined,
+  { apiKey, nonce, timestamp }: { apiKey: string; timestamp: string; nonce: string },
+  now: number,
+  tolerance: number,
+  stringToSign: string,
+): VerifySignatureResult {
+  if (given === undefined || expected === undefined || !constantTimeEqual(given, expected)) {
+    const hint = options.bodyHash ? ' This server requires the body hash: sign with bodyHash on.' : '';
+    return {
+      ok: false,
+      code: 'AUTH_SIGNATURE_MISMATCH',
+      detail: `The signature does not match the request.${hint}`,
+      apiKey,
+      stringToSign,
+    };
+  }
+  if (options.nonces?.checkAndRecord(apiKey, nonce, now, Number(timestamp) + tolerance + 1)) {
+    return {
+      ok: false,
+      code: 'AUTH_NONCE_REUSED',
+      detail: 'This nonce was already used; every request needs a fresh one.',
+      apiKey,
+    };
+  }
+  return { ok: true, apiKey, nonce, timestamp: Number(timestamp) };
 }
 
 /** Equal bytes, in time that depends on the length only. */
