@@ -32,6 +32,19 @@ async function server(answer: Parameters<typeof startServer>[0]['answer']): Prom
   return started;
 }
 
+/** A raw node:http server (for what `startServer` cannot do: stall, stay silent), closed after the test. */
+async function rawServer(handler: Parameters<typeof createServer>[1]): Promise<string> {
+  const raw: Server = createServer(handler);
+  await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+  running.push({
+    close: async () => {
+      raw.closeAllConnections();
+      await new Promise((resolve) => raw.close(resolve));
+    },
+  });
+  return `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+}
+
 const newUser = {
   email: 'ada@example.org',
   firstName: 'Ada',
@@ -85,21 +98,14 @@ describe('the deadline: no call lasts longer, whatever a server says', () => {
 
   it('an attempt still running at the deadline ends with a DeadlineExceededError (fake time)', async () => {
     let requests = 0;
-    const flaky: Server = createServer((req, res) => {
+    const flakyUrl = await rawServer((req, res) => {
       req.resume();
       if (requests++ > 0) return; // the retry gets no answer
       res.writeHead(503, { 'content-type': 'application/problem+json', 'x-request-id': 'req_first' });
       res.end(JSON.stringify({ type: 'about:blank', title: 'Busy', status: 503, code: 'INTERNAL_ERROR' }));
     });
-    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
-    running.push({
-      close: async () => {
-        flaky.closeAllConnections();
-        await new Promise((resolve) => flaky.close(resolve));
-      },
-    });
     const client = createCardIssuingClient({
-      baseUrl: `http://127.0.0.1:${(flaky.address() as AddressInfo).port}`,
+      baseUrl: flakyUrl,
       apiKey: 'k',
       apiSecret: SECRET,
       retry: { limit: 10, initialDelayMs: 4_000, maxDelayMs: 4_000 },
@@ -126,7 +132,7 @@ describe('the deadline: no call lasts longer, whatever a server says', () => {
 
   it("the deadline during a body: the status and request id are the last attempt's own (fake time)", async () => {
     let requests = 0;
-    const stalling: Server = createServer((req, res) => {
+    const stallingUrl = await rawServer((req, res) => {
       req.resume();
       if (requests++ === 0) {
         res.writeHead(503, { 'content-type': 'application/problem+json', 'x-request-id': 'req_first' });
@@ -137,15 +143,8 @@ describe('the deadline: no call lasts longer, whatever a server says', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req_second' });
       res.write('{"id":');
     });
-    await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
-    running.push({
-      close: async () => {
-        stalling.closeAllConnections();
-        await new Promise((resolve) => stalling.close(resolve));
-      },
-    });
     const client = createCardIssuingClient({
-      baseUrl: `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`,
+      baseUrl: stallingUrl,
       apiKey: 'k',
       apiSecret: SECRET,
       retry: { limit: 10, initialDelayMs: 4_000, maxDelayMs: 4_000 },
@@ -167,16 +166,9 @@ describe('the deadline: no call lasts longer, whatever a server says', () => {
   });
 
   it('a server that never answers: a short deadlineMs ends the first attempt with a DeadlineExceededError', async () => {
-    const silent: Server = createServer(() => undefined);
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    running.push({
-      close: async () => {
-        silent.closeAllConnections();
-        await new Promise((resolve) => silent.close(resolve));
-      },
-    });
+    const silentUrl = await rawServer(() => undefined);
     const client = createCardIssuingClient({
-      baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+      baseUrl: silentUrl,
       apiKey: 'k',
       apiSecret: SECRET,
     });
