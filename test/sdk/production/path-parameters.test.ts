@@ -39,6 +39,12 @@ describe('a path parameter that would change the path is refused before sending'
     const error = await client.s2s.users.get(value).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect(error).toMatchObject({ status: undefined, code: 'VALIDATION_FAILED' });
+    // The field is in `errors`, as for every refused argument (with validation on, zod's words for it).
+    expect((error as ValidationError).errors).toEqual(
+      validateRequests
+        ? expect.arrayContaining([expect.objectContaining({ path: 'path.userId' })])
+        : [{ path: 'path.userId', message: 'must not be ".", ".." or empty' }],
+    );
     expect((error as ValidationError).message).toContain('path.userId');
     expect(api.seen).toEqual([]);
   });
