@@ -50,6 +50,11 @@ export default defineConfig([
     splitting: true,
     noExternal: ['ky'],
     external: ['zod', 'node-forge', /^node:/],
+    // tsup turns the split ESM into CommonJS with sucrase, which renames each class expression (`_class3`): the
+    // error classes keep their names (`ValidationError.name`, stack traces, `constructor.name`) only with keepNames.
+    esbuildOptions(options) {
+      options.keepNames = true;
+    },
     onSuccess: async () => requireZodEnglishCjs(),
   },
   // The reveal frame (`card-issuing-sdk/reveal/frame.html`): one self-contained page, its script (the Web Crypto

@@ -184,6 +184,7 @@ describe.concurrent('consumer matrix (npm pack tarballs in fresh projects)', () 
       ...FLOW_OK,
       // Two copies of every class (the ESM and CJS builds); the guard recognises both, instanceof cannot.
       dual: { twoCopies: true, cjsErrorByEsmGuard: true, esmErrorByCjsGuard: true, cjsErrorInstanceofEsmClass: false },
+      names: ['NotFoundError', 'ValidationError', 'NotFoundError'],
     });
   });
 
