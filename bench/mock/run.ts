@@ -66,7 +66,8 @@ async function startServer(kind: string): Promise<Server> {
  * a pipe this process drains, as a terminal or a supervisor would read it. Resolves once the banner names the port.
  */
 async function startCli(name: string, args: string[] = []): Promise<Server> {
-  const child = spawn(process.execPath, [join(ROOT, 'mock-server/dist/cli.js'), '--port', '0', ...args], {
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'mock-server/dist/cli.js'), '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -389,8 +390,9 @@ function printTargets(med: TableRow[]): void {
   );
 }
 
-/** BENCH_ONLY=growth, heap or state-file: that part alone. */
+/** BENCH_ONLY=growth, heap, state-file or get: that part alone. */
 async function runOnly(only: string): Promise<void> {
+  if (only === 'get') await signedGetOnly();
   if (only === 'growth') await growth();
   if (only === 'heap') await heap();
   if (only === 'state-file') await stateFileBench();
@@ -428,6 +430,37 @@ async function main(): Promise<void> {
     );
   } finally {
     for (const s of servers) s.child.kill('SIGKILL');
+  }
+}
+
+/**
+ * BENCH_ONLY=get: the GET target's two rows alone (the bare signed server and ours), for working on the request
+ * path; BENCH_NODE_ARGS passes flags to our server's node (`--cpu-prof`, for one).
+ */
+async function signedGetOnly(): Promise<void> {
+  const bareSigned = await startServer('bare-signed');
+  const ours = await startCli('ours');
+  try {
+    const userId = await createUser(ours);
+    const getUser: Case = { method: 'GET', path: () => `/s2s/users/${userId}` };
+    const cases = [
+      {
+        label: 'bare node:http, verifies the signature, fixed JSON (the limit)',
+        server: bareSigned,
+        c: getUser,
+        seconds: 3,
+      },
+      { label: 'our mock (CLI, request log on), signed GET user', server: ours, c: getUser, seconds: 3 },
+    ];
+    const [mBare, mOurs] = (await measureRounds(cases)) as [TableRow, TableRow];
+    console.log(
+      `signed GET user, server CPU per request: ours ${fmt(mOurs.cpuUs, 1)} µs, bare ${fmt(mBare.cpuUs, 1)} µs: ${(mOurs.cpuUs / mBare.cpuUs).toFixed(2)}× (goal ≤ 1.75×); non-2xx ${mBare.bad + mOurs.bad}; load ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(', ')}`,
+    );
+  } finally {
+    ours.child.kill('SIGINT');
+    bareSigned.child.kill('SIGKILL');
   }
 }
 
