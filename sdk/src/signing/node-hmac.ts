@@ -46,11 +46,3 @@ function keyedHmac<T>(
 export function nodeHmacSha256(): ((key: string | Uint8Array) => (message: string) => string) | undefined {
   return keyedHmac((hmac) => hmac.digest('base64'));
 }
-
-/**
- * The HMAC-SHA256 of one key as a function of the message, its node:crypto key object made once (a string key is
- * its UTF-8 bytes); undefined where node:crypto cannot be had synchronously.
- */
-export function nodeKeyedHmac(): ((key: string | Uint8Array) => (message: string) => Uint8Array) | undefined {
-  return keyedHmac((hmac) => hmac.digest());
-}

@@ -9,7 +9,7 @@ import { fromBase64, utf8Encode } from '../bytes';
 import { parseAuthorization } from './authorization';
 import { importHmacKey, type SecretEncoding } from './hmac-key';
 import type { NonceCache } from './nonce-cache';
-import { nodeKeyedHmac } from './node-hmac';
+import { nodeHmacSha256 } from './node-hmac';
 import { buildStringToSign, hasBytes, publishedStringToSign, type SignableBody } from './string-to-sign';
 
 /** The stable codes of a rejected signature (401 problem+json `code`): the spec's `AUTH_*` problem codes. */
@@ -106,10 +106,13 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
   return { verify: (request) => verify(request, options, kept) };
 }
 
-/** HMAC-SHA256 under one secret: synchronous with node:crypto, a promise with Web Crypto. */
-type Mac = (message: string) => Uint8Array | Promise<Uint8Array>;
+/**
+ * HMAC-SHA256 under one secret: its base64 text with node:crypto (synchronous), bytes from the caller's `hmac` or
+ * Web Crypto (a promise).
+ */
+type Mac = (message: string) => string | Uint8Array | Promise<Uint8Array>;
 
-const nodeKey = nodeKeyedHmac();
+const nodeKey = nodeHmacSha256();
 
 /**
  * The HMAC of a secret, or undefined when the secret has no key (not base64 under `'base64'`: every signature
@@ -191,24 +194,40 @@ function checkSignature(
   tolerance: number,
   stringToSign: string,
 ): VerifySignatureResult | Promise<VerifySignatureResult> {
-  const given = fromBase64(signature);
-  const expected = given === undefined ? undefined : macFor(secret)?.(stringToSign);
+  const expected = macFor(secret)?.(stringToSign);
   return expected instanceof Promise
-    ? expected.then((bytes) => concluded(options, given, bytes, signed, now, tolerance, stringToSign))
-    : concluded(options, given, expected, signed, now, tolerance, stringToSign);
+    ? expected.then((bytes) => concluded(options, sameMac(signature, bytes), signed, now, tolerance, stringToSign))
+    : concluded(options, sameMac(signature, expected), signed, now, tolerance, stringToSign);
 }
 
-/** The outcome once the expected HMAC is known: a mismatch, a replayed nonce, or the request's key. */
+/**
+ * True when the header's signature is the expected HMAC: the same text as node:crypto's (canonical, padded) base64,
+ * compared in constant time, or else text that decodes to the same bytes (unpadded, say), compared as bytes.
+ */
+function sameMac(signature: string, expected: string | Uint8Array | undefined): boolean {
+  if (expected === undefined) return false;
+  if (typeof expected === 'string') {
+    if (signature.length === expected.length) {
+      let diff = 0;
+      for (let i = 0; i < expected.length; i++) diff |= signature.charCodeAt(i) ^ expected.charCodeAt(i);
+      if (diff === 0) return true;
+    }
+    expected = fromBase64(expected)!;
+  }
+  const given = fromBase64(signature);
+  return given !== undefined && constantTimeEqual(given, expected);
+}
+
+/** The outcome once the signature is compared: a mismatch, a replayed nonce, or the request's key. */
 function concluded(
   options: SignatureVerifierOptions,
-  given: Uint8Array | undefined,
-  expected: Uint8Array | undefined,
+  matched: boolean,
   { apiKey, nonce, timestamp }: { apiKey: string; timestamp: string; nonce: string },
   now: number,
   tolerance: number,
   stringToSign: string,
 ): VerifySignatureResult {
-  if (given === undefined || expected === undefined || !constantTimeEqual(given, expected)) {
+  if (!matched) {
     const hint = options.bodyHash ? ' This server requires the body hash: sign with bodyHash on.' : '';
     return {
       ok: false,
