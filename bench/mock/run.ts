@@ -54,7 +54,7 @@ const bundleServers = () =>
 /** A child of servers.ts, with IPC. */
 async function startServer(kind: string): Promise<Server> {
   const child = fork(await bundleServers(), [kind], {
-    execArgv: ['--expose-gc'],
+    execArgv: ['--expose-gc', ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const port = await ask<{ port: number }>(child, undefined, (m) => 'port' in m);
@@ -460,7 +460,7 @@ async function signedGetOnly(): Promise<void> {
     );
   } finally {
     ours.child.kill('SIGINT');
-    bareSigned.child.kill('SIGKILL');
+    bareSigned.child.kill('SIGTERM');
   }
 }
 

@@ -38,6 +38,8 @@ export const FIXED_USER = {
 
 const send = (message: unknown) => process.send?.(message);
 const kind = process.argv[2];
+// SIGTERM ends the process as an exit, so that `--cpu-prof` (BENCH_NODE_ARGS) writes its profile.
+process.on('SIGTERM', () => process.exit(0));
 
 function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): void {
   const server = createServer(handler);
