@@ -291,7 +291,7 @@ class Call {
    * not made, and the call ends at once with the server's answer.
    */
   async #retryOrThrow(error: unknown): Promise<void> {
-    if (!this.#corrected && (await this.#correctClock(error))) {
+    if (!this.#corrected && this.#correctClock(error)) {
       this.#corrected = true;
       this.#transport.armDeadline();
       return;
@@ -488,32 +488,28 @@ class Call {
 
   /**
    * After a refusal of the request's timestamp (`401 AUTH_TIMESTAMP_SKEW`), sets the client's clock offset from the
-   * response's `Date` (`./clock-skew`, in the error-response chunk that read the refusal), said once in the log and
-   * the `onClockSkew` hook; false (nothing changed) for any other error, or a refusal without a readable `Date`. A
-   * chunk that fails to load corrects nothing: the caller gets the refusal, as without a `Date`.
+   * response's `Date` (`./clock-skew`, in the error-response chunk, loaded since it read the refusal), said once in
+   * the log and the `onClockSkew` hook; false (nothing changed) for any other error, or a refusal without a readable
+   * `Date`.
    */
-  async #correctClock(error: unknown): Promise<boolean> {
-    const skew = error instanceof CardIssuingError && error.status === 401 && error.code === 'AUTH_TIMESTAMP_SKEW';
-    const date = skew ? (this.#received?.headers.get('date') ?? null) : null;
-    if (date === null) return false;
-    const lazy = loadedErrorResponse() ?? (await loadErrorResponse().catch(() => undefined));
+  #correctClock(error: unknown): boolean {
     const { clock, log, hooks } = this.#client;
     const previousOffsetMs = this.#signed.offsetMs;
-    const offset = lazy?.correctClock({
+    const corrected = loadedErrorResponse()?.correctClock(error, {
       operation: this.operation,
-      date,
+      headers: this.#received?.headers,
       sentAt: this.#signed.at,
       receivedAt: this.#received?.at,
       clock,
       log,
     });
-    if (offset === undefined) return false;
+    if (!corrected) return false;
     this.#notify(hooks.onClockSkew, () => ({
       ...this.#event(),
       clockOffsetMs: previousOffsetMs,
       previousOffsetMs,
-      offsetMs: offset,
-      serverDate: date,
+      offsetMs: corrected.offsetMs,
+      serverDate: corrected.date,
     }));
     return true;
   }
