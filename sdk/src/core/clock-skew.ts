@@ -4,6 +4,7 @@
  * @module
  */
 import type { ClientClock } from './clock';
+import { CardIssuingError } from './errors/base';
 import type { Log } from './logger';
 
 /**
@@ -23,10 +24,11 @@ export function offsetFromDate(
   return Math.round(serverMs + 500 - localMid);
 }
 
-/** What {@link correctClock} needs: the refused call's name, the refusal's `Date`, the exchange's local times. */
+/** What {@link correctClock} needs: the refused call's name, the attempt's response headers, its local times. */
 export interface SkewRefusal {
   operation: string;
-  date: string;
+  /** The headers of the attempt's response, undefined when none was received. */
+  headers: Headers | undefined;
   sentAt: number;
   receivedAt: number | undefined;
   clock: ClientClock;
@@ -34,15 +36,21 @@ export interface SkewRefusal {
 }
 
 /**
- * Sets the client's clock offset from the refusal's `Date`, said once in the log; the new offset, or undefined
- * (nothing changed) when the `Date` does not parse.
+ * After a failed attempt: when it is a refusal of the request's timestamp (`401 AUTH_TIMESTAMP_SKEW`) whose response
+ * has a `Date` that parses, sets the client's clock offset from it, said once in the log, and returns the new offset
+ * and that `Date`; undefined (nothing changed) for any other failure.
  */
-export function correctClock({ operation, date, sentAt, receivedAt, clock, log }: SkewRefusal): number | undefined {
+export function correctClock(
+  error: unknown,
+  { operation, headers, sentAt, receivedAt, clock, log }: SkewRefusal,
+): { offsetMs: number; date: string } | undefined {
+  const skew = error instanceof CardIssuingError && error.status === 401 && error.code === 'AUTH_TIMESTAMP_SKEW';
+  const date = skew ? headers?.get('date') : undefined;
   const offset = offsetFromDate(date, sentAt, receivedAt);
-  if (offset === undefined) return undefined;
+  if (date == null || offset === undefined) return undefined;
   clock.offsetMs = offset;
   log.warn(
     `card-issuing-sdk: ${operation} was refused with AUTH_TIMESTAMP_SKEW; the server's clock is ${Math.round(offset / 1000)} s from this host's (Date: ${date}). Signing with the corrected time from now on (clockOffsetMs ${offset}).`,
   );
-  return offset;
+  return { offsetMs: offset, date };
 }

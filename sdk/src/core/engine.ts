@@ -26,14 +26,7 @@ import type { Signer } from '../signing/sign';
 import type { ApiResponse } from './api-promise';
 import type { ClientClock } from './clock';
 import { CardIssuingError } from './errors/base';
-import {
-  DeadlineExceededError,
-  NetworkError,
-  RedirectError,
-  ResponseTooLargeError,
-  ResponseValidationError,
-  TimeoutError,
-} from './errors/classes';
+import { DeadlineExceededError, NetworkError, ResponseTooLargeError, TimeoutError } from './errors/classes';
 import { mergeHeaders } from './headers';
 import { loadedErrorResponse, loadedValidation, loadErrorResponse, loadValidation } from './lazy';
 import { formatAttempt, type Log } from './logger';
@@ -223,7 +216,7 @@ class Call {
         }
       }
     } catch (error) {
-      throw this.#finalError(error);
+      throw this.#passesOn(error) ? error : await this.#bodyError(error);
     } finally {
       this.#transport.end(true);
     }
@@ -298,7 +291,7 @@ class Call {
    * not made, and the call ends at once with the server's answer.
    */
   async #retryOrThrow(error: unknown): Promise<void> {
-    if (!this.#corrected && (await this.#correctClock(error))) {
+    if (!this.#corrected && this.#correctClock(error)) {
       this.#corrected = true;
       this.#transport.armDeadline();
       return;
@@ -495,32 +488,28 @@ class Call {
 
   /**
    * After a refusal of the request's timestamp (`401 AUTH_TIMESTAMP_SKEW`), sets the client's clock offset from the
-   * response's `Date` (`./clock-skew`, in the error-response chunk that read the refusal), said once in the log and
-   * the `onClockSkew` hook; false (nothing changed) for any other error, or a refusal without a readable `Date`. A
-   * chunk that fails to load corrects nothing: the caller gets the refusal, as without a `Date`.
+   * response's `Date` (`./clock-skew`, in the error-response chunk, loaded since it read the refusal), said once in
+   * the log and the `onClockSkew` hook; false (nothing changed) for any other error, or a refusal without a readable
+   * `Date`.
    */
-  async #correctClock(error: unknown): Promise<boolean> {
-    const skew = error instanceof CardIssuingError && error.status === 401 && error.code === 'AUTH_TIMESTAMP_SKEW';
-    const date = skew ? (this.#received?.headers.get('date') ?? null) : null;
-    if (date === null) return false;
-    const lazy = loadedErrorResponse() ?? (await loadErrorResponse().catch(() => undefined));
+  #correctClock(error: unknown): boolean {
     const { clock, log, hooks } = this.#client;
     const previousOffsetMs = this.#signed.offsetMs;
-    const offset = lazy?.correctClock({
+    const corrected = loadedErrorResponse()?.correctClock(error, {
       operation: this.operation,
-      date,
+      headers: this.#received?.headers,
       sentAt: this.#signed.at,
       receivedAt: this.#received?.at,
       clock,
       log,
     });
-    if (offset === undefined) return false;
+    if (!corrected) return false;
     this.#notify(hooks.onClockSkew, () => ({
       ...this.#event(),
       clockOffsetMs: previousOffsetMs,
       previousOffsetMs,
-      offsetMs: offset,
-      serverDate: date,
+      offsetMs: corrected.offsetMs,
+      serverDate: corrected.date,
     }));
     return true;
   }
@@ -536,8 +525,15 @@ class Call {
     if (error instanceof CardIssuingError) return error;
     if (isHTTPError(error)) {
       const { response } = error;
-      if (isRedirect(response)) return this.#redirectError(response);
-      const { errorFromResponse, secretFacts } = await loadErrorResponse();
+      const { errorFromResponse, redirectError, secretFacts } = await loadErrorResponse();
+      if (isRedirect(response)) {
+        return redirectError(response, {
+          operation: this.operation,
+          url: this.#signed.url || this.#client.base,
+          ...this.#responseFacts(),
+          redact: this.#redaction(),
+        });
+      }
       return errorFromResponse({
         status: response.status,
         headers: response.headers,
@@ -560,45 +556,23 @@ class Call {
     return error; // an abort keeps the signal's reason, as fetch does
   }
 
-  /** A 3xx (or a browser's opaque redirect): never followed, named with its location when it can be read. */
-  #redirectError(response: Response): RedirectError {
-    const header = response.headers.get('location');
-    let location: string | undefined;
-    try {
-      location = header === null ? undefined : new URL(header, this.#signed.url || this.#client.base).href;
-    } catch {
-      location = undefined;
-    }
-    const where = location === undefined ? 'a location the runtime does not show' : location;
-    return new RedirectError({
-      detail: `${this.operation}: the server redirected the request (${response.status || 'opaque'}) to ${where}; the SDK follows no redirect (the signature covers the URL, and a body is never sent again). Check baseUrl.`,
-      location,
-      ...this.#responseFacts(),
-      redact: this.#redaction(),
-    });
+  /**
+   * Whether the error that ended the call is the caller's as it is: the caller's abort (its own reason, whenever it
+   * came, as fetch does), the SDK's own errors, and what failed before any response was received.
+   */
+  #passesOn(error: unknown): boolean {
+    const signal = this.#options.signal;
+    return (signal?.aborted && error === signal.reason) || error instanceof CardIssuingError || !this.#received;
   }
 
-  /** The error the caller sees for what reached the end of the call (after ky's error became the SDK's). */
-  #finalError(error: unknown): unknown {
-    // The caller's abort keeps the caller's reason, whenever it came (as fetch does).
-    const signal = this.#options.signal;
-    if (signal?.aborted && error === signal.reason) return error;
-    if (error instanceof CardIssuingError || this.#received === undefined) return error;
-    const facts = this.#responseFacts();
-    // Never pass a SyntaxError on: its message quotes the body.
-    const message =
-      error instanceof SyntaxError
-        ? 'The response body is not JSON'
-        : // Whatever else fails on a received body (a validator giving way on a huge or deep body: RangeError) is
-          // still a response that could not be validated; its own message may quote the body.
-          facts.status !== undefined && facts.status < 300 && error instanceof Error && error.name !== 'AbortError'
-          ? `The response could not be validated (${error.name})`
-          : undefined;
-    if (message === undefined) return error;
-    return new ResponseValidationError({
+  /**
+   * What failed on a received body (not JSON, a validator giving way), as the caller sees it: read by the
+   * error-response chunk (`./error-response`), loaded once a response has arrived.
+   */
+  async #bodyError(error: unknown): Promise<unknown> {
+    return (await loadErrorResponse()).bodyError(error, {
       operation: this.operation,
-      errors: [{ path: '', message }],
-      ...facts,
+      ...this.#responseFacts(),
       redact: this.#redaction(),
     });
   }

@@ -1,13 +1,14 @@
 /**
  * The engine's error-response chunk (`./lazy`), loaded with its first error response: the reader of the response,
  * and what only such a response needs: its `Retry-After` for a retry, the clock correction after a refusal of the
- * request's timestamp, the facts of the secret said on a signature mismatch. A page whose calls succeed never loads
- * it.
+ * request's timestamp, the facts of the secret said on a signature mismatch; and the errors of a response that cannot
+ * be the result (a redirect, a body that is not JSON). A page whose calls succeed never loads it.
  * @module
  */
 import type { SecretEncoding } from '../signing/hmac-key';
 
 export { errorFromResponse } from './errors/from-response';
+export { bodyError, redirectError } from './errors/received';
 export { parseRetryAfter } from './retry-after';
 export { correctClock } from './clock-skew';
 
