@@ -31,21 +31,110 @@ export function isCollection(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * A property read through a tracking proxy: an object comes wrapped by `wrap` (so writes inside it are seen), except
- * the index's filing proxy, which wraps our proxy of the collection already and is handed out as it is.
- */
-function read(target: object, k: string | symbol, wrap: (value: object, name: string) => object): unknown {
-  const value: unknown = Reflect.get(target, k);
-  if (typeof value !== 'object' || value === null || typeof k !== 'string') return value;
-  if (indexedCollectionOf.has(value)) return value;
-  return wrap(value, k);
-}
-
 /** A tracked root: the raw object (for writing it out) and the proxy the mock uses instead of it. */
 export interface Tracked<T extends object> {
   readonly raw: T;
   readonly proxy: T;
+}
+
+/** What every proxy of one tracked root shares. */
+interface Root {
+  readonly raw: Record<string, unknown>;
+  readonly mark: Mark;
+  readonly byKey: boolean;
+  /** Each object reached → its one proxy (the same object always comes back as the same proxy). */
+  readonly proxies: WeakMap<object, object>;
+}
+
+/**
+ * The traps of the proxy of an object inside part `part` (depth 1: the part itself; deeper: inside entry `key`).
+ * One handler object per proxy, its methods on the prototype: a read makes no closure, and a part's kind (a
+ * collection or not) is looked up once per value of the part, not on every trap (a read is the mock's commonest
+ * operation, dozens per request).
+ */
+class Inner implements ProxyHandler<object> {
+  /** The value of the part when {@link collection} was computed. */
+  #partSeen: unknown;
+  #collection = false;
+
+  constructor(
+    readonly root: Root,
+    readonly part: string,
+    readonly key: string | undefined,
+    readonly depth: number,
+  ) {}
+
+  /** The entry a write or a read of property `k` of this object is in (undefined: the whole part). */
+  entry(k: string | symbol): string | undefined {
+    if (this.depth !== 1) return this.key;
+    const now = this.root.raw[this.part];
+    if (now !== this.#partSeen) {
+      this.#partSeen = now;
+      this.#collection = isCollection(unwrap(now));
+    }
+    return this.#collection && typeof k === 'string' ? k : undefined;
+  }
+
+  get(target: object, k: string | symbol): unknown {
+    const value: unknown = Reflect.get(target, k);
+    if (typeof value !== 'object' || value === null || typeof k !== 'string') return value;
+    if (indexedCollectionOf.has(value)) return value;
+    return wrap(this.root, value, this.part, this.entry(k), this.depth + 1);
+  }
+
+  set(target: object, k: string | symbol, value: unknown): boolean {
+    this.root.mark(this.part, this.root.byKey ? this.entry(k) : undefined);
+    return Reflect.set(target, k, unwrap(value));
+  }
+
+  deleteProperty(target: object, k: string | symbol): boolean {
+    this.root.mark(this.part, this.root.byKey ? this.entry(k) : undefined);
+    return Reflect.deleteProperty(target, k);
+  }
+
+  defineProperty(target: object, k: string | symbol, descriptor: PropertyDescriptor): boolean {
+    this.root.mark(this.part, this.root.byKey ? this.entry(k) : undefined);
+    return Reflect.defineProperty(target, k, descriptor);
+  }
+}
+
+/** The traps of a root's own proxy: each property is a part. */
+class Outer implements ProxyHandler<Record<string, unknown>> {
+  constructor(readonly root: Root) {}
+
+  get(target: Record<string, unknown>, k: string | symbol): unknown {
+    const value: unknown = Reflect.get(target, k);
+    if (typeof value !== 'object' || value === null || typeof k !== 'string') return value;
+    if (indexedCollectionOf.has(value)) return value;
+    return wrap(this.root, value, k, undefined, 1);
+  }
+
+  set(target: Record<string, unknown>, k: string | symbol, value: unknown): boolean {
+    // The index wrapping a collection in its filing proxy changes no data: not a write.
+    if (!(typeof k === 'string' && unwrap(value) === unwrap(target[k]))) this.root.mark(String(k), undefined);
+    return Reflect.set(target, k, indexedCollectionOf.has(value as object) ? value : unwrap(value));
+  }
+
+  deleteProperty(target: Record<string, unknown>, k: string | symbol): boolean {
+    this.root.mark(String(k), undefined);
+    return Reflect.deleteProperty(target, k);
+  }
+
+  defineProperty(target: Record<string, unknown>, k: string | symbol, descriptor: PropertyDescriptor): boolean {
+    this.root.mark(String(k), undefined);
+    return Reflect.defineProperty(target, k, descriptor);
+  }
+}
+
+/** The one proxy of `target` (made on first reach). */
+function wrap(root: Root, target: object, part: string, key: string | undefined, depth: number): object {
+  let proxy = root.proxies.get(target);
+  if (!proxy) {
+    proxy = new Proxy(target, new Inner(root, part, key, depth));
+    root.proxies.set(target, proxy);
+    targetOf.set(proxy, target);
+  }
+  return proxy;
 }
 
 /**
@@ -53,59 +142,14 @@ export interface Tracked<T extends object> {
  * `byKey: false` marks every write as a write of its whole part (tenant fields, where one row holds all).
  */
 export function track<T extends object>(given: T, mark: Mark, byKey = true): Tracked<T> {
-  const raw = unwrap(given);
+  const raw = unwrap(given) as Record<string, unknown>;
   // Writes store raw values: a proxy put into the state (an object read through it) is taken apart again.
   for (const key of Object.keys(raw)) {
-    const value = (raw as Record<string, unknown>)[key];
-    if (typeof value === 'object' && value !== null) (raw as Record<string, unknown>)[key] = unwrap(value);
+    const value = raw[key];
+    if (typeof value === 'object' && value !== null) raw[key] = unwrap(value);
   }
-  const proxies = new WeakMap<object, object>();
-  const wrap = (target: object, part: string, key: string | undefined, depth: number): object => {
-    let proxy = proxies.get(target);
-    if (!proxy) {
-      proxy = new Proxy(target, handler(part, key, depth));
-      proxies.set(target, proxy);
-      targetOf.set(proxy, target);
-    }
-    return proxy;
-  };
-  const handler = (part: string, key: string | undefined, depth: number): ProxyHandler<object> => {
-    // depth 1: the part itself; its keys are entries when it is a collection. Deeper: inside entry `key`.
-    const entry = (k: string | symbol) =>
-      depth === 1 ? (isCollection(targetAt(part)) && typeof k === 'string' ? k : undefined) : key;
-    return {
-      get: (target, k) => read(target, k, (value, name) => wrap(value, part, entry(name), depth + 1)),
-      set(target, k, value) {
-        mark(part, byKey ? entry(k) : undefined);
-        return Reflect.set(target, k, unwrap(value));
-      },
-      deleteProperty(target, k) {
-        mark(part, byKey ? entry(k) : undefined);
-        return Reflect.deleteProperty(target, k);
-      },
-      defineProperty(target, k, descriptor) {
-        mark(part, byKey ? entry(k) : undefined);
-        return Reflect.defineProperty(target, k, descriptor);
-      },
-    };
-  };
-  const targetAt = (part: string) => unwrap((raw as Record<string, unknown>)[part]);
-  const proxy = new Proxy(raw, {
-    get: (target, k) => read(target, k, (value, name) => wrap(value, name, undefined, 1)),
-    set(target, k, value) {
-      // The index wrapping a collection in its filing proxy changes no data: not a write.
-      if (!(typeof k === 'string' && unwrap(value) === targetAt(k))) mark(String(k), undefined);
-      return Reflect.set(target, k, indexedCollectionOf.has(value as object) ? value : unwrap(value));
-    },
-    deleteProperty(target, k) {
-      mark(String(k), undefined);
-      return Reflect.deleteProperty(target, k);
-    },
-    defineProperty(target, k, descriptor) {
-      mark(String(k), undefined);
-      return Reflect.defineProperty(target, k, descriptor);
-    },
-  });
+  const root: Root = { raw, mark, byKey, proxies: new WeakMap() };
+  const proxy = new Proxy(raw, new Outer(root));
   targetOf.set(proxy, raw);
-  return { raw, proxy: proxy as T };
+  return { raw: raw as T, proxy: proxy as T };
 }
