@@ -37,6 +37,10 @@ export interface Tracked<T extends object> {
   readonly proxy: T;
 }
 
+/** The array methods that {@link Inner} runs itself: each calls back once per element and changes nothing. */
+const SCANS = new Set(['filter', 'map', 'find', 'findIndex', 'some', 'every', 'forEach']);
+type Scan = 'filter' | 'map' | 'find' | 'findIndex' | 'some' | 'every' | 'forEach';
+
 /** What every proxy of one tracked root shares. */
 interface Root {
   readonly raw: Record<string, unknown>;
@@ -53,7 +57,7 @@ interface Root {
  * operation, dozens per request).
  */
 class Inner implements ProxyHandler<object> {
-  /** The value of the part when {@link collection} was computed. */
+  /** The value of the part when `#collection` was computed. */
   #partSeen: unknown;
   #collection = false;
 
@@ -77,9 +81,32 @@ class Inner implements ProxyHandler<object> {
 
   get(target: object, k: string | symbol): unknown {
     const value: unknown = Reflect.get(target, k);
+    if (typeof value === 'function' && Array.isArray(target) && typeof k === 'string' && SCANS.has(k)) {
+      return this.#scan(target, k as Scan);
+    }
     if (typeof value !== 'object' || value === null || typeof k !== 'string') return value;
     if (indexedCollectionOf.has(value)) return value;
     return wrap(this.root, value, this.part, this.entry(k), this.depth + 1);
+  }
+
+  /**
+   * An array's `filter`, `map`, `find`, ... run over its elements as a read through this proxy hands them out
+   * (wrapped), as the builtins do over an array that the callback does not change. The builtins run over a proxy take
+   * their slow path, a trap or two per element plus the species lookups: the domain scans small arrays (the
+   * catalogue's consents) several times per request.
+   */
+  #scan(target: unknown[], name: Scan): (...args: never[]) => unknown {
+    const proxy = this.root.proxies.get(target);
+    return (callback: (value: unknown, index: number, array: unknown) => unknown, thisArg?: unknown) => {
+      // The elements as reads hand them out (the array's holes kept), then the builtin over that plain array.
+      const elements = target.map((value, i) => {
+        if (typeof value !== 'object' || value === null || indexedCollectionOf.has(value)) return value;
+        return wrap(this.root, value, this.part, this.depth === 1 ? this.entry(String(i)) : this.key, this.depth + 1);
+      });
+      return (elements[name] as (f: (value: unknown, index: number) => unknown) => unknown)((value, i) =>
+        callback.call(thisArg, value, i, proxy),
+      );
+    };
   }
 
   set(target: object, k: string | symbol, value: unknown): boolean {
