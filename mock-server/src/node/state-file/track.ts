@@ -12,16 +12,20 @@ import { indexedCollectionOf } from '../../store/indexes';
 /** Told of every write: the part, and the key inside it (undefined: the whole part). */
 export type Mark = (part: string, key: string | undefined) => void;
 
-/** Every proxy made here → the object it stands for. */
-const targetOf = new WeakMap<object, object>();
+/**
+ * Read through any proxy made here, the object it stands for (a key no JSON state has). A trap answers it, rather
+ * than a WeakMap of every proxy ever made: that map held an entry per record read, which every garbage collection
+ * walked.
+ */
+const RAW: unique symbol = Symbol('tracked object');
 
 /** The plain object or array behind `value` (through our proxies and the index's filing proxies). */
 export function unwrap<T>(value: T): T {
   let at: unknown = value;
   for (;;) {
     if (typeof at !== 'object' || at === null) return at as T;
-    const next = targetOf.get(at) ?? indexedCollectionOf.get(at);
-    if (next === undefined) return at as T;
+    const next = (at as { [RAW]?: object })[RAW] ?? indexedCollectionOf.get(at);
+    if (next === undefined || next === at) return at as T;
     at = next;
   }
 }
@@ -80,6 +84,7 @@ class Inner implements ProxyHandler<object> {
   }
 
   get(target: object, k: string | symbol): unknown {
+    if (k === RAW) return target;
     const value: unknown = Reflect.get(target, k);
     if (typeof value === 'function' && Array.isArray(target) && typeof k === 'string' && SCANS.has(k)) {
       return this.#scan(target, k as Scan);
@@ -130,6 +135,7 @@ class Outer implements ProxyHandler<Record<string, unknown>> {
   constructor(readonly root: Root) {}
 
   get(target: Record<string, unknown>, k: string | symbol): unknown {
+    if (k === RAW) return target;
     const value: unknown = Reflect.get(target, k);
     if (typeof value !== 'object' || value === null || typeof k !== 'string') return value;
     if (indexedCollectionOf.has(value)) return value;
@@ -159,7 +165,6 @@ function wrap(root: Root, target: object, part: string, key: string | undefined,
   if (!proxy) {
     proxy = new Proxy(target, new Inner(root, part, key, depth));
     root.proxies.set(target, proxy);
-    targetOf.set(proxy, target);
   }
   return proxy;
 }
@@ -177,6 +182,5 @@ export function track<T extends object>(given: T, mark: Mark, byKey = true): Tra
   }
   const root: Root = { raw, mark, byKey, proxies: new WeakMap() };
   const proxy = new Proxy(raw, new Outer(root));
-  targetOf.set(proxy, raw);
   return { raw: raw as T, proxy: proxy as T };
 }
