@@ -38,50 +38,60 @@ export class Prng {
 
   /** The next 32-bit unsigned integer. */
   nextUint32(): number {
+    return this.#draw(1)[0]!;
+  }
+
+  /**
+   * The next `count` 32-bit unsigned integers. The state is read once and written once per call, not per number:
+   * with a state file it is a tracking proxy, where every element read or written is a trap.
+   */
+  #draw(count: number): number[] {
     const s = this.state;
-    let [a, b, c, d] = s;
-    a >>>= 0;
-    b >>>= 0;
-    c >>>= 0;
-    d >>>= 0;
-    const t = (((a + b) >>> 0) + d) >>> 0;
-    d = (d + 1) >>> 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) >>> 0;
-    c = ((c << 21) | (c >>> 11)) >>> 0;
-    c = (c + t) >>> 0;
+    let a = s[0] >>> 0;
+    let b = s[1] >>> 0;
+    let c = s[2] >>> 0;
+    let d = s[3] >>> 0;
+    const out: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const t = (((a + b) >>> 0) + d) >>> 0;
+      d = (d + 1) >>> 0;
+      a = b ^ (b >>> 9);
+      b = (c + (c << 3)) >>> 0;
+      c = ((c << 21) | (c >>> 11)) >>> 0;
+      c = (c + t) >>> 0;
+      out.push(t);
+    }
     s[0] = a >>> 0;
     s[1] = b;
     s[2] = c;
     s[3] = d;
-    return t;
+    return out;
   }
 
   /** An integer in [0, n). */
   int(n: number): number {
-    return Math.floor((this.nextUint32() / 4294967296) * n);
+    return toRange(this.nextUint32(), n);
   }
 
   /** `count` decimal digits. */
   digits(count: number): string {
     let out = '';
-    for (let i = 0; i < count; i++) out += String(this.int(10));
+    for (const n of this.#draw(count)) out += String(toRange(n, 10));
     return out;
   }
 
   /** `count` characters of `alphabet`. */
   chars(count: number, alphabet: string): string {
-    // The codes first, the string once: adding a character at a time made a string per character (request ids).
-    const codes = new Array<number>(count);
-    for (let i = 0; i < count; i++) codes[i] = alphabet.charCodeAt(this.int(alphabet.length));
+    // One draw of the state, and the string made once from the codes (a string per character before: request ids).
+    const codes = this.#draw(count);
+    for (let i = 0; i < count; i++) codes[i] = alphabet.charCodeAt(toRange(codes[i]!, alphabet.length));
     return String.fromCharCode(...codes);
   }
 
   /** A UUID v4 (version and variant bits set, so `z.uuid()` accepts it). */
   uuid(): string {
     const bytes: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      const n = this.nextUint32();
+    for (const n of this.#draw(4)) {
       bytes.push(n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
     }
     bytes[6] = (bytes[6]! & 0x0f) | 0x40;
@@ -89,4 +99,9 @@ export class Prng {
     const hex = bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
   }
+}
+
+/** A 32-bit unsigned integer mapped onto [0, n). */
+function toRange(uint32: number, n: number): number {
+  return Math.floor((uint32 / 4294967296) * n);
 }

