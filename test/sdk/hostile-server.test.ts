@@ -10,6 +10,7 @@ import { inspect } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  NetworkError,
   ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
@@ -146,6 +147,75 @@ describe('timeoutMs bounds the whole attempt, body included', () => {
     });
     const call = withHooks.s2s.users.get(USER_ID, { signal: controller.signal });
     await expect(call).rejects.toBe(reason);
+  });
+});
+
+describe('a connection that fails while the body is read', () => {
+  const { example: user } = specExample('GET', `/s2s/users/${USER_ID}`);
+  /** Answers each request's headers and half its body, then resets the connection; after `drops` of them, in full. */
+  const dropping = (drops: number) => {
+    const seen: string[] = [];
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
+      seen.push(req.method!);
+      const body = JSON.stringify(req.method === 'POST' ? { ...(user as object), id: USER_ID } : user);
+      res.writeHead(req.method === 'POST' ? 201 : 200, {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        'x-request-id': `req_${seen.length}`,
+      });
+      if (seen.length > drops) {
+        res.end(body);
+        return;
+      }
+      res.write(body.slice(0, body.length / 2), () => res.socket?.resetAndDestroy());
+    };
+    return { seen, handler };
+  };
+  const retrying = (baseUrl: string) =>
+    createCardIssuingClient({
+      baseUrl,
+      apiKey: 'test_key',
+      apiSecret: SECRET,
+      retry: { limit: 2, initialDelayMs: 1, maxDelayMs: 1 },
+    });
+
+  it('is a NetworkError naming the response, never a validation failure of a body it did not get', async () => {
+    const { handler } = dropping(1);
+    const error = await client(await serve(handler))
+      .s2s.users.get(USER_ID)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ code: 'NETWORK_ERROR', requestId: 'req_1', status: undefined });
+    expect((error as Error).message).toMatch(/failed while the response body was read/);
+  });
+
+  it('is retried as a network error: a GET gets its answer from the next attempt', async () => {
+    const { seen, handler } = dropping(1);
+    const answer = await retrying(await serve(handler)).s2s.users.get(USER_ID);
+    expect(answer).toEqual(user);
+    expect(seen).toEqual(['GET', 'GET']);
+  });
+
+  it('a POST is sent again only with its Idempotency-Key', async () => {
+    const registration = {
+      email: 'ada@example.org',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      phone: '+447700900123',
+      dateOfBirth: '1990-12-10',
+      country: 'GB',
+    };
+    const keyed = dropping(1);
+    await retrying(await serve(keyed.handler)).s2s.users.create(registration);
+    expect(keyed.seen).toEqual(['POST', 'POST']);
+    server!.closeAllConnections();
+    await new Promise((resolve) => server!.close(resolve));
+    const unkeyed = dropping(1);
+    const error = await retrying(await serve(unkeyed.handler))
+      .s2s.users.create(registration, { idempotencyKey: false })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(unkeyed.seen).toEqual(['POST']);
   });
 });
 

@@ -434,9 +434,34 @@ class Call {
 
   /** The parsed body: no content (204, or an empty body) is an empty object, as the generated clients read it. */
   async #read<T>(response: Response): Promise<T> {
-    const text = response.status === 204 || response.headers.get('content-length') === '0' ? '' : await response.text();
+    let text = '';
+    if (response.status !== 204 && response.headers.get('content-length') !== '0') {
+      try {
+        text = await response.text();
+      } catch (error) {
+        throw this.#cutOff(error);
+      }
+    }
     this.#transport.end(false);
     return (text ? JSON.parse(text) : {}) as T;
+  }
+
+  /**
+   * A body whose connection failed while it was read (reset, closed early) is a network error, retried as one where
+   * the method allows; the transport's own errors (timeout, size) and the caller's abort pass as they are.
+   */
+  #cutOff(error: unknown): unknown {
+    const signal = this.#options.signal;
+    if (error instanceof CardIssuingError || (signal?.aborted && error === signal.reason)) return error;
+    if (!(error instanceof Error) || error.name === 'AbortError') return error;
+    const cause = error.cause instanceof Error ? error.cause : error;
+    return new NetworkError({
+      code: 'NETWORK_ERROR',
+      detail: `${this.operation}: the connection to ${this.#client.origin} failed while the response body was read: ${cause.message}.`,
+      requestId: this.#received?.requestId,
+      cause,
+      redact: this.#redaction(),
+    });
   }
 
   /**

@@ -103,7 +103,10 @@ export class ServerError extends CardIssuingError {
   override name = 'ServerError';
 }
 
-/** No response: the connection failed (DNS, refused, reset, offline). `cause` is the transport's own error. */
+/**
+ * The connection failed (DNS, refused, reset, offline), before the response or while its body was read (then with
+ * the response's `requestId`). `cause` is the transport's own error.
+ */
 export class NetworkError extends CardIssuingError {
   override name = 'NetworkError';
 }
