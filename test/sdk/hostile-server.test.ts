@@ -186,7 +186,19 @@ describe('a connection that fails while the body is read', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ code: 'NETWORK_ERROR', requestId: 'req_1', status: undefined });
-    expect((error as Error).message).toMatch(/failed while the response body was read/);
+    expect((error as Error).message).toMatch(/the response body from .* could not be read/);
+  });
+
+  it("a body whose gzip encoding is corrupt cannot be read either: a NetworkError, its cause the decoder's", async () => {
+    const baseUrl = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'x-request-id': 'req_gz' });
+      res.end('this is not gzip');
+    });
+    const error = await client(baseUrl)
+      .s2s.users.get(USER_ID)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ code: 'NETWORK_ERROR', requestId: 'req_gz', cause: { code: 'Z_DATA_ERROR' } });
   });
 
   it('is retried as a network error: a GET gets its answer from the next attempt', async () => {

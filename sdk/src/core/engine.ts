@@ -447,8 +447,9 @@ class Call {
   }
 
   /**
-   * A body whose connection failed while it was read (reset, closed early) is a network error, retried as one where
-   * the method allows; the transport's own errors (timeout, size) and the caller's abort pass as they are.
+   * A body that could not be read (its connection reset or closed early, or its encoding corrupt) is a network error,
+   * retried as one where the method allows; the transport's own errors (timeout, size) and the caller's abort pass
+   * as they are.
    */
   #cutOff(error: unknown): unknown {
     const signal = this.#options.signal;
@@ -457,7 +458,7 @@ class Call {
     const cause = error.cause instanceof Error ? error.cause : error;
     return new NetworkError({
       code: 'NETWORK_ERROR',
-      detail: `${this.operation}: the connection to ${this.#client.origin} failed while the response body was read: ${cause.message}.`,
+      detail: `${this.operation}: the response body from ${this.#client.origin} could not be read: ${cause.message}.`,
       requestId: this.#received?.requestId,
       cause,
       redact: this.#redaction(),

@@ -104,7 +104,7 @@ export class ServerError extends CardIssuingError {
 }
 
 /**
- * The connection failed (DNS, refused, reset, offline), before the response or while its body was read (then with
+ * The connection failed (DNS, refused, reset, offline) before the response, or its body could not be read (then with
  * the response's `requestId`). `cause` is the transport's own error.
  */
 export class NetworkError extends CardIssuingError {
