@@ -190,6 +190,66 @@ async function legacyFiles(lines: string[]): Promise<{ file: string; clock: numb
   return { file, clock: mock.clock.now().getTime() };
 }
 
+/** The schema of version 1 (before `entries` lost its UNIQUE index), as that version made it. */
+const ENTRIES_V1 = `CREATE TABLE entries (api_key TEXT NOT NULL, part TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
+    UNIQUE (api_key, part, key))`;
+
+describe('a SQLite state file of schema version 1', () => {
+  it('is migrated at start in one transaction, every row kept in its order; a known key is then updated in place', async () => {
+    const file = join(folder(), 'state.db');
+    const first = await startMockServer({ port: 0, stateFile: file });
+    const made = [];
+    for (let i = 0; i < 30; i++) made.push(await signedFetch(first.url, 'POST', '/s2s/users', { body: newUser('v1') }));
+    await first.close();
+    // Version 1 as it was: the entries table with its UNIQUE index, the same rows under the same rowids.
+    const db = new DatabaseSync(file);
+    db.exec(`BEGIN; ALTER TABLE entries RENAME TO entries_v2; ${ENTRIES_V1};
+      INSERT INTO entries (rowid, api_key, part, key, value) SELECT rowid, api_key, part, key, value FROM entries_v2;
+      DROP TABLE entries_v2; PRAGMA user_version = 1; COMMIT;`);
+    db.close();
+    const all = 'SELECT rowid, api_key, part, key, value FROM entries ORDER BY rowid';
+    const before = rows(file, all);
+    expect(rows(file, "SELECT name FROM sqlite_schema WHERE tbl_name = 'entries' AND type = 'index'")).toEqual([
+      { name: 'sqlite_autoindex_entries_1' },
+    ]);
+
+    const second = await startMockServer({ port: 0, stateFile: file });
+    try {
+      expect(rows(file, 'PRAGMA user_version')[0]).toEqual({ user_version: SCHEMA_VERSION });
+      expect(rows(file, all)).toEqual(before);
+      expect(rows(file, "SELECT name FROM sqlite_schema WHERE tbl_name = 'entries' AND type = 'index'")).toEqual([
+        { name: 'entries_part' },
+      ]);
+      for (const user of made) {
+        const got = await signedFetch(second.url, 'GET', `/s2s/users/${user.body.id}`);
+        expect(got.body).toEqual(user.body);
+      }
+      // A change to a user made before the migration rewrites its row (same rowid), and a new user is a new row last.
+      const target = made[7]!.body.id as string;
+      const rowOf = () => rows(file, `SELECT rowid, value FROM entries WHERE part = 'users' AND key = '${target}'`);
+      const [was] = rowOf();
+      expect((await signedFetch(second.url, 'POST', `/s2s/users/${target}/email/otp`)).status).toBeLessThan(300);
+      const now = rowOf();
+      expect(now).toHaveLength(1);
+      expect(now[0]!.rowid).toBe(was!.rowid);
+      expect(now[0]!.value).not.toBe(was!.value);
+      const added = await signedFetch(second.url, 'POST', '/s2s/users', { body: newUser('v2') });
+      const ids = rows(file, "SELECT key FROM entries WHERE part = 'users' ORDER BY rowid").map((r) => r.key);
+      expect(ids).toEqual([...made.map((r) => r.body.id), added.body.id]);
+    } finally {
+      await second.close();
+    }
+    // And once more from the migrated file: nothing lost, no key twice.
+    const third = await startMockServer({ port: 0, stateFile: file });
+    try {
+      expect((await signedFetch(third.url, 'GET', `/s2s/users/${made[29]!.body.id}`)).status).toBe(200);
+      expect(rows(file, 'SELECT part, key FROM entries GROUP BY api_key, part, key HAVING COUNT(*) > 1')).toEqual([]);
+    } finally {
+      await third.close();
+    }
+  });
+});
+
 describe('a JSON state file of an earlier version', () => {
   it('is converted once at start: its journal replayed, the old files kept beside, untouched', async () => {
     const { file, clock } = await legacyFiles([

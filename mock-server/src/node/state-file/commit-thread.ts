@@ -24,6 +24,11 @@ export type RowOp =
 /**
  * The worker's code, CommonJS, self-contained (it runs from this string, so the bundled package needs no extra file).
  * Statements are prepared once; each batch is BEGIN IMMEDIATE … COMMIT, rolled back whole on any error.
+ *
+ * `entries` has no index on its keys (schema 2, database.ts): the worker keeps each entry's rowid by tenant, part and
+ * key, read from the file when it opens it, and is the file's only writer while the server runs (lock.ts). A new key
+ * is an INSERT (at the end, so rowid order stays insertion order), a known one an UPDATE or DELETE by rowid. After a
+ * rollback the map is read again from the file, which the rollback left as it was.
  */
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -31,8 +36,9 @@ process.removeAllListeners('warning');
 const { DatabaseSync } = require('node:sqlite');
 let db;
 const sql = {
-  put: 'INSERT INTO entries (api_key, part, key, value) VALUES (?, ?, ?, ?) ON CONFLICT (api_key, part, key) DO UPDATE SET value = excluded.value',
-  delete: 'DELETE FROM entries WHERE api_key = ? AND part = ? AND key = ?',
+  insert: 'INSERT INTO entries (api_key, part, key, value) VALUES (?, ?, ?, ?)',
+  update: 'UPDATE entries SET value = ? WHERE rowid = ?',
+  deleteRow: 'DELETE FROM entries WHERE rowid = ?',
   part: 'INSERT INTO parts (api_key, part, value) VALUES (?, ?, ?) ON CONFLICT (api_key, part) DO UPDATE SET value = excluded.value',
   dropPartEntries: 'DELETE FROM entries WHERE api_key = ? AND part = ?',
   dropPart: 'DELETE FROM parts WHERE api_key = ? AND part = ?',
@@ -43,18 +49,56 @@ const sql = {
   meta: 'INSERT INTO mock (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
 };
 let st;
+// api key -> part -> key -> rowid of every entry row; undefined until read from the file.
+let rowids;
+function keysOf(apiKey, part) {
+  let parts = rowids.get(apiKey);
+  if (!parts) rowids.set(apiKey, (parts = new Map()));
+  let keys = parts.get(part);
+  if (!keys) parts.set(part, (keys = new Map()));
+  return keys;
+}
+function readRowids() {
+  rowids = new Map();
+  for (const r of db.prepare('SELECT rowid, api_key, part, key FROM entries').iterate()) keysOf(r.api_key, r.part).set(r.key, r.rowid);
+}
+function put(apiKey, part, key, json) {
+  const keys = keysOf(apiKey, part);
+  const rowid = keys.get(key);
+  if (rowid === undefined) keys.set(key, st.insert.run(apiKey, part, key, json).lastInsertRowid);
+  else st.update.run(json, rowid);
+}
+function remove(apiKey, part, key) {
+  const keys = rowids.get(apiKey)?.get(part);
+  const rowid = keys?.get(key);
+  if (rowid === undefined) return;
+  st.deleteRow.run(rowid);
+  keys.delete(key);
+}
+function dropEntries(apiKey, part) {
+  const parts = rowids.get(apiKey);
+  // A part that holds no entries (a plain value such as the PRNG's, rewritten by most commits) costs no statement.
+  if (!parts?.get(part)?.size) return;
+  st.dropPartEntries.run(apiKey, part);
+  parts.delete(part);
+}
+function clearTenant(apiKey) {
+  st.clearEntries.run(apiKey);
+  st.clearParts.run(apiKey);
+  rowids.delete(apiKey);
+}
 function apply(op) {
   switch (op[0]) {
-    case 'put': st.put.run(op[1], op[2], op[3], op[4]); break;
-    case 'delete': st.delete.run(op[1], op[2], op[3]); break;
+    case 'put': put(op[1], op[2], op[3], op[4]); break;
+    case 'delete': remove(op[1], op[2], op[3]); break;
     case 'part': st.part.run(op[1], op[2], op[3]); break;
-    case 'clearPart': st.dropPartEntries.run(op[1], op[2]); break;
-    case 'dropPart': st.dropPartEntries.run(op[1], op[2]); st.dropPart.run(op[1], op[2]); break;
+    case 'clearPart': dropEntries(op[1], op[2]); break;
+    case 'dropPart': dropEntries(op[1], op[2]); st.dropPart.run(op[1], op[2]); break;
     case 'tenant': st.tenant.run(op[1], op[2]); break;
-    case 'clearTenant': st.clearEntries.run(op[1]); st.clearParts.run(op[1]); break;
-    case 'dropTenant': st.clearEntries.run(op[1]); st.clearParts.run(op[1]); st.dropTenant.run(op[1]); break;
+    case 'clearTenant': clearTenant(op[1]); break;
+    case 'dropTenant': clearTenant(op[1]); st.dropTenant.run(op[1]); break;
     case 'meta': st.meta.run(op[1], op[2]); break;
-    case 'clear': db.exec('DELETE FROM entries; DELETE FROM parts; DELETE FROM tenants; DELETE FROM mock'); break;
+    case 'clear': db.exec('DELETE FROM entries; DELETE FROM parts; DELETE FROM tenants; DELETE FROM mock'); rowids = new Map(); break;
     default: throw new Error('unknown row operation ' + op[0]);
   }
 }
@@ -65,6 +109,7 @@ parentPort.on('message', (m) => {
   if (m.kind === 'close') {
     try { db && db.close(); } catch (error) { return fail(m.id, error); }
     db = undefined;
+    rowids = undefined;
     return parentPort.postMessage({ id: m.id, ok: true });
   }
   try {
@@ -75,9 +120,11 @@ parentPort.on('message', (m) => {
     }
     db.exec('BEGIN IMMEDIATE');
     try {
+      if (!rowids) readRowids();
       for (const op of m.ops) apply(op);
       db.exec('COMMIT');
     } catch (error) {
+      rowids = undefined;
       try { db.exec('ROLLBACK'); } catch {}
       throw error;
     }

@@ -3,7 +3,8 @@
  * and reading a whole mock state out of it. Rows, per tenant: `tenants` (credentials and the tenant's other fields,
  * e.g. faults, as JSON), `parts` (each top-level field of the tenant's state: its JSON, or NULL for a collection)
  * and `entries` (one row per key of a collection). Row order (rowid) is insertion order, which the mock's lists rely
- * on. `mock` holds what belongs to no tenant (the default api key).
+ * on. `mock` holds what belongs to no tenant (the default api key). An entry's key is unique per tenant and part;
+ * since schema 2 the commit thread keeps that (it knows each key's rowid), not a UNIQUE index (see {@link SCHEMA}).
  * @module
  */
 import { createRequire } from 'node:module';
@@ -17,23 +18,39 @@ import { refused, StateFileError, LEAVE_IT } from './errors';
 export const APPLICATION_ID = 0x43494d31;
 
 /** The schema this code writes. Older files are migrated at start ({@link MIGRATIONS}); newer ones refused. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
-/** The schema of version {@link SCHEMA_VERSION}, made in one transaction with the file. */
+/**
+ * The schema of version {@link SCHEMA_VERSION}, made in one transaction with the file. `entries` has no index on its
+ * keys (version 1 had UNIQUE (api_key, part, key)): keys are random UUIDs, so that index put every new row on another
+ * of its pages, and each page a commit touches is written whole to the write-ahead log. Its index on (api_key, part)
+ * takes a new row at the end of its part's run (rowids grow), on a page the commit writes anyway. The commit thread
+ * finds a key's row by the rowid it keeps (commit-thread.ts): the commit thread's CPU per POST /s2s/users about a
+ * third lower in a node:sqlite microbenchmark (docs/benchmarks.md).
+ */
 export const SCHEMA = `
   CREATE TABLE mock (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   CREATE TABLE tenants (api_key TEXT PRIMARY KEY, value TEXT NOT NULL);
   CREATE TABLE parts (api_key TEXT NOT NULL, part TEXT NOT NULL, value TEXT, UNIQUE (api_key, part));
-  CREATE TABLE entries (api_key TEXT NOT NULL, part TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
-    UNIQUE (api_key, part, key));
+  CREATE TABLE entries (api_key TEXT NOT NULL, part TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL);
+  CREATE INDEX entries_part ON entries (api_key, part);
 `;
 
 /**
  * Schema migrations: `MIGRATIONS[n]` brings a file of version n to n + 1 (SQL run in one transaction with the new
- * user_version). None yet: version 1 is the first. A tenant state of an older version inside the rows is migrated
- * when it is loaded (store/migrate.ts), as a snapshot is.
+ * user_version). A tenant state of an older version inside the rows is migrated when it is loaded
+ * (store/migrate.ts), as a snapshot is.
  */
-export const MIGRATIONS: Record<number, string> = {};
+export const MIGRATIONS: Record<number, string> = {
+  // 1 → 2: `entries` without its UNIQUE index (a constraint SQLite drops only with its table), rowids (the order) kept.
+  1: `
+    CREATE TABLE entries_v2 (api_key TEXT NOT NULL, part TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL);
+    INSERT INTO entries_v2 (rowid, api_key, part, key, value) SELECT rowid, api_key, part, key, value FROM entries;
+    DROP TABLE entries;
+    ALTER TABLE entries_v2 RENAME TO entries;
+    CREATE INDEX entries_part ON entries (api_key, part);
+  `,
+};
 
 /**
  * The pragmas of every connection that writes: WAL, and a commit is on disk when it returns. The write-ahead log is
