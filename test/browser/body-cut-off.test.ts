@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import * as esbuild from 'esbuild';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, chromePath } from '../helpers/chromium';
+import { bundlePageScript, launchChromium } from '../helpers/chromium';
 import { repoPath, specExample } from '../helpers/spec';
 
 // A response whose connection is reset while its body arrives, met by the SDK in Chromium (Debian's, through
@@ -31,24 +27,14 @@ const PAGE_SCRIPT = `
 `;
 
 let server: Server;
-let context: BrowserContext;
+let browser: Browser;
 let page: Page;
-let userDataDir: string;
 /** API requests seen, and how many of the next ones are cut off halfway through their body. */
 let seen = 0;
 let cutOff = 0;
 
 beforeAll(async () => {
-  const bundle = await esbuild.build({
-    stdin: { contents: PAGE_SCRIPT, resolveDir: repoPath('.'), loader: 'ts' },
-    bundle: true,
-    platform: 'browser',
-    format: 'iife',
-    target: 'es2023',
-    write: false,
-    logLevel: 'silent',
-  });
-  const script = bundle.outputFiles[0]!.text;
+  const script = await bundlePageScript(PAGE_SCRIPT);
   server = createServer((request, response) => {
     if (request.url === '/app.js') {
       response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
@@ -73,21 +59,14 @@ beforeAll(async () => {
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  userDataDir = mkdtempSync(join(tmpdir(), 'body-cut-off-chromium-'));
-  // Flags as in page.test.ts: no background networking (a closed network refuses it), no sandbox (CI runs as root).
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: chromePath(),
-    headless: true,
-    args: ['--headless', ...CHROMIUM_ARGS],
-  });
-  page = await context.newPage();
+  browser = await launchChromium();
+  page = await browser.newPage();
   await page.goto(`http://127.0.0.1:${(server.address() as { port: number }).port}`);
   await page.waitForFunction(() => typeof (window as { getUser?: unknown }).getUser === 'function');
 });
 
 afterAll(async () => {
-  await context?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await browser?.close();
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
 });

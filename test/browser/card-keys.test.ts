@@ -2,11 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as esbuild from 'esbuild';
 import * as jose from 'jose';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, chromePath } from '../helpers/chromium';
+import { CHROMIUM_ARGS, bundlePageScript, chromePath } from '../helpers/chromium';
 import { repoPath } from '../helpers/spec';
 
 // Card key pairs in Chromium (Debian's, through playwright-core): made by Web Crypto natively, and, for comparison,
@@ -71,16 +70,7 @@ let page: Page;
 let userDataDir: string;
 
 beforeAll(async () => {
-  const bundle = await esbuild.build({
-    stdin: { contents: PAGE_SCRIPT, resolveDir: repoPath('.'), loader: 'ts' },
-    bundle: true,
-    platform: 'browser',
-    format: 'iife',
-    target: 'es2023',
-    write: false,
-    logLevel: 'silent',
-  });
-  const script = bundle.outputFiles[0]!.text;
+  const script = await bundlePageScript(PAGE_SCRIPT);
   server = createServer((request, response) => {
     if (request.url === '/app.js') {
       response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);

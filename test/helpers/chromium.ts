@@ -1,6 +1,8 @@
 /** Debian's Chromium for the browser tests, launched headless through playwright-core (no browser download). */
 import { existsSync } from 'node:fs';
+import * as esbuild from 'esbuild';
 import { type Browser, chromium } from 'playwright-core';
+import { repoPath } from './spec';
 
 /** The Chromium binary: `CHROME_PATH`, or Debian's `/usr/bin/chromium` (scripts/ensure-chromium.sh installs it). */
 export function chromePath(): string {
@@ -28,4 +30,18 @@ export const CHROMIUM_ARGS = [
 /** A headless Chromium, quiet (no first-run, sync or background traffic). */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromePath(), headless: true, args: CHROMIUM_ARGS });
+}
+
+/** A page's script (TypeScript importing the repo's sources by path) bundled for the browser as one classic script. */
+export async function bundlePageScript(contents: string): Promise<string> {
+  const bundle = await esbuild.build({
+    stdin: { contents, resolveDir: repoPath('.'), loader: 'ts' },
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2023',
+    write: false,
+    logLevel: 'silent',
+  });
+  return bundle.outputFiles[0]!.text;
 }

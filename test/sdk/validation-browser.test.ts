@@ -6,9 +6,9 @@
  * with zod's English messages.
  */
 import vm from 'node:vm';
-import * as esbuild from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { createCardIssuingClient } from 'card-issuing-sdk';
+import { bundlePageScript } from '../helpers/chromium';
 import { repoPath, specExample } from '../helpers/spec';
 
 const USER_ID = '3f0b7c52-9d0e-4c6a-9a55-1e2f7b8c9d01';
@@ -46,20 +46,10 @@ describe('validation without Node: compiled checks, zod on a refusal', () => {
     expect(onNode.outcomes[2]).toMatchObject({ name: 'ResponseValidationError' });
     expect(onNode.outcomes[3]).toEqual({ ok: USER_ID });
 
-    const bundle = await esbuild.build({
-      stdin: {
-        contents: `import { createCardIssuingClient } from ${JSON.stringify(repoPath('sdk/src/index.ts'))};
-          (globalThis as any).run = (bodies: unknown[]) => (${SCENARIO})(createCardIssuingClient, bodies);`,
-        loader: 'ts',
-        resolveDir: repoPath('.'),
-      },
-      bundle: true,
-      platform: 'browser',
-      format: 'iife',
-      target: 'es2023',
-      write: false,
-      logLevel: 'silent',
-    });
+    const script = await bundlePageScript(
+      `import { createCardIssuingClient } from ${JSON.stringify(repoPath('sdk/src/index.ts'))};
+        (globalThis as any).run = (bodies: unknown[]) => (${SCENARIO})(createCardIssuingClient, bodies);`,
+    );
     const context = vm.createContext({
       TextEncoder,
       TextDecoder,
@@ -78,7 +68,7 @@ describe('validation without Node: compiled checks, zod on a refusal', () => {
       performance,
     });
     Object.assign(context, { globalThis: context, window: context, self: context });
-    vm.runInContext(bundle.outputFiles[0]!.text, context);
+    vm.runInContext(script, context);
     expect(vm.runInContext('typeof process', context)).toBe('undefined');
     const inBrowser = await (context.run as (bodies: unknown[]) => Promise<unknown>)(bodies);
     // Through JSON: objects made in the other context have another Object.prototype.
