@@ -150,6 +150,22 @@ describe('timeoutMs bounds the whole attempt, body included', () => {
   });
 });
 
+describe('a connection that fails', () => {
+  it("names the transport's own reason, not only Node fetch's 'fetch failed'", async () => {
+    // A port nothing listens on: one a server had, closed again.
+    const baseUrl = await serve(() => undefined);
+    await new Promise((resolve) => server!.close(resolve));
+    server = undefined;
+    const error = await client(baseUrl)
+      .s2s.users.get(USER_ID)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as Error).message).toMatch(/could not reach http:\/\/127\.0\.0\.1:\d+: connect ECONNREFUSED/);
+    // The cause is still the transport's error as fetch threw it.
+    expect((error as NetworkError).cause).toBeInstanceOf(TypeError);
+  });
+});
+
 describe('a connection that fails while the body is read', () => {
   const { example: user } = specExample('GET', `/s2s/users/${USER_ID}`);
   /** Answers each request's headers and half its body, then resets the connection; after `drops` of them, in full. */

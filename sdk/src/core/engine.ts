@@ -458,7 +458,7 @@ class Call {
     const cause = error.cause instanceof Error ? error.cause : error;
     return new NetworkError({
       code: 'NETWORK_ERROR',
-      detail: `${this.operation}: the response body from ${this.#client.origin} could not be read: ${cause.message}.`,
+      detail: `${this.operation}: the response body from ${this.#client.origin} could not be read: ${deepestMessage(error)}.`,
       requestId: this.#received?.requestId,
       cause,
       redact: this.#redaction(),
@@ -572,11 +572,12 @@ class Call {
     if (isNetworkError(error)) {
       // The cause is the transport's error, never ky's (which holds the signed request).
       const cause = error.cause;
-      const reason = cause instanceof Error ? `: ${cause.message}` : '';
+      const reason = cause instanceof Error ? `: ${deepestMessage(cause)}` : '';
       return new NetworkError({
         code: 'NETWORK_ERROR',
         detail: `${this.operation}: could not reach ${this.#client.origin}${reason}.`,
         cause,
+        redact: this.#redaction(),
       });
     }
     return error; // an abort keeps the signal's reason, as fetch does
@@ -637,4 +638,16 @@ class Call {
 /** A 3xx, or the opaque redirect a browser gives for `redirect: 'manual'`. */
 function isRedirect(response: Response): boolean {
   return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+}
+
+/**
+ * The message of the innermost error a transport error wraps: Node's fetch says only "fetch failed" or "terminated",
+ * and the reason (`connect ECONNREFUSED 127.0.0.1:9`, `getaddrinfo ENOTFOUND …`, `other side closed`) is a cause or
+ * two below it. Browsers give no cause, so their own message stays.
+ */
+function deepestMessage(error: Error): string {
+  let deepest = error;
+  for (let depth = 0; depth < 4 && deepest.cause instanceof Error && deepest.cause.message; depth++)
+    deepest = deepest.cause;
+  return deepest.message;
 }
