@@ -37,13 +37,24 @@ export async function serveStatic(root: string): Promise<{ url: string; close():
   };
 }
 
-/** A free loopback port (for a tool that wants its port before it starts, such as Playwright's webServer). */
+/**
+ * A free loopback port (for a tool that wants its port before it starts, such as Playwright's webServer), picked
+ * below Linux's ephemeral range (32768 and up): a port that `listen(0)` handed out and this function let go could be
+ * handed out again, to another test's server or an outgoing connection, before the tool bound it (CI once saw
+ * Playwright find its port "already used").
+ */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const server = createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (!bound) continue;
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+  }
 }
 
 /** Debian's Chromium with a fresh profile of its own; `close` ends it and removes the profile. */
