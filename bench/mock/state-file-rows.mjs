@@ -10,9 +10,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { SCHEMA, WRITE_PRAGMAS } from '../../mock-server/src/node/state-file/database.ts';
 
-const PRAGMAS =
-  'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = OFF; PRAGMA wal_autocheckpoint = 8000;';
+// The pragmas and schema the mock ships (the other variants are the alternatives measured against it).
+const PRAGMAS = WRITE_PRAGMAS;
 const PREFILL = Number(process.env.PREFILL ?? 30000);
 const COMMITS = Number(process.env.COMMITS ?? 1500);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
@@ -88,10 +89,10 @@ const variants = {
   },
   // PRAGMA locking_mode = EXCLUSIVE (no shared-memory index, no file locks per transaction)
   v1excl: { schema: V1, sql: UPSERT_V1, pragmas: 'PRAGMA locking_mode = EXCLUSIVE;' },
-  // schema 2 (this tree): entries without the UNIQUE (api_key, part, key) index, an index on (api_key, part) (a new
+  // schema 2 (this tree, database.ts's SCHEMA): entries without the UNIQUE (api_key, part, key) index, an index on (api_key, part) (a new
   // row goes to its group's end), each key's rowid kept in a Map by the writer: an insert appends, an update goes by rowid
   schema2: {
-    schema: V1.replace(', UNIQUE (api_key, part, key));', '); CREATE INDEX entries_part ON entries (api_key, part);'),
+    schema: SCHEMA,
     map: true,
     sql: {
       part: UPSERT_V1.part,
